@@ -1,0 +1,120 @@
+//! The parsed model of the DSL. Every piece keeps the span of the tokens it came from, so
+//! validation can point at the offending token.
+
+use proc_macro2::Span;
+
+/// A verbosity level as written (not yet checked against 0..=9).
+#[derive(Clone, Debug)]
+pub struct Level {
+    pub value: i128,
+    pub span: Span,
+}
+
+/// A level spec `S`: `N`, `LO..=HI` or `[A, B, …]`.
+#[derive(Clone, Debug)]
+pub enum LevelSpec {
+    One(Level),
+    Range { lo: Level, hi: Level, span: Span },
+    Set { members: Vec<Level>, span: Span },
+}
+
+impl LevelSpec {
+    pub fn span(&self) -> Span {
+        match self {
+            LevelSpec::One(level) => level.span,
+            LevelSpec::Range { span, .. } | LevelSpec::Set { span, .. } => *span,
+        }
+    }
+}
+
+/// A text `T`: a string literal (checked now) or an expression of type `&'static str`
+/// (`concat!`, `include_str!`, a const path — checked by an emitted const assertion).
+#[derive(Clone)]
+pub enum Text {
+    Lit { value: String, lit: syn::LitStr },
+    Expr(syn::Expr),
+}
+
+/// A variant tag: `foo_bar` or `"hippo-5"`, normalised to its string.
+#[derive(Clone, Debug)]
+pub struct Tag {
+    pub name: String,
+    pub span: Span,
+}
+
+/// `[ (verbosity(S), T), …, default = T, default_verbosity = N ]`.
+#[derive(Clone, Default)]
+pub struct DescList {
+    pub entries: Vec<(LevelSpec, Text)>,
+    pub default: Option<Text>,
+    pub default_verbosity: Option<Level>,
+}
+
+/// The value of `description =` or `title =`.
+#[derive(Clone)]
+pub enum DescValue {
+    Bare(Text),
+    List(DescList),
+}
+
+/// A provider matcher: `_` or an exact name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Provider {
+    Any,
+    Exact(String),
+}
+
+/// A model matcher: `_`, an exact name, or a membership list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Model {
+    Any,
+    Exact(String),
+    List(Vec<String>),
+}
+
+/// `((provider, model), [ (verbosity(S), tag), …, default = tag ])`.
+#[derive(Clone)]
+pub struct Runner {
+    pub provider: Provider,
+    pub model: Model,
+    pub rules: Vec<(LevelSpec, Tag)>,
+    pub default: Option<Tag>,
+}
+
+/// One description site: a tool's description, a field's `#[mcp]`, or `description!`.
+#[derive(Clone, Default)]
+pub struct DescSpec {
+    pub description: Option<DescValue>,
+    pub descriptions: Vec<(Tag, Text)>,
+    pub verbosity_map: Vec<(LevelSpec, Tag)>,
+    pub runners: Vec<Runner>,
+}
+
+/// `annotations(title = …, read_only_hint = …, …)`.
+#[derive(Clone, Default)]
+pub struct Annotations {
+    pub title: Option<Text>,
+    pub read_only_hint: Option<bool>,
+    pub destructive_hint: Option<bool>,
+    pub idempotent_hint: Option<bool>,
+    pub open_world_hint: Option<bool>,
+}
+
+/// Everything `#[mcp_tool(...)]` declares about the tool itself.
+#[derive(Clone, Default)]
+pub struct ToolAttr {
+    pub name: Option<(String, Span)>,
+    pub title: Option<DescValue>,
+    pub desc: DescSpec,
+    pub annotations: Option<Annotations>,
+    /// All groups are required; one scope of each group suffices.
+    pub scopes: Vec<Vec<String>>,
+}
+
+/// A field's `#[mcp(...)]` with the field's serialized name and doc comment.
+pub struct FieldAttr {
+    pub rust_name: syn::Ident,
+    pub serialized_name: String,
+    pub desc: DescSpec,
+    pub doc: Option<(String, Span)>,
+}

@@ -1,0 +1,59 @@
+//! Error accumulation: every rule reports into one `Errors`, and the caller turns the lot
+//! into `compile_error!` invocations at once — no `?` inside a validation loop.
+
+use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
+use std::fmt::Display;
+
+/// Collects every error of one macro invocation.
+#[derive(Default)]
+pub struct Errors {
+    list: Vec<syn::Error>,
+}
+
+impl Errors {
+    /// Records an error spanned on `tokens` (the offending token or expression).
+    pub fn at<T: ToTokens, M: Display>(&mut self, tokens: T, message: M) {
+        self.list.push(syn::Error::new_spanned(tokens, message));
+    }
+
+    /// Records an error at an explicit span.
+    pub fn at_span<M: Display>(&mut self, span: Span, message: M) {
+        self.list.push(syn::Error::new(span, message));
+    }
+
+    /// Records an error produced elsewhere (for example by `syn`'s parser).
+    pub fn push(&mut self, error: syn::Error) {
+        self.list.push(error);
+    }
+
+    /// Whether nothing was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// All recorded errors as `compile_error!` invocations, each at its own span.
+    pub fn to_compile_errors(&self) -> TokenStream {
+        self.list.iter().map(syn::Error::to_compile_error).collect()
+    }
+}
+
+/// ` ; did you mean `x`?` when one of `candidates` is close to `word`, else nothing.
+pub fn did_you_mean(word: &str, candidates: &[&str]) -> String {
+    candidates
+        .iter()
+        .map(|c| (strsim::jaro_winkler(word, c), *c))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| format!("; did you mean `{c}`?"))
+        .unwrap_or_default()
+}
+
+/// `` `a`, `b`, `c` `` — a list of names for a message.
+pub fn backticked<S: AsRef<str>>(names: &[S]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{}`", n.as_ref()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,254 @@
+//! The rules of SPEC A3 that need more than one token: level domain, inverted ranges,
+//! duplicate coverage, duplicate and undeclared tags. Every rule reports into the shared
+//! `Errors` and carries on, so one compile shows every mistake.
+
+use crate::ast::{DescSpec, DescValue, Level, LevelSpec, Model, Provider, Runner, Tag, Text};
+use crate::errors::{Errors, backticked};
+use crate::tables::{Mask, ModelMatch, Plan, Rule, range_mask};
+use proc_macro2::Span;
+
+/// The checked form of one description: its texts and a plan whose handles index them.
+pub struct Checked {
+    pub texts: Vec<Text>,
+    pub plan: Plan<usize>,
+}
+
+/// A level within 0..=9, or an error at its token.
+fn level(level: &Level, errors: &mut Errors) -> Option<u8> {
+    match u8::try_from(level.value) {
+        Ok(v) if v <= 9 => Some(v),
+        _ => {
+            errors.at_span(
+                level.span,
+                format!("verbosity level {} is outside 0..=9", level.value),
+            );
+            None
+        }
+    }
+}
+
+/// The mask of a level spec, reporting domain errors, inverted ranges and repeated members.
+fn spec_mask(spec: &LevelSpec, errors: &mut Errors) -> Option<Mask> {
+    match spec {
+        LevelSpec::One(l) => level(l, errors).map(|v| 1 << v),
+        LevelSpec::Range { lo, hi, span } => {
+            let (lo_v, hi_v) = (level(lo, errors), level(hi, errors));
+            let (lo_v, hi_v) = (lo_v?, hi_v?);
+            if lo_v > hi_v {
+                errors.at_span(
+                    *span,
+                    format!("inverted range `{lo_v}..={hi_v}`; write `{hi_v}..={lo_v}`"),
+                );
+                return None;
+            }
+            Some(range_mask(lo_v, hi_v))
+        }
+        LevelSpec::Set { members, span } => {
+            if members.is_empty() {
+                errors.at_span(*span, "empty level set; list at least one level");
+                return None;
+            }
+            let mut mask: Mask = 0;
+            let mut ok = true;
+            for member in members {
+                match level(member, errors) {
+                    Some(v) if mask & (1 << v) != 0 => {
+                        errors.at_span(
+                            member.span,
+                            format!("level {v} is listed twice in this set"),
+                        );
+                        ok = false;
+                    }
+                    Some(v) => mask |= 1 << v,
+                    None => ok = false,
+                }
+            }
+            ok.then_some(mask)
+        }
+    }
+}
+
+/// Checks one table (inline list, vmap, or one runner's rules): each spec's mask, and that
+/// no level is covered twice.
+fn table<'a, H: Copy + 'a>(
+    entries: impl IntoIterator<Item = (&'a LevelSpec, Option<H>)>,
+    errors: &mut Errors,
+) -> Vec<(Mask, H)> {
+    let mut covered: Mask = 0;
+    let mut out = Vec::new();
+    for (spec, handle) in entries {
+        let Some(mask) = spec_mask(spec, errors) else {
+            continue;
+        };
+        let overlap = covered & mask;
+        if overlap != 0 {
+            let twice: Vec<_> = (0..10).filter(|l| overlap & (1 << l) != 0).collect();
+            let levels = twice
+                .iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
+            let noun = if twice.len() == 1 { "level" } else { "levels" };
+            errors.at_span(
+                spec.span(),
+                format!("{noun} {levels} already covered by an earlier entry of this table"),
+            );
+            continue;
+        }
+        covered |= mask;
+        if let Some(handle) = handle {
+            out.push((mask, handle));
+        }
+    }
+    out
+}
+
+/// Interns texts: equal literals share one handle.
+#[derive(Default)]
+struct Texts(Vec<Text>);
+
+impl Texts {
+    fn add(&mut self, text: &Text) -> usize {
+        if let Text::Lit { value, .. } = text {
+            let found = self
+                .0
+                .iter()
+                .position(|t| matches!(t, Text::Lit { value: v, .. } if v == value));
+            if let Some(index) = found {
+                return index;
+            }
+        }
+        self.0.push(text.clone());
+        self.0.len() - 1
+    }
+}
+
+/// The declared variants: tag → handle.
+struct Variants {
+    tags: Vec<(String, usize)>,
+}
+
+impl Variants {
+    fn lookup(&self, tag: &Tag, errors: &mut Errors) -> Option<usize> {
+        if let Some((_, handle)) = self.tags.iter().find(|(name, _)| *name == tag.name) {
+            return Some(*handle);
+        }
+        let message = if self.tags.is_empty() {
+            format!(
+                "unknown variant tag `{}`; no tags are declared: add `descriptions = [{} = \"…\"]`",
+                tag.name, tag.name
+            )
+        } else {
+            let names: Vec<_> = self.tags.iter().map(|(n, _)| n.as_str()).collect();
+            format!(
+                "unknown variant tag `{}`; declared tags: {}",
+                tag.name,
+                backticked(&names)
+            )
+        };
+        errors.at_span(tag.span, message);
+        None
+    }
+}
+
+fn runner_rule(runner: &Runner, variants: &Variants, errors: &mut Errors) -> Rule<usize> {
+    let tagged: Vec<_> = runner
+        .rules
+        .iter()
+        .map(|(spec, tag)| (spec, variants.lookup(tag, errors)))
+        .collect();
+    let levels = table(tagged.iter().map(|(s, h)| (*s, *h)), errors);
+    let default = runner
+        .default
+        .as_ref()
+        .and_then(|t| variants.lookup(t, errors));
+    Rule {
+        provider: match &runner.provider {
+            Provider::Any => None,
+            Provider::Exact(name) => Some(name.clone()),
+        },
+        model: match &runner.model {
+            Model::Any => ModelMatch::Any,
+            Model::Exact(name) => ModelMatch::Exact(name.clone()),
+            Model::List(names) => ModelMatch::List(names.clone()),
+        },
+        levels,
+        default,
+    }
+}
+
+/// Checks a description site. `doc` is the doc comment, the description when none is given.
+pub fn desc(spec: &DescSpec, doc: Option<(&str, Span)>, errors: &mut Errors) -> Checked {
+    let mut texts = Texts::default();
+    let mut plan = Plan::default();
+
+    let doc_value;
+    let description = match (&spec.description, doc) {
+        (Some(value), _) => Some(value),
+        (None, Some((doc, span))) => {
+            doc_value = DescValue::Bare(Text::Lit {
+                value: doc.to_owned(),
+                lit: syn::LitStr::new(doc, span),
+            });
+            Some(&doc_value)
+        }
+        (None, None) => None,
+    };
+    match description {
+        Some(DescValue::Bare(text)) => plan.default = Some(texts.add(text)),
+        Some(DescValue::List(list)) => {
+            let handles: Vec<_> = list
+                .entries
+                .iter()
+                .map(|(spec, text)| (spec, Some(texts.add(text))))
+                .collect();
+            plan.levels = table(handles, errors);
+            plan.default = list.default.as_ref().map(|t| texts.add(t));
+            plan.default_verbosity = list
+                .default_verbosity
+                .as_ref()
+                .and_then(|l| level(l, errors));
+        }
+        None => {}
+    }
+
+    let mut variants = Variants { tags: Vec::new() };
+    for (tag, text) in &spec.descriptions {
+        if variants.tags.iter().any(|(name, _)| *name == tag.name) {
+            errors.at_span(
+                tag.span,
+                format!("variant tag `{}` declared twice", tag.name),
+            );
+            continue;
+        }
+        variants.tags.push((tag.name.clone(), texts.add(text)));
+    }
+
+    let vmap: Vec<_> = spec
+        .verbosity_map
+        .iter()
+        .map(|(spec, tag)| (spec, variants.lookup(tag, errors)))
+        .collect();
+    plan.vmap = table(vmap, errors);
+    plan.rules = spec
+        .runners
+        .iter()
+        .map(|runner| runner_rule(runner, &variants, errors))
+        .collect();
+
+    Checked {
+        texts: texts.0,
+        plan,
+    }
+}
+
+/// A tool name: 1..=128 characters of `A-Z a-z 0-9 _ - .`.
+pub fn tool_name(name: &str, span: Span, errors: &mut Errors) {
+    let valid_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+    if name.is_empty() || name.len() > 128 || !name.chars().all(valid_char) {
+        errors.at_span(
+            span,
+            format!("invalid tool name `{name}`; use 1..=128 characters of `A-Z a-z 0-9 _ - .`"),
+        );
+    }
+}

@@ -1,0 +1,169 @@
+//! Tailored descriptions as static tables, and their allocation-free resolution.
+
+use crate::ctx::RenderCtx;
+
+/// The slot value meaning "no text": always past the end of a pool (pools hold at most
+/// 255 texts), so `texts.get(NONE)` is `None` without a branch of its own.
+const NONE: u8 = u8::MAX;
+
+/// What a tool's description, title or field description becomes: absent, a bare string,
+/// or a table of variants chosen by a [`RenderCtx`].
+///
+/// Built by [`description!`](crate::description!) and `#[mcp_tool]`; usable in a `static`.
+///
+/// ```
+/// use mcp_tailor::{Description, RenderCtx, description};
+/// static GUIDE: Description = description!(
+///     description = [(verbosity(0), "Notes."), (verbosity(9), "A notes server: create, search, tag.")],
+///     descriptions = [short = "Notes (codex)."],
+///     runners = [((codex, _), [default = short])],
+/// );
+/// assert_eq!(GUIDE.resolve(&RenderCtx::new().verbosity(1)), Some("Notes."));
+/// assert_eq!(GUIDE.resolve(&RenderCtx::new().verbosity(8)), Some("A notes server: create, search, tag."));
+/// assert_eq!(GUIDE.resolve(&RenderCtx::new().runner("codex")), Some("Notes (codex)."));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Description {
+    repr: Repr,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Repr {
+    Absent,
+    Bare(&'static str),
+    Tailored(&'static Tailored),
+}
+
+/// The tables of a tailored description, as the macros emit them. Not a stable API.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Tailored {
+    /// The distinct texts this description can answer with (at most 255).
+    pub texts: &'static [&'static str],
+    /// Tiers 4–6 (vmap, levels, default) collapsed into one gap-filled slot per level.
+    pub base: [u8; 10],
+    /// Runner rules, most specific first.
+    pub rules: &'static [Rule],
+    /// The description's own `default_verbosity`.
+    pub default_verbosity: Option<u8>,
+    /// The definitive text's slot.
+    pub definitive: u8,
+}
+
+/// One runner rule, as the macros emit it. Not a stable API.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Rule {
+    /// `None` matches any runner, including none.
+    pub provider: Option<&'static str>,
+    /// The model matcher.
+    pub model: ModelMatch,
+    /// The rule's answer per level; `NONE` falls through to the base tier.
+    pub slots: [u8; 10],
+}
+
+/// A runner rule's model matcher. Not a stable API.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum ModelMatch {
+    /// `_`: any model, including none.
+    Any,
+    /// Exactly this model.
+    Exact(&'static str),
+    /// Any model of the list.
+    List(&'static [&'static str]),
+}
+
+impl Rule {
+    #[inline]
+    fn matches(&self, runner: Option<&str>, model: Option<&str>) -> bool {
+        let provider = match self.provider {
+            None => true,
+            Some(p) => runner == Some(p),
+        };
+        provider
+            && match self.model {
+                ModelMatch::Any => true,
+                ModelMatch::Exact(m) => model == Some(m),
+                ModelMatch::List(list) => model.is_some_and(|m| list.contains(&m)),
+            }
+    }
+}
+
+impl Tailored {
+    #[inline]
+    fn resolve(&self, ctx: &RenderCtx<'_>) -> Option<&'static str> {
+        let level = usize::from(ctx.effective_level(self.default_verbosity));
+        let mut slot = self.base[level];
+        let (runner, model) = (ctx.runner_name(), ctx.model_name());
+        // The most specific matching rule decides; the next-best rule is never tried.
+        if let Some(rule) = self.rules.iter().find(|r| r.matches(runner, model)) {
+            if rule.slots[level] != NONE {
+                slot = rule.slots[level];
+            }
+        }
+        self.texts.get(usize::from(slot)).copied()
+    }
+}
+
+impl Description {
+    /// A description that resolves to nothing.
+    pub const ABSENT: Description = Description { repr: Repr::Absent };
+
+    /// A bare description: the same text for every context.
+    pub const fn bare(text: &'static str) -> Description {
+        Description {
+            repr: Repr::Bare(text),
+        }
+    }
+
+    #[doc(hidden)]
+    pub const fn __tailored(tables: &'static Tailored) -> Description {
+        Description {
+            repr: Repr::Tailored(tables),
+        }
+    }
+
+    /// The text for this context, or `None`. Allocation-free: an index and a few string
+    /// compares over tables the macro finished at compile time.
+    #[inline]
+    pub fn resolve(&self, ctx: &RenderCtx<'_>) -> Option<&'static str> {
+        match self.repr {
+            Repr::Absent => None,
+            Repr::Bare(text) => Some(text),
+            Repr::Tailored(tables) => tables.resolve(ctx),
+        }
+    }
+
+    /// The definitive text: a bare description's text, or a list's `default = …`.
+    ///
+    /// A list's `default` is never *resolved* while the list has level entries (gap-fill
+    /// answers every level), yet it remains the description's definitive wording — for
+    /// documentation, for a catalog's reference view, and for the demo's `matrix`.
+    pub fn definitive(&self) -> Option<&'static str> {
+        match self.repr {
+            Repr::Absent => None,
+            Repr::Bare(text) => Some(text),
+            Repr::Tailored(tables) => tables.texts.get(usize::from(tables.definitive)).copied(),
+        }
+    }
+
+    /// Whether this description resolves to nothing for every context.
+    pub const fn is_absent(&self) -> bool {
+        matches!(self.repr, Repr::Absent)
+    }
+
+    /// Whether the text can depend on the context (a table of variants).
+    pub const fn is_tailored(&self) -> bool {
+        matches!(self.repr, Repr::Tailored(_))
+    }
+
+    /// Every distinct text this description can resolve to (empty when absent).
+    pub fn texts(&self) -> &[&'static str] {
+        match &self.repr {
+            Repr::Absent => &[],
+            Repr::Bare(text) => std::slice::from_ref(text),
+            Repr::Tailored(tables) => tables.texts,
+        }
+    }
+}

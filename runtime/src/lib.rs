@@ -1,0 +1,55 @@
+//! # mcp-tailor
+//!
+//! One MCP tool, many readers. Declare a tool's description, title and argument
+//! descriptions once, as a table of variants by verbosity level (0..=9), runner (harness)
+//! and model; `#[mcp_tool]` checks the table completely at compile time and emits static
+//! lookup tables, so resolving the text for a request is an index and a few string
+//! compares.
+//!
+//! ```
+//! use mcp_tailor::{mcp_tool, McpTool, RenderCtx};
+//!
+//! /// Search the notes.
+//! #[mcp_tool(
+//!     description = [
+//!         (verbosity(0..=2), "Search notes."),
+//!         (verbosity(7..=9), "Full-text search over every note; returns ids and snippets."),
+//!         default = "Search the notes by text.",
+//!     ],
+//!     descriptions = [grok_hint = "Search notes. Pass `query` as plain words, no operators."],
+//!     runners = [((grok, _), [default = grok_hint])],
+//! )]
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct SearchNotes {
+//!     /// Words to look for.
+//!     #[mcp(description = [(verbosity(0), "words"), (verbosity(5), "Words to look for.")])]
+//!     query: String,
+//! }
+//!
+//! assert_eq!(SearchNotes::NAME, "search_notes");
+//! let terse = RenderCtx::new().verbosity(1);
+//! assert_eq!(SearchNotes::description(&terse), Some("Search notes."));
+//! assert_eq!(SearchNotes::field_description("query", &terse), Some("words"));
+//! let grok = RenderCtx::new().runner("grok");
+//! assert_eq!(
+//!     SearchNotes::description(&grok),
+//!     Some("Search notes. Pass `query` as plain words, no operators.")
+//! );
+//! let tool = SearchNotes::render(&terse);
+//! assert_eq!(tool["inputSchema"]["properties"]["query"]["description"], "words");
+//! ```
+//!
+//! See the README for the full DSL and the resolution rules.
+
+mod ctx;
+mod description;
+mod tool;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
+pub use ctx::{DEFAULT_VERBOSITY, MAX_VERBOSITY, RenderCtx};
+pub use description::Description;
+pub use mcp_tailor_macros::{description, mcp_tool};
+pub use tool::{Annotations, McpTool, ToolDef};

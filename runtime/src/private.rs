@@ -1,0 +1,70 @@
+//! Items the macro expansions name. Not a stable API: use the macros instead.
+
+pub use crate::description::{ModelMatch, Rule, Tailored};
+pub use crate::tool::{Annotations, ToolDef, ToolParts};
+
+/// The input schema of `T` (JSON Schema 2020-12, as MCP requires), without the root
+/// `title` and `description` that `schemars` copies from the type: the tool's own,
+/// tailored, strings say that.
+pub fn input_schema<T: schemars::JsonSchema>() -> serde_json::Value {
+    let schema = schemars::generate::SchemaSettings::draft2020_12()
+        .into_generator()
+        .into_root_schema_for::<T>();
+    let mut value = schema.to_value();
+    if let Some(root) = value.as_object_mut() {
+        root.remove("title");
+        root.remove("description");
+    }
+    value
+}
+
+/// Whether `text` is empty or only Unicode whitespace; usable in a const assertion, so a
+/// text given as a const or a macro is checked at compile time too.
+pub const fn is_blank(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        // `text` is valid UTF-8, so the continuation bytes are there.
+        let (code, width) = if b < 0x80 {
+            (b as u32, 1)
+        } else if b < 0xE0 {
+            (((b & 0x1F) as u32) << 6 | (bytes[i + 1] & 0x3F) as u32, 2)
+        } else if b < 0xF0 {
+            (
+                ((b & 0x0F) as u32) << 12
+                    | ((bytes[i + 1] & 0x3F) as u32) << 6
+                    | (bytes[i + 2] & 0x3F) as u32,
+                3,
+            )
+        } else {
+            (
+                ((b & 0x07) as u32) << 18
+                    | ((bytes[i + 1] & 0x3F) as u32) << 12
+                    | ((bytes[i + 2] & 0x3F) as u32) << 6
+                    | (bytes[i + 3] & 0x3F) as u32,
+                4,
+            )
+        };
+        match char::from_u32(code) {
+            Some(c) if c.is_whitespace() => i += width,
+            _ => return false,
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_blank;
+
+    #[test]
+    fn blank_matches_char_is_whitespace() {
+        for text in ["", " ", "\t\n", "\u{3000}", " \u{2028} \u{85}"] {
+            assert!(is_blank(text), "{text:?}");
+        }
+        for text in ["a", " a ", "é", "\u{3000}x", "😀", " ·"] {
+            assert!(!is_blank(text), "{text:?}");
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Tests of mcp-tailor live in `tests/`.

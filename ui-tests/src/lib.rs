@@ -1,0 +1,1 @@
+//! trybuild tests of mcp-tailor live in `tests/`.
