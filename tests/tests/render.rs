@@ -1,0 +1,249 @@
+//! SPEC A5: rendering a tool — the MCP `Tool` object per context, every DSL form of A2.
+#![allow(dead_code)]
+
+use mcp_tailor::{McpTool, RenderCtx, mcp_tool};
+use serde_json::{Value, json};
+
+const LONG: &str = "List every note, newest first, with ids, titles and tags.";
+
+/// List the notes.
+#[mcp_tool(
+    title = [(verbosity(0..=4), "Notes"), (verbosity(5..=9), "List notes")],
+    description = [(verbosity(0), "List notes."), (verbosity(9), LONG), default = "List the notes."],
+    annotations(title = "List notes", read_only_hint = true, open_world_hint = false),
+)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct ListNotes {
+    /// How many notes to return.
+    #[mcp(description = [(verbosity(0), "max"), (verbosity(9), "How many notes to return, 1..=100.")])]
+    max_results: Option<u32>,
+    /// Only notes with this tag.
+    #[serde(rename = "tag")]
+    #[mcp(descriptions = [codex_tag = "Tag filter (exact, case-sensitive)."], runners = [((codex, _), [default = codex_tag])])]
+    tag_filter: Option<String>,
+    /// Skip this many notes.
+    offset: Option<u32>,
+    /// Only returned when the reader is codex.
+    #[mcp(descriptions = [c = "cursor from a previous call"], runners = [((codex, _), [default = c])])]
+    cursor: Option<String>,
+}
+
+/// Delete a note.
+#[mcp_tool(name = "notes.delete", scopes = ["notes.write", "notes.admin" | "root"])]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct DeleteNote {
+    /// The note's id.
+    id: u64,
+}
+
+/// A tool whose every string is bare.
+#[mcp_tool(title = "Bare", description = "The same for everyone.")]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct BareTool {
+    /// The argument.
+    #[mcp(description = "An argument.")]
+    arg: String,
+}
+
+/// Texts from macros and consts.
+#[mcp_tool(description = [
+    (verbosity(0), concat!("con", "cat")),
+    (verbosity(5), include_str!("fixtures/included.txt")),
+    (verbosity(9), LONG),
+])]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct TextForms {}
+
+fn at(level: u8) -> RenderCtx<'static> {
+    RenderCtx::new().verbosity(level)
+}
+
+/// The schema with every `description` removed: what must never vary.
+fn structure(mut value: Value) -> Value {
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(map) => {
+                map.remove("description");
+                map.values_mut().for_each(strip);
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut value);
+    value
+}
+
+#[test]
+fn name_defaults_to_snake_case_and_can_be_given() {
+    assert_eq!(ListNotes::NAME, "list_notes");
+    assert_eq!(DeleteNote::NAME, "notes.delete");
+    assert_eq!(ListNotes::render(&at(5))["name"], "list_notes");
+}
+
+#[test]
+fn title_and_description_follow_the_level() {
+    let terse = ListNotes::render(&at(0));
+    assert_eq!(terse["title"], "Notes");
+    assert_eq!(terse["description"], "List notes.");
+    let rich = ListNotes::render(&at(9));
+    assert_eq!(rich["title"], "List notes");
+    assert_eq!(rich["description"], LONG);
+}
+
+#[test]
+fn annotated_properties_are_keyed_by_serialized_name() {
+    let tool = ListNotes::render(&at(0));
+    let props = &tool["inputSchema"]["properties"];
+    assert_eq!(props["maxResults"]["description"], "max");
+    assert_eq!(
+        ListNotes::field_description("maxResults", &at(9)),
+        Some("How many notes to return, 1..=100.")
+    );
+    assert_eq!(ListNotes::field_description("max_results", &at(9)), None);
+    // `tag` has runners only: its doc comment is the text everyone else reads.
+    assert_eq!(props["tag"]["description"], "Only notes with this tag.");
+    let codex = ListNotes::render(&RenderCtx::new().runner("codex"));
+    assert_eq!(
+        codex["inputSchema"]["properties"]["tag"]["description"],
+        "Tag filter (exact, case-sensitive)."
+    );
+}
+
+#[test]
+fn unannotated_properties_keep_what_schemars_wrote() {
+    for level in [0, 9] {
+        let tool = ListNotes::render(&at(level));
+        assert_eq!(
+            tool["inputSchema"]["properties"]["offset"]["description"],
+            "Skip this many notes."
+        );
+    }
+}
+
+#[test]
+fn a_property_that_resolves_to_nothing_loses_its_description() {
+    // `cursor` has a doc comment, so it always resolves; this one has runners only and no doc.
+    /// Tool.
+    #[mcp_tool(description = "Tool.")]
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct Quiet {
+        #[mcp(descriptions = [c = "codex only"], runners = [((codex, _), [default = c])])]
+        value: String,
+    }
+    let plain = Quiet::render(&at(5));
+    assert_eq!(
+        plain["inputSchema"]["properties"]["value"],
+        json!({"type": "string"})
+    );
+    let codex = Quiet::render(&RenderCtx::new().runner("codex"));
+    assert_eq!(
+        codex["inputSchema"]["properties"]["value"]["description"],
+        "codex only"
+    );
+}
+
+#[test]
+fn schema_structure_never_varies_with_the_context() {
+    let reference = structure(ListNotes::render(&RenderCtx::default())["inputSchema"].clone());
+    for runner in [None, Some("codex"), Some("grok")] {
+        for level in 0..=9 {
+            let mut ctx = at(level);
+            if let Some(r) = runner {
+                ctx = ctx.runner(r);
+            }
+            let schema = ListNotes::render(&ctx)["inputSchema"].clone();
+            assert_eq!(structure(schema), reference);
+        }
+    }
+    assert_eq!(
+        structure(ListNotes::def().input_schema().clone()),
+        reference,
+        "the static schema has the same structure as every rendered one"
+    );
+}
+
+#[test]
+fn a_bare_tool_renders_byte_identically_for_every_context() {
+    let reference = serde_json::to_vec(&BareTool::render(&RenderCtx::default())).unwrap();
+    for runner in [None, Some("codex"), Some("grok")] {
+        for model in [None, Some("5.4")] {
+            for level in 0..=9 {
+                let mut ctx = at(level).fallback_verbosity(9 - level);
+                if let Some(r) = runner {
+                    ctx = ctx.runner(r);
+                }
+                if let Some(m) = model {
+                    ctx = ctx.model(m);
+                }
+                assert_eq!(
+                    serde_json::to_vec(&BareTool::render(&ctx)).unwrap(),
+                    reference
+                );
+            }
+        }
+    }
+    assert!(!BareTool::def().is_tailored());
+    assert!(ListNotes::def().is_tailored());
+}
+
+#[test]
+fn the_whole_tool_object() {
+    let tool = ListNotes::render(&at(0));
+    assert_eq!(
+        tool["annotations"],
+        json!({"title": "List notes", "readOnlyHint": true, "openWorldHint": false})
+    );
+    let schema = &tool["inputSchema"];
+    assert_eq!(schema["type"], "object");
+    assert!(
+        schema.get("title").is_none(),
+        "the root title is the tool's business"
+    );
+    assert!(
+        schema.get("description").is_none(),
+        "the root description is the tool's business"
+    );
+    assert_eq!(
+        schema["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+    let keys: Vec<_> = tool.as_object().unwrap().keys().cloned().collect();
+    assert_eq!(keys.len(), 5, "{keys:?}");
+    assert!(DeleteNote::render(&at(5)).get("annotations").is_none());
+    assert!(DeleteNote::render(&at(5)).get("title").is_none());
+}
+
+#[test]
+fn doc_comment_is_the_default_description() {
+    assert_eq!(DeleteNote::description(&at(0)), Some("Delete a note."));
+    assert_eq!(
+        DeleteNote::render(&at(0))["inputSchema"]["properties"]["id"]["description"],
+        "The note's id."
+    );
+}
+
+#[test]
+fn scopes_are_recorded_as_groups_of_alternatives() {
+    let scopes: Vec<Vec<&str>> = DeleteNote::def()
+        .scopes()
+        .iter()
+        .map(|g| g.to_vec())
+        .collect();
+    assert_eq!(
+        scopes,
+        vec![vec!["notes.write"], vec!["notes.admin", "root"]]
+    );
+    assert!(ListNotes::def().scopes().is_empty());
+}
+
+#[test]
+fn texts_from_concat_include_str_and_consts() {
+    assert_eq!(TextForms::description(&at(0)), Some("concat"));
+    assert_eq!(
+        TextForms::description(&at(5)),
+        Some("Included from a file.\n")
+    );
+    assert_eq!(TextForms::description(&at(9)), Some(LONG));
+}
