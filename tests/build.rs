@@ -252,9 +252,9 @@ fn main() {
             .map(|(tag, text)| format!("({tag:?}, {text:?})"))
             .collect::<Vec<_>>()
             .join(", ");
-        write!(
+        writeln!(
             data,
-            " dsl: {dsl_text:?}, description: ::mcp_tailor::description!({dsl_joined}), reference: RefDesc {{ levels: &[{levels}], default: {default:?}, default_verbosity: {default_verbosity:?}, variants: &[{variants_data}], vmap: &[{vmap}], rules: &[{rules}] }} }},\n",
+            " dsl: {dsl_text:?}, description: ::mcp_tailor::description!({dsl_joined}), reference: RefDesc {{ levels: &[{levels}], default: {default:?}, default_verbosity: {default_verbosity:?}, variants: &[{variants_data}], vmap: &[{vmap}], rules: &[{rules}] }} }},",
             dsl_text = dsl.join(", "),
             dsl_joined = dsl.join(", "),
             levels = list(&levels),

@@ -1,28 +1,37 @@
 //! The parsed model of the DSL. Every piece keeps the span of the tokens it came from, so
 //! validation can point at the offending token.
 
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream};
 
 /// A verbosity level as written (not yet checked against 0..=9).
 #[derive(Clone, Debug)]
 pub struct Level {
     pub value: i128,
-    pub span: Span,
+    /// The tokens as written, so an error spans all of them (`-1`, not just `-`).
+    pub tokens: TokenStream,
 }
 
 /// A level spec `S`: `N`, `LO..=HI` or `[A, B, …]`.
 #[derive(Clone, Debug)]
 pub enum LevelSpec {
     One(Level),
-    Range { lo: Level, hi: Level, span: Span },
-    Set { members: Vec<Level>, span: Span },
+    Range {
+        lo: Level,
+        hi: Level,
+        tokens: TokenStream,
+    },
+    Set {
+        members: Vec<Level>,
+        tokens: TokenStream,
+    },
 }
 
 impl LevelSpec {
-    pub fn span(&self) -> Span {
+    /// The spec's tokens as written.
+    pub fn tokens(&self) -> &TokenStream {
         match self {
-            LevelSpec::One(level) => level.span,
-            LevelSpec::Range { span, .. } | LevelSpec::Set { span, .. } => *span,
+            LevelSpec::One(level) => &level.tokens,
+            LevelSpec::Range { tokens, .. } | LevelSpec::Set { tokens, .. } => tokens,
         }
     }
 }

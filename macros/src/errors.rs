@@ -38,15 +38,14 @@ impl Errors {
     }
 }
 
-/// ` ; did you mean `x`?` when one of `candidates` is close to `word`, else nothing.
-pub fn did_you_mean(word: &str, candidates: &[&str]) -> String {
+/// The candidate closest to `word`, when one is close enough to be a likely misspelling.
+pub fn did_you_mean<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
     candidates
         .iter()
         .map(|c| (strsim::jaro_winkler(word, c), *c))
         .filter(|(score, _)| *score > 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| format!("; did you mean `{c}`?"))
-        .unwrap_or_default()
+        .map(|(_, c)| c)
 }
 
 /// `` `a`, `b`, `c` `` — a list of names for a message.

@@ -119,10 +119,10 @@ fn rename_all(attrs: &[Attribute]) -> Option<String> {
         .filter(|a| a.path().is_ident("serde") || a.path().is_ident("schemars"))
     {
         let is_schemars = attr.path().is_ident("schemars");
-        if let Some(value) = rename_value(attr, "rename_all") {
-            if found.is_none() || is_schemars {
-                found = Some(value);
-            }
+        if let Some(value) = rename_value(attr, "rename_all")
+            && (found.is_none() || is_schemars)
+        {
+            found = Some(value);
         }
     }
     found
@@ -136,10 +136,10 @@ fn serialized_name(ident: &syn::Ident, attrs: &[Attribute], rename_all: Option<&
         .filter(|a| a.path().is_ident("serde") || a.path().is_ident("schemars"))
     {
         let is_schemars = attr.path().is_ident("schemars");
-        if let Some(value) = rename_value(attr, "rename") {
-            if explicit.is_none() || is_schemars {
-                explicit = Some(value);
-            }
+        if let Some(value) = rename_value(attr, "rename")
+            && (explicit.is_none() || is_schemars)
+        {
+            explicit = Some(value);
         }
     }
     let raw = ident.to_string();

@@ -10,7 +10,6 @@ use crate::errors::{Errors, backticked, did_you_mean};
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::punctuated::Punctuated;
-use syn::spanned::Spanned;
 use syn::{Expr, Lit, RangeLimits, Token, UnOp};
 
 /// The four keys of a description site.
@@ -107,14 +106,11 @@ fn first_time(seen: &mut Vec<String>, key: &syn::Ident, errors: &mut Errors) -> 
 
 fn unknown_key(key: &syn::Ident, allowed: &[&str], errors: &mut Errors) {
     let name = key.to_string();
-    errors.at(
-        key,
-        format!(
-            "unknown key `{name}`{}; keys here: {}",
-            did_you_mean(&name, allowed),
-            backticked(allowed)
-        ),
-    );
+    let hint = match did_you_mean(&name, allowed) {
+        Some(close) => format!("did you mean `{close}`?"),
+        None => format!("keys here: {}", backticked(allowed)),
+    };
+    errors.at(key, format!("unknown key `{name}`; {hint}"));
 }
 
 fn expect_assign(arg: Arg, errors: &mut Errors) -> Option<(syn::Ident, Expr)> {
@@ -153,10 +149,10 @@ pub fn desc_spec(tokens: TokenStream, errors: &mut Errors) -> DescSpec {
             unknown_key(&arg.key, DESC_KEYS, errors);
             continue;
         }
-        if let Some((key, value)) = expect_assign(arg, errors) {
-            if first_time(&mut seen, &key, errors) {
-                desc_key(&key, &value, &mut spec, errors);
-            }
+        if let Some((key, value)) = expect_assign(arg, errors)
+            && first_time(&mut seen, &key, errors)
+        {
+            desc_key(&key, &value, &mut spec, errors);
         }
     }
     spec
@@ -315,14 +311,13 @@ fn level(expr: &Expr, errors: &mut Errors) -> Option<Level> {
     if let Expr::Lit(syn::ExprLit {
         lit: Lit::Int(int), ..
     }) = inner
+        && let Ok(value) = int.base10_parse::<i128>()
     {
-        if let Ok(value) = int.base10_parse::<i128>() {
-            let value = if negative { -value } else { value };
-            return Some(Level {
-                value,
-                span: expr.span(),
-            });
-        }
+        let value = if negative { -value } else { value };
+        return Some(Level {
+            value,
+            tokens: expr.to_token_stream(),
+        });
     }
     errors.at(
         expr,
@@ -349,7 +344,7 @@ fn level_spec(expr: &Expr, errors: &mut Errors) -> Option<LevelSpec> {
                 RangeLimits::Closed(_) => Some(LevelSpec::Range {
                     lo,
                     hi,
-                    span: range.span(),
+                    tokens: range.to_token_stream(),
                 }),
                 RangeLimits::HalfOpen(_) => {
                     let hint = if hi.value > lo.value {
@@ -369,7 +364,7 @@ fn level_spec(expr: &Expr, errors: &mut Errors) -> Option<LevelSpec> {
             let members: Vec<_> = set.elems.iter().filter_map(|m| level(m, errors)).collect();
             (members.len() == set.elems.len()).then(|| LevelSpec::Set {
                 members,
-                span: set.span(),
+                tokens: set.to_token_stream(),
             })
         }
         Expr::Call(call) if single_ident(&call.func).is_some_and(|i| i == "verbosity") => {
@@ -385,25 +380,23 @@ fn level_spec(expr: &Expr, errors: &mut Errors) -> Option<LevelSpec> {
 
 /// `verbosity(S)`.
 fn level_key(expr: &Expr, errors: &mut Errors) -> Option<LevelSpec> {
-    if let Expr::Call(call) = expr {
-        if let Some(func) = single_ident(&call.func) {
-            if func != "verbosity" {
-                let name = func.to_string();
-                errors.at(
-                    &func,
-                    format!(
-                        "unknown level key `{name}`{}; write `verbosity(S)`",
-                        did_you_mean(&name, &["verbosity"])
-                    ),
-                );
-                return None;
-            }
-            if call.args.len() != 1 {
-                errors.at(call, "`verbosity(…)` takes exactly one level spec");
-                return None;
-            }
-            return level_spec(&call.args[0], errors);
+    if let Expr::Call(call) = expr
+        && let Some(func) = single_ident(&call.func)
+    {
+        if func != "verbosity" {
+            let name = func.to_string();
+            let hint = match did_you_mean(&name, &["verbosity"]) {
+                Some(close) => format!("did you mean `{close}`?"),
+                None => "write `verbosity(S)`".to_owned(),
+            };
+            errors.at(&func, format!("unknown level key `{name}`; {hint}"));
+            return None;
         }
+        if call.args.len() != 1 {
+            errors.at(call, "`verbosity(…)` takes exactly one level spec");
+            return None;
+        }
+        return level_spec(&call.args[0], errors);
     }
     errors.at(
         expr,
@@ -521,13 +514,13 @@ fn desc_list(items: &Punctuated<Expr, Token![,]>, is_title: bool, errors: &mut E
                         &key,
                         format!("misplaced key `{name}`: write it beside `description = [...]`, not inside the list"),
                     ),
-                    _ => errors.at(
-                        &key,
-                        format!(
-                            "unknown list key `{name}`{}; a description list takes `(verbosity(S), text)`, `default = text` and `default_verbosity = N`",
-                            did_you_mean(&name, LIST_KEYS)
-                        ),
-                    ),
+                    _ => {
+                        let hint = match did_you_mean(&name, LIST_KEYS) {
+                            Some(close) => format!("did you mean `{close}`?"),
+                            None => "a description list takes `(verbosity(S), text)`, `default = text` and `default_verbosity = N`".to_owned(),
+                        };
+                        errors.at(&key, format!("unknown list key `{name}`; {hint}"));
+                    }
                 }
             }
             other => errors.at(

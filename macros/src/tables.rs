@@ -151,10 +151,10 @@ pub fn build<T: Copy + PartialEq>(plan: Plan<T>) -> Shape<T> {
         if base.iter().all(Option::is_none) {
             return Shape::Absent;
         }
-        if let Some(text) = base[0].filter(|t| base.iter().all(|b| *b == Some(*t))) {
-            if plan.default.is_none_or(|d| d == text) {
-                return Shape::Bare(text);
-            }
+        if let Some(text) = base[0].filter(|t| base.iter().all(|b| *b == Some(*t)))
+            && plan.default.is_none_or(|d| d == text)
+        {
+            return Shape::Bare(text);
         }
     }
     Shape::Tailored(Table {

@@ -18,8 +18,8 @@ fn level(level: &Level, errors: &mut Errors) -> Option<u8> {
     match u8::try_from(level.value) {
         Ok(v) if v <= 9 => Some(v),
         _ => {
-            errors.at_span(
-                level.span,
+            errors.at(
+                &level.tokens,
                 format!("verbosity level {} is outside 0..=9", level.value),
             );
             None
@@ -31,21 +31,21 @@ fn level(level: &Level, errors: &mut Errors) -> Option<u8> {
 fn spec_mask(spec: &LevelSpec, errors: &mut Errors) -> Option<Mask> {
     match spec {
         LevelSpec::One(l) => level(l, errors).map(|v| 1 << v),
-        LevelSpec::Range { lo, hi, span } => {
+        LevelSpec::Range { lo, hi, tokens } => {
             let (lo_v, hi_v) = (level(lo, errors), level(hi, errors));
             let (lo_v, hi_v) = (lo_v?, hi_v?);
             if lo_v > hi_v {
-                errors.at_span(
-                    *span,
+                errors.at(
+                    tokens,
                     format!("inverted range `{lo_v}..={hi_v}`; write `{hi_v}..={lo_v}`"),
                 );
                 return None;
             }
             Some(range_mask(lo_v, hi_v))
         }
-        LevelSpec::Set { members, span } => {
+        LevelSpec::Set { members, tokens } => {
             if members.is_empty() {
-                errors.at_span(*span, "empty level set; list at least one level");
+                errors.at(tokens, "empty level set; list at least one level");
                 return None;
             }
             let mut mask: Mask = 0;
@@ -53,8 +53,8 @@ fn spec_mask(spec: &LevelSpec, errors: &mut Errors) -> Option<Mask> {
             for member in members {
                 match level(member, errors) {
                     Some(v) if mask & (1 << v) != 0 => {
-                        errors.at_span(
-                            member.span,
+                        errors.at(
+                            &member.tokens,
                             format!("level {v} is listed twice in this set"),
                         );
                         ok = false;
@@ -89,8 +89,8 @@ fn table<'a, H: Copy + 'a>(
                 .collect::<Vec<_>>()
                 .join(", ");
             let noun = if twice.len() == 1 { "level" } else { "levels" };
-            errors.at_span(
-                spec.span(),
+            errors.at(
+                spec.tokens(),
                 format!("{noun} {levels} already covered by an earlier entry of this table"),
             );
             continue;

@@ -97,10 +97,10 @@ impl Tailored {
         let mut slot = self.base[level];
         let (runner, model) = (ctx.runner_name(), ctx.model_name());
         // The most specific matching rule decides; the next-best rule is never tried.
-        if let Some(rule) = self.rules.iter().find(|r| r.matches(runner, model)) {
-            if rule.slots[level] != NONE {
-                slot = rule.slots[level];
-            }
+        if let Some(rule) = self.rules.iter().find(|r| r.matches(runner, model))
+            && rule.slots[level] != NONE
+        {
+            slot = rule.slots[level];
         }
         self.texts.get(usize::from(slot)).copied()
     }

@@ -1,0 +1,5 @@
+use mcp_tailor::{description, Description};
+
+static D: Description = description!(description = [default = 5]);
+
+fn main() {}

@@ -1,0 +1,5 @@
+use mcp_tailor::{description, Description};
+
+static D: Description = description!(descriptions = [a = "A", "a" = "B"]);
+
+fn main() {}

@@ -1,0 +1,5 @@
+use mcp_tailor::{description, Description};
+
+static D: Description = description!(description = [(verbosity(3), 5)]);
+
+fn main() {}

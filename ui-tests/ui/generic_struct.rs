@@ -1,0 +1,10 @@
+use mcp_tailor::mcp_tool;
+
+/// A tool.
+#[mcp_tool]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Tool<T> {
+    value: T,
+}
+
+fn main() {}

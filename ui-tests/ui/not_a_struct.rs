@@ -1,0 +1,9 @@
+use mcp_tailor::mcp_tool;
+
+/// A tool.
+#[mcp_tool]
+enum Tool {
+    A,
+}
+
+fn main() {}
