@@ -14,11 +14,13 @@ use syn::spanned::Spanned;
 /// At most this many distinct texts per description (slot 255 means "none").
 const MAX_TEXTS: usize = 255;
 
-/// The tokens of one text.
+/// The tokens of one text. A text the macro cannot read (a const, `include_str!`,
+/// `concat!`) is trimmed of surrounding ASCII whitespace at compile time: a file's final
+/// newline is never part of a description.
 fn text_tokens(text: &Text) -> TokenStream {
     match text {
         Text::Lit { lit, .. } => quote!(#lit),
-        Text::Expr(expr) => quote!(#expr),
+        Text::Expr(expr) => quote!(::mcp_tailor::__private::trim(#expr)),
     }
 }
 

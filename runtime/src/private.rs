@@ -18,6 +18,11 @@ pub fn input_schema<T: schemars::JsonSchema>() -> serde_json::Value {
     value
 }
 
+/// `text` without surrounding ASCII whitespace, at compile time.
+pub const fn trim(text: &'static str) -> &'static str {
+    text.trim_ascii()
+}
+
 /// Whether `text` is empty or only Unicode whitespace; usable in a const assertion, so a
 /// text given as a const or a macro is checked at compile time too.
 pub const fn is_blank(text: &str) -> bool {

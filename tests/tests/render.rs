@@ -243,7 +243,7 @@ fn texts_from_concat_include_str_and_consts() {
     assert_eq!(TextForms::description(&at(0)), Some("concat"));
     assert_eq!(
         TextForms::description(&at(5)),
-        Some("Included from a file.\n")
+        Some("Included from a file.")
     );
     assert_eq!(TextForms::description(&at(9)), Some(LONG));
 }
