@@ -45,6 +45,9 @@ mod ctx;
 mod description;
 mod tool;
 
+#[cfg(feature = "server")]
+pub mod server;
+
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;

@@ -178,6 +178,23 @@ impl ToolDef {
         self.schema.cell.get_or_init(self.schema.make)
     }
 
+    /// The input schema for this context: the static schema with each annotated property's
+    /// description resolved (removed when nothing resolves). Its structure never varies.
+    pub fn render_schema(&self, ctx: &RenderCtx<'_>) -> Value {
+        let mut schema = self.input_schema().clone();
+        if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+            for (name, description) in self.fields {
+                if let Some(Value::Object(property)) = properties.get_mut(*name) {
+                    match description.resolve(ctx) {
+                        Some(text) => property.insert("description".into(), text.into()),
+                        None => property.remove("description"),
+                    };
+                }
+            }
+        }
+        schema
+    }
+
     /// The MCP `Tool` object for this context: `name`, `title` and `description` when they
     /// resolve, `inputSchema` with each annotated property's description resolved (removed
     /// when nothing resolves), and `annotations` when declared. Only strings vary with the
@@ -191,18 +208,7 @@ impl ToolDef {
         if let Some(description) = self.description.resolve(ctx) {
             tool.insert("description".into(), description.into());
         }
-        let mut schema = self.input_schema().clone();
-        if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
-            for (name, description) in self.fields {
-                if let Some(Value::Object(property)) = properties.get_mut(*name) {
-                    match description.resolve(ctx) {
-                        Some(text) => property.insert("description".into(), text.into()),
-                        None => property.remove("description"),
-                    };
-                }
-            }
-        }
-        tool.insert("inputSchema".into(), schema);
+        tool.insert("inputSchema".into(), self.render_schema(ctx));
         if let Some(annotations) = &self.annotations {
             tool.insert("annotations".into(), annotations.to_json());
         }

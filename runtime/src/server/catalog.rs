@@ -1,0 +1,305 @@
+//! Registered tools: each `#[mcp_tool]` type with its handler, optional `authorize`
+//! predicate, icons and `_meta`. Registered definitions never change after `build`.
+
+use super::callbacks::BoxFuture;
+use super::icons::validate_icons;
+use super::meta_key::validate_meta_key;
+use super::request::RequestInfo;
+use super::session::CallContext;
+use crate::{McpTool, RenderCtx, ToolDef};
+use rmcp::ErrorData;
+use rmcp::model::{CallToolResult, ContentBlock, Icon, JsonObject, MetaObject, Tool, ToolAnnotations};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, RwLock};
+
+/// What a tool handler may return.
+pub trait IntoToolResult {
+    /// The MCP result, or a protocol error.
+    fn into_tool_result(self) -> Result<CallToolResult, ErrorData>;
+}
+
+impl IntoToolResult for Result<CallToolResult, ErrorData> {
+    fn into_tool_result(self) -> Result<CallToolResult, ErrorData> {
+        self
+    }
+}
+
+impl IntoToolResult for CallToolResult {
+    fn into_tool_result(self) -> Result<CallToolResult, ErrorData> {
+        Ok(self)
+    }
+}
+
+/// `Ok(value)`: a structured result (also as text); `Err(message)`: a tool error the model
+/// reads (`isError: true`), not a protocol error.
+impl IntoToolResult for Result<Value, String> {
+    fn into_tool_result(self) -> Result<CallToolResult, ErrorData> {
+        Ok(match self {
+            Ok(value) if value.is_object() => CallToolResult::structured(value),
+            Ok(value) => CallToolResult::success(vec![ContentBlock::text(value.to_string())]),
+            Err(message) => CallToolResult::error(vec![ContentBlock::text(message)]),
+        })
+    }
+}
+
+type Handler = Arc<dyn Fn(JsonObject, CallContext) -> BoxFuture<Result<CallToolResult, ErrorData>> + Send + Sync>;
+/// A host predicate deciding, per request, whether a tool exists for the caller.
+pub type AuthorizeFn = Arc<dyn Fn(&'static ToolDef, Arc<RequestInfo>) -> BoxFuture<bool> + Send + Sync>;
+
+/// One tool to register: its type's definition, its handler, and what the host adds.
+pub struct ToolRegistration {
+    def: &'static ToolDef,
+    handler: Handler,
+    authorize: Option<AuthorizeFn>,
+    icons: Option<Value>,
+    meta: Option<Value>,
+}
+
+impl ToolRegistration {
+    /// Registers the `#[mcp_tool]` type `T` with a handler that receives its arguments
+    /// deserialized (a bad argument is a `-32602`, and the handler does not run).
+    pub fn new<T, F, Fut, R>(handler: F) -> Self
+    where
+        T: McpTool + DeserializeOwned + Send + 'static,
+        F: Fn(T, CallContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = R> + Send + 'static,
+        R: IntoToolResult,
+    {
+        let handler = Arc::new(handler);
+        let erased: Handler = Arc::new(move |arguments: JsonObject, call: CallContext| {
+            let handler = handler.clone();
+            Box::pin(async move {
+                let args: T = serde_json::from_value(Value::Object(arguments)).map_err(|e| {
+                    ErrorData::invalid_params(
+                        format!("invalid arguments for `{}`: {e}", T::NAME),
+                        Some(json!({ "reason": "invalid_arguments", "name": T::NAME })),
+                    )
+                })?;
+                handler(args, call).await.into_tool_result()
+            })
+        });
+        ToolRegistration {
+            def: T::def(),
+            handler: erased,
+            authorize: None,
+            icons: None,
+            meta: None,
+        }
+    }
+
+    /// A predicate run on every request (under its deadline): `false`, an error, a panic
+    /// or a timeout hide the tool from `tools/list` and make `tools/call` say `unknown_tool`.
+    #[must_use]
+    pub fn authorize<F, Fut>(mut self, predicate: F) -> Self
+    where
+        F: Fn(&'static ToolDef, Arc<RequestInfo>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = bool> + Send + 'static,
+    {
+        self.authorize = Some(Arc::new(move |def, info| Box::pin(predicate(def, info))));
+        self
+    }
+
+    /// The tool's icons (validated when the catalog is built).
+    #[must_use]
+    pub fn icons(mut self, icons: Value) -> Self {
+        self.icons = Some(icons);
+        self
+    }
+
+    /// The tool's `_meta` (keys validated when the catalog is built).
+    #[must_use]
+    pub fn meta(mut self, meta: Value) -> Self {
+        self.meta = Some(meta);
+        self
+    }
+}
+
+/// Why a catalog could not be built.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum CatalogError {
+    /// Two registered tools share a name.
+    #[error("tool `{0}` is registered twice; tool names must be unique")]
+    DuplicateName(String),
+    /// A tool's icons break the icon rules.
+    #[error("tool `{tool}` has invalid icons: {reason}")]
+    Icons {
+        /// The tool.
+        tool: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A tool's `_meta` is not an object or has an invalid or reserved key.
+    #[error("tool `{tool}` has invalid `_meta`: {reason}")]
+    Meta {
+        /// The tool.
+        tool: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// A registered tool, ready to list and call.
+pub struct ToolEntry {
+    pub(crate) def: &'static ToolDef,
+    handler: Handler,
+    pub(crate) authorize: Option<AuthorizeFn>,
+    icons: Option<Vec<Icon>>,
+    meta: Option<MetaObject>,
+    annotations: Option<ToolAnnotations>,
+    /// Rendered input schemas, one per combination of resolved field descriptions.
+    schemas: RwLock<HashMap<Box<[usize]>, Arc<JsonObject>>>,
+}
+
+impl std::fmt::Debug for ToolEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolEntry").field("name", &self.def.name()).finish_non_exhaustive()
+    }
+}
+
+fn annotations(def: &ToolDef) -> Option<ToolAnnotations> {
+    def.annotations().map(|a| {
+        let mut out = ToolAnnotations::default();
+        out.title = a.title.map(str::to_owned);
+        out.read_only_hint = a.read_only_hint;
+        out.destructive_hint = a.destructive_hint;
+        out.idempotent_hint = a.idempotent_hint;
+        out.open_world_hint = a.open_world_hint;
+        out
+    })
+}
+
+impl ToolEntry {
+    fn from_registration(reg: ToolRegistration) -> Result<ToolEntry, CatalogError> {
+        let tool = reg.def.name().to_owned();
+        let icons = match reg.icons {
+            None => None,
+            Some(icons) => {
+                validate_icons(&icons).map_err(|reason| CatalogError::Icons { tool: tool.clone(), reason })?;
+                let icons: Vec<Icon> = serde_json::from_value(icons)
+                    .map_err(|e| CatalogError::Icons { tool: tool.clone(), reason: e.to_string() })?;
+                Some(icons)
+            }
+        };
+        let meta = match reg.meta {
+            None => None,
+            Some(Value::Object(map)) => {
+                for key in map.keys() {
+                    validate_meta_key(key).map_err(|e| CatalogError::Meta {
+                        tool: tool.clone(),
+                        reason: format!("`{key}`: {e}"),
+                    })?;
+                }
+                Some(MetaObject(map))
+            }
+            Some(_) => {
+                return Err(CatalogError::Meta {
+                    tool,
+                    reason: "`_meta` must be an object".into(),
+                });
+            }
+        };
+        Ok(ToolEntry {
+            def: reg.def,
+            handler: reg.handler,
+            authorize: reg.authorize,
+            icons,
+            meta,
+            annotations: annotations(reg.def),
+            schemas: RwLock::new(HashMap::new()),
+        })
+    }
+
+    /// The tool's definition.
+    pub fn def(&self) -> &'static ToolDef {
+        self.def
+    }
+
+    /// The input schema for this context, rendered once per combination of field texts.
+    fn schema(&self, ctx: &RenderCtx<'_>) -> Arc<JsonObject> {
+        let key: Box<[usize]> = self
+            .def
+            .fields()
+            .iter()
+            .map(|(_, d)| d.resolve(ctx).map_or(0, |t| t.as_ptr() as usize))
+            .collect();
+        if let Some(schema) = self.schemas.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return schema.clone();
+        }
+        let schema = match self.def.render_schema(ctx) {
+            Value::Object(map) => Arc::new(map),
+            _ => Arc::new(JsonObject::new()),
+        };
+        self.schemas
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(key)
+            .or_insert(schema)
+            .clone()
+    }
+
+    /// The tool as this reader sees it, before any host presentation.
+    pub fn render(&self, ctx: &RenderCtx<'_>, with_icons: bool) -> Tool {
+        let mut tool = Tool::default();
+        tool.name = Cow::Borrowed(self.def.name());
+        tool.title = self.def.title().resolve(ctx).map(str::to_owned);
+        tool.description = self.def.description().resolve(ctx).map(Cow::Borrowed);
+        tool.input_schema = self.schema(ctx);
+        tool.annotations.clone_from(&self.annotations);
+        if with_icons {
+            tool.icons.clone_from(&self.icons);
+        }
+        tool.meta.clone_from(&self.meta);
+        tool
+    }
+
+    /// Runs the handler.
+    pub(crate) fn call(&self, arguments: JsonObject, call: CallContext) -> BoxFuture<Result<CallToolResult, ErrorData>> {
+        (self.handler)(arguments, call)
+    }
+}
+
+/// Every registered tool, in registration order, with unique names.
+#[derive(Debug)]
+pub struct Catalog {
+    entries: Vec<ToolEntry>,
+}
+
+impl Catalog {
+    /// Builds the catalog, rejecting duplicate names and invalid icons or `_meta`.
+    pub fn new(registrations: Vec<ToolRegistration>) -> Result<Catalog, CatalogError> {
+        let mut entries: Vec<ToolEntry> = Vec::with_capacity(registrations.len());
+        for reg in registrations {
+            if entries.iter().any(|e| e.def.name() == reg.def.name()) {
+                return Err(CatalogError::DuplicateName(reg.def.name().to_owned()));
+            }
+            entries.push(ToolEntry::from_registration(reg)?);
+        }
+        Ok(Catalog { entries })
+    }
+
+    /// The tools, in registration order.
+    pub fn entries(&self) -> &[ToolEntry] {
+        &self.entries
+    }
+
+    /// The tool with this name.
+    pub fn get(&self, name: &str) -> Option<&ToolEntry> {
+        self.entries.iter().find(|e| e.def.name() == name)
+    }
+
+    /// Whether any tool's wording depends on the reader.
+    pub fn is_tailored(&self) -> bool {
+        self.entries.iter().any(|e| e.def.is_tailored())
+    }
+
+    /// Whether any tool's existence depends on the caller (scopes or `authorize`).
+    pub fn is_gated(&self) -> bool {
+        self.entries
+            .iter()
+            .any(|e| !e.def.scopes().is_empty() || e.authorize.is_some())
+    }
+}

@@ -1,0 +1,164 @@
+//! Where the reader of a request comes from (SPEC B1): the client's self-reported name
+//! through an alias table, a session's own choice, HTTP headers, vendor `_meta` keys, and
+//! — for full control — a host callback.
+
+use super::request::{Reader, RequestInfo};
+
+/// The `_meta` key naming the runner.
+pub const META_RUNNER: &str = "mcp-tailor.dev/runner";
+/// The `_meta` key naming the model.
+pub const META_MODEL: &str = "mcp-tailor.dev/model";
+/// The `_meta` key naming the verbosity level.
+pub const META_VERBOSITY: &str = "mcp-tailor.dev/verbosity";
+/// The HTTP header naming the runner.
+pub const HEADER_RUNNER: &str = "x-mcp-runner";
+/// The HTTP header naming the model.
+pub const HEADER_MODEL: &str = "x-mcp-model";
+/// The HTTP header naming the verbosity level.
+pub const HEADER_VERBOSITY: &str = "x-mcp-verbosity";
+/// The environment variable that sets the server's default verbosity.
+pub const ENV_VERBOSITY: &str = "MCP_TAILOR_VERBOSITY";
+
+/// The built-in aliases: `clientInfo.name` (compared case-insensitively) → runner.
+pub const DEFAULT_ALIASES: &[(&str, &str)] = &[
+    ("codex", "codex"),
+    ("codex-cli", "codex"),
+    ("codex-mcp-client", "codex"),
+    ("openai-codex", "codex"),
+    ("grok", "grok"),
+    ("grok-cli", "grok"),
+    ("xai-grok", "grok"),
+    ("claude-code", "claude-code"),
+    ("claude code", "claude-code"),
+    ("claude-ai", "claude"),
+    ("claude", "claude"),
+    ("cursor", "cursor"),
+    ("cursor-vscode", "cursor"),
+    ("gemini-cli", "gemini"),
+    ("gemini", "gemini"),
+    ("vscode", "vscode"),
+    ("visual studio code", "vscode"),
+    ("windsurf", "windsurf"),
+    ("zed", "zed"),
+];
+
+/// How the server finds each request's reader.
+#[derive(Clone, Debug)]
+pub struct ReaderSource {
+    aliases: Vec<(String, String)>,
+    /// Whether the `mcp-tailor.dev/*` `_meta` keys are read.
+    pub read_meta: bool,
+    /// Whether the `X-MCP-*` headers are read.
+    pub read_headers: bool,
+}
+
+impl Default for ReaderSource {
+    fn default() -> Self {
+        ReaderSource {
+            aliases: DEFAULT_ALIASES
+                .iter()
+                .map(|(name, runner)| (name.to_string(), runner.to_string()))
+                .collect(),
+            read_meta: true,
+            read_headers: true,
+        }
+    }
+}
+
+fn level(text: &str) -> Option<u8> {
+    text.trim().parse::<u8>().ok().map(|l| l.min(crate::MAX_VERBOSITY))
+}
+
+impl ReaderSource {
+    /// Adds (or replaces) an alias: a client calling itself `client_name` reads as `runner`.
+    pub fn alias(&mut self, client_name: &str, runner: &str) {
+        let key = client_name.to_lowercase();
+        self.aliases.retain(|(name, _)| *name != key);
+        self.aliases.push((key, runner.to_owned()));
+    }
+
+    /// The runner for a self-reported client name: its alias, else the name itself.
+    pub fn runner_for(&self, client_name: &str) -> String {
+        let key = client_name.to_lowercase();
+        self.aliases
+            .iter()
+            .find(|(name, _)| *name == key)
+            .map_or_else(|| client_name.to_owned(), |(_, runner)| runner.clone())
+    }
+
+    /// The reader of a request: client name, then the session's choice, then headers, then
+    /// `_meta` — each later source overriding what it names.
+    pub fn resolve(&self, info: &RequestInfo, session: Option<&Reader>) -> Reader {
+        let mut reader = Reader {
+            runner: info.client_name.as_deref().map(|name| self.runner_for(name)),
+            ..Reader::default()
+        };
+        if let Some(session) = session {
+            reader = reader.patched(session);
+        }
+        if self.read_headers {
+            let header = |name: &str| info.headers.get(name).and_then(|v| v.to_str().ok());
+            let from_headers = Reader {
+                runner: header(HEADER_RUNNER).map(str::to_owned),
+                model: header(HEADER_MODEL).map(str::to_owned),
+                verbosity: header(HEADER_VERBOSITY).and_then(level),
+            };
+            reader = reader.patched(&from_headers);
+        }
+        if self.read_meta {
+            let meta = |key: &str| info.meta.get(key);
+            let from_meta = Reader {
+                runner: meta(META_RUNNER).and_then(|v| v.as_str()).map(str::to_owned),
+                model: meta(META_MODEL).and_then(|v| v.as_str()).map(str::to_owned),
+                verbosity: meta(META_VERBOSITY).and_then(|v| match v {
+                    serde_json::Value::Number(n) => n.as_u64().map(|l| l.min(9) as u8),
+                    serde_json::Value::String(s) => level(s),
+                    _ => None,
+                }),
+            };
+            reader = reader.patched(&from_meta);
+        }
+        reader
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn client_names_map_through_aliases() {
+        let source = ReaderSource::default();
+        assert_eq!(source.runner_for("Codex-CLI"), "codex");
+        assert_eq!(source.runner_for("grok"), "grok");
+        assert_eq!(source.runner_for("my-own-client"), "my-own-client");
+        let mut source = source;
+        source.alias("My-Own-Client", "codex");
+        assert_eq!(source.runner_for("my-own-client"), "codex");
+    }
+
+    #[test]
+    fn later_sources_override_earlier_ones() {
+        let source = ReaderSource::default();
+        let mut info = RequestInfo {
+            client_name: Some("codex".into()),
+            ..RequestInfo::default()
+        };
+        let session = Reader { verbosity: Some(2), ..Reader::default() };
+        assert_eq!(
+            source.resolve(&info, Some(&session)),
+            Reader { runner: Some("codex".into()), model: None, verbosity: Some(2) }
+        );
+        info.headers.insert(HEADER_MODEL, "5.4".parse().unwrap());
+        info.headers.insert(HEADER_VERBOSITY, "12".parse().unwrap());
+        info.meta.insert(META_RUNNER.into(), json!("grok"));
+        info.meta.insert(META_VERBOSITY.into(), json!(1));
+        assert_eq!(
+            source.resolve(&info, Some(&session)),
+            Reader { runner: Some("grok".into()), model: Some("5.4".into()), verbosity: Some(1) }
+        );
+        let quiet = ReaderSource { read_meta: false, read_headers: false, ..ReaderSource::default() };
+        assert_eq!(quiet.resolve(&info, None).runner.as_deref(), Some("codex"));
+    }
+}

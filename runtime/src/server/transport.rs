@@ -1,0 +1,181 @@
+//! Serving a [`TailorServer`] on stdio and on streamable HTTP (at `/mcp`), with `rmcp`
+//! doing the protocol.
+//!
+//! On stdio, `rmcp` hands the connection back to nobody when an `initialize` fails: the
+//! transport is consumed by the failed handshake. A pump task therefore owns the real
+//! transport, and each handshake attempt gets a thin handle onto it; after a failed
+//! `initialize` the session is still unnegotiated and the next `initialize` on the same
+//! connection is served.
+
+use super::server::TailorServer;
+use rmcp::service::{RxJsonRpcMessage, ServerInitializeError, TxJsonRpcMessage};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::transport::{IntoTransport, Transport};
+use rmcp::{RoleServer, serve_server};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tokio::sync::{Mutex, mpsc};
+
+/// The path of the streamable HTTP endpoint.
+pub const MCP_PATH: &str = "/mcp";
+
+/// Why serving stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The handshake failed for a reason other than a failed `initialize`.
+    #[error("MCP handshake failed: {0}")]
+    Handshake(#[from] ServerInitializeError),
+    /// The session task failed.
+    #[error("the session task failed: {0}")]
+    Join(#[from] tokio::task::JoinError),
+    /// Binding or serving the HTTP listener failed.
+    #[error("HTTP server: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// One handshake attempt's handle onto the retained connection.
+struct Attempt {
+    incoming: Arc<Mutex<mpsc::Receiver<RxJsonRpcMessage<RoleServer>>>>,
+    outgoing: mpsc::Sender<TxJsonRpcMessage<RoleServer>>,
+}
+
+impl Transport<RoleServer> for Attempt {
+    type Error = std::io::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleServer>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let outgoing = self.outgoing.clone();
+        async move {
+            outgoing
+                .send(item)
+                .await
+                .map_err(|_| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the connection is closed"))
+        }
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
+        self.incoming.lock().await.recv().await
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        // The connection outlives an attempt; the pump closes it when the peer does.
+        Ok(())
+    }
+}
+
+enum Event {
+    In(Option<RxJsonRpcMessage<RoleServer>>),
+    Out(Option<TxJsonRpcMessage<RoleServer>>),
+}
+
+/// Owns the real transport: forwards what arrives to the current attempt and writes what
+/// any attempt sends. Ends when the peer closes and every attempt has finished sending.
+async fn pump<T: Transport<RoleServer>>(
+    mut transport: T,
+    incoming: mpsc::Sender<RxJsonRpcMessage<RoleServer>>,
+    mut outgoing: mpsc::Receiver<TxJsonRpcMessage<RoleServer>>,
+) {
+    let mut incoming = Some(incoming);
+    loop {
+        let event = match &incoming {
+            Some(_) => tokio::select! {
+                message = transport.receive() => Event::In(message),
+                message = outgoing.recv() => Event::Out(message),
+            },
+            None => Event::Out(outgoing.recv().await),
+        };
+        match event {
+            Event::In(Some(message)) => {
+                if let Some(tx) = &incoming {
+                    if tx.send(message).await.is_err() {
+                        incoming = None;
+                    }
+                }
+            }
+            // The peer closed: let the attempt see the end, keep writing what it sends.
+            Event::In(None) => incoming = None,
+            Event::Out(Some(message)) => {
+                if let Err(error) = transport.send(message).await {
+                    tracing::debug!(%error, "writing to the transport failed");
+                    break;
+                }
+            }
+            Event::Out(None) => break,
+        }
+    }
+    let _ = transport.close().await;
+}
+
+impl TailorServer {
+    /// Serves one connection on any `rmcp` transport until the peer closes it. A failed
+    /// `initialize` (say, an instructions provider error) leaves the connection open and
+    /// unnegotiated; a later valid `initialize` is served.
+    pub async fn serve_transport<T, E, A>(&self, transport: T) -> Result<(), ServeError>
+    where
+        T: IntoTransport<RoleServer, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let (in_tx, in_rx) = mpsc::channel(64);
+        let (out_tx, out_rx) = mpsc::channel(64);
+        let pump = tokio::spawn(pump(transport.into_transport(), in_tx, out_rx));
+        let incoming = Arc::new(Mutex::new(in_rx));
+        let result = loop {
+            let attempt = Attempt {
+                incoming: incoming.clone(),
+                outgoing: out_tx.clone(),
+            };
+            match serve_server(self.session(), attempt).await {
+                Ok(running) => break running.waiting().await.map(drop).map_err(ServeError::from),
+                Err(ServerInitializeError::InitializeFailed(error)) => {
+                    tracing::info!(code = ?error.code, "initialize failed; the connection stays open for another");
+                }
+                Err(ServerInitializeError::ExpectedInitializeRequest(message)) => {
+                    tracing::info!(?message, "ignored a message before initialize");
+                }
+                Err(ServerInitializeError::ConnectionClosed(_)) => break Ok(()),
+                Err(error) => break Err(error.into()),
+            }
+        };
+        drop(out_tx);
+        let _ = pump.await;
+        result
+    }
+
+    /// Serves this process's stdin/stdout until the client closes them.
+    pub async fn serve_stdio(&self) -> Result<(), ServeError> {
+        self.serve_transport(rmcp::transport::stdio()).await
+    }
+
+    /// The streamable HTTP service (a `tower` service), one session per client.
+    pub fn http_service(&self, config: StreamableHttpServerConfig) -> StreamableHttpService<super::TailorSession, LocalSessionManager> {
+        let server = self.clone();
+        StreamableHttpService::new(move || Ok(server.session()), Arc::default(), config)
+    }
+
+    /// An `axum` router serving MCP at [`MCP_PATH`] with rmcp's default HTTP settings
+    /// (loopback hosts only; configure [`http_service`](Self::http_service) for more).
+    pub fn router(&self) -> axum::Router {
+        axum::Router::new().nest_service(MCP_PATH, self.http_service(StreamableHttpServerConfig::default()))
+    }
+
+    /// Serves streamable HTTP at `http://{addr}/mcp` until `shutdown` resolves.
+    pub async fn serve_http(&self, addr: SocketAddr, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), ServeError> {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        self.serve_http_on(listener, self.router(), shutdown).await
+    }
+
+    /// Serves `router` (for example [`router`](Self::router) with the host's middleware) on
+    /// a bound listener until `shutdown` resolves.
+    pub async fn serve_http_on(
+        &self,
+        listener: tokio::net::TcpListener,
+        router: axum::Router,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServeError> {
+        axum::serve(listener, router).with_graceful_shutdown(shutdown).await?;
+        Ok(())
+    }
+}
