@@ -3,9 +3,11 @@
 //! ```text
 //! cargo run -p mcp-tailor --example demo -- list --runner codex --model 5.4 --verbosity 2
 //! cargo run -p mcp-tailor --example demo -- matrix
+//! cargo run -p mcp-tailor --example demo -- serve                      # stdio
+//! cargo run -p mcp-tailor --example demo -- serve --http 127.0.0.1:8080 # streamable HTTP at /mcp
 //! ```
 
-#[allow(dead_code)] // Called by `serve`, which the server layer brings.
+mod serve;
 mod store;
 mod tools;
 
@@ -16,10 +18,14 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage: demo list [--runner NAME] [--model NAME] [--verbosity N] [--fallback-verbosity N]
        demo matrix
+       demo serve [--http IP:PORT] [--verbosity N] [--scopes a,b]
 
 list    prints the tools/list result ({\"tools\": [...]}) for that reader
 matrix  prints, per tool, what each (runner, level) cell resolves to, and the bytes of
-        the whole catalog at each level";
+        the whole catalog at each level
+serve   serves the notes server over MCP on stdio, or on streamable HTTP at /mcp;
+        --verbosity sets the server's default level, --scopes the stdio caller's scopes
+        (on HTTP the X-Demo-Scopes header stands in for authentication)";
 
 /// The options of `list`.
 #[derive(Default)]
@@ -184,6 +190,12 @@ fn matrix(catalog: &[&'static ToolDef]) -> String {
 
 fn run(mut args: impl Iterator<Item = String>) -> Result<String, String> {
     match args.next().as_deref() {
+        Some("serve") => {
+            let options = serve::parse(args)?;
+            let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+            runtime.block_on(serve::run(options))?;
+            Ok(String::new())
+        }
         Some("list") => {
             let options = parse_list(args)?;
             serde_json::to_string_pretty(&list(&options.ctx())).map_err(|e| e.to_string())
@@ -199,9 +211,19 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<String, String> {
 }
 
 fn main() -> ExitCode {
+    // Logs go to stderr: on stdio, stdout carries the protocol.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .init();
     match run(std::env::args().skip(1)) {
         Ok(output) => {
-            println!("{output}");
+            if !output.is_empty() {
+                println!("{output}");
+            }
             ExitCode::SUCCESS
         }
         Err(message) => {
@@ -323,5 +345,16 @@ mod tests {
                 .contains("unknown command")
         );
         assert!(run(args("")).is_err());
+        assert!(
+            serve::parse(args("--http nowhere"))
+                .unwrap_err()
+                .contains("IP:PORT")
+        );
+        let parsed = serve::parse(args(
+            "--http 127.0.0.1:0 --verbosity 3 --scopes notes.delete,x",
+        ))
+        .unwrap();
+        assert_eq!(parsed.verbosity, Some(3));
+        assert_eq!(parsed.scopes, vec!["notes.delete", "x"]);
     }
 }

@@ -22,7 +22,6 @@ const CREATE_RICH: &str = "Create a note with a title, a Markdown body and optio
     ],
     runners = [((codex, _), [default = codex_create])],
     annotations(title = "Create a note", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false),
-    scopes = ["notes.write"],
 )]
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct CreateNote {
@@ -63,7 +62,6 @@ pub struct CreateNote {
         ((codex, ["5.4", "5.4-mini"]), [default = "codex-5.4"]),
     ],
     annotations(read_only_hint = true, open_world_hint = false),
-    scopes = ["notes.read"],
 )]
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -84,10 +82,7 @@ pub struct SearchNotes {
 }
 
 /// Read one note: title, body and tags.
-#[mcp_tool(
-    annotations(read_only_hint = true, idempotent_hint = true),
-    scopes = ["notes.read"],
-)]
+#[mcp_tool(annotations(read_only_hint = true, idempotent_hint = true))]
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct ReadNote {
     /// The note's id, from `create_note` or `search_notes`.
@@ -104,7 +99,7 @@ pub struct ReadNote {
     descriptions = [grok_delete = "Delete a note for good. Call only after the user confirmed in this conversation; pass the id as a number, not a string."],
     runners = [(("grok", _), [default = grok_delete])],
     annotations(destructive_hint = true, idempotent_hint = true),
-    scopes = ["notes.write" | "notes.admin", "notes.delete"],
+    scopes = ["notes.delete" | "notes.admin"],
 )]
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct DeleteNote {
@@ -124,7 +119,6 @@ pub struct DeleteNote {
     ],
     verbosity_map = [(verbosity(0..=3), terse), (7..=9, rich)],
     runners = [((codex, _), [default = codex_tags]), ((_, spark), [(verbosity(0..=9), terse)])],
-    scopes = ["notes.write"],
 )]
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct TagNote {
@@ -135,6 +129,23 @@ pub struct TagNote {
     #[mcp(description = [(verbosity(0..=3), "tags"), (verbosity(4..=9), "The complete new list of tags.")])]
     pub new_tags: Vec<String>,
 }
+
+/// The server's instructions, tailored like the tools.
+pub static GUIDE: mcp_tailor::Description = mcp_tailor::description!(
+    description = [
+        (
+            verbosity(0..=3),
+            "Notes server: create, search, read, tag, delete."
+        ),
+        (
+            verbosity(4..=9),
+            "A notes server. Create notes with `create_note`, find them with `search_notes`, read one with `read_note`, replace its tags with `tag_note`. `delete_note` needs the `notes.delete` scope."
+        ),
+    ],
+    descriptions = [grok_guide =
+        "A notes server. Pass ids as numbers and tags as JSON arrays; search with plain words."],
+    runners = [((grok, _), [default = grok_guide])],
+);
 
 /// Every tool of the demo, in listing order.
 pub fn catalog() -> [&'static ToolDef; 5] {

@@ -38,7 +38,10 @@ fn panic_message(payload: Box<dyn Any + Send>) -> String {
 }
 
 /// Calls `make` and awaits its future until `deadline`, catching a panic in either.
-pub async fn guarded<T>(deadline: Instant, make: impl FnOnce() -> BoxFuture<T>) -> Result<T, CallbackFailure> {
+pub async fn guarded<T>(
+    deadline: Instant,
+    make: impl FnOnce() -> BoxFuture<T>,
+) -> Result<T, CallbackFailure> {
     let future = std::panic::catch_unwind(AssertUnwindSafe(make))
         .map_err(|p| CallbackFailure::Panic(panic_message(p)))?;
     match tokio::time::timeout_at(deadline, AssertUnwindSafe(future).catch_unwind()).await {
@@ -63,7 +66,10 @@ mod tests {
         let panicked = guarded::<u8>(soon(), || Box::pin(async { panic!("inside") })).await;
         assert_eq!(panicked, Err(CallbackFailure::Panic("inside".into())));
         let panicked = guarded::<u8>(soon(), || panic!("before {}", "the future")).await;
-        assert_eq!(panicked, Err(CallbackFailure::Panic("before the future".into())));
+        assert_eq!(
+            panicked,
+            Err(CallbackFailure::Panic("before the future".into()))
+        );
         let slow = guarded(soon(), || {
             Box::pin(async {
                 tokio::time::sleep(Duration::from_secs(5)).await;

@@ -8,7 +8,9 @@ use super::request::RequestInfo;
 use super::session::CallContext;
 use crate::{McpTool, RenderCtx, ToolDef};
 use rmcp::ErrorData;
-use rmcp::model::{CallToolResult, ContentBlock, Icon, JsonObject, MetaObject, Tool, ToolAnnotations};
+use rmcp::model::{
+    CallToolResult, ContentBlock, Icon, JsonObject, MetaObject, Tool, ToolAnnotations,
+};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use std::borrow::Cow;
@@ -46,9 +48,12 @@ impl IntoToolResult for Result<Value, String> {
     }
 }
 
-type Handler = Arc<dyn Fn(JsonObject, CallContext) -> BoxFuture<Result<CallToolResult, ErrorData>> + Send + Sync>;
+type Handler = Arc<
+    dyn Fn(JsonObject, CallContext) -> BoxFuture<Result<CallToolResult, ErrorData>> + Send + Sync,
+>;
 /// A host predicate deciding, per request, whether a tool exists for the caller.
-pub type AuthorizeFn = Arc<dyn Fn(&'static ToolDef, Arc<RequestInfo>) -> BoxFuture<bool> + Send + Sync>;
+pub type AuthorizeFn =
+    Arc<dyn Fn(&'static ToolDef, Arc<RequestInfo>) -> BoxFuture<bool> + Send + Sync>;
 
 /// One tool to register: its type's definition, its handler, and what the host adds.
 pub struct ToolRegistration {
@@ -156,7 +161,9 @@ pub struct ToolEntry {
 
 impl std::fmt::Debug for ToolEntry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ToolEntry").field("name", &self.def.name()).finish_non_exhaustive()
+        f.debug_struct("ToolEntry")
+            .field("name", &self.def.name())
+            .finish_non_exhaustive()
     }
 }
 
@@ -178,9 +185,15 @@ impl ToolEntry {
         let icons = match reg.icons {
             None => None,
             Some(icons) => {
-                validate_icons(&icons).map_err(|reason| CatalogError::Icons { tool: tool.clone(), reason })?;
-                let icons: Vec<Icon> = serde_json::from_value(icons)
-                    .map_err(|e| CatalogError::Icons { tool: tool.clone(), reason: e.to_string() })?;
+                validate_icons(&icons).map_err(|reason| CatalogError::Icons {
+                    tool: tool.clone(),
+                    reason,
+                })?;
+                let icons: Vec<Icon> =
+                    serde_json::from_value(icons).map_err(|e| CatalogError::Icons {
+                        tool: tool.clone(),
+                        reason: e.to_string(),
+                    })?;
                 Some(icons)
             }
         };
@@ -226,7 +239,12 @@ impl ToolEntry {
             .iter()
             .map(|(_, d)| d.resolve(ctx).map_or(0, |t| t.as_ptr() as usize))
             .collect();
-        if let Some(schema) = self.schemas.read().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        if let Some(schema) = self
+            .schemas
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
             return schema.clone();
         }
         let schema = match self.def.render_schema(ctx) {
@@ -257,7 +275,11 @@ impl ToolEntry {
     }
 
     /// Runs the handler.
-    pub(crate) fn call(&self, arguments: JsonObject, call: CallContext) -> BoxFuture<Result<CallToolResult, ErrorData>> {
+    pub(crate) fn call(
+        &self,
+        arguments: JsonObject,
+        call: CallContext,
+    ) -> BoxFuture<Result<CallToolResult, ErrorData>> {
         (self.handler)(arguments, call)
     }
 }

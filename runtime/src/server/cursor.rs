@@ -64,18 +64,24 @@ pub struct CursorSigner {
 
 impl std::fmt::Debug for CursorSigner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CursorSigner").field("ttl", &self.ttl).finish_non_exhaustive()
+        f.debug_struct("CursorSigner")
+            .field("ttl", &self.ttl)
+            .finish_non_exhaustive()
     }
 }
 
 fn millis(time: SystemTime) -> u64 {
-    time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+    time.duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 impl CursorSigner {
     /// A signer with this secret (share it between replicas behind one load balancer).
     pub fn new(secret: impl Into<Vec<u8>>, ttl: Duration) -> Self {
-        CursorSigner { key: secret.into(), ttl }
+        CursorSigner {
+            key: secret.into(),
+            ttl,
+        }
     }
 
     /// A signer with a random secret of this process.
@@ -108,7 +114,12 @@ impl CursorSigner {
     }
 
     /// The offset a cursor stands for, if it is genuine, current and bound to `binding`.
-    pub fn verify(&self, cursor: &str, binding: &Binding, now: SystemTime) -> Result<usize, CursorError> {
+    pub fn verify(
+        &self,
+        cursor: &str,
+        binding: &Binding,
+        now: SystemTime,
+    ) -> Result<usize, CursorError> {
         let bytes = BASE64.decode(cursor).map_err(|_| CursorError::Malformed)?;
         if bytes.len() != PAYLOAD_LEN + MAC_LEN || bytes[0] != VERSION {
             return Err(CursorError::Malformed);
@@ -118,8 +129,16 @@ impl CursorSigner {
         mac.update(payload);
         // Constant-time comparison.
         mac.verify_slice(tag).map_err(|_| CursorError::Signature)?;
-        let offset = u32::from_be_bytes(payload[1..5].try_into().map_err(|_| CursorError::Malformed)?);
-        let expires = u64::from_be_bytes(payload[5..13].try_into().map_err(|_| CursorError::Malformed)?);
+        let offset = u32::from_be_bytes(
+            payload[1..5]
+                .try_into()
+                .map_err(|_| CursorError::Malformed)?,
+        );
+        let expires = u64::from_be_bytes(
+            payload[5..13]
+                .try_into()
+                .map_err(|_| CursorError::Malformed)?,
+        );
         if millis(now) >= expires {
             return Err(CursorError::Expired);
         }
@@ -144,7 +163,10 @@ mod tests {
         let now = SystemTime::now();
         let cursor = signer.issue(7, &binding("alice"), now);
         assert_eq!(signer.verify(&cursor, &binding("alice"), now), Ok(7));
-        assert_eq!(signer.verify(&cursor, &binding("alice"), now + Duration::from_secs(10)), Ok(7));
+        assert_eq!(
+            signer.verify(&cursor, &binding("alice"), now + Duration::from_secs(10)),
+            Ok(7)
+        );
     }
 
     #[test]
@@ -163,16 +185,28 @@ mod tests {
             }
         }
         for len in 0..cursor.len() {
-            assert!(signer.verify(&cursor[..len], &alice, now).is_err(), "truncated to {len}");
+            assert!(
+                signer.verify(&cursor[..len], &alice, now).is_err(),
+                "truncated to {len}"
+            );
         }
-        assert_eq!(signer.verify(&cursor, &binding("bob"), now), Err(CursorError::Binding));
+        assert_eq!(
+            signer.verify(&cursor, &binding("bob"), now),
+            Err(CursorError::Binding)
+        );
         let other = CursorSigner::new(b"other".to_vec(), Duration::from_secs(300));
-        assert_eq!(other.verify(&cursor, &alice, now), Err(CursorError::Signature));
+        assert_eq!(
+            other.verify(&cursor, &alice, now),
+            Err(CursorError::Signature)
+        );
         assert_eq!(
             signer.verify(&cursor, &alice, now + Duration::from_secs(300)),
             Err(CursorError::Expired)
         );
-        assert_eq!(signer.verify("not a cursor!", &alice, now), Err(CursorError::Malformed));
+        assert_eq!(
+            signer.verify("not a cursor!", &alice, now),
+            Err(CursorError::Malformed)
+        );
         assert_eq!(signer.verify("", &alice, now), Err(CursorError::Malformed));
     }
 

@@ -60,5 +60,8 @@ pub fn unknown_tool(name: &str) -> ErrorData {
 
 /// `-32602`, `data.reason = "invalid_cursor"`.
 pub fn invalid_cursor() -> ErrorData {
-    ErrorData::invalid_params("invalid cursor", Some(json!({ "reason": "invalid_cursor" })))
+    ErrorData::invalid_params(
+        "invalid cursor",
+        Some(json!({ "reason": "invalid_cursor" })),
+    )
 }

@@ -30,7 +30,11 @@ fn check_src(src: &str) -> Result<(), IconError> {
     if src.bytes().any(|b| b.is_ascii_control() || b == b' ') {
         return Err("`src` must not contain spaces or control characters".into());
     }
-    if let Some(rest) = src.get(..5).filter(|p| p.eq_ignore_ascii_case("data:")).map(|_| &src[5..]) {
+    if let Some(rest) = src
+        .get(..5)
+        .filter(|p| p.eq_ignore_ascii_case("data:"))
+        .map(|_| &src[5..])
+    {
         let (media, payload) = rest
             .split_once(";base64,")
             .ok_or("a `data:` icon must be `data:image/<type>;base64,<payload>`")?;
@@ -74,7 +78,9 @@ fn check_sizes(sizes: &Value) -> Result<(), IconError> {
         let valid = size == "any"
             || size.split_once('x').is_some_and(|(w, h)| {
                 let positive = |n: &str| {
-                    !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && n.bytes().any(|b| b != b'0')
+                    !n.is_empty()
+                        && n.bytes().all(|b| b.is_ascii_digit())
+                        && n.bytes().any(|b| b != b'0')
                 };
                 positive(w) && positive(h)
             });
@@ -126,7 +132,9 @@ pub fn validate_icons(icons: &Value) -> Result<(), IconError> {
     }
     let bytes = serde_json::to_vec(icons).map_err(|e| e.to_string())?.len();
     if bytes > MAX_ICONS_JSON {
-        return Err(format!("icons take {bytes} bytes; at most {MAX_ICONS_JSON}"));
+        return Err(format!(
+            "icons take {bytes} bytes; at most {MAX_ICONS_JSON}"
+        ));
     }
     list.iter().try_for_each(check_icon)
 }
@@ -162,7 +170,9 @@ mod tests {
     fn invalid_icon_lists_of_spec_c4() {
         let icon = |extra: Value| {
             let mut base = json!({"src": "https://example.com/i.png"});
-            base.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            base.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
             json!([base])
         };
         let cases = [
@@ -186,7 +196,10 @@ mod tests {
             icon(json!({"sizes": [format!("{}x1", "1".repeat(128))]})),
             json!([{"src": format!("https://example.com/{}", "a".repeat(65_536))}]),
             // Each icon is valid alone; together they exceed 131,072 bytes.
-            Value::Array(vec![json!({"src": format!("https://example.com/{}", "a".repeat(8_300))}); 16]),
+            Value::Array(vec![
+                json!({"src": format!("https://example.com/{}", "a".repeat(8_300))});
+                16
+            ]),
             json!({"src": "https://example.com/i.png"}),
         ];
         for icons in cases {

@@ -52,17 +52,30 @@ impl InstructionsSource {
             InstructionsSource::Provider(provider) => provider,
         };
         let fail = |kind, cause: String| {
-            report(reporter, Failure { kind, cause, tool: None });
+            report(
+                reporter,
+                Failure {
+                    kind,
+                    cause,
+                    tool: None,
+                },
+            );
         };
         match guarded(deadline, || provider(info.clone())).await {
             Ok(Instructions::Text(text)) if text.is_empty() => {
-                fail(FailureKind::Instructions, "the provider returned an empty text".into());
+                fail(
+                    FailureKind::Instructions,
+                    "the provider returned an empty text".into(),
+                );
                 Err(internal("instructions_provider_failure"))
             }
             Ok(Instructions::Text(text)) if text.len() > MAX_INSTRUCTIONS => {
                 fail(
                     FailureKind::Instructions,
-                    format!("the provider returned {} bytes; at most {MAX_INSTRUCTIONS}", text.len()),
+                    format!(
+                        "the provider returned {} bytes; at most {MAX_INSTRUCTIONS}",
+                        text.len()
+                    ),
                 );
                 Err(internal("instructions_provider_failure"))
             }
@@ -73,11 +86,17 @@ impl InstructionsSource {
                 Err(internal("instructions_provider_failure"))
             }
             Err(CallbackFailure::Timeout) => {
-                fail(FailureKind::Timeout, "the instructions provider missed the request deadline".into());
+                fail(
+                    FailureKind::Timeout,
+                    "the instructions provider missed the request deadline".into(),
+                );
                 Err(internal("timeout"))
             }
             Err(CallbackFailure::Panic(message)) => {
-                fail(FailureKind::Instructions, format!("the provider panicked: {message}"));
+                fail(
+                    FailureKind::Instructions,
+                    format!("the provider panicked: {message}"),
+                );
                 Err(internal("instructions_provider_failure"))
             }
         }

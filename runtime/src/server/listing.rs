@@ -2,13 +2,13 @@
 //! `authorize`), then tailoring, then host presentation, then the page of the whole
 //! presented catalog, with a bound cursor and the cache hints.
 
+use super::builder::Shared;
 use super::callbacks::{CallbackFailure, guarded};
 use super::catalog::ToolEntry;
 use super::cursor::BindingBuilder;
 use super::failure::{Failure, FailureKind, internal, invalid_cursor, report};
 use super::presentation::{self, Presentation};
 use super::request::RequestInfo;
-use super::server::Shared;
 use rmcp::ErrorData;
 use rmcp::model::{CacheScope, ListToolsResult, Tool};
 use sha2::{Digest, Sha256};
@@ -18,7 +18,12 @@ use tokio::time::Instant;
 
 /// Whether the caller may see and call `entry`: every scope group satisfied, then the
 /// `authorize` predicate (a failure of it means hidden).
-pub(crate) async fn is_visible(shared: &Shared, entry: &ToolEntry, info: &Arc<RequestInfo>, deadline: Instant) -> bool {
+pub(crate) async fn is_visible(
+    shared: &Shared,
+    entry: &ToolEntry,
+    info: &Arc<RequestInfo>,
+    deadline: Instant,
+) -> bool {
     if !info.principal.satisfies(entry.def.scopes()) {
         return false;
     }
@@ -42,16 +47,29 @@ pub(crate) async fn is_visible(shared: &Shared, entry: &ToolEntry, info: &Arc<Re
 }
 
 /// Applies the presentation callback to every rendered tool, or fails the whole list.
-async fn present(shared: &Shared, tools: &mut [Tool], info: &Arc<RequestInfo>, deadline: Instant) -> Result<(), ErrorData> {
+async fn present(
+    shared: &Shared,
+    tools: &mut [Tool],
+    info: &Arc<RequestInfo>,
+    deadline: Instant,
+) -> Result<(), ErrorData> {
     let Some(callback) = &shared.presentation else {
         return Ok(());
     };
     for tool in tools.iter_mut() {
         let name = tool.name.to_string();
         let fail = |kind, cause: String| {
-            report(shared.reporter.as_ref(), Failure { kind, cause, tool: Some(name.clone()) });
+            report(
+                shared.reporter.as_ref(),
+                Failure {
+                    kind,
+                    cause,
+                    tool: Some(name.clone()),
+                },
+            );
         };
-        let descriptor = serde_json::to_value(&*tool).map_err(|_| internal("tool_presentation_failure"))?;
+        let descriptor =
+            serde_json::to_value(&*tool).map_err(|_| internal("tool_presentation_failure"))?;
         let overrides = match guarded(deadline, || callback(descriptor, info.clone())).await {
             Ok(Presentation::Default) => continue,
             Ok(Presentation::Overrides(overrides)) => overrides,
@@ -60,18 +78,27 @@ async fn present(shared: &Shared, tools: &mut [Tool], info: &Arc<RequestInfo>, d
                 return Err(internal("tool_presentation_failure"));
             }
             Err(CallbackFailure::Timeout) => {
-                fail(FailureKind::Timeout, "the presentation callback missed the request deadline".into());
+                fail(
+                    FailureKind::Timeout,
+                    "the presentation callback missed the request deadline".into(),
+                );
                 return Err(internal("timeout"));
             }
             Err(CallbackFailure::Panic(message)) => {
-                fail(FailureKind::Presentation, format!("the presentation callback panicked: {message}"));
+                fail(
+                    FailureKind::Presentation,
+                    format!("the presentation callback panicked: {message}"),
+                );
                 return Err(internal("tool_presentation_failure"));
             }
         };
         match presentation::validate(overrides) {
             Ok(checked) => checked.apply(tool),
             Err(cause) => {
-                fail(FailureKind::Presentation, format!("invalid override: {cause}"));
+                fail(
+                    FailureKind::Presentation,
+                    format!("invalid override: {cause}"),
+                );
                 return Err(internal("tool_presentation_failure"));
             }
         }
@@ -108,8 +135,21 @@ pub(crate) async fn list_tools(
         let mut builder = BindingBuilder::default()
             .part(&principal.id)
             .part(principal.tenant.as_deref().unwrap_or(""))
-            .part(principal.scopes.iter().map(String::as_str).collect::<Vec<_>>().join(" "))
-            .part(visible.iter().map(|e| e.def.name()).collect::<Vec<_>>().join(" "))
+            .part(
+                principal
+                    .scopes
+                    .iter()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )
+            .part(
+                visible
+                    .iter()
+                    .map(|e| e.def.name())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )
             .part(page_size.to_be_bytes())
             .part(info.protocol_version.as_deref().unwrap_or(""));
         if shared.is_dynamic() {
@@ -138,9 +178,15 @@ pub(crate) async fn list_tools(
     result.next_cursor = next_cursor;
     if info.is_modern() {
         let (scope, mut ttl) = if shared.is_dynamic() || shared.catalog.is_gated() {
-            (CacheScope::Private, shared.list_ttl.map_or(0, |t| t.as_millis() as u64))
+            (
+                CacheScope::Private,
+                shared.list_ttl.map_or(0, |t| t.as_millis() as u64),
+            )
         } else {
-            (CacheScope::Public, shared.list_ttl.map_or(0, |t| t.as_millis() as u64))
+            (
+                CacheScope::Public,
+                shared.list_ttl.map_or(0, |t| t.as_millis() as u64),
+            )
         };
         if result.next_cursor.is_some() {
             ttl = ttl.min(shared.cursor.ttl().as_millis() as u64);

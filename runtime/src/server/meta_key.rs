@@ -31,7 +31,9 @@ fn is_label(label: &str) -> bool {
         (Some(first), Some(last)) => {
             first.is_ascii_alphabetic()
                 && last.is_ascii_alphanumeric()
-                && bytes.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'-')
+                && bytes
+                    .iter()
+                    .all(|b| b.is_ascii_alphanumeric() || *b == b'-')
         }
         _ => false,
     }
@@ -96,7 +98,14 @@ mod tests {
 
     #[test]
     fn valid_keys_of_spec_c4() {
-        for key in ["com.example/request-purpose", "com.example/", "simple", "a", "a.b-c_d9", "x/name"] {
+        for key in [
+            "com.example/request-purpose",
+            "com.example/",
+            "simple",
+            "a",
+            "a.b-c_d9",
+            "x/name",
+        ] {
             assert_eq!(validate_meta_key(key), Ok(()), "{key:?}");
         }
     }
@@ -134,7 +143,11 @@ mod tests {
             "com.mcp.tools/x",
             "io.MCP/x",
         ] {
-            assert_eq!(validate_meta_key(key), Err(MetaKeyError::Reserved), "{key:?}");
+            assert_eq!(
+                validate_meta_key(key),
+                Err(MetaKeyError::Reserved),
+                "{key:?}"
+            );
         }
         for key in ["com.example.mcp/x", "mcp/x", "modelcontextprotocol.io/x"] {
             assert_eq!(validate_meta_key(key), Ok(()), "{key:?}");

@@ -13,10 +13,12 @@
 //! tools exist, their names, or what arguments they accept. Visibility comes from the
 //! [`Principal`], which the host establishes (an HTTP middleware, or the stdio default).
 
+mod builder;
 mod callbacks;
 mod catalog;
 mod cursor;
 mod failure;
+mod handler;
 mod icons;
 mod instructions;
 mod listing;
@@ -24,24 +26,24 @@ mod meta_key;
 mod presentation;
 mod reader;
 mod request;
-mod server;
 mod session;
 mod transport;
 
+pub use builder::{Server, ServerBuilder};
 pub use callbacks::{BoxFuture, CallbackFailure};
 pub use catalog::{AuthorizeFn, CatalogError, IntoToolResult, ToolRegistration};
 pub use cursor::{Binding, BindingBuilder, CursorError, CursorSigner};
 pub use failure::{Failure, FailureKind};
+pub use handler::{SET_READER_METHOD, TailorServer, TailorSession};
 pub use icons::{MAX_ICONS, MAX_ICONS_JSON, validate_icons};
 pub use instructions::{Instructions, MAX_INSTRUCTIONS};
 pub use meta_key::{MetaKeyError, validate_meta_key};
 pub use presentation::{MAX_DESCRIPTION, MAX_META_DEPTH, MAX_TITLE, Presentation};
 pub use reader::{
-    DEFAULT_ALIASES, ENV_VERBOSITY, HEADER_MODEL, HEADER_RUNNER, HEADER_VERBOSITY, META_MODEL, META_RUNNER,
-    META_VERBOSITY,
+    DEFAULT_ALIASES, ENV_VERBOSITY, HEADER_MODEL, HEADER_RUNNER, HEADER_VERBOSITY, META_MODEL,
+    META_RUNNER, META_VERBOSITY,
 };
 pub use request::{Principal, Reader, RequestInfo};
-pub use server::{SET_READER_METHOD, Server, ServerBuilder, TailorServer, TailorSession};
 pub use session::CallContext;
 pub use transport::{MCP_PATH, ServeError};
 

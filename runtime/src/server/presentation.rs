@@ -24,7 +24,8 @@ pub enum Presentation {
 
 /// A host presentation callback: the tool's public descriptor (JSON, after tailoring) and
 /// the request.
-pub type PresentationFn = Arc<dyn Fn(Value, Arc<RequestInfo>) -> BoxFuture<Presentation> + Send + Sync>;
+pub type PresentationFn =
+    Arc<dyn Fn(Value, Arc<RequestInfo>) -> BoxFuture<Presentation> + Send + Sync>;
 
 /// The largest title override, in bytes.
 pub const MAX_TITLE: usize = 1_024;
@@ -65,7 +66,9 @@ pub(crate) fn validate(overrides: Map<String, Value>) -> Result<Overrides, Strin
             "description" => {
                 let description = value.as_str().ok_or("`description` must be a string")?;
                 if description.len() > MAX_DESCRIPTION {
-                    return Err(format!("`description` must be at most {MAX_DESCRIPTION} bytes"));
+                    return Err(format!(
+                        "`description` must be at most {MAX_DESCRIPTION} bytes"
+                    ));
                 }
                 if description.chars().all(char::is_whitespace) {
                     return Err("`description` must not be blank".into());
@@ -174,7 +177,11 @@ mod tests {
             json!({"description": "\u{3000}\n"}),
             json!({"description": "x".repeat(4097)}),
         ] {
-            assert!(check(value.clone()).is_err(), "{}", value.to_string().chars().take(60).collect::<String>());
+            assert!(
+                check(value.clone()).is_err(),
+                "{}",
+                value.to_string().chars().take(60).collect::<String>()
+            );
         }
     }
 }

@@ -66,7 +66,10 @@ impl Default for ReaderSource {
 }
 
 fn level(text: &str) -> Option<u8> {
-    text.trim().parse::<u8>().ok().map(|l| l.min(crate::MAX_VERBOSITY))
+    text.trim()
+        .parse::<u8>()
+        .ok()
+        .map(|l| l.min(crate::MAX_VERBOSITY))
 }
 
 impl ReaderSource {
@@ -90,7 +93,10 @@ impl ReaderSource {
     /// `_meta` — each later source overriding what it names.
     pub fn resolve(&self, info: &RequestInfo, session: Option<&Reader>) -> Reader {
         let mut reader = Reader {
-            runner: info.client_name.as_deref().map(|name| self.runner_for(name)),
+            runner: info
+                .client_name
+                .as_deref()
+                .map(|name| self.runner_for(name)),
             ..Reader::default()
         };
         if let Some(session) = session {
@@ -108,7 +114,9 @@ impl ReaderSource {
         if self.read_meta {
             let meta = |key: &str| info.meta.get(key);
             let from_meta = Reader {
-                runner: meta(META_RUNNER).and_then(|v| v.as_str()).map(str::to_owned),
+                runner: meta(META_RUNNER)
+                    .and_then(|v| v.as_str())
+                    .map(str::to_owned),
                 model: meta(META_MODEL).and_then(|v| v.as_str()).map(str::to_owned),
                 verbosity: meta(META_VERBOSITY).and_then(|v| match v {
                     serde_json::Value::Number(n) => n.as_u64().map(|l| l.min(9) as u8),
@@ -145,10 +153,17 @@ mod tests {
             client_name: Some("codex".into()),
             ..RequestInfo::default()
         };
-        let session = Reader { verbosity: Some(2), ..Reader::default() };
+        let session = Reader {
+            verbosity: Some(2),
+            ..Reader::default()
+        };
         assert_eq!(
             source.resolve(&info, Some(&session)),
-            Reader { runner: Some("codex".into()), model: None, verbosity: Some(2) }
+            Reader {
+                runner: Some("codex".into()),
+                model: None,
+                verbosity: Some(2)
+            }
         );
         info.headers.insert(HEADER_MODEL, "5.4".parse().unwrap());
         info.headers.insert(HEADER_VERBOSITY, "12".parse().unwrap());
@@ -156,9 +171,17 @@ mod tests {
         info.meta.insert(META_VERBOSITY.into(), json!(1));
         assert_eq!(
             source.resolve(&info, Some(&session)),
-            Reader { runner: Some("grok".into()), model: Some("5.4".into()), verbosity: Some(1) }
+            Reader {
+                runner: Some("grok".into()),
+                model: Some("5.4".into()),
+                verbosity: Some(1)
+            }
         );
-        let quiet = ReaderSource { read_meta: false, read_headers: false, ..ReaderSource::default() };
+        let quiet = ReaderSource {
+            read_meta: false,
+            read_headers: false,
+            ..ReaderSource::default()
+        };
         assert_eq!(quiet.resolve(&info, None).runner.as_deref(), Some("codex"));
     }
 }

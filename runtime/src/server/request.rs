@@ -120,11 +120,15 @@ pub struct RequestInfo {
 impl RequestInfo {
     /// Whether the request speaks the stateless 2026-07-28 revision (or later).
     pub fn is_modern(&self) -> bool {
-        self.protocol_version.as_deref().is_some_and(|v| v >= "2026-07-28")
+        self.protocol_version
+            .as_deref()
+            .is_some_and(|v| v >= "2026-07-28")
     }
 
     /// Whether the client's revision knows tool icons (2025-11-25 and later).
     pub fn supports_icons(&self) -> bool {
-        self.protocol_version.as_deref().is_none_or(|v| v >= "2025-11-25")
+        self.protocol_version
+            .as_deref()
+            .is_none_or(|v| v >= "2025-11-25")
     }
 }

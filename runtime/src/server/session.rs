@@ -14,7 +14,10 @@ pub(crate) struct SessionState {
 impl SessionState {
     /// The reader the session chose, if any.
     pub(crate) fn reader(&self) -> Option<Reader> {
-        self.reader.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.reader
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Stores the session's reader and tells the client its tool list changed.
@@ -34,8 +37,16 @@ pub struct CallContext {
 }
 
 impl CallContext {
-    pub(crate) fn new(request: Arc<RequestInfo>, session: Arc<SessionState>, peer: Peer<RoleServer>) -> Self {
-        CallContext { request, session, peer }
+    pub(crate) fn new(
+        request: Arc<RequestInfo>,
+        session: Arc<SessionState>,
+        peer: Peer<RoleServer>,
+    ) -> Self {
+        CallContext {
+            request,
+            session,
+            peer,
+        }
     }
 
     /// The request: caller, client, `_meta`, headers, reader.

@@ -7,7 +7,7 @@
 //! `initialize` the session is still unnegotiated and the next `initialize` on the same
 //! connection is served.
 
-use super::server::TailorServer;
+use super::handler::TailorServer;
 use rmcp::service::{RxJsonRpcMessage, ServerInitializeError, TxJsonRpcMessage};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
@@ -25,7 +25,7 @@ pub const MCP_PATH: &str = "/mcp";
 pub enum ServeError {
     /// The handshake failed for a reason other than a failed `initialize`.
     #[error("MCP handshake failed: {0}")]
-    Handshake(#[from] ServerInitializeError),
+    Handshake(Box<ServerInitializeError>),
     /// The session task failed.
     #[error("the session task failed: {0}")]
     Join(#[from] tokio::task::JoinError),
@@ -49,10 +49,9 @@ impl Transport<RoleServer> for Attempt {
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         let outgoing = self.outgoing.clone();
         async move {
-            outgoing
-                .send(item)
-                .await
-                .map_err(|_| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the connection is closed"))
+            outgoing.send(item).await.map_err(|_| {
+                std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the connection is closed")
+            })
         }
     }
 
@@ -89,10 +88,10 @@ async fn pump<T: Transport<RoleServer>>(
         };
         match event {
             Event::In(Some(message)) => {
-                if let Some(tx) = &incoming {
-                    if tx.send(message).await.is_err() {
-                        incoming = None;
-                    }
+                if let Some(tx) = &incoming
+                    && tx.send(message).await.is_err()
+                {
+                    incoming = None;
                 }
             }
             // The peer closed: let the attempt see the end, keep writing what it sends.
@@ -136,7 +135,7 @@ impl TailorServer {
                     tracing::info!(?message, "ignored a message before initialize");
                 }
                 Err(ServerInitializeError::ConnectionClosed(_)) => break Ok(()),
-                Err(error) => break Err(error.into()),
+                Err(error) => break Err(ServeError::Handshake(Box::new(error))),
             }
         };
         drop(out_tx);
@@ -150,7 +149,10 @@ impl TailorServer {
     }
 
     /// The streamable HTTP service (a `tower` service), one session per client.
-    pub fn http_service(&self, config: StreamableHttpServerConfig) -> StreamableHttpService<super::TailorSession, LocalSessionManager> {
+    pub fn http_service(
+        &self,
+        config: StreamableHttpServerConfig,
+    ) -> StreamableHttpService<super::TailorSession, LocalSessionManager> {
         let server = self.clone();
         StreamableHttpService::new(move || Ok(server.session()), Arc::default(), config)
     }
@@ -158,11 +160,18 @@ impl TailorServer {
     /// An `axum` router serving MCP at [`MCP_PATH`] with rmcp's default HTTP settings
     /// (loopback hosts only; configure [`http_service`](Self::http_service) for more).
     pub fn router(&self) -> axum::Router {
-        axum::Router::new().nest_service(MCP_PATH, self.http_service(StreamableHttpServerConfig::default()))
+        axum::Router::new().nest_service(
+            MCP_PATH,
+            self.http_service(StreamableHttpServerConfig::default()),
+        )
     }
 
     /// Serves streamable HTTP at `http://{addr}/mcp` until `shutdown` resolves.
-    pub async fn serve_http(&self, addr: SocketAddr, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), ServeError> {
+    pub async fn serve_http(
+        &self,
+        addr: SocketAddr,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServeError> {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         self.serve_http_on(listener, self.router(), shutdown).await
     }
@@ -175,7 +184,9 @@ impl TailorServer {
         router: axum::Router,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServeError> {
-        axum::serve(listener, router).with_graceful_shutdown(shutdown).await?;
+        axum::serve(listener, router)
+            .with_graceful_shutdown(shutdown)
+            .await?;
         Ok(())
     }
 }

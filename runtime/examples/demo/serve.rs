@@ -1,0 +1,147 @@
+//! `demo serve`: the notes server on stdio or streamable HTTP.
+
+use crate::store::Notes;
+use crate::tools::{self, CreateNote, DeleteNote, ReadNote, SearchNotes, TagNote};
+use mcp_tailor::server::{CallContext, Principal, Server, TailorServer};
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+
+/// The options of `serve`.
+#[derive(Debug, Default, PartialEq)]
+pub struct ServeArgs {
+    pub http: Option<SocketAddr>,
+    pub verbosity: Option<u8>,
+    pub scopes: Vec<String>,
+}
+
+/// The header the demo reads scopes from on HTTP. A stand-in for real authentication:
+/// a deployment puts a `Principal` into the request extensions from its own auth layer.
+pub const DEMO_SCOPES_HEADER: &str = "x-demo-scopes";
+
+pub fn parse(args: impl IntoIterator<Item = String>) -> Result<ServeArgs, String> {
+    let mut out = ServeArgs::default();
+    let mut args = args.into_iter();
+    while let Some(flag) = args.next() {
+        match flag.as_str() {
+            "--http" => {
+                let addr = args
+                    .next()
+                    .ok_or("`--http` needs an address, e.g. 127.0.0.1:8080")?;
+                out.http = Some(
+                    addr.parse()
+                        .map_err(|_| format!("`--http {addr}`: expected IP:PORT"))?,
+                );
+            }
+            "--verbosity" => out.verbosity = Some(crate::parse_level(&flag, args.next())?),
+            "--scopes" => {
+                let scopes = args
+                    .next()
+                    .ok_or("`--scopes` needs a comma-separated list")?;
+                out.scopes = scopes
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned)
+                    .collect();
+            }
+            other => return Err(format!("unknown option `{other}`")),
+        }
+    }
+    Ok(out)
+}
+
+type Store = Arc<Mutex<Notes>>;
+
+fn with_store<T>(store: &Store, f: impl FnOnce(&mut Notes) -> T) -> T {
+    f(&mut store.lock().unwrap_or_else(|e| e.into_inner()))
+}
+
+/// The demo's server: five tools over one in-memory store.
+pub fn server(args: &ServeArgs) -> TailorServer {
+    let store: Store = Arc::default();
+    let mut builder = Server::builder()
+        .name("mcp-tailor-demo", env!("CARGO_PKG_VERSION"))
+        .tailored_instructions(&tools::GUIDE)
+        .default_principal(Principal::new("local").with_scopes(args.scopes.iter().cloned()));
+    if let Some(level) = args.verbosity {
+        builder = builder.default_verbosity(level);
+    }
+    let s = store.clone();
+    builder = builder.tool(move |a: CreateNote, _: CallContext| {
+        let r = with_store(&s, |n| n.create(a));
+        async move { r }
+    });
+    let s = store.clone();
+    builder = builder.tool(move |a: SearchNotes, _: CallContext| {
+        let r = with_store(&s, |n| n.search(a));
+        async move { r }
+    });
+    let s = store.clone();
+    builder = builder.tool(move |a: ReadNote, _: CallContext| {
+        let r = with_store(&s, |n| n.read(a));
+        async move { r }
+    });
+    let s = store.clone();
+    builder = builder.tool(move |a: DeleteNote, _: CallContext| {
+        let r = with_store(&s, |n| n.delete(a));
+        async move { r }
+    });
+    let s = store;
+    builder = builder.tool(move |a: TagNote, _: CallContext| {
+        let r = with_store(&s, |n| n.tag(a));
+        async move { r }
+    });
+    builder
+        .build()
+        .expect("the demo's tools have unique names and valid metadata")
+}
+
+/// Reads `X-Demo-Scopes` into the request's `Principal` (demo only: not authentication).
+async fn demo_principal(
+    mut request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let scopes: Vec<String> = request
+        .headers()
+        .get(DEMO_SCOPES_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| {
+            v.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    request
+        .extensions_mut()
+        .insert(Principal::new("http-client").with_scopes(scopes));
+    next.run(request).await
+}
+
+pub async fn run(args: ServeArgs) -> Result<(), String> {
+    let server = server(&args);
+    match args.http {
+        None => server.serve_stdio().await.map_err(|e| e.to_string()),
+        Some(addr) => {
+            let listener = tokio::net::TcpListener::bind(addr)
+                .await
+                .map_err(|e| format!("binding {addr}: {e}"))?;
+            let bound = listener.local_addr().map_err(|e| e.to_string())?;
+            eprintln!(
+                "mcp-tailor demo: streamable HTTP at http://{bound}{}",
+                mcp_tailor::server::MCP_PATH
+            );
+            let router = server
+                .router()
+                .layer(axum::middleware::from_fn(demo_principal));
+            let shutdown = async {
+                let _ = tokio::signal::ctrl_c().await;
+            };
+            server
+                .serve_http_on(listener, router, shutdown)
+                .await
+                .map_err(|e| e.to_string())
+        }
+    }
+}

@@ -1,0 +1,301 @@
+//! The server's configuration: `Server::builder()`, and the immutable state every session
+//! of a built server shares.
+
+use super::callbacks::BoxFuture;
+use super::catalog::{Catalog, CatalogError, ToolRegistration};
+use super::cursor::CursorSigner;
+use super::failure::{Failure, Reporter};
+use super::handler::TailorServer;
+use super::instructions::{Instructions, InstructionsSource};
+use super::presentation::{Presentation, PresentationFn};
+use super::reader::{ENV_VERBOSITY, ReaderSource};
+use super::request::{Principal, Reader, RequestInfo};
+use super::session::CallContext;
+use crate::{Description, McpTool};
+use rmcp::model::Implementation;
+use serde::de::DeserializeOwned;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub(crate) type ContextFn = Arc<dyn Fn(Arc<RequestInfo>) -> BoxFuture<Reader> + Send + Sync>;
+
+/// Everything every session of one server shares. Immutable once built.
+pub(crate) struct Shared {
+    pub(crate) catalog: Catalog,
+    pub(crate) server_info: Implementation,
+    pub(crate) instructions: InstructionsSource,
+    pub(crate) presentation: Option<PresentationFn>,
+    pub(crate) context: Option<ContextFn>,
+    pub(crate) reader_source: ReaderSource,
+    pub(crate) default_verbosity: u8,
+    pub(crate) page_size: usize,
+    pub(crate) cursor: CursorSigner,
+    pub(crate) list_ttl: Option<Duration>,
+    pub(crate) deadline: Duration,
+    pub(crate) reporter: Option<Reporter>,
+    pub(crate) default_principal: Principal,
+}
+
+impl Shared {
+    /// Whether a listing can differ between readers or requests beyond visibility: tailored
+    /// tools, a context callback, a presentation callback, or an instructions provider.
+    pub(crate) fn is_dynamic(&self) -> bool {
+        self.catalog.is_tailored()
+            || self.context.is_some()
+            || self.presentation.is_some()
+            || matches!(self.instructions, InstructionsSource::Provider(_))
+    }
+}
+
+/// Builds a [`TailorServer`].
+///
+/// ```
+/// use mcp_tailor::server::{Server, Instructions};
+/// # use mcp_tailor::mcp_tool;
+/// # /// Ping.
+/// # #[mcp_tool] #[derive(serde::Deserialize, schemars::JsonSchema)] struct Ping {}
+/// let server = Server::builder()
+///     .name("notes", "1.0.0")
+///     .instructions("Notes live in memory.")
+///     .tool(|_: Ping, _| async { Ok::<_, String>(serde_json::json!({"pong": true})) })
+///     .build()
+///     .unwrap();
+/// ```
+pub struct ServerBuilder {
+    registrations: Vec<ToolRegistration>,
+    server_info: Implementation,
+    instructions: InstructionsSource,
+    presentation: Option<PresentationFn>,
+    context: Option<ContextFn>,
+    reader_source: ReaderSource,
+    default_verbosity: Option<u8>,
+    page_size: usize,
+    cursor_secret: Option<Vec<u8>>,
+    cursor_ttl: Duration,
+    list_ttl: Option<Duration>,
+    deadline: Duration,
+    reporter: Option<Reporter>,
+    default_principal: Principal,
+}
+
+/// The entry point: `Server::builder()`.
+pub struct Server;
+
+impl Server {
+    /// A builder with the defaults: no instructions, page size 100, cursors valid for
+    /// 300 s under a random per-process secret, a 10 s request deadline, verbosity from
+    /// `MCP_TAILOR_VERBOSITY` or 5.
+    pub fn builder() -> ServerBuilder {
+        ServerBuilder {
+            registrations: Vec::new(),
+            server_info: Implementation::new("mcp-tailor", env!("CARGO_PKG_VERSION")),
+            instructions: InstructionsSource::None,
+            presentation: None,
+            context: None,
+            reader_source: ReaderSource::default(),
+            default_verbosity: None,
+            page_size: 100,
+            cursor_secret: None,
+            cursor_ttl: Duration::from_secs(300),
+            list_ttl: None,
+            deadline: Duration::from_secs(10),
+            reporter: None,
+            default_principal: Principal::anonymous(),
+        }
+    }
+}
+
+impl ServerBuilder {
+    /// The server's name and version (`serverInfo`).
+    #[must_use]
+    pub fn name(mut self, name: &str, version: &str) -> Self {
+        self.server_info = Implementation::new(name, version);
+        self
+    }
+
+    /// Registers a `#[mcp_tool]` type with its handler.
+    #[must_use]
+    pub fn tool<T, F, Fut, R>(self, handler: F) -> Self
+    where
+        T: McpTool + DeserializeOwned + Send + 'static,
+        F: Fn(T, CallContext) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = R> + Send + 'static,
+        R: super::catalog::IntoToolResult,
+    {
+        self.register(ToolRegistration::new::<T, F, Fut, R>(handler))
+    }
+
+    /// Registers a tool with its `authorize` predicate, icons or `_meta`.
+    #[must_use]
+    pub fn register(mut self, registration: ToolRegistration) -> Self {
+        self.registrations.push(registration);
+        self
+    }
+
+    /// Static instructions, the same for every request.
+    #[must_use]
+    pub fn instructions(mut self, text: impl Into<String>) -> Self {
+        self.instructions = InstructionsSource::Static(text.into());
+        self
+    }
+
+    /// An instructions provider, asked on every `initialize` and `server/discover`. It
+    /// replaces static instructions: they are never a fallback.
+    #[must_use]
+    pub fn instructions_provider<F, Fut>(mut self, provider: F) -> Self
+    where
+        F: Fn(Arc<RequestInfo>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Instructions> + Send + 'static,
+    {
+        self.instructions =
+            InstructionsSource::Provider(Arc::new(move |info| Box::pin(provider(info))));
+        self
+    }
+
+    /// Tailored instructions: `description` resolved for each request's reader (nothing
+    /// resolved → no instructions).
+    #[must_use]
+    pub fn tailored_instructions(self, description: &'static Description) -> Self {
+        let verbosity = self.default_verbosity;
+        self.instructions_provider(move |info| {
+            let fallback = verbosity
+                .or_else(env_verbosity)
+                .unwrap_or(crate::DEFAULT_VERBOSITY);
+            let text = description.resolve(&info.reader.ctx(fallback));
+            async move { text.map_or(Instructions::Omit, |t| Instructions::Text(t.to_owned())) }
+        })
+    }
+
+    /// A presentation callback for `tools/list` (see [`Presentation`]).
+    #[must_use]
+    pub fn presentation<F, Fut>(mut self, callback: F) -> Self
+    where
+        F: Fn(serde_json::Value, Arc<RequestInfo>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Presentation> + Send + 'static,
+    {
+        self.presentation = Some(Arc::new(move |tool, info| Box::pin(callback(tool, info))));
+        self
+    }
+
+    /// Full control of the reader: the callback receives the request (with the reader the
+    /// server resolved) and returns the reader to use. A failure keeps the resolved reader.
+    #[must_use]
+    pub fn context<F, Fut>(mut self, callback: F) -> Self
+    where
+        F: Fn(Arc<RequestInfo>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Reader> + Send + 'static,
+    {
+        self.context = Some(Arc::new(move |info| Box::pin(callback(info))));
+        self
+    }
+
+    /// A client calling itself `client_name` (case-insensitive) reads as `runner`.
+    #[must_use]
+    pub fn runner_alias(mut self, client_name: &str, runner: &str) -> Self {
+        self.reader_source.alias(client_name, runner);
+        self
+    }
+
+    /// Whether the `mcp-tailor.dev/{runner,model,verbosity}` `_meta` keys and the
+    /// `X-MCP-{Runner,Model,Verbosity}` headers are read (both on by default).
+    #[must_use]
+    pub fn reader_hints(mut self, meta: bool, headers: bool) -> Self {
+        self.reader_source.read_meta = meta;
+        self.reader_source.read_headers = headers;
+        self
+    }
+
+    /// The server's default verbosity (the fallback level); else `MCP_TAILOR_VERBOSITY`,
+    /// else 5.
+    #[must_use]
+    pub fn default_verbosity(mut self, level: u8) -> Self {
+        self.default_verbosity = Some(level.min(crate::MAX_VERBOSITY));
+        self
+    }
+
+    /// Tools per `tools/list` page (at least 1).
+    #[must_use]
+    pub fn page_size(mut self, size: usize) -> Self {
+        self.page_size = size.max(1);
+        self
+    }
+
+    /// The cursor signing secret; give every replica behind a load balancer the same one.
+    #[must_use]
+    pub fn cursor_secret(mut self, secret: impl Into<Vec<u8>>) -> Self {
+        self.cursor_secret = Some(secret.into());
+        self
+    }
+
+    /// How long a cursor stays valid (default 300 s).
+    #[must_use]
+    pub fn cursor_ttl(mut self, ttl: Duration) -> Self {
+        self.cursor_ttl = ttl;
+        self
+    }
+
+    /// An explicit `ttlMs` for 2026-07-28 `tools/list` results (capped by the cursor's
+    /// lifetime on a page with a `nextCursor`).
+    #[must_use]
+    pub fn list_ttl(mut self, ttl: Duration) -> Self {
+        self.list_ttl = Some(ttl);
+        self
+    }
+
+    /// The deadline of every request's host callbacks (default 10 s).
+    #[must_use]
+    pub fn request_deadline(mut self, deadline: Duration) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// Receives the raw cause of every controlled failure (also logged, never sent).
+    #[must_use]
+    pub fn reporter(mut self, reporter: impl Fn(&Failure) + Send + Sync + 'static) -> Self {
+        self.reporter = Some(Arc::new(reporter));
+        self
+    }
+
+    /// The principal of requests that carry none (stdio, or HTTP without a middleware).
+    #[must_use]
+    pub fn default_principal(mut self, principal: Principal) -> Self {
+        self.default_principal = principal;
+        self
+    }
+
+    /// Builds the server, rejecting duplicate tool names and invalid icons or `_meta`.
+    pub fn build(self) -> Result<TailorServer, CatalogError> {
+        let catalog = Catalog::new(self.registrations)?;
+        let cursor = match self.cursor_secret {
+            Some(secret) => CursorSigner::new(secret, self.cursor_ttl),
+            None => CursorSigner::random(self.cursor_ttl),
+        };
+        let default_verbosity = self
+            .default_verbosity
+            .or_else(env_verbosity)
+            .unwrap_or(crate::DEFAULT_VERBOSITY);
+        Ok(TailorServer::new(Arc::new(Shared {
+            catalog,
+            server_info: self.server_info,
+            instructions: self.instructions,
+            presentation: self.presentation,
+            context: self.context,
+            reader_source: self.reader_source,
+            default_verbosity,
+            page_size: self.page_size,
+            cursor,
+            list_ttl: self.list_ttl,
+            deadline: self.deadline,
+            reporter: self.reporter,
+            default_principal: self.default_principal,
+        })))
+    }
+}
+
+fn env_verbosity() -> Option<u8> {
+    std::env::var(ENV_VERBOSITY)
+        .ok()
+        .and_then(|v| v.trim().parse::<u8>().ok())
+        .map(|l| l.min(crate::MAX_VERBOSITY))
+}

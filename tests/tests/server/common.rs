@@ -1,0 +1,340 @@
+//! Test tools, servers and clients.
+#![allow(dead_code)]
+
+use mcp_tailor::mcp_tool;
+use mcp_tailor::server::rmcp::model::{
+    ClientCapabilities, ClientConfig as ClientInfo, ErrorData, Implementation,
+    PaginatedRequestParams, ProtocolVersion, RequestMetaObject,
+};
+use mcp_tailor::server::rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, RunningService, ServiceError,
+};
+use mcp_tailor::server::rmcp::transport::StreamableHttpClientTransport;
+use mcp_tailor::server::rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use mcp_tailor::server::rmcp::{ClientHandler, RoleClient};
+use mcp_tailor::server::{CallContext, Principal, ServerBuilder, TailorServer};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+
+/// The first tool, alphabetically and in registration order.
+#[mcp_tool(
+    description = [(verbosity(0), "Alpha."), (verbosity(9), "Alpha, the first tool, in full.")],
+    descriptions = [codex_alpha = "alpha (codex wording)", grok_alpha = "alpha (grok wording)"],
+    runners = [((codex, _), [default = codex_alpha]), ((grok, _), [default = grok_alpha])],
+)]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct Alpha {
+    /// A word.
+    #[mcp(description = [(verbosity(0), "word"), (verbosity(9), "A word to echo back.")])]
+    pub word: String,
+}
+
+/// Bravo.
+#[mcp_tool]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct Bravo {}
+
+/// Charlie.
+#[mcp_tool]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct Charlie {}
+
+/// Needs the `secret.read` scope.
+#[mcp_tool(scopes = ["secret.read" | "admin"])]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct Secret {}
+
+/// Counts the calls of every handler, to prove a handler did not run.
+#[derive(Clone, Default)]
+pub struct Calls(pub Arc<AtomicUsize>);
+
+impl Calls {
+    pub fn get(&self) -> usize {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// A builder with alpha, bravo and charlie registered (handlers echo and count).
+pub fn abc(calls: &Calls) -> ServerBuilder {
+    let (a, b, c) = (calls.clone(), calls.clone(), calls.clone());
+    mcp_tailor::server::Server::builder()
+        .name("test-server", "1.0.0")
+        .tool(move |args: Alpha, _: CallContext| {
+            a.0.fetch_add(1, Ordering::SeqCst);
+            async move { Ok::<_, String>(json!({ "echo": args.word })) }
+        })
+        .tool(move |_: Bravo, _: CallContext| {
+            b.0.fetch_add(1, Ordering::SeqCst);
+            async { Ok::<_, String>(json!({ "tool": "bravo" })) }
+        })
+        .tool(move |_: Charlie, _: CallContext| {
+            c.0.fetch_add(1, Ordering::SeqCst);
+            async { Ok::<_, String>(json!({ "tool": "charlie" })) }
+        })
+}
+
+/// Which protocol era a client speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Era {
+    /// `initialize`, 2025-11-25.
+    Legacy,
+    /// `server/discover`, 2026-07-28, per-request `_meta`.
+    Modern,
+}
+
+/// A client that records `notifications/tools/list_changed`.
+#[derive(Clone)]
+pub struct Client {
+    pub info: ClientInfo,
+    pub list_changed: mpsc::UnboundedSender<()>,
+}
+
+impl ClientHandler for Client {
+    fn get_info(&self) -> ClientInfo {
+        self.info.clone()
+    }
+
+    async fn on_tool_list_changed(
+        &self,
+        _: mcp_tailor::server::rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        let _ = self.list_changed.send(());
+    }
+}
+
+pub type Running = RunningService<RoleClient, Client>;
+
+fn client(name: &str, era: Era) -> (Client, mpsc::UnboundedReceiver<()>, ClientLifecycleMode) {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let mut info = ClientInfo::new(
+        ClientCapabilities::default(),
+        Implementation::new(name, "1.0"),
+    );
+    let lifecycle = match era {
+        Era::Legacy => {
+            info = info.with_protocol_version(ProtocolVersion::V_2025_11_25);
+            ClientLifecycleMode::Initialize
+        }
+        Era::Modern => ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        },
+    };
+    (
+        Client {
+            info,
+            list_changed: tx,
+        },
+        rx,
+        lifecycle,
+    )
+}
+
+/// Connects an `rmcp` client named `name` over an in-process stdio pipe.
+pub async fn stdio(
+    server: &TailorServer,
+    name: &str,
+    era: Era,
+) -> (Running, mpsc::UnboundedReceiver<()>) {
+    let (client_io, server_io) = tokio::io::duplex(1 << 20);
+    let server = server.clone();
+    tokio::spawn(async move {
+        let (read, write) = tokio::io::split(server_io);
+        let _ = server.serve_transport((read, write)).await;
+    });
+    let (handler, rx, lifecycle) = client(name, era);
+    let (read, write) = tokio::io::split(client_io);
+    let running = handler
+        .serve_with_lifecycle((read, write), lifecycle)
+        .await
+        .expect("stdio handshake");
+    (running, rx)
+}
+
+/// The test HTTP principal: `x-test-principal` names it, `x-test-scopes` grants scopes.
+async fn test_principal(
+    mut request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let principal = header(&request, "x-test-principal").map(|id| {
+        let scopes: Vec<String> = header(&request, "x-test-scopes")
+            .map(|s| s.split(',').map(str::to_owned).collect())
+            .unwrap_or_default();
+        Principal::new(id).with_scopes(scopes)
+    });
+    if let Some(principal) = principal {
+        request.extensions_mut().insert(principal);
+    }
+    next.run(request).await
+}
+
+fn header(request: &axum::extract::Request, name: &str) -> Option<String> {
+    request
+        .headers()
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+}
+
+/// Serves `server` on streamable HTTP on a loopback port.
+pub async fn http_server(server: &TailorServer) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let router = server
+        .router()
+        .layer(axum::middleware::from_fn(test_principal));
+    let server = server.clone();
+    tokio::spawn(async move {
+        let _ = server
+            .serve_http_on(listener, router, std::future::pending())
+            .await;
+    });
+    addr
+}
+
+/// Connects an `rmcp` client named `name` over streamable HTTP, with extra headers.
+pub async fn http(
+    addr: SocketAddr,
+    name: &str,
+    era: Era,
+    headers: &[(&str, &str)],
+) -> (Running, mpsc::UnboundedReceiver<()>) {
+    let custom: HashMap<_, _> = headers
+        .iter()
+        .map(|(k, v)| (k.parse().unwrap(), v.parse().unwrap()))
+        .collect();
+    let config = StreamableHttpClientTransportConfig::with_uri(format!("http://{addr}/mcp"))
+        .custom_headers(custom);
+    let transport = StreamableHttpClientTransport::from_config(config);
+    let (handler, rx, lifecycle) = client(name, era);
+    let running = handler
+        .serve_with_lifecycle(transport, lifecycle)
+        .await
+        .expect("http handshake");
+    (running, rx)
+}
+
+/// Every transport × era combination, for tests that must hold on all of them.
+pub const COMBOS: [(&str, Era); 4] = [
+    ("stdio", Era::Legacy),
+    ("stdio", Era::Modern),
+    ("http", Era::Legacy),
+    ("http", Era::Modern),
+];
+
+/// Connects over the named transport (starting an HTTP server when needed).
+pub async fn connect(server: &TailorServer, transport: &str, name: &str, era: Era) -> Running {
+    match transport {
+        "stdio" => stdio(server, name, era).await.0,
+        _ => http(http_server(server).await, name, era, &[]).await.0,
+    }
+}
+
+/// `tools/list` with a cursor and extra `_meta`.
+pub async fn list(client: &Running, cursor: Option<&str>, meta: Value) -> Result<Value, ErrorData> {
+    let mut params = PaginatedRequestParams::default();
+    params.cursor = cursor.map(str::to_owned);
+    if let Value::Object(map) = meta
+        && !map.is_empty()
+    {
+        params.meta = Some(RequestMetaObject::from(map));
+    }
+    match client.list_tools(Some(params)).await {
+        Ok(result) => Ok(serde_json::to_value(result).unwrap()),
+        Err(ServiceError::McpError(error)) => Err(error),
+        Err(other) => panic!("transport failure: {other}"),
+    }
+}
+
+/// The tools of one listing, by name → tool JSON.
+pub fn by_name(result: &Value) -> HashMap<String, Value> {
+    result["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["name"].as_str().unwrap().to_owned(), t.clone()))
+        .collect()
+}
+
+/// `tools/call`.
+pub async fn call(client: &Running, name: &str, arguments: Value) -> Result<Value, ErrorData> {
+    let mut params = mcp_tailor::server::rmcp::model::CallToolRequestParams::new(name.to_owned());
+    params.arguments = arguments.as_object().cloned();
+    match client.call_tool(params).await {
+        Ok(result) => Ok(serde_json::to_value(result).unwrap()),
+        Err(ServiceError::McpError(error)) => Err(error),
+        Err(other) => panic!("transport failure: {other}"),
+    }
+}
+
+/// The `data.reason` of an error.
+pub fn reason(error: &ErrorData) -> &str {
+    error
+        .data
+        .as_ref()
+        .and_then(|d| d["reason"].as_str())
+        .unwrap_or("")
+}
+
+/// A raw JSON-RPC-lines connection to a server over an in-process stdio pipe.
+pub struct Raw {
+    write: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    lines: tokio::io::Lines<BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>>,
+}
+
+impl Raw {
+    pub fn connect(server: &TailorServer) -> Raw {
+        let (client_io, server_io) = tokio::io::duplex(1 << 20);
+        let server = server.clone();
+        tokio::spawn(async move {
+            let (read, write) = tokio::io::split(server_io);
+            let _ = server.serve_transport((read, write)).await;
+        });
+        let (read, write) = tokio::io::split(client_io);
+        Raw {
+            write,
+            lines: BufReader::new(read).lines(),
+        }
+    }
+
+    pub async fn send(&mut self, message: Value) {
+        let mut line = message.to_string();
+        line.push('\n');
+        self.write.write_all(line.as_bytes()).await.unwrap();
+    }
+
+    /// The response to request `id` (skipping notifications).
+    pub async fn response(&mut self, id: u64) -> Value {
+        loop {
+            let line =
+                tokio::time::timeout(std::time::Duration::from_secs(10), self.lines.next_line())
+                    .await
+                    .expect("a response within 10 s")
+                    .unwrap()
+                    .expect("the connection stays open");
+            let message: Value = serde_json::from_str(&line).unwrap();
+            if message["id"] == json!(id) {
+                return message;
+            }
+        }
+    }
+
+    pub async fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        self.response(id).await
+    }
+
+    pub async fn initialize(&mut self, id: u64, client: &str) -> Value {
+        self.request(
+            id,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": client, "version": "1"}}),
+        )
+        .await
+    }
+}

@@ -1,0 +1,13 @@
+//! The server layer, driven by real MCP clients over real transports: `rmcp`'s client
+//! over an in-process stdio pipe and over streamable HTTP on loopback, and raw JSON-RPC
+//! lines where the exact wire matters. One test binary, so it links once.
+
+mod common;
+
+mod cache_hints;
+mod calls;
+mod cursors;
+mod instructions;
+mod presentation;
+mod readers;
+mod visibility;

@@ -1,0 +1,192 @@
+//! SPEC B1: the reader of each request — client name through aliases, headers, `_meta`,
+//! a host callback, and a session's own choice (with `tools/list_changed`).
+
+use crate::common::*;
+use mcp_tailor::server::{META_RUNNER, META_VERBOSITY, Reader, SET_READER_METHOD};
+use serde_json::json;
+use std::time::Duration;
+
+fn alpha(result: &serde_json::Value) -> String {
+    by_name(result)["alpha"]["description"]
+        .as_str()
+        .unwrap_or("")
+        .to_owned()
+}
+
+fn structure(mut tool: serde_json::Value) -> serde_json::Value {
+    for prop in tool["inputSchema"]["properties"]
+        .as_object_mut()
+        .unwrap()
+        .values_mut()
+    {
+        prop.as_object_mut().unwrap().remove("description");
+    }
+    tool["inputSchema"].take()
+}
+
+#[tokio::test]
+async fn codex_and_grok_read_different_words_and_identical_schemas() {
+    let server = abc(&Calls::default()).build().unwrap();
+    for (transport, era) in COMBOS {
+        let codex = connect(&server, transport, "codex", era).await;
+        let grok = connect(&server, transport, "Grok-CLI", era).await;
+        let other = connect(&server, transport, "some-client", era).await;
+        let (c, g, o) = (
+            list(&codex, None, json!({})).await.unwrap(),
+            list(&grok, None, json!({})).await.unwrap(),
+            list(&other, None, json!({})).await.unwrap(),
+        );
+        assert_eq!(alpha(&c), "alpha (codex wording)", "{transport} {era:?}");
+        assert_eq!(alpha(&g), "alpha (grok wording)", "{transport} {era:?}");
+        assert_eq!(
+            alpha(&o),
+            "Alpha, the first tool, in full.",
+            "{transport} {era:?}: level 5 is nearer 9"
+        );
+        assert_eq!(
+            structure(by_name(&c)["alpha"].clone()),
+            structure(by_name(&g)["alpha"].clone())
+        );
+    }
+}
+
+#[tokio::test]
+async fn server_default_verbosity_is_the_fallback() {
+    let server = abc(&Calls::default()).default_verbosity(0).build().unwrap();
+    let client = connect(&server, "stdio", "some-client", Era::Legacy).await;
+    let result = list(&client, None, json!({})).await.unwrap();
+    assert_eq!(alpha(&result), "Alpha.");
+    assert_eq!(
+        by_name(&result)["alpha"]["inputSchema"]["properties"]["word"]["description"],
+        "word"
+    );
+}
+
+#[tokio::test]
+async fn meta_keys_and_headers_name_the_reader() {
+    let server = abc(&Calls::default()).build().unwrap();
+    let client = connect(&server, "stdio", "some-client", Era::Legacy).await;
+    let result = list(&client, None, json!({ META_RUNNER: "grok" }))
+        .await
+        .unwrap();
+    assert_eq!(alpha(&result), "alpha (grok wording)");
+    let result = list(&client, None, json!({ META_VERBOSITY: 0 }))
+        .await
+        .unwrap();
+    assert_eq!(alpha(&result), "Alpha.");
+
+    let addr = http_server(&server).await;
+    for era in [Era::Legacy, Era::Modern] {
+        let (client, _) = http(addr, "some-client", era, &[("x-mcp-runner", "codex")]).await;
+        assert_eq!(
+            alpha(&list(&client, None, json!({})).await.unwrap()),
+            "alpha (codex wording)"
+        );
+        let (client, _) = http(
+            addr,
+            "codex",
+            era,
+            &[("x-mcp-verbosity", "0"), ("x-mcp-runner", "nobody")],
+        )
+        .await;
+        assert_eq!(
+            alpha(&list(&client, None, json!({})).await.unwrap()),
+            "Alpha."
+        );
+    }
+}
+
+#[tokio::test]
+async fn aliases_are_configurable() {
+    let server = abc(&Calls::default())
+        .runner_alias("Acme Agent", "codex")
+        .build()
+        .unwrap();
+    let client = connect(&server, "stdio", "acme agent", Era::Legacy).await;
+    assert_eq!(
+        alpha(&list(&client, None, json!({})).await.unwrap()),
+        "alpha (codex wording)"
+    );
+}
+
+#[tokio::test]
+async fn hints_can_be_switched_off() {
+    let server = abc(&Calls::default())
+        .reader_hints(false, false)
+        .build()
+        .unwrap();
+    let client = connect(&server, "stdio", "some-client", Era::Legacy).await;
+    let result = list(&client, None, json!({ META_RUNNER: "grok" }))
+        .await
+        .unwrap();
+    assert_eq!(alpha(&result), "Alpha, the first tool, in full.");
+}
+
+#[tokio::test]
+async fn a_host_callback_has_full_control_and_its_failure_is_contained() {
+    let server = abc(&Calls::default())
+        .request_deadline(Duration::from_millis(300))
+        .context(|info| async move {
+            match info.client_name.as_deref() {
+                Some("panics") => panic!("context bug"),
+                Some("hangs") => {
+                    tokio::time::sleep(Duration::from_secs(30)).await;
+                    Reader::default()
+                }
+                _ => Reader {
+                    runner: Some("grok".into()),
+                    ..info.reader.clone()
+                },
+            }
+        })
+        .build()
+        .unwrap();
+    let client = connect(&server, "stdio", "codex", Era::Legacy).await;
+    assert_eq!(
+        alpha(&list(&client, None, json!({})).await.unwrap()),
+        "alpha (grok wording)"
+    );
+    // A failing callback falls back to the reader the server resolved; listing still works.
+    for name in ["panics", "hangs"] {
+        let client = connect(&server, "stdio", name, Era::Legacy).await;
+        assert_eq!(
+            alpha(&list(&client, None, json!({})).await.unwrap()),
+            "Alpha, the first tool, in full.",
+            "{name}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_session_changes_its_reader_and_is_told_to_list_again() {
+    use mcp_tailor::server::rmcp::model::{ClientRequest, CustomRequest, ServerResult};
+    let server = abc(&Calls::default()).build().unwrap();
+    let (client, mut changed) = stdio(&server, "some-client", Era::Legacy).await;
+    assert_eq!(
+        alpha(&list(&client, None, json!({})).await.unwrap()),
+        "Alpha, the first tool, in full."
+    );
+    let request = ClientRequest::CustomRequest(CustomRequest::new(
+        SET_READER_METHOD,
+        Some(json!({"runner": "codex"})),
+    ));
+    let response = client.send_request(request).await.unwrap();
+    let ServerResult::CustomResult(result) = response else {
+        panic!("{response:?}")
+    };
+    assert_eq!(result.0["runner"], "codex");
+    tokio::time::timeout(Duration::from_secs(5), changed.recv())
+        .await
+        .expect("tools/list_changed")
+        .unwrap();
+    assert_eq!(
+        alpha(&list(&client, None, json!({})).await.unwrap()),
+        "alpha (codex wording)"
+    );
+    // Only this session changed.
+    let other = connect(&server, "stdio", "some-client", Era::Legacy).await;
+    assert_eq!(
+        alpha(&list(&other, None, json!({})).await.unwrap()),
+        "Alpha, the first tool, in full."
+    );
+}
