@@ -158,6 +158,25 @@ impl Description {
         matches!(self.repr, Repr::Tailored(_))
     }
 
+    /// The bytes of static tables behind this description, texts excluded: the table
+    /// struct, its text pool, its runner rules and their model lists. Zero for an absent or
+    /// bare description (the text itself is all there is).
+    pub fn table_bytes(&self) -> usize {
+        use std::mem::{size_of, size_of_val};
+        let Repr::Tailored(tables) = self.repr else {
+            return 0;
+        };
+        let models: usize = tables
+            .rules
+            .iter()
+            .map(|r| match r.model {
+                ModelMatch::List(list) => size_of_val(list),
+                _ => 0,
+            })
+            .sum();
+        size_of::<Tailored>() + size_of_val(tables.texts) + size_of_val(tables.rules) + models
+    }
+
     /// Every distinct text this description can resolve to (empty when absent).
     pub fn texts(&self) -> &[&'static str] {
         match &self.repr {

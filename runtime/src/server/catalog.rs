@@ -14,7 +14,6 @@ use rmcp::model::{
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, RwLock};
 
@@ -147,6 +146,9 @@ pub enum CatalogError {
     },
 }
 
+/// One rendered input schema and the resolved field texts (by address) it was rendered for.
+type SchemaVariant = (Box<[usize]>, Arc<JsonObject>);
+
 /// A registered tool, ready to list and call.
 pub struct ToolEntry {
     pub(crate) def: &'static ToolDef,
@@ -155,8 +157,9 @@ pub struct ToolEntry {
     icons: Option<Vec<Icon>>,
     meta: Option<MetaObject>,
     annotations: Option<ToolAnnotations>,
-    /// Rendered input schemas, one per combination of resolved field descriptions.
-    schemas: RwLock<HashMap<Box<[usize]>, Arc<JsonObject>>>,
+    /// Rendered input schemas, one per combination of resolved field descriptions (keyed
+    /// by the addresses of the `&'static` texts; a tool has a handful of combinations).
+    schemas: RwLock<Vec<SchemaVariant>>,
 }
 
 impl std::fmt::Debug for ToolEntry {
@@ -222,7 +225,7 @@ impl ToolEntry {
             icons,
             meta,
             annotations: annotations(reg.def),
-            schemas: RwLock::new(HashMap::new()),
+            schemas: RwLock::new(Vec::new()),
         })
     }
 
@@ -231,41 +234,41 @@ impl ToolEntry {
         self.def
     }
 
-    /// The input schema for this context, rendered once per combination of field texts.
+    /// The input schema for this context, rendered once per combination of field texts;
+    /// a hit allocates nothing.
     fn schema(&self, ctx: &RenderCtx<'_>) -> Arc<JsonObject> {
-        let key: Box<[usize]> = self
-            .def
-            .fields()
-            .iter()
-            .map(|(_, d)| d.resolve(ctx).map_or(0, |t| t.as_ptr() as usize))
-            .collect();
-        if let Some(schema) = self
-            .schemas
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-        {
-            return schema.clone();
+        let key = || {
+            self.def
+                .fields()
+                .iter()
+                .map(|(_, d)| d.resolve(ctx).map_or(0, |t| t.as_ptr() as usize))
+        };
+        let found = |schemas: &[SchemaVariant]| {
+            schemas
+                .iter()
+                .find(|(k, _)| k.iter().copied().eq(key()))
+                .map(|(_, s)| s.clone())
+        };
+        if let Some(schema) = found(&self.schemas.read().unwrap_or_else(|e| e.into_inner())) {
+            return schema;
         }
         let schema = match self.def.render_schema(ctx) {
             Value::Object(map) => Arc::new(map),
             _ => Arc::new(JsonObject::new()),
         };
-        self.schemas
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .entry(key)
-            .or_insert(schema)
-            .clone()
+        let mut schemas = self.schemas.write().unwrap_or_else(|e| e.into_inner());
+        if let Some(existing) = found(&schemas) {
+            return existing;
+        }
+        schemas.push((key().collect(), schema.clone()));
+        schema
     }
 
     /// The tool as this reader sees it, before any host presentation.
     pub fn render(&self, ctx: &RenderCtx<'_>, with_icons: bool) -> Tool {
-        let mut tool = Tool::default();
-        tool.name = Cow::Borrowed(self.def.name());
+        let description = self.def.description().resolve(ctx).map(Cow::Borrowed);
+        let mut tool = Tool::new_with_raw(self.def.name(), description, self.schema(ctx));
         tool.title = self.def.title().resolve(ctx).map(str::to_owned);
-        tool.description = self.def.description().resolve(ctx).map(Cow::Borrowed);
-        tool.input_schema = self.schema(ctx);
         tool.annotations.clone_from(&self.annotations);
         if with_icons {
             tool.icons.clone_from(&self.icons);

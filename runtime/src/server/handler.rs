@@ -42,9 +42,55 @@ impl std::fmt::Debug for TailorServer {
     }
 }
 
+/// Resolves the reader of a request (client name, session, headers, `_meta`), then lets
+/// the host context callback, if any, decide under the deadline.
+async fn resolve_reader(
+    shared: &Shared,
+    mut info: RequestInfo,
+    session: Option<&Reader>,
+    deadline: Instant,
+) -> Arc<RequestInfo> {
+    info.reader = shared.reader_source.resolve(&info, session);
+    let info = Arc::new(info);
+    let Some(callback) = &shared.context else {
+        return info;
+    };
+    match guarded(deadline, || callback(info.clone())).await {
+        Ok(reader) => {
+            let mut updated = (*info).clone();
+            updated.reader = reader;
+            Arc::new(updated)
+        }
+        Err(failure) => {
+            report(
+                shared.reporter.as_ref(),
+                Failure {
+                    kind: FailureKind::Context,
+                    cause: format!("the context callback {failure}; using the resolved reader"),
+                    tool: None,
+                },
+            );
+            info
+        }
+    }
+}
+
 impl TailorServer {
     pub(crate) fn new(shared: Arc<Shared>) -> Self {
         TailorServer { shared }
+    }
+
+    /// The `tools/list` result a request described by `info` gets (its `reader` is resolved
+    /// here, from its client name, headers and `_meta`), without a transport: for tests,
+    /// prerendering and benchmarks. `info.principal` is used as given.
+    pub async fn list_tools_for(
+        &self,
+        info: RequestInfo,
+        cursor: Option<&str>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let deadline = Instant::now() + self.shared.deadline;
+        let info = resolve_reader(&self.shared, info, None, deadline).await;
+        list_tools(&self.shared, &info, cursor, deadline).await
     }
 
     /// A fresh session: the `rmcp::ServerHandler` of one connection.
@@ -85,7 +131,7 @@ impl TailorSession {
         let shared = &self.shared;
         let parts = context.extensions.get::<http::request::Parts>();
         let client = client.or_else(|| context.client_info());
-        let mut info = RequestInfo {
+        let info = RequestInfo {
             protocol_version: context.protocol_version().map(|v| v.as_str().to_owned()),
             client_name: client.as_ref().map(|c| c.name.clone()),
             client_version: client.as_ref().map(|c| c.version.clone()),
@@ -96,31 +142,7 @@ impl TailorSession {
                 .unwrap_or_else(|| shared.default_principal.clone()),
             reader: Reader::default(),
         };
-        info.reader = shared
-            .reader_source
-            .resolve(&info, self.session.reader().as_ref());
-        let info = Arc::new(info);
-        let Some(callback) = &shared.context else {
-            return info;
-        };
-        match guarded(deadline, || callback(info.clone())).await {
-            Ok(reader) => {
-                let mut updated = (*info).clone();
-                updated.reader = reader;
-                Arc::new(updated)
-            }
-            Err(failure) => {
-                report(
-                    shared.reporter.as_ref(),
-                    Failure {
-                        kind: FailureKind::Context,
-                        cause: format!("the context callback {failure}; using the resolved reader"),
-                        tool: None,
-                    },
-                );
-                info
-            }
-        }
+        resolve_reader(shared, info, self.session.reader().as_ref(), deadline).await
     }
 
     fn deadline(&self) -> Instant {

@@ -118,14 +118,13 @@ pub(crate) async fn list_tools(
 ) -> Result<ListToolsResult, ErrorData> {
     let ctx = info.reader.ctx(shared.default_verbosity);
     let with_icons = info.supports_icons();
-    let mut visible = Vec::with_capacity(shared.catalog.entries().len());
+    // The whole presented catalog is computed before paging: the cursor binds its digest.
+    let mut tools: Vec<Tool> = Vec::with_capacity(shared.catalog.entries().len());
     for entry in shared.catalog.entries() {
         if is_visible(shared, entry, info, deadline).await {
-            visible.push(entry);
+            tools.push(entry.render(&ctx, with_icons));
         }
     }
-    // The whole presented catalog is computed before paging: the cursor binds its digest.
-    let mut tools: Vec<Tool> = visible.iter().map(|e| e.render(&ctx, with_icons)).collect();
     present(shared, &mut tools, info, deadline).await?;
 
     let page_size = shared.page_size.max(1);
@@ -144,9 +143,9 @@ pub(crate) async fn list_tools(
                     .join(" "),
             )
             .part(
-                visible
+                tools
                     .iter()
-                    .map(|e| e.def.name())
+                    .map(|t| t.name.as_ref())
                     .collect::<Vec<_>>()
                     .join(" "),
             )
@@ -173,7 +172,11 @@ pub(crate) async fn list_tools(
         Some(binding) if end < tools.len() => Some(shared.cursor.issue(end, binding, now)),
         _ => None,
     };
-    let page: Vec<Tool> = tools.drain(offset..end).collect();
+    let page: Vec<Tool> = if offset == 0 && end == tools.len() {
+        tools
+    } else {
+        tools.drain(offset..end).collect()
+    };
     let mut result = ListToolsResult::with_all_items(page);
     result.next_cursor = next_cursor;
     if info.is_modern() {
