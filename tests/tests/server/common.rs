@@ -7,7 +7,7 @@ use mcp_tailor::server::rmcp::model::{
     PaginatedRequestParams, ProtocolVersion, RequestMetaObject,
 };
 use mcp_tailor::server::rmcp::service::{
-    ClientLifecycleMode, ClientServiceExt, RunningService, ServiceError,
+    ClientInitializeError, ClientLifecycleMode, ClientServiceExt, RunningService, ServiceError,
 };
 use mcp_tailor::server::rmcp::transport::StreamableHttpClientTransport;
 use mcp_tailor::server::rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -203,6 +203,18 @@ pub async fn http(
     era: Era,
     headers: &[(&str, &str)],
 ) -> (Running, mpsc::UnboundedReceiver<()>) {
+    try_http(addr, name, era, headers)
+        .await
+        .expect("http handshake")
+}
+
+/// Like [`http`], but the handshake may fail.
+pub async fn try_http(
+    addr: SocketAddr,
+    name: &str,
+    era: Era,
+    headers: &[(&str, &str)],
+) -> Result<(Running, mpsc::UnboundedReceiver<()>), ClientInitializeError> {
     let custom: HashMap<_, _> = headers
         .iter()
         .map(|(k, v)| (k.parse().unwrap(), v.parse().unwrap()))
@@ -211,11 +223,8 @@ pub async fn http(
         .custom_headers(custom);
     let transport = StreamableHttpClientTransport::from_config(config);
     let (handler, rx, lifecycle) = client(name, era);
-    let running = handler
-        .serve_with_lifecycle(transport, lifecycle)
-        .await
-        .expect("http handshake");
-    (running, rx)
+    let running = handler.serve_with_lifecycle(transport, lifecycle).await?;
+    Ok((running, rx))
 }
 
 /// Every transport × era combination, for tests that must hold on all of them.

@@ -238,3 +238,34 @@ async fn per_principal_text_is_seen_only_by_that_principal() {
         assert_eq!(instructions_of(&bob).as_deref(), Some("for bob"));
     }
 }
+
+#[tokio::test]
+async fn over_http_a_failed_initialize_leaves_room_for_the_next() {
+    let count = Arc::new(AtomicUsize::new(0));
+    let server = abc(&Calls::default())
+        .instructions_provider(move |_| {
+            let n = count.fetch_add(1, Ordering::SeqCst);
+            async move {
+                if n == 0 {
+                    Instructions::Error("first".into())
+                } else {
+                    Instructions::Text("second".into())
+                }
+            }
+        })
+        .build()
+        .unwrap();
+    let addr = http_server(&server).await;
+    let failed = try_http(addr, "codex", Era::Legacy, &[]).await;
+    let error = failed.err().expect("the first handshake fails").to_string();
+    assert!(error.contains("instructions provider failure"), "{error}");
+    let (client, _) = http(addr, "codex", Era::Legacy, &[]).await;
+    assert_eq!(instructions_of(&client).as_deref(), Some("second"));
+    assert_eq!(
+        list(&client, None, json!({})).await.unwrap()["tools"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+}
