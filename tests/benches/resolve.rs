@@ -6,7 +6,11 @@
 //! `cargo bench -p mcp-tailor-tests --bench resolve`
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use mcp_tailor::{Description, RenderCtx, description};
+use mcp_tailor::{Description, RenderCtx};
+
+#[path = "shared/descriptions.rs"]
+mod descriptions;
+use descriptions::{BARE, LEVELS, LEVELS_VMAP, RUNNERS};
 use std::collections::BTreeMap;
 use std::hint::black_box;
 
@@ -85,48 +89,6 @@ impl Interpretive {
         self.default
     }
 }
-
-static BARE: Description = description!(description = "Search the notes.");
-static LEVELS: Description = description!(
-    description = [
-        (verbosity(0), "Search."),
-        (verbosity(4), "Search the notes."),
-        (verbosity(9), "Search the notes, in full.")
-    ]
-);
-static LEVELS_VMAP: Description = description!(
-    description = [
-        (verbosity(0), "Search."),
-        (verbosity(9), "Search the notes, in full.")
-    ],
-    descriptions = [short = "Search notes.", long = "Search every note by text."],
-    verbosity_map = [(0..=3, short), (7..=9, long)],
-);
-static RUNNERS: Description = description!(
-    description = [
-        (verbosity(0), "Search."),
-        (verbosity(9), "Search the notes, in full.")
-    ],
-    descriptions = [
-        short = "Search notes.",
-        long = "Search every note by text.",
-        codex = "search(query) (codex)",
-        spark = "search(query) (spark)",
-        grok_lo = "Search: plain words.",
-        grok_hi = "Search notes with plain words; no operators.",
-        claude = "Search notes (claude).",
-    ],
-    verbosity_map = [(0..=3, short), (7..=9, long)],
-    runners = [
-        ((codex, _), [default = codex]),
-        ((codex, [spark, "5.4-mini"]), [default = spark]),
-        (
-            (grok, _),
-            [(verbosity(0..=3), grok_lo), (verbosity(8), grok_hi)]
-        ),
-        (("claude-code", "opus"), [default = claude]),
-    ],
-);
 
 fn interpretive() -> [Interpretive; 4] {
     let levels = || BTreeMap::from([(0, "Search."), (9, "Search the notes, in full.")]);

@@ -8,38 +8,14 @@
 
 use mcp_tailor::server::rmcp::handler::server::wrapper::Parameters;
 use mcp_tailor::server::{CallContext, RequestInfo};
-use mcp_tailor::{Description, McpTool, description};
+use mcp_tailor::{McpTool, description};
+
+#[path = "shared/descriptions.rs"]
+mod descriptions;
+use descriptions::{LEVELS, LEVELS_VMAP, RUNNERS};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 
 include!(concat!(env!("OUT_DIR"), "/bench_catalog.rs"));
-
-static LEVELS: Description = description!(
-    description = [
-        (verbosity(0), "Search."),
-        (verbosity(4), "Search the notes."),
-        (verbosity(9), "Search the notes, in full.")
-    ]
-);
-static RUNNERS: Description = description!(
-    description = [
-        (verbosity(0), "Search."),
-        (verbosity(9), "Search the notes, in full.")
-    ],
-    descriptions = [
-        short = "Search notes.",
-        long = "Search every note by text.",
-        codex = "search(query)",
-        spark = "search(q)",
-        grok = "plain words"
-    ],
-    verbosity_map = [(0..=3, short), (7..=9, long)],
-    runners = [
-        ((codex, _), [default = codex]),
-        ((codex, [spark, "5.4-mini"]), [default = spark]),
-        ((grok, _), [default = grok]),
-        (("claude-code", "opus"), [default = short])
-    ],
-);
 
 fn main() {
     println!("static table bytes per description (texts excluded):");
@@ -48,6 +24,10 @@ fn main() {
         description!(description = "x").table_bytes()
     );
     println!("  3 levels                  {:>5}", LEVELS.table_bytes());
+    println!(
+        "  levels + vmap             {:>5}",
+        LEVELS_VMAP.table_bytes()
+    );
     println!("  4 runners + vmap + levels {:>5}", RUNNERS.table_bytes());
     let tailored = (0..100).step_by(2).count();
     let bench_tables: usize = [Tool0::def(), Tool2::def(), Tool4::def()]

@@ -11,6 +11,7 @@ mod serve;
 mod store;
 mod tools;
 
+use mcp_tailor::server::Reader;
 use mcp_tailor::{RenderCtx, ToolDef};
 use serde_json::{Value, json};
 use std::process::ExitCode;
@@ -27,12 +28,10 @@ serve   serves the notes server over MCP on stdio, or on streamable HTTP at /mcp
         --verbosity sets the server's default level, --scopes the stdio caller's scopes
         (on HTTP the X-Demo-Scopes header stands in for authentication)";
 
-/// The options of `list`.
+/// The options of `list`: the reader, and the fallback level.
 #[derive(Default)]
 struct ListArgs {
-    runner: Option<String>,
-    model: Option<String>,
-    verbosity: Option<u8>,
+    reader: Reader,
     fallback: Option<u8>,
 }
 
@@ -48,33 +47,14 @@ fn parse_list(args: impl IntoIterator<Item = String>) -> Result<ListArgs, String
     let mut args = args.into_iter();
     while let Some(flag) = args.next() {
         match flag.as_str() {
-            "--runner" => out.runner = Some(args.next().ok_or("`--runner` needs a name")?),
-            "--model" => out.model = Some(args.next().ok_or("`--model` needs a name")?),
-            "--verbosity" => out.verbosity = Some(parse_level(&flag, args.next())?),
+            "--runner" => out.reader.runner = Some(args.next().ok_or("`--runner` needs a name")?),
+            "--model" => out.reader.model = Some(args.next().ok_or("`--model` needs a name")?),
+            "--verbosity" => out.reader.verbosity = Some(parse_level(&flag, args.next())?),
             "--fallback-verbosity" => out.fallback = Some(parse_level(&flag, args.next())?),
             other => return Err(format!("unknown option `{other}`")),
         }
     }
     Ok(out)
-}
-
-impl ListArgs {
-    fn ctx(&self) -> RenderCtx<'_> {
-        let mut ctx = RenderCtx::new();
-        if let Some(runner) = &self.runner {
-            ctx = ctx.runner(runner);
-        }
-        if let Some(model) = &self.model {
-            ctx = ctx.model(model);
-        }
-        if let Some(level) = self.verbosity {
-            ctx = ctx.verbosity(level);
-        }
-        if let Some(level) = self.fallback {
-            ctx = ctx.fallback_verbosity(level);
-        }
-        ctx
-    }
 }
 
 /// The `tools/list` result for one reader.
@@ -198,7 +178,10 @@ fn run(mut args: impl Iterator<Item = String>) -> Result<String, String> {
         }
         Some("list") => {
             let options = parse_list(args)?;
-            serde_json::to_string_pretty(&list(&options.ctx())).map_err(|e| e.to_string())
+            let ctx = options
+                .reader
+                .ctx(options.fallback.unwrap_or(mcp_tailor::DEFAULT_VERBOSITY));
+            serde_json::to_string_pretty(&list(&ctx)).map_err(|e| e.to_string())
         }
         Some("matrix") => match args.next() {
             None => Ok(matrix(&tools::catalog())),

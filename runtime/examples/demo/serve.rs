@@ -1,8 +1,9 @@
 //! `demo serve`: the notes server on stdio or streamable HTTP.
 
-use crate::store::Notes;
+use crate::store::{CallError, Notes};
 use crate::tools::{self, CreateNote, DeleteNote, ReadNote, SearchNotes, TagNote};
 use mcp_tailor::server::{CallContext, Principal, Server, TailorServer};
+use serde_json::Value;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
@@ -52,8 +53,17 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<ServeArgs, String
 
 type Store = Arc<Mutex<Notes>>;
 
-fn with_store<T>(store: &Store, f: impl FnOnce(&mut Notes) -> T) -> T {
-    f(&mut store.lock().unwrap_or_else(|e| e.into_inner()))
+/// A tool handler running one store operation under the store's lock.
+fn on<T: 'static>(
+    store: &Store,
+    operation: fn(&mut Notes, T) -> Result<Value, CallError>,
+) -> impl Fn(T, CallContext) -> std::future::Ready<Result<Value, CallError>> + Send + Sync + 'static
+{
+    let store = store.clone();
+    move |args, _| {
+        let mut notes = store.lock().unwrap_or_else(|e| e.into_inner());
+        std::future::ready(operation(&mut notes, args))
+    }
 }
 
 /// The demo's server: five tools over one in-memory store.
@@ -66,32 +76,12 @@ pub fn server(args: &ServeArgs) -> TailorServer {
     if let Some(level) = args.verbosity {
         builder = builder.default_verbosity(level);
     }
-    let s = store.clone();
-    builder = builder.tool(move |a: CreateNote, _: CallContext| {
-        let r = with_store(&s, |n| n.create(a));
-        async move { r }
-    });
-    let s = store.clone();
-    builder = builder.tool(move |a: SearchNotes, _: CallContext| {
-        let r = with_store(&s, |n| n.search(a));
-        async move { r }
-    });
-    let s = store.clone();
-    builder = builder.tool(move |a: ReadNote, _: CallContext| {
-        let r = with_store(&s, |n| n.read(a));
-        async move { r }
-    });
-    let s = store.clone();
-    builder = builder.tool(move |a: DeleteNote, _: CallContext| {
-        let r = with_store(&s, |n| n.delete(a));
-        async move { r }
-    });
-    let s = store;
-    builder = builder.tool(move |a: TagNote, _: CallContext| {
-        let r = with_store(&s, |n| n.tag(a));
-        async move { r }
-    });
     builder
+        .tool(on(&store, |notes, args: CreateNote| notes.create(args)))
+        .tool(on(&store, |notes, args: SearchNotes| notes.search(args)))
+        .tool(on(&store, |notes, args: ReadNote| notes.read(args)))
+        .tool(on(&store, |notes, args: DeleteNote| notes.delete(args)))
+        .tool(on(&store, |notes, args: TagNote| notes.tag(args)))
         .build()
         .expect("the demo's tools have unique names and valid metadata")
 }
