@@ -5,7 +5,7 @@
 use super::builder::Shared;
 use super::callbacks::{CallbackFailure, guarded};
 use super::catalog::ToolEntry;
-use super::cursor::BindingBuilder;
+use super::cursor::{Binding, BindingBuilder};
 use super::failure::{Failure, FailureKind, internal, invalid_cursor, report};
 use super::presentation::{self, Presentation};
 use super::request::RequestInfo;
@@ -109,6 +109,25 @@ async fn present(
     Ok(())
 }
 
+/// What a cursor binds: the caller, the visible catalog, the page size, the protocol
+/// revision and — when wording can vary — a digest of the presented catalog.
+fn binding(shared: &Shared, info: &RequestInfo, tools: &[Tool], page_size: usize) -> Binding {
+    let principal = &info.principal;
+    let joined = |items: &mut dyn Iterator<Item = &str>| items.collect::<Vec<_>>().join(" ");
+    let mut builder = BindingBuilder::default()
+        .part(&principal.id)
+        .part(principal.tenant.as_deref().unwrap_or(""))
+        .part(joined(&mut principal.scopes.iter().map(String::as_str)))
+        .part(joined(&mut tools.iter().map(|t| t.name.as_ref())))
+        .part(page_size.to_be_bytes())
+        .part(info.protocol_version.as_deref().unwrap_or(""));
+    if shared.is_dynamic() {
+        let presented = serde_json::to_vec(tools).unwrap_or_default();
+        builder = builder.part(Sha256::digest(presented));
+    }
+    builder.finish()
+}
+
 /// The `tools/list` result for this request and cursor.
 pub(crate) async fn list_tools(
     shared: &Shared,
@@ -129,34 +148,7 @@ pub(crate) async fn list_tools(
 
     let page_size = shared.page_size.max(1);
     let paged = cursor.is_some() || tools.len() > page_size;
-    let binding = paged.then(|| {
-        let principal = &info.principal;
-        let mut builder = BindingBuilder::default()
-            .part(&principal.id)
-            .part(principal.tenant.as_deref().unwrap_or(""))
-            .part(
-                principal
-                    .scopes
-                    .iter()
-                    .map(String::as_str)
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            )
-            .part(
-                tools
-                    .iter()
-                    .map(|t| t.name.as_ref())
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            )
-            .part(page_size.to_be_bytes())
-            .part(info.protocol_version.as_deref().unwrap_or(""));
-        if shared.is_dynamic() {
-            let presented = serde_json::to_vec(&tools).unwrap_or_default();
-            builder = builder.part(Sha256::digest(presented));
-        }
-        builder.finish()
-    });
+    let binding = paged.then(|| binding(shared, info, &tools, page_size));
     let now = SystemTime::now();
     let offset = match (cursor, &binding) {
         (Some(cursor), Some(binding)) => shared
@@ -180,22 +172,18 @@ pub(crate) async fn list_tools(
     let mut result = ListToolsResult::with_all_items(page);
     result.next_cursor = next_cursor;
     if info.is_modern() {
-        let (scope, mut ttl) = if shared.is_dynamic() || shared.catalog.is_gated() {
-            (
-                CacheScope::Private,
-                shared.list_ttl.map_or(0, |t| t.as_millis() as u64),
-            )
-        } else {
-            (
-                CacheScope::Public,
-                shared.list_ttl.map_or(0, |t| t.as_millis() as u64),
-            )
-        };
+        // Anything that makes the listing depend on who asks makes it private.
+        let private = shared.is_dynamic() || shared.catalog.is_gated();
+        let mut ttl = shared.list_ttl.map_or(0, |t| t.as_millis() as u64);
         if result.next_cursor.is_some() {
             ttl = ttl.min(shared.cursor.ttl().as_millis() as u64);
         }
         result.ttl_ms = Some(ttl);
-        result.cache_scope = Some(scope);
+        result.cache_scope = Some(if private {
+            CacheScope::Private
+        } else {
+            CacheScope::Public
+        });
     }
     Ok(result)
 }
