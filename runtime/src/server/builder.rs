@@ -157,12 +157,8 @@ impl ServerBuilder {
     /// resolved → no instructions).
     #[must_use]
     pub fn tailored_instructions(self, description: &'static Description) -> Self {
-        let verbosity = self.default_verbosity;
         self.instructions_provider(move |info| {
-            let fallback = verbosity
-                .or_else(env_verbosity)
-                .unwrap_or(crate::DEFAULT_VERBOSITY);
-            let text = description.resolve(&info.reader.ctx(fallback));
+            let text = description.resolve(&info.render_ctx());
             async move { text.map_or(Instructions::Omit, |t| Instructions::Text(t.to_owned())) }
         })
     }

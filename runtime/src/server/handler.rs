@@ -51,6 +51,7 @@ async fn resolve_reader(
     deadline: Instant,
 ) -> Arc<RequestInfo> {
     info.reader = shared.reader_source.resolve(&info, session);
+    info.fallback_verbosity = shared.default_verbosity;
     let info = Arc::new(info);
     let Some(callback) = &shared.context else {
         return info;
@@ -141,6 +142,7 @@ impl TailorSession {
                 .and_then(|p| p.extensions.get::<Principal>().cloned())
                 .unwrap_or_else(|| shared.default_principal.clone()),
             reader: Reader::default(),
+            fallback_verbosity: shared.default_verbosity,
         };
         resolve_reader(shared, info, self.session.reader().as_ref(), deadline).await
     }

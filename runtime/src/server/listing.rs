@@ -135,7 +135,7 @@ pub(crate) async fn list_tools(
     cursor: Option<&str>,
     deadline: Instant,
 ) -> Result<ListToolsResult, ErrorData> {
-    let ctx = info.reader.ctx(shared.default_verbosity);
+    let ctx = info.render_ctx();
     let with_icons = info.supports_icons();
     // The whole presented catalog is computed before paging: the cursor binds its digest.
     let mut tools: Vec<Tool> = Vec::with_capacity(shared.catalog.entries().len());

@@ -99,7 +99,7 @@ impl Reader {
 }
 
 /// One request as host callbacks see it.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct RequestInfo {
     /// The negotiated (or per-request) protocol version, e.g. `2025-11-25`.
     pub protocol_version: Option<String>,
@@ -115,9 +115,32 @@ pub struct RequestInfo {
     pub principal: Principal,
     /// The reader the server resolved (before a host context callback, when one is set).
     pub reader: Reader,
+    /// The server's default verbosity: the fallback level of this request's render context.
+    pub fallback_verbosity: u8,
+}
+
+impl Default for RequestInfo {
+    fn default() -> Self {
+        RequestInfo {
+            protocol_version: None,
+            client_name: None,
+            client_version: None,
+            meta: Map::new(),
+            headers: http::HeaderMap::new(),
+            principal: Principal::default(),
+            reader: Reader::default(),
+            fallback_verbosity: crate::DEFAULT_VERBOSITY,
+        }
+    }
 }
 
 impl RequestInfo {
+    /// The render context of this request: its reader, with the server's default verbosity
+    /// as the fallback level.
+    pub fn render_ctx(&self) -> RenderCtx<'_> {
+        self.reader.ctx(self.fallback_verbosity)
+    }
+
     /// Whether the request speaks the stateless 2026-07-28 revision (or later).
     pub fn is_modern(&self) -> bool {
         self.protocol_version

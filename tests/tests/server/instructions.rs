@@ -79,9 +79,10 @@ static GUIDE: Description = description!(
 
 #[tokio::test]
 async fn a_description_table_is_a_tailored_provider() {
+    // The default verbosity may be set after the provider: it applies at request time.
     let server = abc(&Calls::default())
-        .default_verbosity(0)
         .tailored_instructions(&GUIDE)
+        .default_verbosity(0)
         .build()
         .unwrap();
     for (transport, era) in COMBOS {
