@@ -276,8 +276,7 @@ impl ServerHandler for TailorSession {
             model: params.model,
             verbosity: params.verbosity.map(|l| l.min(crate::MAX_VERBOSITY)),
         };
-        let reader = self.session.reader().unwrap_or_default().patched(&patch);
-        self.session.set_reader(reader.clone(), &context.peer).await;
+        let reader = self.session.patch_reader(&patch, &context.peer).await;
         Ok(CustomResult::new(json!({
             "runner": reader.runner,
             "model": reader.model,

@@ -20,12 +20,19 @@ impl SessionState {
             .clone()
     }
 
-    /// Stores the session's reader and tells the client its tool list changed.
-    pub(crate) async fn set_reader(&self, reader: Reader, peer: &Peer<RoleServer>) {
-        *self.reader.lock().unwrap_or_else(|e| e.into_inner()) = Some(reader);
+    /// Changes the fields of the session's reader that `patch` sets, tells the client its
+    /// tool list changed, and returns the session's new reader.
+    pub(crate) async fn patch_reader(&self, patch: &Reader, peer: &Peer<RoleServer>) -> Reader {
+        let reader = {
+            let mut current = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+            let reader = current.take().unwrap_or_default().patched(patch);
+            *current = Some(reader.clone());
+            reader
+        };
         if let Err(error) = peer.notify_tool_list_changed().await {
             tracing::debug!(%error, "could not send tools/list_changed");
         }
+        reader
     }
 }
 
@@ -62,7 +69,6 @@ impl CallContext {
     /// Changes the reader of this session (only the fields it sets) and sends
     /// `notifications/tools/list_changed`.
     pub async fn set_session_reader(&self, reader: Reader) {
-        let merged = self.session.reader().unwrap_or_default().patched(&reader);
-        self.session.set_reader(merged, &self.peer).await;
+        self.session.patch_reader(&reader, &self.peer).await;
     }
 }
