@@ -35,17 +35,12 @@ pub(crate) struct Shared {
     pub(crate) deadline: Duration,
     pub(crate) reporter: Option<Reporter>,
     pub(crate) default_principal: Principal,
-}
-
-impl Shared {
     /// Whether a listing can differ between readers or requests beyond visibility: tailored
     /// tools, a context callback, a presentation callback, or an instructions provider.
-    pub(crate) fn is_dynamic(&self) -> bool {
-        self.catalog.is_tailored()
-            || self.context.is_some()
-            || self.presentation.is_some()
-            || matches!(self.instructions, InstructionsSource::Provider(_))
-    }
+    /// Fixed at `build`, so listings do not recompute it.
+    pub(crate) dynamic: bool,
+    /// Whether a tool's existence depends on the caller (scopes or `authorize`).
+    pub(crate) gated: bool,
 }
 
 /// Builds a [`TailorServer`].
@@ -271,6 +266,11 @@ impl ServerBuilder {
             .default_verbosity
             .or_else(env_verbosity)
             .unwrap_or(crate::DEFAULT_VERBOSITY);
+        let dynamic = catalog.is_tailored()
+            || self.context.is_some()
+            || self.presentation.is_some()
+            || matches!(self.instructions, InstructionsSource::Provider(_));
+        let gated = catalog.is_gated();
         Ok(TailorServer::new(Arc::new(Shared {
             catalog,
             server_info: self.server_info,
@@ -285,6 +285,8 @@ impl ServerBuilder {
             deadline: self.deadline,
             reporter: self.reporter,
             default_principal: self.default_principal,
+            dynamic,
+            gated,
         })))
     }
 }

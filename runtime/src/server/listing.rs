@@ -121,7 +121,7 @@ fn binding(shared: &Shared, info: &RequestInfo, tools: &[Tool], page_size: usize
         .part(joined(&mut tools.iter().map(|t| t.name.as_ref())))
         .part(page_size.to_be_bytes())
         .part(info.protocol_version.as_deref().unwrap_or(""));
-    if shared.is_dynamic() {
+    if shared.dynamic {
         let presented = serde_json::to_vec(tools).unwrap_or_default();
         builder = builder.part(Sha256::digest(presented));
     }
@@ -173,7 +173,7 @@ pub(crate) async fn list_tools(
     result.next_cursor = next_cursor;
     if info.is_modern() {
         // Anything that makes the listing depend on who asks makes it private.
-        let private = shared.is_dynamic() || shared.catalog.is_gated();
+        let private = shared.dynamic || shared.gated;
         let mut ttl = shared.list_ttl.map_or(0, |t| t.as_millis() as u64);
         if result.next_cursor.is_some() {
             ttl = ttl.min(shared.cursor.ttl().as_millis() as u64);
