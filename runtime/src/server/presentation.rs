@@ -86,7 +86,8 @@ pub(crate) fn validate(overrides: Map<String, Value>) -> Result<Overrides, Strin
                 for key in meta.keys() {
                     validate_meta_key(key).map_err(|e| format!("`_meta` key `{key}`: {e}"))?;
                 }
-                if depth(&Value::Object(meta.clone())) > MAX_META_DEPTH {
+                // The object itself is one level; measured without copying it.
+                if 1 + meta.values().map(depth).max().unwrap_or(0) > MAX_META_DEPTH {
                     return Err(format!("`_meta` is nested deeper than {MAX_META_DEPTH}"));
                 }
                 out.meta = Some(meta);
