@@ -35,6 +35,12 @@ pub trait McpTool {
     fn render(ctx: &RenderCtx<'_>) -> Value {
         Self::def().render(ctx)
     }
+
+    /// The `rmcp` tool for this context: what an rmcp `list_tools` returns for this tool.
+    #[cfg(feature = "server")]
+    fn tool(ctx: &RenderCtx<'_>) -> rmcp::model::Tool {
+        Self::def().tool(ctx)
+    }
 }
 
 /// Everything `#[mcp_tool]` declared about one tool. Lives in a `static`.
@@ -65,6 +71,18 @@ pub struct Annotations {
 }
 
 impl Annotations {
+    /// The `rmcp` tool annotations.
+    #[cfg(feature = "server")]
+    pub fn to_rmcp(&self) -> rmcp::model::ToolAnnotations {
+        let mut out = rmcp::model::ToolAnnotations::default();
+        out.title = self.title.map(str::to_owned);
+        out.read_only_hint = self.read_only_hint;
+        out.destructive_hint = self.destructive_hint;
+        out.idempotent_hint = self.idempotent_hint;
+        out.open_world_hint = self.open_world_hint;
+        out
+    }
+
     /// The MCP `ToolAnnotations` JSON object (camelCase keys, absent hints omitted).
     pub fn to_json(&self) -> Value {
         let mut out = Map::new();
@@ -182,17 +200,68 @@ impl ToolDef {
     /// description resolved (removed when nothing resolves). Its structure never varies.
     pub fn render_schema(&self, ctx: &RenderCtx<'_>) -> Value {
         let mut schema = self.input_schema().clone();
-        if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
-            for (name, description) in self.fields {
-                if let Some(Value::Object(property)) = properties.get_mut(*name) {
-                    match description.resolve(ctx) {
-                        Some(text) => property.insert("description".into(), text.into()),
-                        None => property.remove("description"),
-                    };
-                }
-            }
+        if let Value::Object(root) = &mut schema {
+            self.tailor_properties(root, ctx);
         }
         schema
+    }
+
+    /// Sets the description of each annotated property of `schema` (a root object schema)
+    /// to the text resolved for `ctx`, removing it when nothing resolves.
+    pub fn tailor_properties(&self, schema: &mut Map<String, Value>, ctx: &RenderCtx<'_>) {
+        let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) else {
+            return;
+        };
+        for (name, description) in self.fields {
+            if let Some(Value::Object(property)) = properties.get_mut(*name) {
+                match description.resolve(ctx) {
+                    Some(text) => property.insert("description".into(), text.into()),
+                    None => property.remove("description"),
+                };
+            }
+        }
+    }
+
+    /// The `rmcp` tool for this context, with `schema` as its input schema: the one place
+    /// the MCP tool object is built from a definition.
+    #[cfg(feature = "server")]
+    pub(crate) fn tool_with_schema(
+        &self,
+        ctx: &RenderCtx<'_>,
+        schema: std::sync::Arc<Map<String, Value>>,
+    ) -> rmcp::model::Tool {
+        let description = self.description.resolve(ctx).map(std::borrow::Cow::Borrowed);
+        let mut tool = rmcp::model::Tool::new_with_raw(self.name, description, schema);
+        tool.title = self.title.resolve(ctx).map(str::to_owned);
+        tool.annotations = self.annotations.as_ref().map(Annotations::to_rmcp);
+        tool
+    }
+
+    /// The `rmcp` tool for this context (see [`render`](Self::render)).
+    #[cfg(feature = "server")]
+    pub fn tool(&self, ctx: &RenderCtx<'_>) -> rmcp::model::Tool {
+        let schema = match self.render_schema(ctx) {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        self.tool_with_schema(ctx, std::sync::Arc::new(schema))
+    }
+
+    /// Tailors another implementation's tool of the same name (say, an rmcp `#[tool]`
+    /// taking `Parameters<Self>`): its title and description become this definition's
+    /// when they resolve, and each annotated property of its input schema gets the
+    /// resolved description. Nothing else of `tool` changes.
+    #[cfg(feature = "server")]
+    pub fn tailor_tool(&self, tool: &mut rmcp::model::Tool, ctx: &RenderCtx<'_>) {
+        if let Some(title) = self.title.resolve(ctx) {
+            tool.title = Some(title.to_owned());
+        }
+        if let Some(description) = self.description.resolve(ctx) {
+            tool.description = Some(std::borrow::Cow::Borrowed(description));
+        }
+        if !self.fields.is_empty() {
+            self.tailor_properties(std::sync::Arc::make_mut(&mut tool.input_schema), ctx);
+        }
     }
 
     /// The MCP `Tool` object for this context: `name`, `title` and `description` when they

@@ -1,47 +1,24 @@
-//! The server's configuration: `Server::builder()`, and the immutable state every session
-//! of a built server shares.
+//! The server's configuration: `Server::builder()`, optionally wrapping an rmcp handler.
 
-use super::callbacks::BoxFuture;
 use super::catalog::{Catalog, CatalogError, ToolRegistration};
 use super::cursor::CursorSigner;
 use super::failure::{Failure, Reporter};
 use super::handler::TailorServer;
+use super::inner::NoHandler;
 use super::instructions::{Instructions, InstructionsSource};
 use super::presentation::{Presentation, PresentationFn};
-use super::reader::{ENV_VERBOSITY, ReaderSource};
-use super::request::{Principal, Reader, RequestInfo};
+use super::reader::ReaderSource;
+use super::request::{Principal, Reader, RequestInfo, env_verbosity};
+use super::results::IntoToolResult;
 use super::session::CallContext;
-use crate::{Description, McpTool};
+use super::shared::{ContextFn, Shared};
+use crate::{Description, McpTool, ToolDef};
+use rmcp::ServerHandler;
 use rmcp::model::Implementation;
 use serde::de::DeserializeOwned;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
-
-pub(crate) type ContextFn = Arc<dyn Fn(Arc<RequestInfo>) -> BoxFuture<Reader> + Send + Sync>;
-
-/// Everything every session of one server shares. Immutable once built.
-pub(crate) struct Shared {
-    pub(crate) catalog: Catalog,
-    pub(crate) server_info: Implementation,
-    pub(crate) instructions: InstructionsSource,
-    pub(crate) presentation: Option<PresentationFn>,
-    pub(crate) context: Option<ContextFn>,
-    pub(crate) reader_source: ReaderSource,
-    pub(crate) default_verbosity: u8,
-    pub(crate) page_size: usize,
-    pub(crate) cursor: CursorSigner,
-    pub(crate) list_ttl: Option<Duration>,
-    pub(crate) deadline: Duration,
-    pub(crate) reporter: Option<Reporter>,
-    pub(crate) default_principal: Principal,
-    /// Whether a listing can differ between readers or requests beyond visibility: tailored
-    /// tools, a context callback, a presentation callback, or an instructions provider.
-    /// Fixed at `build`, so listings do not recompute it.
-    pub(crate) dynamic: bool,
-    /// Whether a tool's existence depends on the caller (scopes or `authorize`).
-    pub(crate) gated: bool,
-}
 
 /// Builds a [`TailorServer`].
 ///
@@ -57,9 +34,11 @@ pub(crate) struct Shared {
 ///     .build()
 ///     .unwrap();
 /// ```
-pub struct ServerBuilder {
+pub struct ServerBuilder<H = NoHandler> {
+    inner: H,
     registrations: Vec<ToolRegistration>,
-    server_info: Implementation,
+    tailored: Vec<&'static ToolDef>,
+    server_info: Option<Implementation>,
     instructions: InstructionsSource,
     presentation: Option<PresentationFn>,
     context: Option<ContextFn>,
@@ -78,13 +57,15 @@ pub struct ServerBuilder {
 pub struct Server;
 
 impl Server {
-    /// A builder with the defaults: no instructions, page size 100, cursors valid for
-    /// 300 s under a random per-process secret, a 10 s request deadline, verbosity from
-    /// `MCP_TAILOR_VERBOSITY` or 5.
+    /// A builder with the defaults: no wrapped handler, no instructions, page size 100,
+    /// cursors valid for 300 s under a random per-process secret, a 10 s request
+    /// deadline, verbosity from `MCP_TAILOR_VERBOSITY` or 5.
     pub fn builder() -> ServerBuilder {
         ServerBuilder {
+            inner: NoHandler,
             registrations: Vec::new(),
-            server_info: Implementation::new("mcp-tailor", env!("CARGO_PKG_VERSION")),
+            tailored: Vec::new(),
+            server_info: None,
             instructions: InstructionsSource::None,
             presentation: None,
             context: None,
@@ -101,11 +82,47 @@ impl Server {
     }
 }
 
-impl ServerBuilder {
-    /// The server's name and version (`serverInfo`).
+impl<H: ServerHandler + Clone> ServerBuilder<H> {
+    /// Wraps an rmcp handler: every request the layer does not own — prompts, resources,
+    /// completion, ping, custom requests, notifications, tasks — goes to `inner`
+    /// unchanged, and capabilities are the union. `inner`'s own tools are listed beside the
+    /// registered ones through the same visibility, presentation, paging and cache hints;
+    /// a name on both sides is an error. Each session gets its own clone of `inner`.
+    pub fn handler<I: ServerHandler + Clone>(self, inner: I) -> ServerBuilder<I> {
+        ServerBuilder {
+            inner,
+            registrations: self.registrations,
+            tailored: self.tailored,
+            server_info: self.server_info,
+            instructions: self.instructions,
+            presentation: self.presentation,
+            context: self.context,
+            reader_source: self.reader_source,
+            default_verbosity: self.default_verbosity,
+            page_size: self.page_size,
+            cursor_secret: self.cursor_secret,
+            cursor_ttl: self.cursor_ttl,
+            list_ttl: self.list_ttl,
+            deadline: self.deadline,
+            reporter: self.reporter,
+            default_principal: self.default_principal,
+        }
+    }
+
+    /// Attaches the `#[mcp_tool]` type `T`'s tailored title, description and argument
+    /// descriptions (and its scopes) to the wrapped handler's tool named `T::NAME` — an
+    /// rmcp `#[tool]` taking `Parameters<T>` is the natural pairing. `build` fails when
+    /// the wrapped handler has no such tool.
+    #[must_use]
+    pub fn tailor<T: McpTool>(mut self) -> Self {
+        self.tailored.push(T::def());
+        self
+    }
+
+    /// The server's name and version (`serverInfo`); else the wrapped handler's.
     #[must_use]
     pub fn name(mut self, name: &str, version: &str) -> Self {
-        self.server_info = Implementation::new(name, version);
+        self.server_info = Some(Implementation::new(name, version));
         self
     }
 
@@ -116,7 +133,7 @@ impl ServerBuilder {
         T: McpTool + DeserializeOwned + Send + 'static,
         F: Fn(T, CallContext) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = R> + Send + 'static,
-        R: super::catalog::IntoToolResult,
+        R: IntoToolResult,
     {
         self.register(ToolRegistration::new::<T, F, Fut, R>(handler))
     }
@@ -255,9 +272,27 @@ impl ServerBuilder {
         self
     }
 
-    /// Builds the server, rejecting duplicate tool names and invalid icons or `_meta`.
-    pub fn build(self) -> Result<TailorServer, CatalogError> {
+    /// Builds the server, rejecting duplicate tool names (registered twice, or registered
+    /// and served by the wrapped handler), `.tailor()` names the wrapped handler does not
+    /// serve, and invalid icons or `_meta`.
+    pub fn build(self) -> Result<TailorServer<H>, CatalogError> {
         let catalog = Catalog::new(self.registrations)?;
+        for entry in catalog.entries() {
+            if self.inner.get_tool(entry.def().name()).is_some() {
+                return Err(CatalogError::NameOnBothSides(entry.def().name().to_owned()));
+            }
+        }
+        for (i, def) in self.tailored.iter().enumerate() {
+            if self.tailored[..i].iter().any(|d| d.name() == def.name()) {
+                return Err(CatalogError::TailoredTwice(def.name().to_owned()));
+            }
+            if catalog.get(def.name()).is_some() {
+                return Err(CatalogError::NameOnBothSides(def.name().to_owned()));
+            }
+            if self.inner.get_tool(def.name()).is_none() {
+                return Err(CatalogError::NoSuchInnerTool(def.name().to_owned()));
+            }
+        }
         let cursor = match self.cursor_secret {
             Some(secret) => CursorSigner::new(secret, self.cursor_ttl),
             None => CursorSigner::random(self.cursor_ttl),
@@ -267,17 +302,19 @@ impl ServerBuilder {
             .or_else(env_verbosity)
             .unwrap_or(crate::DEFAULT_VERBOSITY);
         let dynamic = catalog.is_tailored()
+            || self.tailored.iter().any(|d| d.is_tailored())
             || self.context.is_some()
             || self.presentation.is_some()
             || matches!(self.instructions, InstructionsSource::Provider(_));
-        let gated = catalog.is_gated();
-        Ok(TailorServer::new(Arc::new(Shared {
+        let gated = catalog.is_gated() || self.tailored.iter().any(|d| !d.scopes().is_empty());
+        let shared = Arc::new(Shared {
             catalog,
+            tailored: self.tailored,
             server_info: self.server_info,
             instructions: self.instructions,
             presentation: self.presentation,
             context: self.context,
-            reader_source: self.reader_source,
+            reader_source: Arc::new(self.reader_source),
             default_verbosity,
             page_size: self.page_size,
             cursor,
@@ -287,13 +324,8 @@ impl ServerBuilder {
             default_principal: self.default_principal,
             dynamic,
             gated,
-        })))
+            subscribers: Default::default(),
+        });
+        Ok(TailorServer::new(shared, self.inner))
     }
-}
-
-fn env_verbosity() -> Option<u8> {
-    std::env::var(ENV_VERBOSITY)
-        .ok()
-        .and_then(|v| v.trim().parse::<u8>().ok())
-        .map(|l| l.min(crate::MAX_VERBOSITY))
 }

@@ -5,50 +5,18 @@ use super::callbacks::BoxFuture;
 use super::icons::validate_icons;
 use super::meta_key::validate_meta_key;
 use super::request::RequestInfo;
+use super::results::IntoToolResult;
 use super::session::CallContext;
 use crate::{McpTool, RenderCtx, ToolDef};
 use rmcp::ErrorData;
-use rmcp::model::{
-    CallToolResult, ContentBlock, Icon, JsonObject, MetaObject, Tool, ToolAnnotations,
-};
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, Icon, JsonObject, MetaObject, Tool};
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
-use std::borrow::Cow;
+use serde_json::Value;
 use std::future::Future;
 use std::sync::{Arc, RwLock};
 
-/// What a tool handler may return.
-pub trait IntoToolResult {
-    /// The MCP result, or a protocol error.
-    fn into_tool_result(self) -> Result<CallToolResult, ErrorData>;
-}
-
-impl IntoToolResult for Result<CallToolResult, ErrorData> {
-    fn into_tool_result(self) -> Result<CallToolResult, ErrorData> {
-        self
-    }
-}
-
-impl IntoToolResult for CallToolResult {
-    fn into_tool_result(self) -> Result<CallToolResult, ErrorData> {
-        Ok(self)
-    }
-}
-
-/// `Ok(value)`: a structured result (also as text); `Err(message)`: a tool error the model
-/// reads (`isError: true`), not a protocol error.
-impl IntoToolResult for Result<Value, String> {
-    fn into_tool_result(self) -> Result<CallToolResult, ErrorData> {
-        Ok(match self {
-            Ok(value) if value.is_object() => CallToolResult::structured(value),
-            Ok(value) => CallToolResult::success(vec![ContentBlock::text(value.to_string())]),
-            Err(message) => CallToolResult::error(vec![ContentBlock::text(message)]),
-        })
-    }
-}
-
 type Handler = Arc<
-    dyn Fn(JsonObject, CallContext) -> BoxFuture<Result<CallToolResult, ErrorData>> + Send + Sync,
+    dyn Fn(JsonObject, CallContext) -> BoxFuture<Result<CallToolResponse, ErrorData>> + Send + Sync,
 >;
 /// A host predicate deciding, per request, whether a tool exists for the caller.
 pub type AuthorizeFn =
@@ -58,6 +26,7 @@ pub type AuthorizeFn =
 pub struct ToolRegistration {
     def: &'static ToolDef,
     handler: Handler,
+    output_schema: Option<Arc<JsonObject>>,
     authorize: Option<AuthorizeFn>,
     icons: Option<Value>,
     meta: Option<Value>,
@@ -65,7 +34,10 @@ pub struct ToolRegistration {
 
 impl ToolRegistration {
     /// Registers the `#[mcp_tool]` type `T` with a handler that receives its arguments
-    /// deserialized (a bad argument is a `-32602`, and the handler does not run).
+    /// deserialized. Arguments that do not deserialize are a tool execution error
+    /// (`isError: true`, the reason as text) the model reads and can correct, and the
+    /// handler does not run. A handler returning [`Json<T>`](rmcp::Json) publishes
+    /// `outputSchema`.
     pub fn new<T, F, Fut, R>(handler: F) -> Self
     where
         T: McpTool + DeserializeOwned + Send + 'static,
@@ -77,18 +49,17 @@ impl ToolRegistration {
         let erased: Handler = Arc::new(move |arguments: JsonObject, call: CallContext| {
             let handler = handler.clone();
             Box::pin(async move {
-                let args: T = serde_json::from_value(Value::Object(arguments)).map_err(|e| {
-                    ErrorData::invalid_params(
-                        format!("invalid arguments for `{}`: {e}", T::NAME),
-                        Some(json!({ "reason": "invalid_arguments", "name": T::NAME })),
-                    )
-                })?;
+                let args: T = match serde_json::from_value(Value::Object(arguments)) {
+                    Ok(args) => args,
+                    Err(e) => return Ok(invalid_arguments(T::NAME, &e).into()),
+                };
                 handler(args, call).await.into_tool_result()
             })
         });
         ToolRegistration {
             def: T::def(),
             handler: erased,
+            output_schema: R::output_schema(),
             authorize: None,
             icons: None,
             meta: None,
@@ -122,6 +93,13 @@ impl ToolRegistration {
     }
 }
 
+/// The tool execution error for arguments that do not fit the tool's input schema.
+fn invalid_arguments(tool: &str, error: &serde_json::Error) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(format!(
+        "invalid arguments for tool `{tool}`: {error}"
+    ))])
+}
+
 /// Why a catalog could not be built.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum CatalogError {
@@ -144,6 +122,21 @@ pub enum CatalogError {
         /// What is wrong.
         reason: String,
     },
+    /// A registered tool has the name of one of the wrapped handler's tools.
+    #[error(
+        "tool `{0}` is both registered and served by the wrapped handler; rename one, or \
+         drop the registration and attach the strings with `.tailor::<T>()`"
+    )]
+    NameOnBothSides(String),
+    /// `.tailor::<T>()` names a tool the wrapped handler does not serve.
+    #[error(
+        "`.tailor()` names tool `{0}`, but the wrapped handler has no tool of that name \
+         (its `get_tool` answers `None`; `#[tool_handler]` implements it)"
+    )]
+    NoSuchInnerTool(String),
+    /// `.tailor::<T>()` was given twice for one name.
+    #[error("`.tailor()` names tool `{0}` twice")]
+    TailoredTwice(String),
 }
 
 /// One rendered input schema and the resolved field texts (by address) it was rendered for.
@@ -156,7 +149,7 @@ pub struct ToolEntry {
     pub(crate) authorize: Option<AuthorizeFn>,
     icons: Option<Vec<Icon>>,
     meta: Option<MetaObject>,
-    annotations: Option<ToolAnnotations>,
+    output_schema: Option<Arc<JsonObject>>,
     /// Rendered input schemas, one per combination of resolved field descriptions (keyed
     /// by the addresses of the `&'static` texts; a tool has a handful of combinations).
     schemas: RwLock<Vec<SchemaVariant>>,
@@ -168,18 +161,6 @@ impl std::fmt::Debug for ToolEntry {
             .field("name", &self.def.name())
             .finish_non_exhaustive()
     }
-}
-
-fn annotations(def: &ToolDef) -> Option<ToolAnnotations> {
-    def.annotations().map(|a| {
-        let mut out = ToolAnnotations::default();
-        out.title = a.title.map(str::to_owned);
-        out.read_only_hint = a.read_only_hint;
-        out.destructive_hint = a.destructive_hint;
-        out.idempotent_hint = a.idempotent_hint;
-        out.open_world_hint = a.open_world_hint;
-        out
-    })
 }
 
 impl ToolEntry {
@@ -224,7 +205,7 @@ impl ToolEntry {
             authorize: reg.authorize,
             icons,
             meta,
-            annotations: annotations(reg.def),
+            output_schema: reg.output_schema,
             schemas: RwLock::new(Vec::new()),
         })
     }
@@ -266,10 +247,8 @@ impl ToolEntry {
 
     /// The tool as this reader sees it, before any host presentation.
     pub fn render(&self, ctx: &RenderCtx<'_>, with_icons: bool) -> Tool {
-        let description = self.def.description().resolve(ctx).map(Cow::Borrowed);
-        let mut tool = Tool::new_with_raw(self.def.name(), description, self.schema(ctx));
-        tool.title = self.def.title().resolve(ctx).map(str::to_owned);
-        tool.annotations.clone_from(&self.annotations);
+        let mut tool = self.def.tool_with_schema(ctx, self.schema(ctx));
+        tool.output_schema.clone_from(&self.output_schema);
         if with_icons {
             tool.icons.clone_from(&self.icons);
         }
@@ -282,7 +261,7 @@ impl ToolEntry {
         &self,
         arguments: JsonObject,
         call: CallContext,
-    ) -> BoxFuture<Result<CallToolResult, ErrorData>> {
+    ) -> BoxFuture<Result<CallToolResponse, ErrorData>> {
         (self.handler)(arguments, call)
     }
 }

@@ -20,6 +20,9 @@ pub enum FailureKind {
     Authorize,
     /// A tool handler panicked.
     Handler,
+    /// The wrapped handler's tools could not be merged (a name registered on both sides,
+    /// an error listing them, or more pages than the layer follows).
+    Inner,
 }
 
 /// One failure, with its raw cause, for the host's reporter.
@@ -45,23 +48,65 @@ pub fn report(reporter: Option<&Reporter>, failure: Failure) {
     }
 }
 
+/// `data.reason` of a failed instructions provider (`-32603`).
+pub const INSTRUCTIONS_PROVIDER_FAILURE: &str = "instructions_provider_failure";
+/// `data.reason` of a failed presentation callback or an invalid override (`-32603`).
+pub const TOOL_PRESENTATION_FAILURE: &str = "tool_presentation_failure";
+/// `data.reason` of a panicking tool handler (`-32603`).
+pub const TOOL_HANDLER_FAILURE: &str = "tool_handler_failure";
+/// `data.reason` of a wrapped handler whose tool list cannot be merged (`-32603`).
+pub const INNER_TOOLS_FAILURE: &str = "inner_tools_failure";
+/// `data.reason` of an unknown or hidden tool (`-32602`).
+pub const UNKNOWN_TOOL: &str = "unknown_tool";
+/// `data.reason` of a cursor that is not valid for this request (`-32602`).
+pub const INVALID_CURSOR: &str = "invalid_cursor";
+/// `data.reason` of a session-only request made without a session (`-32600`).
+pub const NO_SESSION: &str = "no_session";
+/// `data.cause` added when a host callback missed the request deadline.
+pub const CAUSE_TIMEOUT: &str = "timeout";
+
+/// The longest tool name echoed back in an `unknown_tool` error (longer ones are cut).
+const MAX_ECHOED_NAME: usize = 128;
+
 /// `-32603` with `data.reason`: the only thing the client learns of an internal failure.
 pub fn internal(reason: &'static str) -> ErrorData {
     ErrorData::internal_error(reason.replace('_', " "), Some(json!({ "reason": reason })))
 }
 
-/// `-32602`, `data.reason = "unknown_tool"`: hidden and unknown tools look the same.
+/// `-32603` with `data.reason` and `data.cause: "timeout"`: a callback missed the deadline.
+pub fn timed_out(reason: &'static str) -> ErrorData {
+    ErrorData::internal_error(
+        format!("{} (timeout)", reason.replace('_', " ")),
+        Some(json!({ "reason": reason, "cause": CAUSE_TIMEOUT })),
+    )
+}
+
+/// `-32602`, `data.reason = "unknown_tool"`: hidden and unknown tools look the same. The
+/// name is echoed at most [`MAX_ECHOED_NAME`] bytes long.
 pub fn unknown_tool(name: &str) -> ErrorData {
+    let mut end = name.len().min(MAX_ECHOED_NAME);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    let name = &name[..end];
     ErrorData::invalid_params(
         format!("unknown tool `{name}`"),
-        Some(json!({ "reason": "unknown_tool", "name": name })),
+        Some(json!({ "reason": UNKNOWN_TOOL, "name": name })),
     )
 }
 
 /// `-32602`, `data.reason = "invalid_cursor"`.
 pub fn invalid_cursor() -> ErrorData {
-    ErrorData::invalid_params(
-        "invalid cursor",
-        Some(json!({ "reason": "invalid_cursor" })),
+    ErrorData::invalid_params("invalid cursor", Some(json!({ "reason": INVALID_CURSOR })))
+}
+
+/// `-32600`, `data.reason = "no_session"`: a session-only request on a 2026-07-28 request,
+/// which has no session.
+pub fn no_session() -> ErrorData {
+    ErrorData::invalid_request(
+        "this request has no session (protocol 2026-07-28): send the reader in each \
+         request's `_meta` (`mcp-tailor.dev/runner`, `mcp-tailor.dev/model`, \
+         `mcp-tailor.dev/verbosity`) instead",
+        Some(json!({ "reason": NO_SESSION })),
     )
 }

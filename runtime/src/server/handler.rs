@@ -1,23 +1,36 @@
-//! A built server and the `rmcp::ServerHandler` of each of its sessions: every request
-//! resolves its `RequestInfo` (caller, client, reader), then lists, calls or answers the
-//! handshake with the shared configuration.
+//! A built server and the `rmcp::ServerHandler` of each of its sessions. The layer owns
+//! the handshake (instructions), `tools/list`, `tools/call` of registered tools, the
+//! session's reader and logging level, and `subscriptions/listen` for tool changes; every
+//! other request and notification goes to the wrapped handler unchanged.
+#![allow(deprecated)] // rmcp marks logging, resource subscriptions and roots deprecated.
 
-use super::builder::Shared;
 use super::callbacks::guarded;
-use super::failure::{Failure, FailureKind, internal, report, unknown_tool};
-use super::listing::{is_visible, list_tools};
-use super::request::{Principal, Reader, RequestInfo};
-use super::session::{CallContext, SessionState};
+use super::failure::{
+    Failure, FailureKind, TOOL_HANDLER_FAILURE, internal, no_session, report, unknown_tool,
+};
+use super::inner::{NoHandler, inner_tools, merge_capabilities};
+use super::listing::{inner_is_visible, is_visible, list_tools};
+use super::request::{Reader, ReaderScope, RequestInfo};
+use super::session::{CallContext, SessionState, has_session};
+use super::shared::Shared;
 use crate::ToolDef;
 use futures::FutureExt as _;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, DiscoverResult,
-    ErrorCode, Implementation, InitializeRequestParams, InitializeResult, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
+    CompleteRequestParams, CompleteResult, CustomNotification, CustomRequest, CustomResult,
+    DiscoverResult, GetPromptRequestParams, GetPromptResponse, GetSkillRequestParams,
+    GetSkillResult, GetTaskParams, GetTaskResult, Implementation, InitializeRequestParams,
+    InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListSkillsResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProtocolVersion, ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult,
+    ReadResourceRequestParams, ReadResourceResponse, ServerConfig, SetLevelRequestParams,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
+    UpdateTaskParams,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::json;
+use std::borrow::Cow;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use tokio::time::Instant;
@@ -26,17 +39,18 @@ use tokio::time::Instant;
 /// `{"runner"?: string, "model"?: string, "verbosity"?: 0..=9}`.
 pub const SET_READER_METHOD: &str = "mcp-tailor/setReader";
 
-/// A built server. Cheap to clone; each connection or HTTP session gets its own
-/// [`TailorSession`] from [`TailorServer::session`].
+/// A built server, wrapping the rmcp handler `H` (none by default). Cheap to clone; each
+/// connection or HTTP session gets its own [`TailorSession`] from [`TailorServer::session`].
 #[derive(Clone)]
-pub struct TailorServer {
+pub struct TailorServer<H = NoHandler> {
     shared: Arc<Shared>,
+    inner: H,
 }
 
-impl std::fmt::Debug for TailorServer {
+impl<H> std::fmt::Debug for TailorServer<H> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TailorServer")
-            .field("name", &self.shared.server_info.name)
+            .field("name", &self.shared.server_info.as_ref().map(|i| &i.name))
             .field("tools", &self.shared.catalog.entries().len())
             .finish_non_exhaustive()
     }
@@ -76,14 +90,16 @@ async fn resolve_reader(
     }
 }
 
-impl TailorServer {
-    pub(crate) fn new(shared: Arc<Shared>) -> Self {
-        TailorServer { shared }
+impl<H: ServerHandler + Clone> TailorServer<H> {
+    pub(crate) fn new(shared: Arc<Shared>, inner: H) -> Self {
+        TailorServer { shared, inner }
     }
 
-    /// The `tools/list` result a request described by `info` gets (its `reader` is resolved
-    /// here, from its client name, headers and `_meta`), without a transport: for tests,
-    /// prerendering and benchmarks. `info.principal` is used as given.
+    /// The `tools/list` result a request described by `info` gets from the registered
+    /// tools (its `reader` is resolved here, from its client name, headers and `_meta`),
+    /// without a transport: for tests, prerendering and benchmarks. `info.principal` is
+    /// used as given. The wrapped handler's tools need a request context, so they are not
+    /// included.
     pub async fn list_tools_for(
         &self,
         info: RequestInfo,
@@ -91,14 +107,16 @@ impl TailorServer {
     ) -> Result<ListToolsResult, ErrorData> {
         let deadline = Instant::now() + self.shared.deadline;
         let info = resolve_reader(&self.shared, info, None, deadline).await;
-        list_tools(&self.shared, &info, cursor, deadline).await
+        list_tools(&self.shared, &info, Vec::new(), cursor, deadline).await
     }
 
-    /// A fresh session: the `rmcp::ServerHandler` of one connection.
-    pub fn session(&self) -> TailorSession {
+    /// A fresh session: the `rmcp::ServerHandler` of one connection, with its own clone of
+    /// the wrapped handler.
+    pub fn session(&self) -> TailorSession<H> {
         TailorSession {
             shared: self.shared.clone(),
             session: Arc::new(SessionState::default()),
+            inner: self.inner.clone(),
         }
     }
 
@@ -111,16 +129,35 @@ impl TailorServer {
     pub fn tools(&self) -> impl Iterator<Item = &'static ToolDef> + '_ {
         self.shared.catalog.entries().iter().map(|e| e.def())
     }
+
+    /// The wrapped handler (the template each session clones).
+    pub fn inner(&self) -> &H {
+        &self.inner
+    }
+
+    /// Tells every client of this server that its tool list changed: 2026-07-28
+    /// `subscriptions/listen` streams that asked for `toolsListChanged`, and session-bound
+    /// clients. Call it when what a tool's visibility depends on changes.
+    pub async fn notify_tool_list_changed(&self) {
+        self.shared.subscribers.tools_changed().await;
+    }
+
+    /// The number of clients that would hear [`notify_tool_list_changed`](Self::notify_tool_list_changed).
+    pub fn listeners(&self) -> usize {
+        self.shared.subscribers.len()
+    }
 }
 
-/// One session of a [`TailorServer`]: implements `rmcp::ServerHandler`.
+/// One session of a [`TailorServer`]: implements `rmcp::ServerHandler` in front of the
+/// wrapped handler `H`.
 #[derive(Clone)]
-pub struct TailorSession {
+pub struct TailorSession<H = NoHandler> {
     shared: Arc<Shared>,
     session: Arc<SessionState>,
+    inner: H,
 }
 
-impl TailorSession {
+impl<H: ServerHandler> TailorSession<H> {
     /// Everything the server knows about this request, with the reader resolved (and the
     /// host context callback applied, under the deadline).
     async fn request_info(
@@ -130,37 +167,93 @@ impl TailorSession {
         deadline: Instant,
     ) -> Arc<RequestInfo> {
         let shared = &self.shared;
-        let parts = context.extensions.get::<http::request::Parts>();
-        let client = client.or_else(|| context.client_info());
-        let info = RequestInfo {
-            protocol_version: context.protocol_version().map(|v| v.as_str().to_owned()),
-            client_name: client.as_ref().map(|c| c.name.clone()),
-            client_version: client.as_ref().map(|c| c.version.clone()),
-            meta: context.meta.0.0.clone(),
-            headers: parts.map(|p| p.headers.clone()).unwrap_or_default(),
-            principal: parts
-                .and_then(|p| p.extensions.get::<Principal>().cloned())
-                .unwrap_or_else(|| shared.default_principal.clone()),
-            reader: Reader::default(),
-            fallback_verbosity: shared.default_verbosity,
-        };
+        let info = RequestInfo::from_context(
+            context,
+            client,
+            shared.default_principal.clone(),
+            shared.default_verbosity,
+        );
         resolve_reader(shared, info, self.session.reader().as_ref(), deadline).await
     }
 
     fn deadline(&self) -> Instant {
         Instant::now() + self.shared.deadline
     }
+
+    /// `context` with what [`Reader::from_request`] needs, for the wrapped handler.
+    fn scoped(&self, mut context: RequestContext<RoleServer>) -> RequestContext<RoleServer> {
+        context.extensions.insert(ReaderScope {
+            source: self.shared.reader_source.clone(),
+            session: self.session.reader(),
+        });
+        context
+    }
+
+    /// The server's instructions for this request: the layer's own, else the wrapped
+    /// handler's static ones.
+    async fn instructions(&self, info: &Arc<RequestInfo>, deadline: Instant) -> Result<Option<String>, ErrorData> {
+        let fallback = self.inner.get_info().instructions;
+        self.shared
+            .instructions
+            .resolve(info, deadline, self.shared.reporter.as_ref(), fallback)
+            .await
+    }
+
+    async fn call_registered(
+        &self,
+        entry: &super::catalog::ToolEntry,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+        info: Arc<RequestInfo>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let shared = &self.shared;
+        let logger = shared
+            .server_info
+            .as_ref()
+            .map_or_else(|| self.inner.get_info().server_info.name, |i| i.name.clone());
+        let call = CallContext::new(
+            info,
+            self.session.clone(),
+            self.shared.clone(),
+            self.scoped(context),
+            request.input_responses,
+            request.request_state,
+            logger,
+        );
+        let arguments = request.arguments.unwrap_or_default();
+        match AssertUnwindSafe(entry.call(arguments, call))
+            .catch_unwind()
+            .await
+        {
+            Ok(result) => result,
+            Err(_) => {
+                report(
+                    shared.reporter.as_ref(),
+                    Failure {
+                        kind: FailureKind::Handler,
+                        cause: "the tool handler panicked".into(),
+                        tool: Some(request.name.to_string()),
+                    },
+                );
+                Err(internal(TOOL_HANDLER_FAILURE))
+            }
+        }
+    }
 }
 
-impl ServerHandler for TailorSession {
+impl<H: ServerHandler> ServerHandler for TailorSession<H> {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_tool_list_changed()
-                .build(),
-        )
-        .with_server_info(self.shared.server_info.clone())
+        let mut info = self.inner.get_info();
+        info.capabilities = merge_capabilities(info.capabilities);
+        if let Some(server_info) = &self.shared.server_info {
+            info.server_info = server_info.clone();
+        }
+        info.instructions = None;
+        info
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        self.inner.supported_protocol_versions()
     }
 
     async fn initialize(
@@ -173,13 +266,10 @@ impl ServerHandler for TailorSession {
         let info = self
             .request_info(&context, Some(request.client_info.clone()), deadline)
             .await;
-        let instructions = self
-            .shared
-            .instructions
-            .resolve(&info, deadline, self.shared.reporter.as_ref())
-            .await?;
+        let instructions = self.instructions(&info, deadline).await?;
         let mut result = self.negotiate_initialize(&request)?;
         result.instructions = instructions;
+        self.shared.subscribers.add_session(&context.peer);
         Ok(result)
     }
 
@@ -189,11 +279,7 @@ impl ServerHandler for TailorSession {
     ) -> Result<DiscoverResult, ErrorData> {
         let deadline = self.deadline();
         let info = self.request_info(&context, None, deadline).await;
-        let instructions = self
-            .shared
-            .instructions
-            .resolve(&info, deadline, self.shared.reporter.as_ref())
-            .await?;
+        let instructions = self.instructions(&info, deadline).await?;
         let mut result = DiscoverResult::from_server_info(
             self.supported_protocol_versions().into_owned(),
             self.get_info(),
@@ -209,8 +295,14 @@ impl ServerHandler for TailorSession {
     ) -> Result<ListToolsResult, ErrorData> {
         let deadline = self.deadline();
         let info = self.request_info(&context, None, deadline).await;
+        let inner = inner_tools(
+            &self.inner,
+            &self.scoped(context),
+            self.shared.reporter.as_ref(),
+        )
+        .await?;
         let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
-        list_tools(&self.shared, &info, cursor, deadline).await
+        list_tools(&self.shared, &info, inner, cursor, deadline).await
     }
 
     async fn call_tool(
@@ -222,31 +314,66 @@ impl ServerHandler for TailorSession {
         let info = self.request_info(&context, None, deadline).await;
         let shared = &self.shared;
         // Eligibility is checked here on its own; presented descriptors play no part.
-        let entry = shared
-            .catalog
-            .get(&request.name)
-            .ok_or_else(|| unknown_tool(&request.name))?;
-        if !is_visible(shared, entry, &info, deadline).await {
+        if let Some(entry) = shared.catalog.get(&request.name) {
+            if !is_visible(shared, entry, &info, deadline).await {
+                return Err(unknown_tool(&request.name));
+            }
+            return self.call_registered(entry, request, context, info).await;
+        }
+        let inner_serves_tools = self.inner.get_info().capabilities.tools.is_some();
+        if !inner_serves_tools || !inner_is_visible(shared, &request.name, &info) {
             return Err(unknown_tool(&request.name));
         }
-        let call = CallContext::new(info, self.session.clone(), context.peer.clone());
-        let arguments = request.arguments.unwrap_or_default();
-        match AssertUnwindSafe(entry.call(arguments, call))
-            .catch_unwind()
-            .await
-        {
-            Ok(result) => result.map(CallToolResponse::from),
-            Err(_) => {
-                report(
-                    shared.reporter.as_ref(),
-                    Failure {
-                        kind: FailureKind::Handler,
-                        cause: "the tool handler panicked".into(),
-                        tool: Some(request.name.to_string()),
-                    },
-                );
-                Err(internal("tool_handler_failure"))
-            }
+        self.inner.call_tool(request, self.scoped(context)).await
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        match self.shared.catalog.get(name) {
+            // The schema's structure is the same for every reader.
+            Some(entry) => Some(entry.def().tool(&crate::RenderCtx::default())),
+            None => self.inner.get_tool(name),
+        }
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        let mut accepted = self
+            .inner
+            .accepted_subscription_filter(requested)
+            .unwrap_or_default();
+        if requested.tools_list_changed == Some(true) {
+            accepted.tools_list_changed = Some(true);
+        }
+        Some(accepted)
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let _guard = (context.accepted().tools_list_changed == Some(true))
+            .then(|| self.shared.subscribers.listen(context.sink().clone()));
+        let inner_listens = self
+            .inner
+            .accepted_subscription_filter(context.requested())
+            .is_some_and(|filter| filter != SubscriptionFilter::default());
+        if inner_listens {
+            self.inner.listen(context).await
+        } else {
+            context.cancelled().await;
+            Ok(())
+        }
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.session.set_log_level(request.level);
+        if self.inner.get_info().capabilities.logging.is_some() {
+            self.inner.set_level(request, self.scoped(context)).await
+        } else {
+            Ok(())
         }
     }
 
@@ -256,11 +383,10 @@ impl ServerHandler for TailorSession {
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
         if request.method != SET_READER_METHOD {
-            return Err(ErrorData::new(
-                ErrorCode::METHOD_NOT_FOUND,
-                request.method,
-                None,
-            ));
+            return self.inner.on_custom_request(request, self.scoped(context)).await;
+        }
+        if !has_session(&context) {
+            return Err(no_session());
         }
         #[derive(serde::Deserialize)]
         #[serde(deny_unknown_fields)]
@@ -282,5 +408,161 @@ impl ServerHandler for TailorSession {
             "model": reader.model,
             "verbosity": reader.verbosity,
         })))
+    }
+
+    // Everything below is the wrapped handler's, unchanged.
+
+    async fn ping(&self, context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+        self.inner.ping(self.scoped(context)).await
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        self.inner.complete(request, self.scoped(context)).await
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        self.inner.get_prompt(request, self.scoped(context)).await
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        self.inner.list_prompts(request, self.scoped(context)).await
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.inner.list_resources(request, self.scoped(context)).await
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.inner
+            .list_resource_templates(request, self.scoped(context))
+            .await
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.inner.read_resource(request, self.scoped(context)).await
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.subscribe(request, self.scoped(context)).await
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.unsubscribe(request, self.scoped(context)).await
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.inner.get_task(request, self.scoped(context)).await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.update_task(request, self.scoped(context)).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.cancel_task(request, self.scoped(context)).await
+    }
+
+    async fn list_skills(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        self.inner.list_skills(request, self.scoped(context)).await
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, ErrorData> {
+        self.inner.get_skill(request, self.scoped(context)).await
+    }
+
+    async fn read_resource_directory(
+        &self,
+        request: ReadResourceDirectoryRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceDirectoryResult, ErrorData> {
+        self.inner
+            .read_resource_directory(request, self.scoped(context))
+            .await
+    }
+
+    async fn on_cancelled(
+        &self,
+        notification: CancelledNotificationParam,
+        context: NotificationContext<RoleServer>,
+    ) {
+        self.inner.on_cancelled(notification, context).await;
+    }
+
+    async fn on_progress(
+        &self,
+        notification: ProgressNotificationParam,
+        context: NotificationContext<RoleServer>,
+    ) {
+        self.inner.on_progress(notification, context).await;
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.inner.on_initialized(context).await;
+    }
+
+    async fn on_roots_list_changed(&self, context: NotificationContext<RoleServer>) {
+        self.inner.on_roots_list_changed(context).await;
+    }
+
+    async fn on_custom_notification(
+        &self,
+        notification: CustomNotification,
+        context: NotificationContext<RoleServer>,
+    ) {
+        self.inner
+            .on_custom_notification(notification, context)
+            .await;
     }
 }

@@ -3,7 +3,9 @@
 //! is never a fallback — and every way it can fail becomes one controlled error.
 
 use super::callbacks::{BoxFuture, CallbackFailure, guarded};
-use super::failure::{Failure, FailureKind, Reporter, internal, report};
+use super::failure::{
+    Failure, FailureKind, INSTRUCTIONS_PROVIDER_FAILURE, Reporter, internal, report, timed_out,
+};
 use super::request::RequestInfo;
 use rmcp::ErrorData;
 use std::sync::Arc;
@@ -39,15 +41,17 @@ pub enum InstructionsSource {
 }
 
 impl InstructionsSource {
-    /// The instructions for this request, or the controlled error.
+    /// The instructions for this request, or the controlled error. Without instructions of
+    /// its own, the server sends `fallback` (the wrapped handler's).
     pub(crate) async fn resolve(
         &self,
         info: &Arc<RequestInfo>,
         deadline: Instant,
         reporter: Option<&Reporter>,
+        fallback: Option<String>,
     ) -> Result<Option<String>, ErrorData> {
         let provider = match self {
-            InstructionsSource::None => return Ok(None),
+            InstructionsSource::None => return Ok(fallback),
             InstructionsSource::Static(text) => return Ok(Some(text.clone())),
             InstructionsSource::Provider(provider) => provider,
         };
@@ -67,7 +71,7 @@ impl InstructionsSource {
                     FailureKind::Instructions,
                     "the provider returned an empty text".into(),
                 );
-                Err(internal("instructions_provider_failure"))
+                Err(internal(INSTRUCTIONS_PROVIDER_FAILURE))
             }
             Ok(Instructions::Text(text)) if text.len() > MAX_INSTRUCTIONS => {
                 fail(
@@ -77,27 +81,27 @@ impl InstructionsSource {
                         text.len()
                     ),
                 );
-                Err(internal("instructions_provider_failure"))
+                Err(internal(INSTRUCTIONS_PROVIDER_FAILURE))
             }
             Ok(Instructions::Text(text)) => Ok(Some(text)),
             Ok(Instructions::Omit) => Ok(None),
             Ok(Instructions::Error(cause)) => {
                 fail(FailureKind::Instructions, cause);
-                Err(internal("instructions_provider_failure"))
+                Err(internal(INSTRUCTIONS_PROVIDER_FAILURE))
             }
             Err(CallbackFailure::Timeout) => {
                 fail(
                     FailureKind::Timeout,
                     "the instructions provider missed the request deadline".into(),
                 );
-                Err(internal("timeout"))
+                Err(timed_out(INSTRUCTIONS_PROVIDER_FAILURE))
             }
             Err(CallbackFailure::Panic(message)) => {
                 fail(
                     FailureKind::Instructions,
                     format!("the provider panicked: {message}"),
                 );
-                Err(internal("instructions_provider_failure"))
+                Err(internal(INSTRUCTIONS_PROVIDER_FAILURE))
             }
         }
     }

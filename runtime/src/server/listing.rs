@@ -1,14 +1,18 @@
 //! `tools/list` and the eligibility check of `tools/call`: visibility first (scopes,
 //! `authorize`), then tailoring, then host presentation, then the page of the whole
-//! presented catalog, with a bound cursor and the cache hints.
+//! presented catalog, with a bound cursor and the cache hints. The wrapped handler's tools
+//! take the same path as registered ones.
 
-use super::builder::Shared;
 use super::callbacks::{CallbackFailure, guarded};
 use super::catalog::ToolEntry;
 use super::cursor::{Binding, BindingBuilder};
-use super::failure::{Failure, FailureKind, internal, invalid_cursor, report};
+use super::failure::{
+    Failure, FailureKind, INNER_TOOLS_FAILURE, TOOL_PRESENTATION_FAILURE, internal,
+    invalid_cursor, report, timed_out,
+};
 use super::presentation::{self, Presentation};
 use super::request::RequestInfo;
+use super::shared::Shared;
 use rmcp::ErrorData;
 use rmcp::model::{CacheScope, ListToolsResult, Tool};
 use sha2::{Digest, Sha256};
@@ -69,27 +73,27 @@ async fn present(
             );
         };
         let descriptor =
-            serde_json::to_value(&*tool).map_err(|_| internal("tool_presentation_failure"))?;
+            serde_json::to_value(&*tool).map_err(|_| internal(TOOL_PRESENTATION_FAILURE))?;
         let overrides = match guarded(deadline, || callback(descriptor, info.clone())).await {
             Ok(Presentation::Default) => continue,
             Ok(Presentation::Overrides(overrides)) => overrides,
             Ok(Presentation::Error(cause)) => {
                 fail(FailureKind::Presentation, cause);
-                return Err(internal("tool_presentation_failure"));
+                return Err(internal(TOOL_PRESENTATION_FAILURE));
             }
             Err(CallbackFailure::Timeout) => {
                 fail(
                     FailureKind::Timeout,
                     "the presentation callback missed the request deadline".into(),
                 );
-                return Err(internal("timeout"));
+                return Err(timed_out(TOOL_PRESENTATION_FAILURE));
             }
             Err(CallbackFailure::Panic(message)) => {
                 fail(
                     FailureKind::Presentation,
                     format!("the presentation callback panicked: {message}"),
                 );
-                return Err(internal("tool_presentation_failure"));
+                return Err(internal(TOOL_PRESENTATION_FAILURE));
             }
         };
         match presentation::validate(overrides) {
@@ -99,7 +103,7 @@ async fn present(
                     FailureKind::Presentation,
                     format!("invalid override: {cause}"),
                 );
-                return Err(internal("tool_presentation_failure"));
+                return Err(internal(TOOL_PRESENTATION_FAILURE));
             }
         }
         if !info.supports_icons() {
@@ -128,22 +132,69 @@ fn binding(shared: &Shared, info: &RequestInfo, tools: &[Tool], page_size: usize
     builder.finish()
 }
 
-/// The `tools/list` result for this request and cursor.
+/// Whether the caller may see and call the wrapped handler's tool `name`: the scopes of
+/// the `#[mcp_tool]` type attached to it with `.tailor()`, if any. (Whether the tool
+/// exists at all is the wrapped handler's own decision.)
+pub(crate) fn inner_is_visible(shared: &Shared, name: &str, info: &RequestInfo) -> bool {
+    shared
+        .tailoring(name)
+        .is_none_or(|def| info.principal.satisfies(def.scopes()))
+}
+
+/// The wrapped handler's tools as this reader sees them: visible ones only, tailored by
+/// their attached `#[mcp_tool]` types. A name also registered is an error, never a shadow.
+fn inner_candidates(
+    shared: &Shared,
+    inner: Vec<Tool>,
+    info: &RequestInfo,
+    tools: &mut Vec<Tool>,
+) -> Result<(), ErrorData> {
+    let ctx = info.render_ctx();
+    for mut tool in inner {
+        if shared.catalog.get(&tool.name).is_some() {
+            report(
+                shared.reporter.as_ref(),
+                Failure {
+                    kind: FailureKind::Inner,
+                    cause: "the wrapped handler lists a tool that is also registered".into(),
+                    tool: Some(tool.name.to_string()),
+                },
+            );
+            return Err(internal(INNER_TOOLS_FAILURE));
+        }
+        if !inner_is_visible(shared, &tool.name, info) {
+            continue;
+        }
+        if let Some(def) = shared.tailoring(&tool.name) {
+            def.tailor_tool(&mut tool, &ctx);
+        }
+        if !info.supports_icons() {
+            tool.icons = None;
+        }
+        tools.push(tool);
+    }
+    Ok(())
+}
+
+/// The `tools/list` result for this request and cursor; `inner` is the wrapped handler's
+/// whole tool list for this request.
 pub(crate) async fn list_tools(
     shared: &Shared,
     info: &Arc<RequestInfo>,
+    inner: Vec<Tool>,
     cursor: Option<&str>,
     deadline: Instant,
 ) -> Result<ListToolsResult, ErrorData> {
     let ctx = info.render_ctx();
     let with_icons = info.supports_icons();
     // The whole presented catalog is computed before paging: the cursor binds its digest.
-    let mut tools: Vec<Tool> = Vec::with_capacity(shared.catalog.entries().len());
+    let mut tools: Vec<Tool> = Vec::with_capacity(shared.catalog.entries().len() + inner.len());
     for entry in shared.catalog.entries() {
         if is_visible(shared, entry, info, deadline).await {
             tools.push(entry.render(&ctx, with_icons));
         }
     }
+    inner_candidates(shared, inner, info, &mut tools)?;
     present(shared, &mut tools, info, deadline).await?;
 
     let page_size = shared.page_size.max(1);

@@ -1,8 +1,13 @@
-//! Serving tailored tools over MCP on `rmcp` (feature `server`).
+//! Serving tailored tools over MCP on `rmcp` (feature `server`; streamable HTTP with
+//! feature `http`).
 //!
 //! Build a server with [`Server::builder`], register `#[mcp_tool]` types with their
-//! handlers, and serve it on stdio ([`TailorServer::serve_stdio`]) or streamable HTTP
-//! ([`TailorServer::serve_http`], path `/mcp`). Per request the server resolves who reads
+//! handlers, optionally wrap any rmcp `ServerHandler` (`.handler(inner)`: prompts,
+//! resources, completion and everything else the layer does not own go to it unchanged,
+//! and its tools are listed through the same pipeline), and serve it on stdio
+//! ([`TailorServer::serve_stdio`]) or streamable HTTP (`TailorServer::serve_http`, path
+//! `/mcp`). Hosts that keep their own handler use [`Reader::from_request`] and
+//! [`McpTool::tool`](crate::McpTool::tool) instead. Per request the server resolves who reads
 //! (the client's self-reported `clientInfo.name` through an alias table, the session's own
 //! choice, `X-MCP-*` headers, `mcp-tailor.dev/*` `_meta` keys, or a host callback), decides
 //! visibility (scopes, `authorize`), renders the tailored tools, applies the host's
@@ -19,22 +24,34 @@ mod catalog;
 mod cursor;
 mod failure;
 mod handler;
+#[cfg(feature = "http")]
+mod http;
 mod icons;
+mod inner;
 mod instructions;
 mod listing;
 mod meta_key;
 mod presentation;
 mod reader;
 mod request;
+mod results;
 mod session;
-mod transport;
+mod shared;
+mod stdio;
+mod subscriptions;
 
 pub use builder::{Server, ServerBuilder};
 pub use callbacks::{BoxFuture, CallbackFailure};
-pub use catalog::{AuthorizeFn, CatalogError, IntoToolResult, ToolRegistration};
+pub use catalog::{AuthorizeFn, CatalogError, ToolRegistration};
 pub use cursor::{Binding, BindingBuilder, CursorError, CursorSigner};
-pub use failure::{Failure, FailureKind};
+pub use failure::{
+    CAUSE_TIMEOUT, Failure, FailureKind, INNER_TOOLS_FAILURE, INSTRUCTIONS_PROVIDER_FAILURE,
+    INVALID_CURSOR, NO_SESSION, TOOL_HANDLER_FAILURE, TOOL_PRESENTATION_FAILURE, UNKNOWN_TOOL,
+};
 pub use handler::{SET_READER_METHOD, TailorServer, TailorSession};
+#[cfg(feature = "http")]
+pub use http::MCP_PATH;
+pub use inner::NoHandler;
 pub use icons::{MAX_ICONS, MAX_ICONS_JSON, validate_icons};
 pub use instructions::{Instructions, MAX_INSTRUCTIONS};
 pub use meta_key::{MetaKeyError, validate_meta_key};
@@ -44,8 +61,9 @@ pub use reader::{
     META_RUNNER, META_VERBOSITY,
 };
 pub use request::{Principal, Reader, RequestInfo};
+pub use results::IntoToolResult;
 pub use session::CallContext;
-pub use transport::{MCP_PATH, ServeError};
+pub use stdio::ServeError;
 
 /// The official Rust MCP SDK this layer runs on, re-exported so hosts use the same version.
 pub use rmcp;

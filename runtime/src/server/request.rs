@@ -1,9 +1,14 @@
 //! What the server knows about one request: the caller (principal), the client's
 //! self-reported identity, the request's `_meta`, HTTP headers, and the resolved reader.
 
+use super::reader::{ENV_VERBOSITY, ReaderSource};
 use crate::RenderCtx;
+use rmcp::RoleServer;
+use rmcp::model::Implementation;
+use rmcp::service::RequestContext;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// Who is calling. Set by the host: an HTTP middleware inserts one into the request's
 /// extensions (`http::Request::extensions_mut().insert(principal)`); stdio connections
@@ -82,6 +87,39 @@ impl Reader {
         ctx
     }
 
+    /// The reader of an rmcp request, for hosts that keep their own `ServerHandler`: the
+    /// client's `clientInfo.name` through the alias table, the session's own choice, the
+    /// `X-MCP-*` headers and the `mcp-tailor.dev/*` `_meta` keys, each later source
+    /// overriding what it names. Inside a handler wrapped by [`Server::builder`]
+    /// (`.handler(...)`), the layer's aliases, hint settings and session choice apply;
+    /// elsewhere the built-in aliases, and no session choice.
+    ///
+    /// ```
+    /// # use mcp_tailor::server::Reader;
+    /// # use mcp_tailor::server::rmcp::{RoleServer, service::RequestContext};
+    /// fn who_reads(context: &RequestContext<RoleServer>) -> String {
+    ///     let reader = Reader::from_request(context);
+    ///     format!("{:?}", reader.render_ctx())
+    /// }
+    /// ```
+    ///
+    /// [`Server::builder`]: super::Server::builder
+    pub fn from_request(context: &RequestContext<RoleServer>) -> Reader {
+        let scope = context.extensions.get::<ReaderScope>();
+        let info = RequestInfo::from_context(context, None, Principal::anonymous(), 0);
+        match scope {
+            Some(scope) => scope.source.resolve(&info, scope.session.as_ref()),
+            None => ReaderSource::default().resolve(&info, None),
+        }
+    }
+
+    /// The render context for this reader, with the deployment's default verbosity
+    /// (`MCP_TAILOR_VERBOSITY`, else 5) as the fallback level. (Inside the layer,
+    /// [`RequestInfo::render_ctx`] uses the server's own default.)
+    pub fn render_ctx(&self) -> RenderCtx<'_> {
+        self.ctx(env_verbosity().unwrap_or(crate::DEFAULT_VERBOSITY))
+    }
+
     /// This reader with every field `patch` sets taken from `patch`.
     #[must_use]
     pub fn patched(mut self, patch: &Reader) -> Self {
@@ -134,7 +172,48 @@ impl Default for RequestInfo {
     }
 }
 
+/// What the layer tells a wrapped handler's requests about their reader: the layer's reader
+/// settings and the session's own choice. Read by [`Reader::from_request`].
+#[derive(Clone, Debug)]
+pub(crate) struct ReaderScope {
+    pub(crate) source: Arc<ReaderSource>,
+    pub(crate) session: Option<Reader>,
+}
+
+/// `MCP_TAILOR_VERBOSITY`, when it holds a level (clamped to 0..=9).
+pub(crate) fn env_verbosity() -> Option<u8> {
+    std::env::var(ENV_VERBOSITY)
+        .ok()
+        .and_then(|v| v.trim().parse::<u8>().ok())
+        .map(|l| l.min(crate::MAX_VERBOSITY))
+}
+
 impl RequestInfo {
+    /// The request as the layer sees it before resolving the reader: its protocol version,
+    /// client (`client`, else the request's or the session's), `_meta`, HTTP headers and
+    /// principal (an HTTP middleware's, else `default_principal`).
+    pub(crate) fn from_context(
+        context: &RequestContext<RoleServer>,
+        client: Option<Implementation>,
+        default_principal: Principal,
+        fallback_verbosity: u8,
+    ) -> RequestInfo {
+        let parts = context.extensions.get::<http::request::Parts>();
+        let client = client.or_else(|| context.client_info());
+        RequestInfo {
+            protocol_version: context.protocol_version().map(|v| v.as_str().to_owned()),
+            client_name: client.as_ref().map(|c| c.name.clone()),
+            client_version: client.as_ref().map(|c| c.version.clone()),
+            meta: context.meta.0.0.clone(),
+            headers: parts.map(|p| p.headers.clone()).unwrap_or_default(),
+            principal: parts
+                .and_then(|p| p.extensions.get::<Principal>().cloned())
+                .unwrap_or(default_principal),
+            reader: Reader::default(),
+            fallback_verbosity,
+        }
+    }
+
     /// The render context of this request: its reader, with the server's default verbosity
     /// as the fallback level.
     pub fn render_ctx(&self) -> RenderCtx<'_> {

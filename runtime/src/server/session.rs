@@ -1,30 +1,44 @@
-//! Per-session state: the reader a session chose for itself. Changing it sends
-//! `notifications/tools/list_changed`, so the client lists again and sees the new wording.
+//! Per-session state (the reader a session chose for itself, its logging level) and what a
+//! tool handler gets besides its arguments: the request, progress, logging, cancellation,
+//! requests to the client, and the 2026-07-28 input responses.
+#![allow(deprecated)] // rmcp marks logging, sampling and roots deprecated (SEP-2577).
 
+use super::failure::no_session;
 use super::request::{Reader, RequestInfo};
-use rmcp::{Peer, RoleServer};
+use super::shared::Shared;
+use rmcp::model::{
+    ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams,
+    ElicitResult, InputResponses, LoggingLevel, LoggingMessageNotificationParam,
+    ProgressNotificationParam, ProgressToken, ProtocolVersion, RequestMetaObject,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, Peer, RoleServer, ServiceError};
 use std::sync::{Arc, Mutex};
+use tokio_util::sync::CancellationToken;
 
 /// The state of one MCP session (one stdio connection, one HTTP session).
 #[derive(Debug, Default)]
 pub(crate) struct SessionState {
     reader: Mutex<Option<Reader>>,
+    /// The level set with `logging/setLevel`, if any.
+    log_level: Mutex<Option<LoggingLevel>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl SessionState {
     /// The reader the session chose, if any.
     pub(crate) fn reader(&self) -> Option<Reader> {
-        self.reader
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        lock(&self.reader).clone()
     }
 
     /// Changes the fields of the session's reader that `patch` sets, tells the client its
     /// tool list changed, and returns the session's new reader.
     pub(crate) async fn patch_reader(&self, patch: &Reader, peer: &Peer<RoleServer>) -> Reader {
         let reader = {
-            let mut current = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+            let mut current = lock(&self.reader);
             let reader = current.take().unwrap_or_default().patched(patch);
             *current = Some(reader.clone());
             reader
@@ -34,25 +48,69 @@ impl SessionState {
         }
         reader
     }
+
+    /// Records the session's `logging/setLevel`.
+    pub(crate) fn set_log_level(&self, level: LoggingLevel) {
+        *lock(&self.log_level) = Some(level);
+    }
+
+    fn log_level(&self) -> Option<LoggingLevel> {
+        *lock(&self.log_level)
+    }
+}
+
+/// Whether a request belongs to a session (`initialize`) rather than the stateless
+/// 2026-07-28 revision, where every request stands alone.
+pub(crate) fn has_session(context: &RequestContext<RoleServer>) -> bool {
+    context.peer.peer_info().is_some()
+        && context
+            .protocol_version()
+            .is_none_or(|v| v.as_str() < ProtocolVersion::V_2026_07_28.as_str())
 }
 
 /// What a tool handler gets besides its arguments.
 pub struct CallContext {
     request: Arc<RequestInfo>,
     session: Arc<SessionState>,
-    peer: Peer<RoleServer>,
+    shared: Arc<Shared>,
+    context: RequestContext<RoleServer>,
+    input_responses: Option<InputResponses>,
+    request_state: Option<String>,
+    logger: String,
+}
+
+impl std::fmt::Debug for CallContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallContext")
+            .field("request", &self.request)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How a message's level compares: `debug` is the lowest, `emergency` the highest.
+fn rank(level: LoggingLevel) -> u8 {
+    level as u8
 }
 
 impl CallContext {
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         request: Arc<RequestInfo>,
         session: Arc<SessionState>,
-        peer: Peer<RoleServer>,
+        shared: Arc<Shared>,
+        context: RequestContext<RoleServer>,
+        input_responses: Option<InputResponses>,
+        request_state: Option<String>,
+        logger: String,
     ) -> Self {
         CallContext {
             request,
             session,
-            peer,
+            shared,
+            context,
+            input_responses,
+            request_state,
+            logger,
         }
     }
 
@@ -63,12 +121,125 @@ impl CallContext {
 
     /// The peer, to send notifications or requests to the client.
     pub fn peer(&self) -> &Peer<RoleServer> {
-        &self.peer
+        &self.context.peer
+    }
+
+    /// The rmcp request context, for anything this type does not wrap.
+    pub fn rmcp_context(&self) -> &RequestContext<RoleServer> {
+        &self.context
+    }
+
+    /// The request's `_meta`.
+    pub fn meta(&self) -> &RequestMetaObject {
+        &self.context.meta
+    }
+
+    /// The client's capabilities (the request's own on 2026-07-28, else the session's).
+    pub fn client_capabilities(&self) -> Option<ClientCapabilities> {
+        self.context.client_capabilities()
     }
 
     /// Changes the reader of this session (only the fields it sets) and sends
-    /// `notifications/tools/list_changed`.
-    pub async fn set_session_reader(&self, reader: Reader) {
-        self.session.patch_reader(&reader, &self.peer).await;
+    /// `notifications/tools/list_changed`. A 2026-07-28 request has no session: that is
+    /// an error, and the reader belongs in each request's `_meta` instead.
+    pub async fn set_session_reader(&self, reader: Reader) -> Result<Reader, ErrorData> {
+        if !has_session(&self.context) {
+            return Err(no_session());
+        }
+        Ok(self.session.patch_reader(&reader, self.peer()).await)
+    }
+
+    /// Tells every listener of this server — 2026-07-28 `subscriptions/listen` streams and
+    /// session-bound clients — that the tool list changed.
+    pub async fn notify_tool_list_changed(&self) {
+        self.shared.subscribers.tools_changed().await;
+    }
+
+    /// The request's `progressToken`, if the client asked for progress.
+    pub fn progress_token(&self) -> Option<ProgressToken> {
+        self.context.meta.get_progress_token()
+    }
+
+    /// Reports progress (`notifications/progress`) when the client asked for it; returns
+    /// whether a notification was sent.
+    pub async fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) -> bool {
+        let Some(token) = self.progress_token() else {
+            return false;
+        };
+        let mut params = ProgressNotificationParam::new(token, progress);
+        if let Some(total) = total {
+            params = params.with_total(total);
+        }
+        if let Some(message) = message {
+            params = params.with_message(message);
+        }
+        self.peer().notify_progress(params).await.is_ok()
+    }
+
+    /// The lowest level the client wants to hear: the request's own `logLevel`
+    /// (2026-07-28), else the session's `logging/setLevel`. A 2026-07-28 request that
+    /// names none wants no log messages; a session that set none hears every level.
+    pub fn log_level(&self) -> Option<LoggingLevel> {
+        match self.context.meta.log_level() {
+            Some(level) => Some(level),
+            None if has_session(&self.context) => {
+                Some(self.session.log_level().unwrap_or(LoggingLevel::Debug))
+            }
+            None => None,
+        }
+    }
+
+    /// Sends a log message (`notifications/message`, logger: the server's name) if the
+    /// client wants to hear `level`; returns whether it was sent.
+    pub async fn log(&self, level: LoggingLevel, data: impl Into<serde_json::Value>) -> bool {
+        match self.log_level() {
+            Some(threshold) if rank(level) >= rank(threshold) => {
+                let params =
+                    LoggingMessageNotificationParam::new(level, data.into()).with_logger(&self.logger);
+                self.peer().notify_logging_message(params).await.is_ok()
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the client cancelled this call (`notifications/cancelled`).
+    pub fn is_cancelled(&self) -> bool {
+        self.context.ct.is_cancelled()
+    }
+
+    /// Resolves when the client cancels this call.
+    pub async fn cancelled(&self) {
+        self.context.ct.cancelled().await;
+    }
+
+    /// The call's cancellation token (cancelled on `notifications/cancelled`).
+    pub fn cancellation_token(&self) -> CancellationToken {
+        self.context.ct.clone()
+    }
+
+    /// Asks the client's model for a message (`sampling/createMessage`; session-bound
+    /// revisions only — on 2026-07-28 return an `InputRequiredResult` instead).
+    pub async fn sample(
+        &self,
+        params: CreateMessageRequestParams,
+    ) -> Result<CreateMessageResult, ServiceError> {
+        self.peer().create_message(params).await
+    }
+
+    /// Asks the user for input (`elicitation/create`; session-bound revisions only — on
+    /// 2026-07-28 return an `InputRequiredResult` instead).
+    pub async fn elicit(&self, params: ElicitRequestParams) -> Result<ElicitResult, ServiceError> {
+        self.peer().create_elicitation(params).await
+    }
+
+    /// The client's answers to an earlier `InputRequiredResult` (2026-07-28), by key.
+    pub fn input_responses(&self) -> Option<&InputResponses> {
+        self.input_responses.as_ref()
+    }
+
+    /// The `requestState` the client echoed back from an earlier `InputRequiredResult`.
+    /// Untrusted input: verify it (rmcp's `RequestStateCodec` seals and opens it).
+    pub fn request_state(&self) -> Option<&str> {
+        self.request_state.as_deref()
     }
 }

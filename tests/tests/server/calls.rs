@@ -1,12 +1,13 @@
-//! `tools/call`: typed arguments, clean `-32602` for bad ones, tool errors for the model,
-//! a panicking handler contained; building rejects duplicate names and bad metadata.
+//! `tools/call`: typed arguments, bad ones a tool execution error the model reads
+//! (SEP-1303), tool errors for the model, a panicking handler contained; building rejects
+//! duplicate names and bad metadata.
 
 use crate::common::*;
 use mcp_tailor::server::{CallContext, CatalogError, Server, ToolRegistration};
 use serde_json::json;
 
 #[tokio::test]
-async fn arguments_are_deserialized_and_bad_ones_are_invalid_params() {
+async fn arguments_are_deserialized_and_bad_ones_are_tool_errors_the_model_reads() {
     let calls = Calls::default();
     let server = abc(&calls).build().unwrap();
     for (transport, era) in COMBOS {
@@ -15,10 +16,16 @@ async fn arguments_are_deserialized_and_bad_ones_are_invalid_params() {
             .await
             .unwrap();
         assert_eq!(ok["structuredContent"], json!({"echo": "hello"}));
-        for bad in [json!({}), json!({"word": 5}), json!({"word": ["a"]})] {
-            let error = call(&client, "alpha", bad.clone()).await.unwrap_err();
-            assert_eq!(error.code.0, -32602, "{bad}");
-            assert_eq!(reason(&error), "invalid_arguments", "{bad}");
+        for (bad, why) in [
+            (json!({}), "missing field `word`"),
+            (json!({"word": 5}), "invalid type: integer `5`, expected a string"),
+            (json!({"word": ["a"]}), "invalid type: sequence"),
+        ] {
+            let result = call(&client, "alpha", bad.clone()).await.unwrap();
+            assert_eq!(result["isError"], true, "{bad} on {transport} {era:?}");
+            let text = result["content"][0]["text"].as_str().unwrap();
+            assert!(text.starts_with("invalid arguments for tool `alpha`: "), "{text}");
+            assert!(text.contains(why), "{text}");
         }
     }
     assert_eq!(calls.get(), 4, "bad arguments never reach the handler");

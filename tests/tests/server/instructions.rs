@@ -188,7 +188,10 @@ async fn a_slow_provider_times_out_and_the_next_request_works() {
     let mut raw = Raw::connect(&server);
     let failed = raw.initialize(1, "codex").await;
     assert_eq!(failed["error"]["code"], -32603);
-    assert_eq!(failed["error"]["data"]["reason"], "timeout");
+    assert_eq!(
+        failed["error"]["data"],
+        json!({"reason": "instructions_provider_failure", "cause": "timeout"})
+    );
     let ok = raw.initialize(2, "codex").await;
     assert_eq!(ok["result"]["instructions"], "fast now");
 }

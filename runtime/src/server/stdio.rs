@@ -1,5 +1,5 @@
-//! Serving a [`TailorServer`] on stdio and on streamable HTTP (at `/mcp`), with `rmcp`
-//! doing the protocol.
+//! Serving a [`TailorServer`] on stdio (or any rmcp transport), with `rmcp` doing the
+//! protocol.
 //!
 //! On stdio, `rmcp` hands the connection back to nobody when an `initialize` fails: the
 //! transport is consumed by the failed handshake. A pump task therefore owns the real
@@ -9,16 +9,10 @@
 
 use super::handler::TailorServer;
 use rmcp::service::{RxJsonRpcMessage, ServerInitializeError, TxJsonRpcMessage};
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::transport::{IntoTransport, Transport};
-use rmcp::{RoleServer, serve_server};
-use std::net::SocketAddr;
+use rmcp::{RoleServer, ServerHandler, serve_server};
 use std::sync::Arc;
 use tokio::sync::{Mutex, mpsc};
-
-/// The path of the streamable HTTP endpoint.
-pub const MCP_PATH: &str = "/mcp";
 
 /// Why serving stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -29,8 +23,8 @@ pub enum ServeError {
     /// The session task failed.
     #[error("the session task failed: {0}")]
     Join(#[from] tokio::task::JoinError),
-    /// Binding or serving the HTTP listener failed.
-    #[error("HTTP server: {0}")]
+    /// Binding or serving the HTTP listener (or another I/O) failed.
+    #[error("I/O: {0}")]
     Io(#[from] std::io::Error),
 }
 
@@ -108,7 +102,7 @@ async fn pump<T: Transport<RoleServer>>(
     let _ = transport.close().await;
 }
 
-impl TailorServer {
+impl<H: ServerHandler + Clone> TailorServer<H> {
     /// Serves one connection on any `rmcp` transport until the peer closes it. A failed
     /// `initialize` (say, an instructions provider error) leaves the connection open and
     /// unnegotiated; a later valid `initialize` is served.
@@ -148,45 +142,4 @@ impl TailorServer {
         self.serve_transport(rmcp::transport::stdio()).await
     }
 
-    /// The streamable HTTP service (a `tower` service), one session per client.
-    pub fn http_service(
-        &self,
-        config: StreamableHttpServerConfig,
-    ) -> StreamableHttpService<super::TailorSession, LocalSessionManager> {
-        let server = self.clone();
-        StreamableHttpService::new(move || Ok(server.session()), Arc::default(), config)
-    }
-
-    /// An `axum` router serving MCP at [`MCP_PATH`] with rmcp's default HTTP settings
-    /// (loopback hosts only; configure [`http_service`](Self::http_service) for more).
-    pub fn router(&self) -> axum::Router {
-        axum::Router::new().nest_service(
-            MCP_PATH,
-            self.http_service(StreamableHttpServerConfig::default()),
-        )
-    }
-
-    /// Serves streamable HTTP at `http://{addr}/mcp` until `shutdown` resolves.
-    pub async fn serve_http(
-        &self,
-        addr: SocketAddr,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> Result<(), ServeError> {
-        let listener = tokio::net::TcpListener::bind(addr).await?;
-        self.serve_http_on(listener, self.router(), shutdown).await
-    }
-
-    /// Serves `router` (for example [`router`](Self::router) with the host's middleware) on
-    /// a bound listener until `shutdown` resolves.
-    pub async fn serve_http_on(
-        &self,
-        listener: tokio::net::TcpListener,
-        router: axum::Router,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> Result<(), ServeError> {
-        axum::serve(listener, router)
-            .with_graceful_shutdown(shutdown)
-            .await?;
-        Ok(())
-    }
 }

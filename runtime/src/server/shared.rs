@@ -1,0 +1,54 @@
+//! The immutable state every session of one built server shares (its subscribers aside,
+//! which come and go). Built by the builder, read by the handler, the listing and calls.
+
+use super::callbacks::BoxFuture;
+use super::catalog::Catalog;
+use super::cursor::CursorSigner;
+use super::failure::Reporter;
+use super::instructions::InstructionsSource;
+use super::presentation::PresentationFn;
+use super::reader::ReaderSource;
+use super::request::{Principal, Reader, RequestInfo};
+use super::subscriptions::Subscribers;
+use crate::ToolDef;
+use rmcp::model::Implementation;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub(crate) type ContextFn = Arc<dyn Fn(Arc<RequestInfo>) -> BoxFuture<Reader> + Send + Sync>;
+
+/// Everything every session of one server shares.
+pub(crate) struct Shared {
+    pub(crate) catalog: Catalog,
+    /// `#[mcp_tool]` definitions whose strings tailor the wrapped handler's tools of the
+    /// same name.
+    pub(crate) tailored: Vec<&'static ToolDef>,
+    /// The name and version set on the builder; else the wrapped handler's.
+    pub(crate) server_info: Option<Implementation>,
+    pub(crate) instructions: InstructionsSource,
+    pub(crate) presentation: Option<PresentationFn>,
+    pub(crate) context: Option<ContextFn>,
+    pub(crate) reader_source: Arc<ReaderSource>,
+    pub(crate) default_verbosity: u8,
+    pub(crate) page_size: usize,
+    pub(crate) cursor: CursorSigner,
+    pub(crate) list_ttl: Option<Duration>,
+    pub(crate) deadline: Duration,
+    pub(crate) reporter: Option<Reporter>,
+    pub(crate) default_principal: Principal,
+    /// Whether a listing can differ between readers or requests beyond visibility: tailored
+    /// tools, a context callback, a presentation callback, or an instructions provider.
+    /// Fixed at `build`, so listings do not recompute it.
+    pub(crate) dynamic: bool,
+    /// Whether a tool's existence depends on the caller (scopes or `authorize`).
+    pub(crate) gated: bool,
+    /// Who hears `tools/list_changed`.
+    pub(crate) subscribers: Subscribers,
+}
+
+impl Shared {
+    /// The tailoring attached to the wrapped handler's tool `name`, if any.
+    pub(crate) fn tailoring(&self, name: &str) -> Option<&'static ToolDef> {
+        self.tailored.iter().copied().find(|d| d.name() == name)
+    }
+}
