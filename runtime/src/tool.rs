@@ -230,7 +230,10 @@ impl ToolDef {
         ctx: &RenderCtx<'_>,
         schema: std::sync::Arc<Map<String, Value>>,
     ) -> rmcp::model::Tool {
-        let description = self.description.resolve(ctx).map(std::borrow::Cow::Borrowed);
+        let description = self
+            .description
+            .resolve(ctx)
+            .map(std::borrow::Cow::Borrowed);
         let mut tool = rmcp::model::Tool::new_with_raw(self.name, description, schema);
         tool.title = self.title.resolve(ctx).map(str::to_owned);
         tool.annotations = self.annotations.as_ref().map(Annotations::to_rmcp);

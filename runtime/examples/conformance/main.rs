@@ -1,1 +1,67 @@
-fn main() {}
+//! The MCP conformance suite's reference server, written with mcp-tailor: its test tools
+//! are `#[mcp_tool]` types registered on the layer (one tailored by level and runner),
+//! while prompts, resources, completion, logging and two tools of their own come from a
+//! plain rmcp handler passed to `.handler(...)`.
+//!
+//! ```sh
+//! cargo run -p mcp-tailor --example conformance -- --http 127.0.0.1:8001   # /mcp
+//! cargo run -p mcp-tailor --example conformance                             # stdio
+//! ```
+
+mod fixtures;
+mod mrtr;
+mod tools;
+
+use mcp_tailor::mcp_tool;
+use mcp_tailor::server::{Server, TailorServer};
+use std::net::SocketAddr;
+
+/// Triggers a prompts/list_changed notification on matching subscriptions
+///
+/// The strings of the wrapped handler's own `test_trigger_prompt_change`, tailored.
+#[mcp_tool(
+    name = "test_trigger_prompt_change",
+    description = [
+        (verbosity(0..=3), "Triggers prompts/list_changed."),
+        (verbosity(4..=9), "Triggers a prompts/list_changed notification on matching subscriptions"),
+    ],
+)]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct TriggerPromptChange {}
+
+/// The server: the suite's tools on the layer, its fixtures behind it.
+pub fn server() -> TailorServer<fixtures::Fixtures> {
+    let builder = Server::builder()
+        .handler(fixtures::Fixtures::default())
+        .tailor::<TriggerPromptChange>();
+    mrtr::register(tools::register(builder))
+        .build()
+        .expect("the conformance catalog is valid")
+}
+
+fn usage() -> ! {
+    eprintln!("usage: conformance [--http ADDR]   (without --http: stdio)");
+    std::process::exit(2)
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let http: Option<SocketAddr> = match (args.next().as_deref(), args.next()) {
+        (None, _) => None,
+        (Some("--http"), Some(addr)) => Some(addr.parse().unwrap_or_else(|_| usage())),
+        _ => usage(),
+    };
+    let server = server();
+    match http {
+        Some(addr) => {
+            eprintln!("conformance server on http://{addr}/mcp");
+            let shutdown = async {
+                let _ = tokio::signal::ctrl_c().await;
+            };
+            server.serve_http(addr, shutdown).await?;
+        }
+        None => server.serve_stdio().await?,
+    }
+    Ok(())
+}

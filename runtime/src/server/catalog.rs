@@ -9,7 +9,9 @@ use super::results::IntoToolResult;
 use super::session::CallContext;
 use crate::{McpTool, RenderCtx, ToolDef};
 use rmcp::ErrorData;
-use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, Icon, JsonObject, MetaObject, Tool};
+use rmcp::model::{
+    CallToolResponse, CallToolResult, ContentBlock, Icon, JsonObject, MetaObject, Tool,
+};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::future::Future;

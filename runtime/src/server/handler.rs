@@ -24,8 +24,7 @@ use rmcp::model::{
     ListSkillsResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
     ProtocolVersion, ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult,
     ReadResourceRequestParams, ReadResourceResponse, ServerConfig, SetLevelRequestParams,
-    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
-    UpdateTaskParams,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -191,7 +190,11 @@ impl<H: ServerHandler> TailorSession<H> {
 
     /// The server's instructions for this request: the layer's own, else the wrapped
     /// handler's static ones.
-    async fn instructions(&self, info: &Arc<RequestInfo>, deadline: Instant) -> Result<Option<String>, ErrorData> {
+    async fn instructions(
+        &self,
+        info: &Arc<RequestInfo>,
+        deadline: Instant,
+    ) -> Result<Option<String>, ErrorData> {
         let fallback = self.inner.get_info().instructions;
         self.shared
             .instructions
@@ -207,10 +210,10 @@ impl<H: ServerHandler> TailorSession<H> {
         info: Arc<RequestInfo>,
     ) -> Result<CallToolResponse, ErrorData> {
         let shared = &self.shared;
-        let logger = shared
-            .server_info
-            .as_ref()
-            .map_or_else(|| self.inner.get_info().server_info.name, |i| i.name.clone());
+        let logger = shared.server_info.as_ref().map_or_else(
+            || self.inner.get_info().server_info.name,
+            |i| i.name.clone(),
+        );
         let call = CallContext::new(
             info,
             self.session.clone(),
@@ -383,7 +386,10 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
         if request.method != SET_READER_METHOD {
-            return self.inner.on_custom_request(request, self.scoped(context)).await;
+            return self
+                .inner
+                .on_custom_request(request, self.scoped(context))
+                .await;
         }
         if !has_session(&context) {
             return Err(no_session());
@@ -445,7 +451,9 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        self.inner.list_resources(request, self.scoped(context)).await
+        self.inner
+            .list_resources(request, self.scoped(context))
+            .await
     }
 
     async fn list_resource_templates(
@@ -463,7 +471,9 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        self.inner.read_resource(request, self.scoped(context)).await
+        self.inner
+            .read_resource(request, self.scoped(context))
+            .await
     }
 
     async fn subscribe(

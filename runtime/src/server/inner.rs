@@ -3,9 +3,7 @@
 #![allow(deprecated)] // rmcp marks logging deprecated (SEP-2577); the layer still serves it.
 
 use super::failure::{Failure, FailureKind, INNER_TOOLS_FAILURE, Reporter, internal, report};
-use rmcp::model::{
-    Implementation, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
-};
+use rmcp::model::{Implementation, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 

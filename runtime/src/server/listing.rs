@@ -7,8 +7,8 @@ use super::callbacks::{CallbackFailure, guarded};
 use super::catalog::ToolEntry;
 use super::cursor::{Binding, BindingBuilder};
 use super::failure::{
-    Failure, FailureKind, INNER_TOOLS_FAILURE, TOOL_PRESENTATION_FAILURE, internal,
-    invalid_cursor, report, timed_out,
+    Failure, FailureKind, INNER_TOOLS_FAILURE, TOOL_PRESENTATION_FAILURE, internal, invalid_cursor,
+    report, timed_out,
 };
 use super::presentation::{self, Presentation};
 use super::request::RequestInfo;

@@ -51,8 +51,8 @@ pub use failure::{
 pub use handler::{SET_READER_METHOD, TailorServer, TailorSession};
 #[cfg(feature = "http")]
 pub use http::MCP_PATH;
-pub use inner::NoHandler;
 pub use icons::{MAX_ICONS, MAX_ICONS_JSON, validate_icons};
+pub use inner::NoHandler;
 pub use instructions::{Instructions, MAX_INSTRUCTIONS};
 pub use meta_key::{MetaKeyError, validate_meta_key};
 pub use presentation::{MAX_DESCRIPTION, MAX_META_DEPTH, MAX_TITLE, Presentation};

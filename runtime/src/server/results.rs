@@ -8,7 +8,9 @@
 use rmcp::ErrorData;
 use rmcp::Json;
 use rmcp::handler::server::common::schema_for_output;
-use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, InputRequiredResult, JsonObject};
+use rmcp::model::{
+    CallToolResponse, CallToolResult, ContentBlock, InputRequiredResult, JsonObject,
+};
 use serde::Serialize;
 use serde_json::Value;
 use std::sync::Arc;

@@ -194,8 +194,8 @@ impl CallContext {
     pub async fn log(&self, level: LoggingLevel, data: impl Into<serde_json::Value>) -> bool {
         match self.log_level() {
             Some(threshold) if rank(level) >= rank(threshold) => {
-                let params =
-                    LoggingMessageNotificationParam::new(level, data.into()).with_logger(&self.logger);
+                let params = LoggingMessageNotificationParam::new(level, data.into())
+                    .with_logger(&self.logger);
                 self.peer().notify_logging_message(params).await.is_ok()
             }
             _ => false,

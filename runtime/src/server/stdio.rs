@@ -141,5 +141,4 @@ impl<H: ServerHandler + Clone> TailorServer<H> {
     pub async fn serve_stdio(&self) -> Result<(), ServeError> {
         self.serve_transport(rmcp::transport::stdio()).await
     }
-
 }

@@ -18,13 +18,19 @@ async fn arguments_are_deserialized_and_bad_ones_are_tool_errors_the_model_reads
         assert_eq!(ok["structuredContent"], json!({"echo": "hello"}));
         for (bad, why) in [
             (json!({}), "missing field `word`"),
-            (json!({"word": 5}), "invalid type: integer `5`, expected a string"),
+            (
+                json!({"word": 5}),
+                "invalid type: integer `5`, expected a string",
+            ),
             (json!({"word": ["a"]}), "invalid type: sequence"),
         ] {
             let result = call(&client, "alpha", bad.clone()).await.unwrap();
             assert_eq!(result["isError"], true, "{bad} on {transport} {era:?}");
             let text = result["content"][0]["text"].as_str().unwrap();
-            assert!(text.starts_with("invalid arguments for tool `alpha`: "), "{text}");
+            assert!(
+                text.starts_with("invalid arguments for tool `alpha`: "),
+                "{text}"
+            );
             assert!(text.contains(why), "{text}");
         }
     }
