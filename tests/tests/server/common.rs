@@ -11,7 +11,7 @@ use mcp_tailor::server::rmcp::service::{
 };
 use mcp_tailor::server::rmcp::transport::StreamableHttpClientTransport;
 use mcp_tailor::server::rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use mcp_tailor::server::rmcp::{ClientHandler, RoleClient};
+use mcp_tailor::server::rmcp::{ClientHandler, RoleClient, ServerHandler};
 use mcp_tailor::server::{CallContext, Principal, ServerBuilder, TailorServer};
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -87,13 +87,16 @@ pub enum Era {
     Modern,
 }
 
-/// A client that records `notifications/tools/list_changed`.
+/// A client that records `notifications/tools/list_changed`, and every log message and
+/// progress notification (as JSON, in `heard`).
 #[derive(Clone)]
 pub struct Client {
     pub info: ClientInfo,
     pub list_changed: mpsc::UnboundedSender<()>,
+    pub heard: Arc<std::sync::Mutex<Vec<Value>>>,
 }
 
+#[allow(deprecated)]
 impl ClientHandler for Client {
     fn get_info(&self) -> ClientInfo {
         self.info.clone()
@@ -105,11 +108,37 @@ impl ClientHandler for Client {
     ) {
         let _ = self.list_changed.send(());
     }
+
+    async fn on_logging_message(
+        &self,
+        params: mcp_tailor::server::rmcp::model::LoggingMessageNotificationParam,
+        _: mcp_tailor::server::rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        self.heard
+            .lock()
+            .unwrap()
+            .push(serde_json::to_value(params).unwrap());
+    }
+
+    async fn on_progress(
+        &self,
+        params: mcp_tailor::server::rmcp::model::ProgressNotificationParam,
+        _: mcp_tailor::server::rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        self.heard
+            .lock()
+            .unwrap()
+            .push(serde_json::to_value(params).unwrap());
+    }
 }
 
 pub type Running = RunningService<RoleClient, Client>;
 
-fn client(name: &str, era: Era) -> (Client, mpsc::UnboundedReceiver<()>, ClientLifecycleMode) {
+/// A recording client named `name` for `era`, its `list_changed` receiver and lifecycle.
+pub fn client_for(
+    name: &str,
+    era: Era,
+) -> (Client, mpsc::UnboundedReceiver<()>, ClientLifecycleMode) {
     let (tx, rx) = mpsc::unbounded_channel();
     let mut info = ClientInfo::new(
         ClientCapabilities::default(),
@@ -128,6 +157,7 @@ fn client(name: &str, era: Era) -> (Client, mpsc::UnboundedReceiver<()>, ClientL
         Client {
             info,
             list_changed: tx,
+            heard: Arc::default(),
         },
         rx,
         lifecycle,
@@ -135,8 +165,8 @@ fn client(name: &str, era: Era) -> (Client, mpsc::UnboundedReceiver<()>, ClientL
 }
 
 /// Connects an `rmcp` client named `name` over an in-process stdio pipe.
-pub async fn stdio(
-    server: &TailorServer,
+pub async fn stdio<H: ServerHandler + Clone>(
+    server: &TailorServer<H>,
     name: &str,
     era: Era,
 ) -> (Running, mpsc::UnboundedReceiver<()>) {
@@ -146,7 +176,7 @@ pub async fn stdio(
         let (read, write) = tokio::io::split(server_io);
         let _ = server.serve_transport((read, write)).await;
     });
-    let (handler, rx, lifecycle) = client(name, era);
+    let (handler, rx, lifecycle) = client_for(name, era);
     let (read, write) = tokio::io::split(client_io);
     let running = handler
         .serve_with_lifecycle((read, write), lifecycle)
@@ -181,7 +211,7 @@ fn header(request: &axum::extract::Request, name: &str) -> Option<String> {
 }
 
 /// Serves `server` on streamable HTTP on a loopback port.
-pub async fn http_server(server: &TailorServer) -> SocketAddr {
+pub async fn http_server<H: ServerHandler + Clone>(server: &TailorServer<H>) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let router = server
@@ -222,7 +252,7 @@ pub async fn try_http(
     let config = StreamableHttpClientTransportConfig::with_uri(format!("http://{addr}/mcp"))
         .custom_headers(custom);
     let transport = StreamableHttpClientTransport::from_config(config);
-    let (handler, rx, lifecycle) = client(name, era);
+    let (handler, rx, lifecycle) = client_for(name, era);
     let running = handler.serve_with_lifecycle(transport, lifecycle).await?;
     Ok((running, rx))
 }
@@ -236,7 +266,12 @@ pub const COMBOS: [(&str, Era); 4] = [
 ];
 
 /// Connects over the named transport (starting an HTTP server when needed).
-pub async fn connect(server: &TailorServer, transport: &str, name: &str, era: Era) -> Running {
+pub async fn connect<H: ServerHandler + Clone>(
+    server: &TailorServer<H>,
+    transport: &str,
+    name: &str,
+    era: Era,
+) -> Running {
     match transport {
         "stdio" => stdio(server, name, era).await.0,
         _ => http(http_server(server).await, name, era, &[]).await.0,

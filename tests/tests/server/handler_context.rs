@@ -1,0 +1,265 @@
+//! What a handler can do through its `CallContext`: progress bound to the request's
+//! `progressToken`, logging that honours `logging/setLevel` (and the 2026-07-28 per-request
+//! level), cancellation, typed results with `outputSchema`; and the layer's
+//! `subscriptions/listen` and `setReader` without a session.
+#![allow(deprecated)] // rmcp marks logging deprecated (SEP-2577).
+
+use crate::common::*;
+use mcp_tailor::mcp_tool;
+use mcp_tailor::server::rmcp::Json;
+use mcp_tailor::server::rmcp::model::{
+    CallToolRequestParams, ClientRequest, CustomRequest, LoggingLevel, RequestMetaObject,
+    ServerNotification, SetLevelRequestParams, SubscriptionFilter,
+};
+use mcp_tailor::server::rmcp::service::ServiceError;
+use mcp_tailor::server::{CallContext, SET_READER_METHOD, Server, TailorServer};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+/// Reports progress twice and logs at three levels.
+#[mcp_tool]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct Chatty {}
+
+/// Waits until cancelled.
+#[mcp_tool]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct Patient {}
+
+/// Returns a typed result.
+#[mcp_tool]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct Typed {
+    /// How many.
+    pub count: u32,
+}
+
+/// The typed result.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct Tally {
+    /// The count, doubled.
+    pub doubled: u32,
+}
+
+fn server(cancelled: tokio::sync::mpsc::UnboundedSender<()>) -> TailorServer {
+    Server::builder()
+        .name("context-server", "1.0.0")
+        .tool(|_: Chatty, call: CallContext| async move {
+            call.progress(1.0, Some(2.0), Some("half")).await;
+            call.progress(2.0, Some(2.0), None).await;
+            call.log(LoggingLevel::Debug, "debug detail").await;
+            call.log(LoggingLevel::Info, "info note").await;
+            call.log(LoggingLevel::Error, json!({"error": "bad"})).await;
+            Ok::<_, String>(json!({"done": true}))
+        })
+        .tool(move |_: Patient, call: CallContext| {
+            let cancelled = cancelled.clone();
+            async move {
+                tokio::select! {
+                    () = call.cancelled() => { let _ = cancelled.send(()); }
+                    () = tokio::time::sleep(Duration::from_secs(30)) => {}
+                }
+                Ok::<_, String>(json!({}))
+            }
+        })
+        .tool(|args: Typed, _: CallContext| async move {
+            Ok::<_, String>(Json(Tally {
+                doubled: args.count * 2,
+            }))
+        })
+        .build()
+        .unwrap()
+}
+
+async fn call_with_meta(client: &Running, name: &str, meta: Value) -> Value {
+    let mut params = CallToolRequestParams::new(name.to_owned());
+    params.arguments = Some(Default::default());
+    if let Value::Object(map) = meta {
+        params.meta = Some(RequestMetaObject::from(map));
+    }
+    serde_json::to_value(client.call_tool(params).await.unwrap()).unwrap()
+}
+
+/// What the client heard, once the server's notifications have had time to arrive.
+async fn heard(client: &Running, at_least: usize) -> Vec<Value> {
+    for _ in 0..100 {
+        if client.service().heard.lock().unwrap().len() >= at_least {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    std::mem::take(&mut *client.service().heard.lock().unwrap())
+}
+
+#[tokio::test]
+async fn progress_follows_the_token_and_logging_the_level() {
+    let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+    let server = server(tx);
+    for (transport, era) in COMBOS {
+        let at = format!("{transport} {era:?}");
+        let client = connect(&server, transport, "codex", era).await;
+        // A session that set no level hears every level; a 2026-07-28 request that names
+        // no level hears none.
+        call_with_meta(&client, "chatty", json!({})).await;
+        let got = heard(&client, if era == Era::Legacy { 3 } else { 0 }).await;
+        let levels: Vec<&str> = got.iter().filter_map(|n| n["level"].as_str()).collect();
+        match era {
+            Era::Legacy => assert_eq!(levels, ["debug", "info", "error"], "{at}"),
+            Era::Modern => assert!(levels.is_empty(), "{at}: {got:?}"),
+        }
+
+        let meta = match era {
+            Era::Legacy => {
+                client
+                    .set_level(SetLevelRequestParams::new(LoggingLevel::Info))
+                    .await
+                    .unwrap();
+                json!({"progressToken": "p-1"})
+            }
+            Era::Modern => {
+                json!({"progressToken": "p-1", "io.modelcontextprotocol/logLevel": "info"})
+            }
+        };
+        call_with_meta(&client, "chatty", meta).await;
+        let got = heard(&client, 4).await;
+        let progress: Vec<&Value> = got
+            .iter()
+            .filter(|n| n.get("progressToken").is_some())
+            .collect();
+        assert_eq!(progress.len(), 2, "{at}: {got:?}");
+        // rmcp's client puts its own token on every request; both notifications carry it.
+        assert!(!progress[0]["progressToken"].is_null(), "{at}");
+        assert_eq!(
+            progress[0]["progressToken"], progress[1]["progressToken"],
+            "{at}"
+        );
+        assert_eq!(
+            (
+                progress[0]["progress"].as_f64(),
+                progress[0]["total"].as_f64()
+            ),
+            (Some(1.0), Some(2.0)),
+            "{at}"
+        );
+        assert_eq!(progress[0]["message"], "half", "{at}");
+        let logs: Vec<&Value> = got.iter().filter(|n| n.get("level").is_some()).collect();
+        let levels: Vec<&str> = logs.iter().filter_map(|n| n["level"].as_str()).collect();
+        assert_eq!(
+            levels,
+            ["info", "error"],
+            "{at}: below the level is not sent"
+        );
+        assert_eq!(logs[0]["logger"], "context-server", "{at}");
+        assert_eq!(logs[1]["data"], json!({"error": "bad"}), "{at}");
+    }
+}
+
+#[tokio::test]
+async fn a_cancelled_call_is_seen_by_its_handler() {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let server = server(tx);
+    let client = connect(&server, "stdio", "codex", Era::Legacy).await;
+    let mut params = CallToolRequestParams::new("patient");
+    params.arguments = Some(Default::default());
+    let handle = client
+        .send_cancellable_request(
+            ClientRequest::CallToolRequest(mcp_tailor::server::rmcp::model::CallToolRequest::new(
+                params,
+            )),
+            Default::default(),
+        )
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    handle.cancel(Some("changed my mind".into())).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(5), rx.recv())
+        .await
+        .expect("the handler saw the cancellation")
+        .unwrap();
+}
+
+#[tokio::test]
+async fn typed_results_publish_their_output_schema() {
+    let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+    let server = server(tx);
+    for (transport, era) in COMBOS {
+        let client = connect(&server, transport, "codex", era).await;
+        let tools = by_name(&list(&client, None, json!({})).await.unwrap());
+        let schema = &tools["typed"]["outputSchema"];
+        assert_eq!(
+            schema["properties"]["doubled"]["type"], "integer",
+            "{transport} {era:?}"
+        );
+        assert!(
+            tools["chatty"].get("outputSchema").is_none(),
+            "{transport} {era:?}"
+        );
+        let result = call(&client, "typed", json!({"count": 21})).await.unwrap();
+        assert_eq!(
+            result["structuredContent"],
+            json!({"doubled": 42}),
+            "{transport} {era:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn modern_listeners_hear_that_the_tool_list_changed() {
+    let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+    let server = server(tx);
+    for transport in ["stdio", "http"] {
+        let client = connect(&server, transport, "codex", Era::Modern).await;
+        let mut subscription = client
+            .listen(SubscriptionFilter::builder().tools_list_changed().build())
+            .await
+            .unwrap();
+        assert_eq!(
+            subscription.acknowledged().tools_list_changed,
+            Some(true),
+            "{transport}"
+        );
+        // Wait until the layer holds the stream, then change the catalog.
+        for _ in 0..100 {
+            if server.listeners() > 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        server.notify_tool_list_changed().await;
+        let next = tokio::time::timeout(Duration::from_secs(5), subscription.next())
+            .await
+            .expect("a notification within 5 s")
+            .unwrap();
+        assert!(
+            matches!(
+                next,
+                Some(ServerNotification::ToolListChangedNotification(_))
+            ),
+            "{transport}: {next:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn set_reader_needs_a_session() {
+    let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+    let server = server(tx);
+    for transport in ["stdio", "http"] {
+        let client = connect(&server, transport, "codex", Era::Modern).await;
+        let request = ClientRequest::CustomRequest(CustomRequest::new(
+            SET_READER_METHOD,
+            Some(json!({"runner": "grok"})),
+        ));
+        match client.send_request(request).await {
+            Err(ServiceError::McpError(error)) => {
+                assert_eq!(
+                    (error.code.0, reason(&error)),
+                    (-32600, "no_session"),
+                    "{transport}"
+                );
+            }
+            other => panic!("{transport}: {other:?}"),
+        }
+    }
+}
