@@ -225,6 +225,33 @@ async fn a_panicking_callback_fails_the_list_and_the_server_keeps_serving() {
 }
 
 #[tokio::test]
+async fn a_slow_callback_is_a_presentation_failure_caused_by_timeout() {
+    let server = abc(&Calls::default())
+        .request_deadline(std::time::Duration::from_millis(200))
+        .presentation(|_, info| async move {
+            if info.principal.id == "slow" {
+                tokio::time::sleep(std::time::Duration::from_secs(30)).await;
+            }
+            Presentation::Default
+        })
+        .build()
+        .unwrap();
+    let addr = http_server(&server).await;
+    for era in [Era::Legacy, Era::Modern] {
+        let (slow, _) = http(addr, "codex", era, &[("x-test-principal", "slow")]).await;
+        let error = list(&slow, None, json!({})).await.unwrap_err();
+        assert_eq!(error.code.0, -32603, "{era:?}");
+        assert_eq!(
+            error.data,
+            Some(json!({"reason": "tool_presentation_failure", "cause": "timeout"})),
+            "{era:?}"
+        );
+        let (fine, _) = http(addr, "codex", era, &[("x-test-principal", "fine")]).await;
+        assert!(list(&fine, None, json!({})).await.is_ok(), "{era:?}");
+    }
+}
+
+#[tokio::test]
 async fn registered_definitions_never_change() {
     let server = abc(&Calls::default())
         .presentation(|tool, _| async move {
