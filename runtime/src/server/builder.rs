@@ -11,7 +11,7 @@ use super::reader::ReaderSource;
 use super::request::{Principal, Reader, RequestInfo, env_verbosity};
 use super::results::IntoToolResult;
 use super::session::CallContext;
-use super::shared::{ContextFn, Shared};
+use super::shared::{ContextFn, InnerFacts, Shared};
 use crate::{Description, McpTool, ToolDef};
 use rmcp::ServerHandler;
 use rmcp::model::Implementation;
@@ -307,6 +307,15 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
             || self.presentation.is_some()
             || matches!(self.instructions, InstructionsSource::Provider(_));
         let gated = catalog.is_gated() || self.tailored.iter().any(|d| !d.scopes().is_empty());
+        let declared = self.inner.get_info();
+        let inner = InnerFacts {
+            tools: declared.capabilities.tools.is_some(),
+            logging: declared.capabilities.logging.is_some(),
+            logger: self
+                .server_info
+                .as_ref()
+                .map_or(declared.server_info.name, |i| i.name.clone()),
+        };
         let shared = Arc::new(Shared {
             catalog,
             tailored: self.tailored,
@@ -325,6 +334,7 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
             dynamic,
             gated,
             subscribers: Default::default(),
+            inner,
         });
         Ok(TailorServer::new(shared, self.inner))
     }

@@ -210,10 +210,7 @@ impl<H: ServerHandler> TailorSession<H> {
         info: Arc<RequestInfo>,
     ) -> Result<CallToolResponse, ErrorData> {
         let shared = &self.shared;
-        let logger = shared.server_info.as_ref().map_or_else(
-            || self.inner.get_info().server_info.name,
-            |i| i.name.clone(),
-        );
+        let logger = shared.inner.logger.clone();
         let call = CallContext::new(
             info,
             self.session.clone(),
@@ -298,12 +295,16 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
     ) -> Result<ListToolsResult, ErrorData> {
         let deadline = self.deadline();
         let info = self.request_info(&context, None, deadline).await;
-        let inner = inner_tools(
-            &self.inner,
-            &self.scoped(context),
-            self.shared.reporter.as_ref(),
-        )
-        .await?;
+        let inner = if self.shared.inner.tools {
+            inner_tools(
+                &self.inner,
+                &self.scoped(context),
+                self.shared.reporter.as_ref(),
+            )
+            .await?
+        } else {
+            Vec::new()
+        };
         let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
         list_tools(&self.shared, &info, inner, cursor, deadline).await
     }
@@ -323,8 +324,7 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
             }
             return self.call_registered(entry, request, context, info).await;
         }
-        let inner_serves_tools = self.inner.get_info().capabilities.tools.is_some();
-        if !inner_serves_tools || !inner_is_visible(shared, &request.name, &info) {
+        if !shared.inner.tools || !inner_is_visible(shared, &request.name, &info) {
             return Err(unknown_tool(&request.name));
         }
         self.inner.call_tool(request, self.scoped(context)).await
@@ -373,7 +373,7 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.session.set_log_level(request.level);
-        if self.inner.get_info().capabilities.logging.is_some() {
+        if self.shared.inner.logging {
             self.inner.set_level(request, self.scoped(context)).await
         } else {
             Ok(())

@@ -37,16 +37,13 @@ pub(crate) fn merge_capabilities(mut capabilities: ServerCapabilities) -> Server
     capabilities
 }
 
-/// Every tool the wrapped handler lists for this request (all its pages), or none when it
-/// declares no tools capability.
+/// Every tool the wrapped handler lists for this request (all its pages). Call it only for
+/// a handler that declares the tools capability.
 pub(crate) async fn inner_tools<H: ServerHandler>(
     inner: &H,
     context: &RequestContext<RoleServer>,
     reporter: Option<&Reporter>,
 ) -> Result<Vec<Tool>, ErrorData> {
-    if inner.get_info().capabilities.tools.is_none() {
-        return Ok(Vec::new());
-    }
     let fail = |cause: String| {
         report(
             reporter,

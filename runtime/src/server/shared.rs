@@ -44,6 +44,20 @@ pub(crate) struct Shared {
     pub(crate) gated: bool,
     /// Who hears `tools/list_changed`.
     pub(crate) subscribers: Subscribers,
+    /// What the wrapped handler declared at `build`, read on every request instead of
+    /// asking it again.
+    pub(crate) inner: InnerFacts,
+}
+
+/// The wrapped handler's declarations the layer relies on, taken once at `build`.
+#[derive(Clone, Debug)]
+pub(crate) struct InnerFacts {
+    /// It serves tools of its own.
+    pub(crate) tools: bool,
+    /// It handles `logging/setLevel` itself.
+    pub(crate) logging: bool,
+    /// The logger name of `notifications/message`: the server's name.
+    pub(crate) logger: String,
 }
 
 impl Shared {
