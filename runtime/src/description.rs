@@ -177,6 +177,30 @@ impl Description {
         size_of::<Tailored>() + size_of_val(tables.texts) + size_of_val(tables.rules) + models
     }
 
+    /// Every runner named by a rule of this description (`_` names none), in rule order.
+    pub fn runners(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.rules().iter().filter_map(|r| r.provider)
+    }
+
+    /// Every model named by a rule of this description, exactly or in a list.
+    pub fn models(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.rules()
+            .iter()
+            .flat_map(|r| match &r.model {
+                ModelMatch::Any => &[][..],
+                ModelMatch::Exact(m) => std::slice::from_ref(m),
+                ModelMatch::List(list) => list,
+            })
+            .copied()
+    }
+
+    fn rules(&self) -> &'static [Rule] {
+        match self.repr {
+            Repr::Tailored(tables) => tables.rules,
+            _ => &[],
+        }
+    }
+
     /// Every distinct text this description can resolve to (empty when absent).
     pub fn texts(&self) -> &[&'static str] {
         match &self.repr {

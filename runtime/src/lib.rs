@@ -48,6 +48,9 @@ mod tool;
 #[cfg(feature = "server")]
 pub mod server;
 
+#[cfg(feature = "inspect")]
+pub mod inspect;
+
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;

@@ -11,185 +11,43 @@ mod serve;
 mod store;
 mod tools;
 
-use mcp_tailor::server::Reader;
-use mcp_tailor::{RenderCtx, ToolDef};
-use serde_json::{Value, json};
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-usage: demo list [--runner NAME] [--model NAME] [--verbosity N] [--fallback-verbosity N]
-       demo matrix
-       demo serve [--http IP:PORT] [--verbosity N] [--scopes a,b]
+usage: demo serve [--http IP:PORT] [--verbosity N] [--default-verbosity N] [--scopes a,b]
+       demo list | matrix | tokens | diff | lint ...   (mcp_tailor::inspect, below)
 
-list    prints the tools/list result ({\"tools\": [...]}) for that reader
-matrix  prints, per tool, what each (runner, level) cell resolves to, and the bytes of
-        the whole catalog at each level
 serve   serves the notes server over MCP on stdio, or on streamable HTTP at /mcp;
-        --verbosity sets the server's default level, --scopes the stdio caller's scopes
-        (on HTTP the X-Demo-Scopes header stands in for authentication)";
+        --verbosity is the level of every request that names none (as in `list`),
+        --default-verbosity the fallback level of descriptions without a default of
+        their own, --scopes the stdio caller's scopes (on HTTP the X-Demo-Scopes header
+        stands in for authentication)
 
-/// The options of `list`: the reader, and the fallback level.
-#[derive(Default)]
-struct ListArgs {
-    reader: Reader,
-    fallback: Option<u8>,
-}
+";
 
-fn parse_level(flag: &str, value: Option<String>) -> Result<u8, String> {
-    let value = value.ok_or_else(|| format!("`{flag}` needs a level 0..=9"))?;
-    value
-        .parse()
-        .map_err(|_| format!("`{flag} {value}`: expected a level 0..=9"))
-}
-
-fn parse_list(args: impl IntoIterator<Item = String>) -> Result<ListArgs, String> {
-    let mut out = ListArgs::default();
-    let mut args = args.into_iter();
-    while let Some(flag) = args.next() {
-        match flag.as_str() {
-            "--runner" => out.reader.runner = Some(args.next().ok_or("`--runner` needs a name")?),
-            "--model" => out.reader.model = Some(args.next().ok_or("`--model` needs a name")?),
-            "--verbosity" => out.reader.verbosity = Some(parse_level(&flag, args.next())?),
-            "--fallback-verbosity" => out.fallback = Some(parse_level(&flag, args.next())?),
-            other => return Err(format!("unknown option `{other}`")),
-        }
-    }
-    Ok(out)
-}
-
-/// The `tools/list` result for one reader.
-fn list(ctx: &RenderCtx<'_>) -> Value {
-    let tools: Vec<Value> = tools::catalog().iter().map(|t| t.render(ctx)).collect();
-    json!({ "tools": tools })
-}
-
-/// The readers the matrix shows, as (label, runner, model).
-const READERS: [(&str, Option<&str>, Option<&str>); 4] = [
-    ("(anyone)", None, None),
-    ("codex", Some("codex"), None),
-    ("codex/5.4", Some("codex"), Some("5.4")),
-    ("grok", Some("grok"), None),
-];
-
-fn reader_ctx(runner: Option<&'static str>, model: Option<&'static str>) -> RenderCtx<'static> {
-    let mut ctx = RenderCtx::new();
-    if let Some(r) = runner {
-        ctx = ctx.runner(r);
-    }
-    if let Some(m) = model {
-        ctx = ctx.model(m);
-    }
-    ctx
-}
-
-/// Prints one string of a tool: per reader, runs of levels that resolve to the same text.
-/// Readers that read the same in every cell share one block.
-fn matrix_rows(
-    label: &str,
-    resolve: impl Fn(&RenderCtx<'_>) -> Option<&'static str>,
-    out: &mut String,
-) {
-    out.push_str(&format!("  {label}\n"));
-    let mut groups: Vec<(Vec<&str>, Vec<Option<&'static str>>)> = Vec::new();
-    for (name, runner, model) in READERS {
-        let base = reader_ctx(runner, model);
-        let cells: Vec<_> = (0..=9)
-            .map(|level| resolve(&base.verbosity(level)))
-            .collect();
-        match groups.iter_mut().find(|(_, c)| *c == cells) {
-            Some((names, _)) => names.push(name),
-            None => groups.push((vec![name], cells)),
-        }
-    }
-    for (names, cells) in groups {
-        let who = if names.len() == READERS.len() {
-            "everyone".to_owned()
-        } else {
-            names.join(", ")
-        };
-        out.push_str(&format!("    {who}\n"));
-        let mut start = 0;
-        while start < cells.len() {
-            let end = (start..cells.len())
-                .take_while(|&i| cells[i] == cells[start])
-                .last()
-                .unwrap_or(start);
-            let levels = if start == end {
-                format!("{start}")
-            } else {
-                format!("{start}..={end}")
-            };
-            let text = cells[start].map_or("(nothing)".to_owned(), |t| format!("{t:?}"));
-            out.push_str(&format!("      {levels:<6} {text}\n"));
-            start = end + 1;
-        }
-    }
-}
-
-fn matrix(catalog: &[&'static ToolDef]) -> String {
-    let mut out = String::new();
-    for tool in catalog {
-        out.push_str(&format!("{}\n", tool.name()));
-        if let Some(definitive) = tool.description().definitive() {
-            out.push_str(&format!("  definitive: {definitive:?}\n"));
-        }
-        matrix_rows("title", |ctx| tool.title().resolve(ctx), &mut out);
-        matrix_rows(
-            "description",
-            |ctx| tool.description().resolve(ctx),
-            &mut out,
-        );
-        for (field, description) in tool.fields() {
-            matrix_rows(
-                &format!("argument `{field}`"),
-                |ctx| description.resolve(ctx),
-                &mut out,
-            );
-        }
-        out.push('\n');
-    }
-    out.push_str("catalog bytes (compact tools/list JSON) per level\n");
-    out.push_str(&format!(
-        "    {:<10} {}\n",
-        "",
-        (0..=9).map(|l| format!("{l:>6}")).collect::<String>()
-    ));
-    for (name, runner, model) in READERS {
-        let base = reader_ctx(runner, model);
-        let sizes: String = (0..=9)
-            .map(|level| {
-                let bytes =
-                    serde_json::to_vec(&list(&base.verbosity(level))).map_or(0, |b| b.len());
-                format!("{bytes:>6}")
-            })
-            .collect();
-        out.push_str(&format!("    {name:<10} {sizes}\n"));
-    }
-    out
-}
-
-fn run(mut args: impl Iterator<Item = String>) -> Result<String, String> {
-    match args.next().as_deref() {
+/// Runs one command; returns its output and whether it succeeded.
+fn run(mut args: impl Iterator<Item = String>) -> Result<mcp_tailor::inspect::Outcome, String> {
+    let command = args.next();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    match command.as_deref() {
         Some("serve") => {
             let options = serve::parse(args)?;
-            let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
             runtime.block_on(serve::run(options))?;
-            Ok(String::new())
+            Ok(mcp_tailor::inspect::Outcome {
+                output: String::new(),
+                success: true,
+            })
         }
-        Some("list") => {
-            let options = parse_list(args)?;
-            let ctx = options
-                .reader
-                .ctx(options.fallback.unwrap_or(mcp_tailor::DEFAULT_VERBOSITY));
-            serde_json::to_string_pretty(&list(&ctx)).map_err(|e| e.to_string())
+        Some("help" | "--help" | "-h") | None => Err(String::new()),
+        Some(command) => {
+            // What the server sends each reader: the same server `serve` runs.
+            let server = serve::server(&serve::ServeArgs::default());
+            let args = std::iter::once(command.to_owned()).chain(args);
+            Ok(runtime.block_on(mcp_tailor::inspect::run(&server, args)))
         }
-        Some("matrix") => match args.next() {
-            None => Ok(matrix(&tools::catalog())),
-            Some(extra) => Err(format!("`matrix` takes no options, found `{extra}`")),
-        },
-        Some("help" | "--help" | "-h") => Ok(USAGE.to_owned()),
-        Some(other) => Err(format!("unknown command `{other}`")),
-        None => Err("no command given".to_owned()),
     }
 }
 
@@ -203,14 +61,10 @@ fn main() -> ExitCode {
         )
         .init();
     match run(std::env::args().skip(1)) {
-        Ok(output) => {
-            if !output.is_empty() {
-                println!("{output}");
-            }
-            ExitCode::SUCCESS
-        }
+        Ok(outcome) if outcome.output.is_empty() && outcome.success => ExitCode::SUCCESS,
+        Ok(outcome) => ExitCode::from(outcome.print() as u8),
         Err(message) => {
-            eprintln!("demo: {message}\n\n{USAGE}");
+            eprintln!("demo: {message}\n\n{USAGE}{}", mcp_tailor::inspect::USAGE);
             ExitCode::from(2)
         }
     }
@@ -219,6 +73,7 @@ fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     fn args(line: &str) -> impl Iterator<Item = String> {
         line.split_whitespace()
@@ -227,33 +82,56 @@ mod tests {
             .into_iter()
     }
 
+    fn output(line: &str) -> mcp_tailor::inspect::Outcome {
+        run(args(line)).unwrap()
+    }
+
     fn listed(line: &str) -> Value {
-        serde_json::from_str(&run(args(line)).unwrap()).unwrap()
+        let outcome = output(line);
+        assert!(outcome.success, "{line}: {}", outcome.output);
+        serde_json::from_str(&outcome.output).unwrap()
     }
 
     #[test]
-    fn list_prints_a_tools_list_result_for_the_reader() {
+    fn list_prints_the_servers_tools_list_result_for_the_reader() {
         let codex = listed("list --runner codex --model 5.4 --verbosity 2");
         let tools = codex["tools"].as_array().unwrap();
-        assert_eq!(tools.len(), 5);
+        // `delete_note` needs a scope this caller lacks, exactly as on the server.
+        assert_eq!(tools.len(), 4);
         assert_eq!(tools[1]["name"], "search_notes");
         assert_eq!(
             tools[1]["description"],
-            "search_notes(query, tag?, limit?) -> [{id, title, tags, snippet}]"
+            "search_notes(query, tag?, maxResults?) -> [{id, title, tags, snippet}]"
         );
         let grok = listed("list --runner grok --verbosity 2");
         assert_ne!(
             codex["tools"][1]["description"],
             grok["tools"][1]["description"]
         );
+        let admin = listed("list --scopes notes.delete");
+        assert_eq!(admin["tools"].as_array().unwrap().len(), 5);
+    }
+
+    #[test]
+    fn arguments_are_closed_to_unknown_names() {
+        for tool in listed("list --scopes notes.delete")["tools"]
+            .as_array()
+            .unwrap()
+        {
+            assert_eq!(
+                tool["inputSchema"]["additionalProperties"], false,
+                "{}",
+                tool["name"]
+            );
+        }
     }
 
     #[test]
     fn level_zero_is_terser_than_level_nine() {
         for runner in ["", "--runner codex", "--runner grok"] {
             let bytes = |level: u8| {
-                run(args(&format!("list {runner} --verbosity {level}")))
-                    .unwrap()
+                output(&format!("list {runner} --verbosity {level}"))
+                    .output
                     .len()
             };
             assert!(
@@ -292,41 +170,37 @@ mod tests {
     }
 
     #[test]
-    fn matrix_shows_every_tool_and_the_catalog_bytes() {
-        let out = run(args("matrix")).unwrap();
-        for tool in tools::catalog() {
+    fn matrix_shows_every_tool_every_reader_class_and_the_catalog() {
+        let out = output("matrix").output;
+        for tool in serve::server(&serve::ServeArgs::default()).tools() {
             assert!(
                 out.contains(&format!("{}\n", tool.name())),
                 "{}",
                 tool.name()
             );
         }
-        assert!(out.contains("catalog bytes"));
-        assert!(out.contains("codex, codex/5.4"));
+        // The `(_, spark)` rule of `tag_note` is a reader class of its own.
+        assert!(out.contains("_/spark"), "{out}");
+        assert!(out.contains("tokens"), "{out}");
+    }
+
+    #[test]
+    fn lint_passes_on_the_demo() {
+        let outcome = output("lint");
+        assert!(outcome.success, "{}", outcome.output);
     }
 
     #[test]
     fn bad_arguments_are_reported() {
-        assert!(
-            run(args("list --verbosity"))
-                .unwrap_err()
-                .contains("needs a level")
-        );
-        assert!(
-            run(args("list --verbosity x"))
-                .unwrap_err()
-                .contains("expected a level")
-        );
-        assert!(
-            run(args("list --colour red"))
-                .unwrap_err()
-                .contains("unknown option")
-        );
-        assert!(
-            run(args("frobnicate"))
-                .unwrap_err()
-                .contains("unknown command")
-        );
+        let usage = |line: &str| {
+            let outcome = output(line);
+            assert!(!outcome.success, "{line}");
+            outcome.output
+        };
+        assert!(usage("list --verbosity").contains("needs a level"));
+        assert!(usage("list --verbosity x").contains("expected a level"));
+        assert!(usage("list --colour red").contains("unknown option"));
+        assert!(usage("frobnicate").contains("unknown command"));
         assert!(run(args("")).is_err());
         assert!(
             serve::parse(args("--http nowhere"))
@@ -334,10 +208,11 @@ mod tests {
                 .contains("IP:PORT")
         );
         let parsed = serve::parse(args(
-            "--http 127.0.0.1:0 --verbosity 3 --scopes notes.delete,x",
+            "--http 127.0.0.1:0 --verbosity 3 --default-verbosity 1 --scopes notes.delete,x",
         ))
         .unwrap();
         assert_eq!(parsed.verbosity, Some(3));
+        assert_eq!(parsed.default_verbosity, Some(1));
         assert_eq!(parsed.scopes, vec!["notes.delete", "x"]);
     }
 }

@@ -11,13 +11,24 @@ use std::sync::{Arc, Mutex};
 #[derive(Debug, Default, PartialEq)]
 pub struct ServeArgs {
     pub http: Option<SocketAddr>,
+    /// The level of every request that names none: what `list --verbosity` means too.
     pub verbosity: Option<u8>,
+    /// The server's fallback level.
+    pub default_verbosity: Option<u8>,
     pub scopes: Vec<String>,
 }
 
 /// The header the demo reads scopes from on HTTP. A stand-in for real authentication:
 /// a deployment puts a `Principal` into the request extensions from its own auth layer.
 pub const DEMO_SCOPES_HEADER: &str = "x-demo-scopes";
+
+fn parse_level(flag: &str, value: Option<String>) -> Result<u8, String> {
+    let value = value.ok_or_else(|| format!("`{flag}` needs a level 0..=9"))?;
+    match value.parse::<u8>() {
+        Ok(level) if level <= 9 => Ok(level),
+        _ => Err(format!("`{flag} {value}`: expected a level 0..=9")),
+    }
+}
 
 pub fn parse(args: impl IntoIterator<Item = String>) -> Result<ServeArgs, String> {
     let mut out = ServeArgs::default();
@@ -33,7 +44,10 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<ServeArgs, String
                         .map_err(|_| format!("`--http {addr}`: expected IP:PORT"))?,
                 );
             }
-            "--verbosity" => out.verbosity = Some(crate::parse_level(&flag, args.next())?),
+            "--verbosity" => out.verbosity = Some(parse_level(&flag, args.next())?),
+            "--default-verbosity" => {
+                out.default_verbosity = Some(parse_level(&flag, args.next())?);
+            }
             "--scopes" => {
                 let scopes = args
                     .next()
@@ -73,8 +87,16 @@ pub fn server(args: &ServeArgs) -> TailorServer {
         .name("mcp-tailor-demo", env!("CARGO_PKG_VERSION"))
         .tailored_instructions(&tools::GUIDE)
         .default_principal(Principal::new("local").with_scopes(args.scopes.iter().cloned()));
-    if let Some(level) = args.verbosity {
+    if let Some(level) = args.default_verbosity {
         builder = builder.default_verbosity(level);
+    }
+    if let Some(level) = args.verbosity {
+        // An explicit level for every request that names none, as `list --verbosity` sets.
+        builder = builder.context(move |info| {
+            let mut reader = info.reader.clone();
+            reader.verbosity = reader.verbosity.or(Some(level));
+            std::future::ready(reader)
+        });
     }
     builder
         .tool(on(&store, |notes, args: CreateNote| notes.create(args)))

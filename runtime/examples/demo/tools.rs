@@ -1,7 +1,7 @@
 //! The demo's tool set: a small notes server whose five tools together use every form of
 //! the DSL, with variants for the runners `codex` and `grok` and for low and high verbosity.
 
-use mcp_tailor::{McpTool, ToolDef, mcp_tool};
+use mcp_tailor::mcp_tool;
 use serde::Deserialize;
 
 /// The longest wording of `create_note`, kept as a const to show const texts.
@@ -24,6 +24,7 @@ const CREATE_RICH: &str = "Create a note with a title, a Markdown body and optio
     annotations(title = "Create a note", read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false),
 )]
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct CreateNote {
     /// The note's title.
     #[mcp(description = [(verbosity(0..=3), "title"), (verbosity(4..=9), "The note's title, one line.")])]
@@ -55,7 +56,7 @@ pub struct CreateNote {
     descriptions = [
         grok_plain = "Search notes. `query` is plain words: no quotes, no AND/OR, no wildcards.",
         grok_rich = "Search notes by the words of their title or body. `query` is plain words only: no quotes, no boolean operators, no wildcards. Filter with `tag`. Returns ids, titles and snippets, newest first.",
-        "codex-5.4" = "search_notes(query, tag?, limit?) -> [{id, title, tags, snippet}]",
+        "codex-5.4" = "search_notes(query, tag?, maxResults?) -> [{id, title, tags, snippet}]",
     ],
     runners = [
         ((grok, _), [(verbosity(0..=5), grok_plain), (verbosity(6..=9), grok_rich)]),
@@ -64,6 +65,7 @@ pub struct CreateNote {
     annotations(read_only_hint = true, open_world_hint = false),
 )]
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchNotes {
     /// Words to look for.
@@ -84,6 +86,7 @@ pub struct SearchNotes {
 /// Read one note: title, body and tags.
 #[mcp_tool(annotations(read_only_hint = true, idempotent_hint = true))]
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ReadNote {
     /// The note's id, from `create_note` or `search_notes`.
     pub id: u64,
@@ -102,6 +105,7 @@ pub struct ReadNote {
     scopes = ["notes.delete" | "notes.admin"],
 )]
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct DeleteNote {
     /// The note's id.
     #[mcp(description = [(verbosity(0..=3), "id"), (verbosity(4..=9), "The id of the note to delete.")])]
@@ -121,6 +125,7 @@ pub struct DeleteNote {
     runners = [((codex, _), [default = codex_tags]), ((_, spark), [(verbosity(0..=9), terse)])],
 )]
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct TagNote {
     /// The note's id.
     pub id: u64,
@@ -146,14 +151,3 @@ pub static GUIDE: mcp_tailor::Description = mcp_tailor::description!(
         "A notes server. Pass ids as numbers and tags as JSON arrays; search with plain words."],
     runners = [((grok, _), [default = grok_guide])],
 );
-
-/// Every tool of the demo, in listing order.
-pub fn catalog() -> [&'static ToolDef; 5] {
-    [
-        CreateNote::def(),
-        SearchNotes::def(),
-        ReadNote::def(),
-        DeleteNote::def(),
-        TagNote::def(),
-    ]
-}

@@ -109,6 +109,27 @@ impl<H: ServerHandler + Clone> TailorServer<H> {
         list_tools(&self.shared, &info, Vec::new(), cursor, deadline).await
     }
 
+    /// The first `tools/list` page `reader` gets, as the caller `principal` on `protocol`:
+    /// visibility, tailoring, presentation, paging and cache hints as on the wire, with the
+    /// reader given rather than resolved (no context callback). For inspection tools.
+    pub async fn list_tools_as(
+        &self,
+        reader: Reader,
+        principal: super::Principal,
+        protocol: &str,
+        cursor: Option<&str>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let deadline = Instant::now() + self.shared.deadline;
+        let info = Arc::new(RequestInfo {
+            protocol_version: Some(protocol.to_owned()),
+            principal,
+            reader,
+            fallback_verbosity: self.shared.default_verbosity,
+            ..RequestInfo::default()
+        });
+        list_tools(&self.shared, &info, Vec::new(), cursor, deadline).await
+    }
+
     /// A fresh session: the `rmcp::ServerHandler` of one connection, with its own clone of
     /// the wrapped handler.
     pub fn session(&self) -> TailorSession<H> {

@@ -8,6 +8,7 @@ mod cache_hints;
 mod calls;
 mod cursors;
 mod handler_context;
+mod inspect;
 mod instructions;
 mod layer;
 mod own_handler;

@@ -1,0 +1,129 @@
+//! The catalog under inspection: a built server's registered tools, listed exactly as its
+//! `tools/list` answers a given caller on a given protocol revision.
+
+use super::readers::ReaderClass;
+use super::tokens;
+use crate::ToolDef;
+use crate::server::rmcp::model::{ListToolsResult, ServerResult};
+use crate::server::rmcp::{ErrorData, ServerHandler};
+use crate::server::{Principal, Reader, TailorServer};
+
+/// The most `tools/list` pages followed for one catalog.
+const MAX_PAGES: usize = 10_000;
+
+/// Bytes and tokens of a text or of a catalog.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Size {
+    /// UTF-8 bytes.
+    pub bytes: usize,
+    /// `o200k_base` tokens.
+    pub tokens: usize,
+}
+
+impl Size {
+    /// The size of `text`.
+    pub fn of(text: &str) -> Size {
+        Size {
+            bytes: text.len(),
+            tokens: tokens::count(text),
+        }
+    }
+}
+
+/// A server's catalog as one caller on one protocol revision sees it.
+pub struct Catalog<'a, H> {
+    server: &'a TailorServer<H>,
+    principal: Principal,
+    protocol: String,
+}
+
+/// The `tools/list` result exactly as the server writes it for `protocol`: rmcp strips the
+/// 2026-07-28 fields for older revisions and fills absent cache hints for newer ones.
+pub fn wire(result: ListToolsResult, protocol: &str) -> String {
+    let mut result = ServerResult::ListToolsResult(result);
+    if protocol >= "2026-07-28" {
+        result.fill_missing_cache_hints();
+    } else {
+        result.strip_result_type_for_legacy_peer();
+        result.strip_non_object_output_for_legacy_peer();
+    }
+    serde_json::to_string(&result).unwrap_or_default()
+}
+
+impl<'a, H: ServerHandler + Clone> Catalog<'a, H> {
+    /// The catalog of `server` for `principal` on `protocol` (e.g. `2025-11-25`).
+    pub fn new(server: &'a TailorServer<H>, principal: Principal, protocol: &str) -> Self {
+        Catalog {
+            server,
+            principal,
+            protocol: protocol.to_owned(),
+        }
+    }
+
+    /// The registered tools' definitions (every one, visible or not).
+    pub fn defs(&self) -> Vec<&'static ToolDef> {
+        self.server.tools().collect()
+    }
+
+    /// The first `tools/list` page `reader` gets, as the server writes it.
+    pub async fn first_page(&self, reader: Reader) -> Result<String, ErrorData> {
+        let result = self
+            .server
+            .list_tools_as(reader, self.principal.clone(), &self.protocol, None)
+            .await?;
+        Ok(wire(result, &self.protocol))
+    }
+
+    /// Every page of the `tools/list` results `reader` gets, as the server writes them.
+    pub async fn pages(&self, reader: Reader) -> Result<Vec<String>, ErrorData> {
+        let mut pages = Vec::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..MAX_PAGES {
+            let result = self
+                .server
+                .list_tools_as(
+                    reader.clone(),
+                    self.principal.clone(),
+                    &self.protocol,
+                    cursor.as_deref(),
+                )
+                .await?;
+            cursor = result.next_cursor.clone();
+            pages.push(wire(result, &self.protocol));
+            if cursor.is_none() {
+                break;
+            }
+        }
+        Ok(pages)
+    }
+
+    /// The whole catalog's size for `class` at each level 0..=9: the bytes and tokens of
+    /// every `tools/list` page it takes.
+    pub async fn sizes(&self, class: &ReaderClass) -> Result<[Size; 10], ErrorData> {
+        let mut sizes = [Size::default(); 10];
+        for (level, size) in (0u8..).zip(sizes.iter_mut()) {
+            for page in self.pages(class.reader(level)).await? {
+                let page = Size::of(&page);
+                size.bytes += page.bytes;
+                size.tokens += page.tokens;
+            }
+        }
+        Ok(sizes)
+    }
+
+    /// The tool objects `class` reads at `level` (every page), for comparisons.
+    pub async fn tools(
+        &self,
+        class: &ReaderClass,
+        level: u8,
+    ) -> Result<Vec<serde_json::Value>, ErrorData> {
+        let mut tools = Vec::new();
+        for page in self.pages(class.reader(level)).await? {
+            let page: serde_json::Value = serde_json::from_str(&page).unwrap_or_default();
+            if let Some(list) = page["tools"].as_array() {
+                tools.extend(list.iter().cloned());
+            }
+        }
+        Ok(tools)
+    }
+}

@@ -1,0 +1,236 @@
+//! The views of a catalog: `matrix` (every string per reader and level), `tokens` (the
+//! catalog per reader and level, and what each level saves), and `diff` (two readers).
+
+use super::catalog::Size;
+use super::readers::ReaderClass;
+use crate::{Description, MAX_VERBOSITY, ToolDef};
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+
+/// The strings of a tool that can be tailored: title, description, each annotated argument.
+pub fn strings(def: &'static ToolDef) -> Vec<(String, &'static Description)> {
+    let mut out = vec![
+        ("title".to_owned(), def.title()),
+        ("description".to_owned(), def.description()),
+    ];
+    out.extend(
+        def.fields()
+            .iter()
+            .map(|(name, d)| (format!("argument `{name}`"), d)),
+    );
+    out
+}
+
+/// What `class` reads of `description` at each level.
+pub fn cells(description: &Description, class: &ReaderClass) -> Vec<Option<&'static str>> {
+    (0..=MAX_VERBOSITY)
+        .map(|level| description.resolve(&class.ctx(level)))
+        .collect()
+}
+
+/// Runs of levels with the same cell: `(first, last)`.
+fn runs<T: PartialEq>(cells: &[T]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < cells.len() {
+        let mut end = start;
+        while end + 1 < cells.len() && cells[end + 1] == cells[start] {
+            end += 1;
+        }
+        out.push((start, end));
+        start = end + 1;
+    }
+    out
+}
+
+fn levels(first: usize, last: usize) -> String {
+    if first == last {
+        format!("{first}")
+    } else {
+        format!("{first}..={last}")
+    }
+}
+
+/// `matrix`, for people: per tool and string, the readers that read alike and what they
+/// read at each run of levels (with tokens), then the catalog per reader and level.
+pub fn matrix_text(
+    defs: &[&'static ToolDef],
+    classes: &[ReaderClass],
+    catalog: &[(ReaderClass, [Size; 10])],
+) -> String {
+    let mut out = String::new();
+    for def in defs {
+        let _ = writeln!(out, "{}", def.name());
+        if let Some(definitive) = def.description().definitive() {
+            let _ = writeln!(out, "  definitive: {definitive:?}");
+        }
+        for (label, description) in strings(def) {
+            let _ = writeln!(out, "  {label}");
+            let mut groups: Vec<(Vec<String>, Vec<Option<&'static str>>)> = Vec::new();
+            for class in classes {
+                let cells = cells(description, class);
+                match groups.iter_mut().find(|(_, c)| *c == cells) {
+                    Some((names, _)) => names.push(class.label()),
+                    None => groups.push((vec![class.label()], cells)),
+                }
+            }
+            for (names, cells) in groups {
+                let who = if names.len() == classes.len() {
+                    "everyone".to_owned()
+                } else {
+                    names.join(", ")
+                };
+                let _ = writeln!(out, "    {who}");
+                for (first, last) in runs(&cells) {
+                    let text = match cells[first] {
+                        Some(t) => match super::tokens::count(t) {
+                            1 => format!("{t:?} (1 token)"),
+                            n => format!("{t:?} ({n} tokens)"),
+                        },
+                        None => "(nothing)".to_owned(),
+                    };
+                    let _ = writeln!(out, "      {:<6} {text}", levels(first, last));
+                }
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str(&tokens_text(catalog));
+    out
+}
+
+/// `matrix --json`.
+pub fn matrix_json(
+    defs: &[&'static ToolDef],
+    classes: &[ReaderClass],
+    catalog: &[(ReaderClass, [Size; 10])],
+) -> Value {
+    let tools: Vec<Value> = defs
+        .iter()
+        .map(|def| {
+            let strings: Vec<Value> = strings(def)
+                .into_iter()
+                .map(|(label, description)| {
+                    let readers: serde_json::Map<String, Value> = classes
+                        .iter()
+                        .map(|class| {
+                            let cells: Vec<Value> = cells(description, class)
+                                .into_iter()
+                                .map(|text| match text {
+                                    Some(t) => json!({"text": t, "bytes": t.len(), "tokens": super::tokens::count(t)}),
+                                    None => Value::Null,
+                                })
+                                .collect();
+                            (class.label(), Value::Array(cells))
+                        })
+                        .collect();
+                    json!({"string": label, "readers": readers})
+                })
+                .collect();
+            json!({"name": def.name(), "definitive": def.description().definitive(), "strings": strings})
+        })
+        .collect();
+    json!({
+        "readers": classes.iter().map(ReaderClass::label).collect::<Vec<_>>(),
+        "tools": tools,
+        "catalog": tokens_json(catalog),
+    })
+}
+
+/// The saving of `size` against the richest (largest) level, in percent.
+fn saving(size: &Size, sizes: &[Size; 10]) -> f64 {
+    let richest = sizes.iter().map(|s| s.tokens).max().unwrap_or(0);
+    if richest == 0 {
+        0.0
+    } else {
+        100.0 * (1.0 - size.tokens as f64 / richest as f64)
+    }
+}
+
+/// `tokens`, for people: per reader, the catalog's tokens and bytes at each level and what
+/// each level saves against the richest.
+pub fn tokens_text(catalog: &[(ReaderClass, [Size; 10])]) -> String {
+    let mut out = String::from(
+        "catalog per reader and level: o200k_base tokens (bytes), saving against the richest level\n",
+    );
+    for (class, sizes) in catalog {
+        let _ = writeln!(out, "  {}", class.label());
+        for (level, size) in sizes.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "    {level}  {:>7} tokens  {:>8} bytes  {:>5.1}%",
+                size.tokens,
+                size.bytes,
+                saving(size, sizes)
+            );
+        }
+    }
+    out
+}
+
+/// `tokens --json`: `{reader: [{level, tokens, bytes, saving_percent}, …]}`.
+pub fn tokens_json(catalog: &[(ReaderClass, [Size; 10])]) -> Value {
+    let readers: serde_json::Map<String, Value> = catalog
+        .iter()
+        .map(|(class, sizes)| {
+            let levels: Vec<Value> = sizes
+                .iter()
+                .enumerate()
+                .map(|(level, size)| {
+                    json!({
+                        "level": level,
+                        "tokens": size.tokens,
+                        "bytes": size.bytes,
+                        "saving_percent": (saving(size, sizes) * 10.0).round() / 10.0,
+                    })
+                })
+                .collect();
+            (class.label(), Value::Array(levels))
+        })
+        .collect();
+    Value::Object(readers)
+}
+
+/// `diff A B`: every string the two readers read differently, per run of levels, and the
+/// catalog's tokens for each at each level.
+pub fn diff_text(
+    defs: &[&'static ToolDef],
+    a: &ReaderClass,
+    b: &ReaderClass,
+    sizes: (&[Size; 10], &[Size; 10]),
+) -> String {
+    let (la, lb) = (a.label(), b.label());
+    let mut out = format!("{la} vs {lb}\n");
+    let mut same = true;
+    for def in defs {
+        for (label, description) in strings(def) {
+            let pairs: Vec<_> = cells(description, a)
+                .into_iter()
+                .zip(cells(description, b))
+                .collect();
+            for (first, last) in runs(&pairs) {
+                let (ta, tb) = pairs[first];
+                if ta == tb {
+                    continue;
+                }
+                same = false;
+                let show = |t: Option<&str>| t.map_or("(nothing)".to_owned(), |t| format!("{t:?}"));
+                let _ = writeln!(out, "{} {label} at {}", def.name(), levels(first, last));
+                let _ = writeln!(out, "  {la}: {}", show(ta));
+                let _ = writeln!(out, "  {lb}: {}", show(tb));
+            }
+        }
+    }
+    if same {
+        out.push_str("(every string reads the same)\n");
+    }
+    out.push_str("catalog tokens per level\n");
+    for level in 0..10 {
+        let _ = writeln!(
+            out,
+            "  {level}  {la}: {:>7}  {lb}: {:>7}",
+            sizes.0[level].tokens, sizes.1[level].tokens
+        );
+    }
+    out
+}
