@@ -1,7 +1,7 @@
 //! What every reader of a catalog gets, in bytes and **tokens**, and a lint that catches
 //! wrong wording before a model does (feature `inspect`).
 //!
-//! Any host binary exposes it in two lines:
+//! Any host binary exposes it in two lines (or [`run_defs`] for bare definitions):
 //!
 //! ```no_run
 //! # async fn host(server: mcp_tailor::server::TailorServer) {
@@ -169,6 +169,23 @@ fn options(args: impl Iterator<Item = String>) -> Result<Options, String> {
         }
     }
     Ok(out)
+}
+
+/// Runs one subcommand against a catalog of definitions alone (no handlers, default
+/// server settings, no presentation), for tools that are not served yet.
+pub async fn run_defs(
+    defs: &[&'static crate::ToolDef],
+    args: impl IntoIterator<Item = String>,
+) -> Outcome {
+    let builder = defs
+        .iter()
+        .fold(crate::server::Server::builder(), |b, def| {
+            b.register(crate::server::ToolRegistration::listing_only(def))
+        });
+    match builder.build() {
+        Ok(server) => run(&server, args).await,
+        Err(e) => Outcome::fail(format!("the catalog is invalid: {e}")),
+    }
 }
 
 /// Runs one subcommand against `server`'s catalog.

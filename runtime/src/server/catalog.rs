@@ -68,6 +68,29 @@ impl ToolRegistration {
         }
     }
 
+    /// A definition with no handler behind it: listed like any tool, and a call answers a
+    /// tool error. For inspecting a catalog of definitions.
+    #[cfg(feature = "inspect")]
+    pub(crate) fn listing_only(def: &'static ToolDef) -> Self {
+        let handler: Handler = Arc::new(move |_, _| {
+            Box::pin(async move {
+                Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+                    "`{}` is listed for inspection only",
+                    def.name()
+                ))])
+                .into())
+            })
+        });
+        ToolRegistration {
+            def,
+            handler,
+            output_schema: None,
+            authorize: None,
+            icons: None,
+            meta: None,
+        }
+    }
+
     /// A predicate run on every request (under its deadline): `false`, an error, a panic
     /// or a timeout hide the tool from `tools/list` and make `tools/call` say `unknown_tool`.
     #[must_use]

@@ -172,6 +172,25 @@ fn only<T: mcp_tailor::McpTool + serde::de::DeserializeOwned + Send + 'static>()
 }
 
 #[tokio::test]
+async fn bare_definitions_inspect_like_a_server_of_them() {
+    use mcp_tailor::McpTool as _;
+    let defs = [Alpha::def(), Bravo::def()];
+    let printed = inspect::run_defs(&defs, ["list".to_owned()]).await;
+    let server = Server::builder()
+        .tool(|_: Alpha, _: CallContext| async { Ok::<_, String>(json!({})) })
+        .tool(|_: Bravo, _: CallContext| async { Ok::<_, String>(json!({})) })
+        .build()
+        .unwrap();
+    assert_eq!(printed, run(&server, "list").await);
+    let duplicate = inspect::run_defs(&[Alpha::def(), Alpha::def()], ["lint".to_owned()]).await;
+    assert!(
+        duplicate.output.contains("registered twice"),
+        "{}",
+        duplicate.output
+    );
+}
+
+#[tokio::test]
 async fn lint_catches_a_wrong_argument_name_and_open_arguments() {
     let out = run(&only::<SearchNotes>(), "lint").await;
     assert!(!out.success);
