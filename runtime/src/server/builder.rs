@@ -51,6 +51,8 @@ pub struct ServerBuilder<H = NoHandler> {
     deadline: Duration,
     reporter: Option<Reporter>,
     default_principal: Principal,
+    #[cfg(feature = "http")]
+    http: super::http::HttpConfig,
 }
 
 /// The entry point: `Server::builder()`.
@@ -78,6 +80,8 @@ impl Server {
             deadline: Duration::from_secs(10),
             reporter: None,
             default_principal: Principal::anonymous(),
+            #[cfg(feature = "http")]
+            http: super::http::HttpConfig::default(),
         }
     }
 }
@@ -106,6 +110,8 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
             deadline: self.deadline,
             reporter: self.reporter,
             default_principal: self.default_principal,
+            #[cfg(feature = "http")]
+            http: self.http,
         }
     }
 
@@ -265,6 +271,15 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
         self
     }
 
+    /// The limits of the streamable HTTP server (sessions, connections, timeouts, body
+    /// size); see [`HttpConfig`](super::HttpConfig) for each default.
+    #[cfg(feature = "http")]
+    #[must_use]
+    pub fn http_config(mut self, config: super::http::HttpConfig) -> Self {
+        self.http = config;
+        self
+    }
+
     /// The principal of requests that carry none (stdio, or HTTP without a middleware).
     #[must_use]
     pub fn default_principal(mut self, principal: Principal) -> Self {
@@ -335,6 +350,8 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
             gated,
             subscribers: Default::default(),
             inner,
+            #[cfg(feature = "http")]
+            http: self.http,
         });
         Ok(TailorServer::new(shared, self.inner))
     }

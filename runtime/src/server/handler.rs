@@ -140,6 +140,12 @@ impl<H: ServerHandler + Clone> TailorServer<H> {
         }
     }
 
+    /// The limits of the streamable HTTP server.
+    #[cfg(feature = "http")]
+    pub fn http_config(&self) -> &super::HttpConfig {
+        &self.shared.http
+    }
+
     /// The server's default verbosity.
     pub fn default_verbosity(&self) -> u8 {
         self.shared.default_verbosity

@@ -18,6 +18,8 @@
 //! tools exist, their names, or what arguments they accept. Visibility comes from the
 //! [`Principal`], which the host establishes (an HTTP middleware, or the stdio default).
 
+#[cfg(feature = "http")]
+mod accept;
 mod builder;
 mod callbacks;
 mod catalog;
@@ -50,7 +52,7 @@ pub use failure::{
 };
 pub use handler::{SET_READER_METHOD, TailorServer, TailorSession};
 #[cfg(feature = "http")]
-pub use http::MCP_PATH;
+pub use http::{HttpConfig, MCP_PATH};
 pub use icons::{MAX_ICONS, MAX_ICONS_JSON, validate_icons};
 pub use inner::NoHandler;
 pub use instructions::{Instructions, MAX_INSTRUCTIONS};

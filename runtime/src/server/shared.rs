@@ -47,6 +47,9 @@ pub(crate) struct Shared {
     /// What the wrapped handler declared at `build`, read on every request instead of
     /// asking it again.
     pub(crate) inner: InnerFacts,
+    /// The limits of the streamable HTTP server.
+    #[cfg(feature = "http")]
+    pub(crate) http: super::http::HttpConfig,
 }
 
 /// The wrapped handler's declarations the layer relies on, taken once at `build`.
