@@ -45,7 +45,7 @@ pub struct ServerBuilder<H = NoHandler> {
     reader_source: ReaderSource,
     default_verbosity: Option<u8>,
     page_size: usize,
-    cursor_secret: Option<Vec<u8>>,
+    cursor_secrets: Option<(Vec<u8>, Vec<Vec<u8>>)>,
     cursor_ttl: Duration,
     list_ttl: Option<Duration>,
     deadline: Duration,
@@ -74,7 +74,7 @@ impl Server {
             reader_source: ReaderSource::default(),
             default_verbosity: None,
             page_size: 100,
-            cursor_secret: None,
+            cursor_secrets: None,
             cursor_ttl: Duration::from_secs(300),
             list_ttl: None,
             deadline: Duration::from_secs(10),
@@ -104,7 +104,7 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
             reader_source: self.reader_source,
             default_verbosity: self.default_verbosity,
             page_size: self.page_size,
-            cursor_secret: self.cursor_secret,
+            cursor_secrets: self.cursor_secrets,
             cursor_ttl: self.cursor_ttl,
             list_ttl: self.list_ttl,
             deadline: self.deadline,
@@ -235,10 +235,27 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
         self
     }
 
-    /// The cursor signing secret; give every replica behind a load balancer the same one.
+    /// The cursor signing secret, at least 32 bytes (shorter fails `build`); give every
+    /// replica behind a load balancer the same one. Without it, each process draws a
+    /// random one.
     #[must_use]
-    pub fn cursor_secret(mut self, secret: impl Into<Vec<u8>>) -> Self {
-        self.cursor_secret = Some(secret.into());
+    pub fn cursor_secret(self, secret: impl Into<Vec<u8>>) -> Self {
+        self.cursor_secrets(secret, Vec::<Vec<u8>>::new())
+    }
+
+    /// Rotates the cursor secret: sign with `current`, still accept cursors signed with any
+    /// of `previous` (keep the old secret there for one cursor lifetime). Each at least 32
+    /// bytes.
+    #[must_use]
+    pub fn cursor_secrets<S: Into<Vec<u8>>>(
+        mut self,
+        current: impl Into<Vec<u8>>,
+        previous: impl IntoIterator<Item = S>,
+    ) -> Self {
+        self.cursor_secrets = Some((
+            current.into(),
+            previous.into_iter().map(Into::into).collect(),
+        ));
         self
     }
 
@@ -289,7 +306,7 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
 
     /// Builds the server, rejecting duplicate tool names (registered twice, or registered
     /// and served by the wrapped handler), `.tailor()` names the wrapped handler does not
-    /// serve, and invalid icons or `_meta`.
+    /// serve, invalid icons or `_meta`, and a cursor secret under 32 bytes.
     pub fn build(self) -> Result<TailorServer<H>, CatalogError> {
         let catalog = Catalog::new(self.registrations)?;
         for entry in catalog.entries() {
@@ -308,8 +325,10 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
                 return Err(CatalogError::NoSuchInnerTool(def.name().to_owned()));
             }
         }
-        let cursor = match self.cursor_secret {
-            Some(secret) => CursorSigner::new(secret, self.cursor_ttl),
+        let cursor = match self.cursor_secrets {
+            Some((current, previous)) => {
+                CursorSigner::rotating(current, previous, self.cursor_ttl)?
+            }
             None => CursorSigner::random(self.cursor_ttl),
         };
         let default_verbosity = self

@@ -162,6 +162,9 @@ pub enum CatalogError {
     /// `.tailor::<T>()` was given twice for one name.
     #[error("`.tailor()` names tool `{0}` twice")]
     TailoredTwice(String),
+    /// A cursor secret is too short.
+    #[error(transparent)]
+    CursorSecret(#[from] super::cursor::ShortSecret),
 }
 
 /// One rendered input schema and the resolved field texts (by address) it was rendered for.

@@ -36,6 +36,21 @@ impl BindingBuilder {
         self
     }
 
+    /// Adds a part that may be absent (absent and empty differ).
+    pub fn optional(self, part: Option<impl AsRef<[u8]>>) -> Self {
+        match part {
+            None => self.part([0u8]),
+            Some(bytes) => self.part([1u8]).part(bytes),
+        }
+    }
+
+    /// Adds a list of parts: its length, then each part.
+    pub fn list<P: AsRef<[u8]>>(self, parts: impl IntoIterator<Item = P>) -> Self {
+        let parts: Vec<P> = parts.into_iter().collect();
+        let start = self.part((parts.len() as u64).to_be_bytes());
+        parts.into_iter().fold(start, Self::part)
+    }
+
     /// The binding.
     pub fn finish(self) -> Binding {
         Binding(self.0.finalize().into())
@@ -55,12 +70,22 @@ pub enum CursorError {
     Binding,
 }
 
-/// Issues and checks cursors with one secret.
+/// The shortest cursor secret accepted, in bytes (HMAC-SHA256's output size).
+pub const MIN_SECRET_LEN: usize = 32;
+
+/// Issues cursors with the newest secret and accepts those of older ones too, so a
+/// deployment can rotate its secret without breaking the cursors in flight.
 #[derive(Clone)]
 pub struct CursorSigner {
-    key: Vec<u8>,
+    /// The signing key first, then the older keys still accepted.
+    keys: Vec<Vec<u8>>,
     ttl: Duration,
 }
+
+/// A cursor secret shorter than [`MIN_SECRET_LEN`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a cursor secret must be at least {MIN_SECRET_LEN} bytes; this one has {0}")]
+pub struct ShortSecret(pub usize);
 
 impl std::fmt::Debug for CursorSigner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -76,19 +101,37 @@ fn millis(time: SystemTime) -> u64 {
 }
 
 impl CursorSigner {
-    /// A signer with this secret (share it between replicas behind one load balancer).
-    pub fn new(secret: impl Into<Vec<u8>>, ttl: Duration) -> Self {
-        CursorSigner {
-            key: secret.into(),
-            ttl,
+    /// A signer with this secret (share it between replicas behind one load balancer), at
+    /// least [`MIN_SECRET_LEN`] bytes.
+    pub fn new(secret: impl Into<Vec<u8>>, ttl: Duration) -> Result<Self, ShortSecret> {
+        Self::rotating(secret, Vec::<Vec<u8>>::new(), ttl)
+    }
+
+    /// A signer that signs with `current` and still accepts cursors signed with any of
+    /// `previous` (each at least [`MIN_SECRET_LEN`] bytes): rotate by moving the old
+    /// current secret into `previous` for one cursor lifetime.
+    pub fn rotating<S: Into<Vec<u8>>>(
+        current: impl Into<Vec<u8>>,
+        previous: impl IntoIterator<Item = S>,
+        ttl: Duration,
+    ) -> Result<Self, ShortSecret> {
+        let keys: Vec<Vec<u8>> = std::iter::once(current.into())
+            .chain(previous.into_iter().map(Into::into))
+            .collect();
+        if let Some(short) = keys.iter().find(|k| k.len() < MIN_SECRET_LEN) {
+            return Err(ShortSecret(short.len()));
         }
+        Ok(CursorSigner { keys, ttl })
     }
 
     /// A signer with a random secret of this process.
     pub fn random(ttl: Duration) -> Self {
-        let mut key = vec![0u8; 32];
+        let mut key = vec![0u8; MIN_SECRET_LEN];
         getrandom::fill(&mut key).expect("the operating system's random source failed");
-        CursorSigner { key, ttl }
+        CursorSigner {
+            keys: vec![key],
+            ttl,
+        }
     }
 
     /// How long a cursor stays valid.
@@ -96,8 +139,8 @@ impl CursorSigner {
         self.ttl
     }
 
-    fn mac(&self) -> HmacSha256 {
-        <HmacSha256 as KeyInit>::new_from_slice(&self.key).expect("HMAC takes a key of any length")
+    fn mac(key: &[u8]) -> HmacSha256 {
+        <HmacSha256 as KeyInit>::new_from_slice(key).expect("HMAC takes a key of any length")
     }
 
     /// A cursor for the page starting at `offset`, valid until `now + ttl`.
@@ -107,7 +150,7 @@ impl CursorSigner {
         bytes.extend_from_slice(&u32::try_from(offset).unwrap_or(u32::MAX).to_be_bytes());
         bytes.extend_from_slice(&millis(now + self.ttl).to_be_bytes());
         bytes.extend_from_slice(&binding.0);
-        let mut mac = self.mac();
+        let mut mac = Self::mac(&self.keys[0]);
         mac.update(&bytes);
         bytes.extend_from_slice(&mac.finalize().into_bytes());
         BASE64.encode(bytes)
@@ -125,10 +168,15 @@ impl CursorSigner {
             return Err(CursorError::Malformed);
         }
         let (payload, tag) = bytes.split_at(PAYLOAD_LEN);
-        let mut mac = self.mac();
-        mac.update(payload);
-        // Constant-time comparison.
-        mac.verify_slice(tag).map_err(|_| CursorError::Signature)?;
+        // Constant-time comparison, against each accepted key.
+        let genuine = self.keys.iter().any(|key| {
+            let mut mac = Self::mac(key);
+            mac.update(payload);
+            mac.verify_slice(tag).is_ok()
+        });
+        if !genuine {
+            return Err(CursorError::Signature);
+        }
         let offset = u32::from_be_bytes(
             payload[1..5]
                 .try_into()
@@ -153,13 +201,46 @@ impl CursorSigner {
 mod tests {
     use super::*;
 
+    fn secret(seed: &[u8]) -> Vec<u8> {
+        seed.iter().copied().cycle().take(MIN_SECRET_LEN).collect()
+    }
+
+    fn signer(seed: &[u8]) -> CursorSigner {
+        CursorSigner::new(secret(seed), Duration::from_secs(300)).unwrap()
+    }
+
+    #[test]
+    fn secrets_are_long_enough_and_rotate() {
+        assert_eq!(
+            CursorSigner::new(b"short".to_vec(), Duration::from_secs(1)).unwrap_err(),
+            ShortSecret(5)
+        );
+        let now = SystemTime::now();
+        let old = signer(b"old");
+        let cursor = old.issue(3, &binding("alice"), now);
+        let rotated =
+            CursorSigner::rotating(secret(b"new"), [secret(b"old")], Duration::from_secs(300))
+                .unwrap();
+        assert_eq!(rotated.verify(&cursor, &binding("alice"), now), Ok(3));
+        let fresh = rotated.issue(4, &binding("alice"), now);
+        assert_eq!(signer(b"new").verify(&fresh, &binding("alice"), now), Ok(4));
+        assert_eq!(
+            old.verify(&fresh, &binding("alice"), now),
+            Err(CursorError::Signature)
+        );
+        assert!(
+            CursorSigner::rotating(secret(b"new"), [b"short".to_vec()], Duration::from_secs(1))
+                .is_err()
+        );
+    }
+
     fn binding(who: &str) -> Binding {
         BindingBuilder::default().part(who).part("catalog").finish()
     }
 
     #[test]
     fn a_cursor_round_trips_and_can_be_reused() {
-        let signer = CursorSigner::new(b"secret".to_vec(), Duration::from_secs(300));
+        let signer = signer(b"secret");
         let now = SystemTime::now();
         let cursor = signer.issue(7, &binding("alice"), now);
         assert_eq!(signer.verify(&cursor, &binding("alice"), now), Ok(7));
@@ -171,7 +252,7 @@ mod tests {
 
     #[test]
     fn every_tampering_is_refused() {
-        let signer = CursorSigner::new(b"secret".to_vec(), Duration::from_secs(300));
+        let signer = signer(b"secret");
         let now = SystemTime::now();
         let alice = binding("alice");
         let cursor = signer.issue(1, &alice, now);
@@ -194,7 +275,7 @@ mod tests {
             signer.verify(&cursor, &binding("bob"), now),
             Err(CursorError::Binding)
         );
-        let other = CursorSigner::new(b"other".to_vec(), Duration::from_secs(300));
+        let other = CursorSigner::new(secret(b"other"), Duration::from_secs(300)).unwrap();
         assert_eq!(
             other.verify(&cursor, &alice, now),
             Err(CursorError::Signature)
@@ -215,5 +296,11 @@ mod tests {
         let a = BindingBuilder::default().part("ab").part("c").finish();
         let b = BindingBuilder::default().part("a").part("bc").finish();
         assert_ne!(a, b);
+        let one = BindingBuilder::default().list(["a b"]).finish();
+        let two = BindingBuilder::default().list(["a", "b"]).finish();
+        assert_ne!(one, two, "scopes {{\"a b\"}} and {{\"a\", \"b\"}}");
+        let none = BindingBuilder::default().optional(None::<&str>).finish();
+        let empty = BindingBuilder::default().optional(Some("")).finish();
+        assert_ne!(none, empty);
     }
 }

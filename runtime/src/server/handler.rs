@@ -38,6 +38,29 @@ use tokio::time::Instant;
 /// `{"runner"?: string, "model"?: string, "verbosity"?: 0..=9}`.
 pub const SET_READER_METHOD: &str = "mcp-tailor/setReader";
 
+/// The client requests of MCP: one of them reaching `on_custom_request` had params rmcp
+/// could not parse.
+const MCP_METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "server/discover",
+    "tools/list",
+    "tools/call",
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "completion/complete",
+    "logging/setLevel",
+    "subscriptions/listen",
+    "tasks/get",
+    "tasks/update",
+    "tasks/cancel",
+];
+
 /// A built server, wrapping the rmcp handler `H` (none by default). Cheap to clone; each
 /// connection or HTTP session gets its own [`TailorSession`] from [`TailorServer::session`].
 #[derive(Clone)]
@@ -288,6 +311,14 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
         request: InitializeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
+        // One handshake per session: a second `initialize` would silently swap the
+        // client (and so the reader) without telling anyone.
+        if self.session.is_initialized() {
+            return Err(ErrorData::invalid_request(
+                "this session is already initialized",
+                None,
+            ));
+        }
         context.peer.set_peer_info(request.clone());
         let deadline = self.deadline();
         let info = self
@@ -296,6 +327,7 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
         let instructions = self.instructions(&info, deadline).await?;
         let mut result = self.negotiate_initialize(&request)?;
         result.instructions = instructions;
+        self.session.mark_initialized();
         self.shared.subscribers.add_session(&context.peer);
         Ok(result)
     }
@@ -412,6 +444,13 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
+        if MCP_METHODS.contains(&request.method.as_str()) {
+            // rmcp hands a standard request whose params did not parse on as a custom one.
+            return Err(ErrorData::invalid_params(
+                format!("invalid params for `{}`", request.method),
+                None,
+            ));
+        }
         if request.method != SET_READER_METHOD {
             return self
                 .inner
@@ -435,6 +474,7 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
             model: params.model,
             verbosity: params.verbosity.map(|l| l.min(crate::MAX_VERBOSITY)),
         };
+        patch.check_bounds()?;
         let reader = self.session.patch_reader(&patch, &context.peer).await;
         Ok(CustomResult::new(json!({
             "runner": reader.runner,

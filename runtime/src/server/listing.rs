@@ -117,14 +117,15 @@ async fn present(
 /// revision and — when wording can vary — a digest of the presented catalog.
 fn binding(shared: &Shared, info: &RequestInfo, tools: &[Tool], page_size: usize) -> Binding {
     let principal = &info.principal;
-    let joined = |items: &mut dyn Iterator<Item = &str>| items.collect::<Vec<_>>().join(" ");
+    // Every part length-prefixed, lists counted, absent told from empty: no two bindings
+    // of different callers or catalogs share an encoding.
     let mut builder = BindingBuilder::default()
         .part(&principal.id)
-        .part(principal.tenant.as_deref().unwrap_or(""))
-        .part(joined(&mut principal.scopes.iter().map(String::as_str)))
-        .part(joined(&mut tools.iter().map(|t| t.name.as_ref())))
+        .optional(principal.tenant.as_deref())
+        .list(principal.scopes.iter())
+        .list(tools.iter().map(|t| t.name.as_ref()))
         .part(page_size.to_be_bytes())
-        .part(info.protocol_version.as_deref().unwrap_or(""));
+        .optional(info.protocol_version.as_deref());
     if shared.dynamic {
         let presented = serde_json::to_vec(tools).unwrap_or_default();
         builder = builder.part(Sha256::digest(presented));

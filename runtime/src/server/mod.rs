@@ -45,7 +45,7 @@ mod subscriptions;
 pub use builder::{Server, ServerBuilder};
 pub use callbacks::{BoxFuture, CallbackFailure};
 pub use catalog::{AuthorizeFn, CatalogError, ToolRegistration};
-pub use cursor::{Binding, BindingBuilder, CursorError, CursorSigner};
+pub use cursor::{Binding, BindingBuilder, CursorError, CursorSigner, MIN_SECRET_LEN, ShortSecret};
 pub use failure::{
     CAUSE_TIMEOUT, Failure, FailureKind, INNER_TOOLS_FAILURE, INSTRUCTIONS_PROVIDER_FAILURE,
     INVALID_CURSOR, NO_SESSION, TOOL_HANDLER_FAILURE, TOOL_PRESENTATION_FAILURE, UNKNOWN_TOOL,
@@ -59,8 +59,8 @@ pub use instructions::{Instructions, MAX_INSTRUCTIONS};
 pub use meta_key::{MetaKeyError, validate_meta_key};
 pub use presentation::{MAX_DESCRIPTION, MAX_META_DEPTH, MAX_TITLE, Presentation};
 pub use reader::{
-    DEFAULT_ALIASES, ENV_VERBOSITY, HEADER_MODEL, HEADER_RUNNER, HEADER_VERBOSITY, META_MODEL,
-    META_RUNNER, META_VERBOSITY,
+    DEFAULT_ALIASES, ENV_VERBOSITY, HEADER_MODEL, HEADER_RUNNER, HEADER_VERBOSITY, MAX_READER_NAME,
+    META_MODEL, META_RUNNER, META_VERBOSITY,
 };
 pub use request::{Principal, Reader, RequestInfo};
 pub use results::IntoToolResult;

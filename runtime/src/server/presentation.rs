@@ -34,13 +34,41 @@ pub const MAX_DESCRIPTION: usize = 4_096;
 /// The deepest `_meta` override.
 pub const MAX_META_DEPTH: usize = 64;
 
-fn depth(value: &Value) -> usize {
-    match value {
-        Value::Object(map) => 1 + map.values().map(depth).max().unwrap_or(0),
-        Value::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
-        _ => 0,
+/// Whether `value` nests objects and arrays deeper than `limit` (a scalar is depth 0, an
+/// object of scalars depth 1). Iterative, and it stops at the first level past the limit,
+/// so no host output can exhaust the stack.
+fn deeper_than(value: &Value, limit: usize) -> bool {
+    let mut stack = vec![(value, 0usize)];
+    while let Some((value, depth)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match value {
+            Value::Object(map) => Box::new(map.values()),
+            Value::Array(items) => Box::new(items.iter()),
+            _ => continue,
+        };
+        if depth + 1 > limit {
+            return true;
+        }
+        stack.extend(children.map(|child| (child, depth + 1)));
+    }
+    false
+}
+
+/// Drops `value` without recursion: serde_json drops nested values recursively, which a
+/// deep enough value turns into a stack overflow.
+pub(crate) fn dismantle(value: Value) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
     }
 }
+
+/// How deep any override value may nest before it is refused unread: `_meta`'s own limit,
+/// with room for the `icons` list.
+const MAX_OVERRIDE_DEPTH: usize = MAX_META_DEPTH;
 
 /// Checked overrides, ready to apply.
 #[derive(Debug, Default)]
@@ -53,6 +81,17 @@ pub(crate) struct Overrides {
 
 /// Validates an override object; the error is the raw cause (for the reporter only).
 pub(crate) fn validate(overrides: Map<String, Value>) -> Result<Overrides, String> {
+    // Refuse anything deeper than any key allows before reading it, and take it apart
+    // without recursion: a recursive check or drop of a deep enough value overflows.
+    if overrides
+        .values()
+        .any(|v| deeper_than(v, MAX_OVERRIDE_DEPTH))
+    {
+        dismantle(Value::Object(overrides));
+        return Err(format!(
+            "an override is nested deeper than {MAX_OVERRIDE_DEPTH}"
+        ));
+    }
     let mut out = Overrides::default();
     for (key, value) in overrides {
         match key.as_str() {
@@ -87,7 +126,7 @@ pub(crate) fn validate(overrides: Map<String, Value>) -> Result<Overrides, Strin
                     validate_meta_key(key).map_err(|e| format!("`_meta` key `{key}`: {e}"))?;
                 }
                 // The object itself is one level; measured without copying it.
-                if 1 + meta.values().map(depth).max().unwrap_or(0) > MAX_META_DEPTH {
+                if meta.values().any(|v| deeper_than(v, MAX_META_DEPTH - 1)) {
                     return Err(format!("`_meta` is nested deeper than {MAX_META_DEPTH}"));
                 }
                 out.meta = Some(meta);
@@ -121,6 +160,43 @@ impl Overrides {
                 merged.0.insert(key, value);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod depth_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn nested(depth: usize) -> Value {
+        let mut value = Value::Null;
+        for _ in 0..depth {
+            value = Value::Array(vec![value]);
+        }
+        value
+    }
+
+    #[test]
+    fn depth_is_measured_and_deep_values_are_dropped_without_recursion() {
+        assert!(!deeper_than(&json!(1), 0));
+        assert!(!deeper_than(&json!({"a": [1]}), 2));
+        assert!(deeper_than(&json!({"a": [1]}), 1));
+        // Deep enough to overflow a recursive check or drop on any thread stack.
+        let meta = |value: Value| {
+            let mut meta = Map::new();
+            meta.insert("com.example/x".into(), value);
+            let mut overrides = Map::new();
+            overrides.insert("_meta".into(), Value::Object(meta));
+            overrides
+        };
+        let deep = nested(1_000_000);
+        assert!(deeper_than(&deep, 64));
+        assert!(validate(meta(deep)).is_err());
+        let mut title = Map::new();
+        title.insert("title".into(), nested(1_000_000));
+        assert!(validate(title).is_err());
+        assert!(validate(meta(nested(MAX_META_DEPTH - 1))).is_ok());
+        assert!(validate(meta(nested(MAX_META_DEPTH))).is_err());
     }
 }
 

@@ -16,6 +16,24 @@ pub const HEADER_RUNNER: &str = "x-mcp-runner";
 pub const HEADER_MODEL: &str = "x-mcp-model";
 /// The HTTP header naming the verbosity level.
 pub const HEADER_VERBOSITY: &str = "x-mcp-verbosity";
+/// The longest runner or model name kept, in bytes: from any source, a longer one is
+/// ignored (and logged), and `setReader` refuses it.
+pub const MAX_READER_NAME: usize = 128;
+
+/// The name if it is within [`MAX_READER_NAME`]; a longer one is logged and dropped.
+fn bounded(name: &str, source: &str) -> Option<String> {
+    if name.len() <= MAX_READER_NAME {
+        Some(name.to_owned())
+    } else {
+        tracing::warn!(
+            source,
+            bytes = name.len(),
+            "ignored a reader name over {MAX_READER_NAME} bytes"
+        );
+        None
+    }
+}
+
 /// The environment variable that sets the server's default verbosity.
 pub const ENV_VERBOSITY: &str = "MCP_TAILOR_VERBOSITY";
 
@@ -96,7 +114,8 @@ impl ReaderSource {
             runner: info
                 .client_name
                 .as_deref()
-                .map(|name| self.runner_for(name)),
+                .and_then(|name| bounded(name, "clientInfo.name"))
+                .map(|name| self.runner_for(&name)),
             ..Reader::default()
         };
         if let Some(session) = session {
@@ -105,8 +124,8 @@ impl ReaderSource {
         if self.read_headers {
             let header = |name: &str| info.headers.get(name).and_then(|v| v.to_str().ok());
             let from_headers = Reader {
-                runner: header(HEADER_RUNNER).map(str::to_owned),
-                model: header(HEADER_MODEL).map(str::to_owned),
+                runner: header(HEADER_RUNNER).and_then(|v| bounded(v, HEADER_RUNNER)),
+                model: header(HEADER_MODEL).and_then(|v| bounded(v, HEADER_MODEL)),
                 verbosity: header(HEADER_VERBOSITY).and_then(level),
             };
             reader = reader.patched(&from_headers);
@@ -116,8 +135,10 @@ impl ReaderSource {
             let from_meta = Reader {
                 runner: meta(META_RUNNER)
                     .and_then(|v| v.as_str())
-                    .map(str::to_owned),
-                model: meta(META_MODEL).and_then(|v| v.as_str()).map(str::to_owned),
+                    .and_then(|v| bounded(v, META_RUNNER)),
+                model: meta(META_MODEL)
+                    .and_then(|v| v.as_str())
+                    .and_then(|v| bounded(v, META_MODEL)),
                 verbosity: meta(META_VERBOSITY).and_then(|v| match v {
                     serde_json::Value::Number(n) => n.as_u64().map(|l| l.min(9) as u8),
                     serde_json::Value::String(s) => level(s),
@@ -165,10 +186,12 @@ mod tests {
                 verbosity: Some(2)
             }
         );
-        info.headers.insert(HEADER_MODEL, "5.4".parse().unwrap());
-        info.headers.insert(HEADER_VERBOSITY, "12".parse().unwrap());
-        info.meta.insert(META_RUNNER.into(), json!("grok"));
-        info.meta.insert(META_VERBOSITY.into(), json!(1));
+        let headers = std::sync::Arc::make_mut(&mut info.headers);
+        headers.insert(HEADER_MODEL, "5.4".parse().unwrap());
+        headers.insert(HEADER_VERBOSITY, "12".parse().unwrap());
+        let meta = std::sync::Arc::make_mut(&mut info.meta);
+        meta.insert(META_RUNNER.into(), json!("grok"));
+        meta.insert(META_VERBOSITY.into(), json!(1));
         assert_eq!(
             source.resolve(&info, Some(&session)),
             Reader {
@@ -177,6 +200,17 @@ mod tests {
                 verbosity: Some(1)
             }
         );
+        let long = "x".repeat(MAX_READER_NAME + 1);
+        std::sync::Arc::make_mut(&mut info.meta).insert(META_MODEL.into(), json!(long));
+        assert_eq!(
+            source.resolve(&info, None).model.as_deref(),
+            Some("5.4"),
+            "too long: ignored"
+        );
+        info.client_name = Some(long);
+        std::sync::Arc::make_mut(&mut info.meta).remove(META_RUNNER);
+        assert_eq!(source.resolve(&info, None).runner, None);
+        info.client_name = Some("codex".into());
         let quiet = ReaderSource {
             read_meta: false,
             read_headers: false,

@@ -145,10 +145,10 @@ pub struct RequestInfo {
     pub client_name: Option<String>,
     /// `clientInfo.version`, self-reported.
     pub client_version: Option<String>,
-    /// The request's `_meta` object.
-    pub meta: Map<String, Value>,
-    /// The HTTP request headers (empty on stdio).
-    pub headers: http::HeaderMap,
+    /// The request's `_meta` object (shared: cloning a `RequestInfo` copies no `_meta`).
+    pub meta: Arc<Map<String, Value>>,
+    /// The HTTP request headers (empty on stdio; shared like `meta`).
+    pub headers: Arc<http::HeaderMap>,
     /// The caller.
     pub principal: Principal,
     /// The reader the server resolved (before a host context callback, when one is set).
@@ -163,8 +163,8 @@ impl Default for RequestInfo {
             protocol_version: None,
             client_name: None,
             client_version: None,
-            meta: Map::new(),
-            headers: http::HeaderMap::new(),
+            meta: Arc::default(),
+            headers: Arc::default(),
             principal: Principal::default(),
             reader: Reader::default(),
             fallback_verbosity: crate::DEFAULT_VERBOSITY,
@@ -180,12 +180,37 @@ pub(crate) struct ReaderScope {
     pub(crate) session: Option<Reader>,
 }
 
-/// `MCP_TAILOR_VERBOSITY`, when it holds a level (clamped to 0..=9).
+/// `MCP_TAILOR_VERBOSITY`, when it holds a level (clamped to 0..=9); anything else is
+/// logged and ignored.
 pub(crate) fn env_verbosity() -> Option<u8> {
-    std::env::var(ENV_VERBOSITY)
-        .ok()
-        .and_then(|v| v.trim().parse::<u8>().ok())
-        .map(|l| l.min(crate::MAX_VERBOSITY))
+    let value = std::env::var(ENV_VERBOSITY).ok()?;
+    match value.trim().parse::<u8>() {
+        Ok(level) => Some(level.min(crate::MAX_VERBOSITY)),
+        Err(_) => {
+            tracing::warn!(value, "{ENV_VERBOSITY} is not a level 0..=9; ignored");
+            None
+        }
+    }
+}
+
+impl Reader {
+    /// Checks that the runner and model are at most [`MAX_READER_NAME`] bytes.
+    ///
+    /// [`MAX_READER_NAME`]: super::MAX_READER_NAME
+    pub(crate) fn check_bounds(&self) -> Result<(), rmcp::ErrorData> {
+        let max = super::reader::MAX_READER_NAME;
+        for (field, value) in [("runner", &self.runner), ("model", &self.model)] {
+            if let Some(value) = value
+                && value.len() > max
+            {
+                return Err(rmcp::ErrorData::invalid_params(
+                    format!("`{field}` is {} bytes; at most {max}", value.len()),
+                    Some(serde_json::json!({ "reason": "invalid_reader" })),
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 impl RequestInfo {
@@ -204,8 +229,8 @@ impl RequestInfo {
             protocol_version: context.protocol_version().map(|v| v.as_str().to_owned()),
             client_name: client.as_ref().map(|c| c.name.clone()),
             client_version: client.as_ref().map(|c| c.version.clone()),
-            meta: context.meta.0.0.clone(),
-            headers: parts.map(|p| p.headers.clone()).unwrap_or_default(),
+            meta: Arc::new(context.meta.0.0.clone()),
+            headers: Arc::new(parts.map(|p| p.headers.clone()).unwrap_or_default()),
             principal: parts
                 .and_then(|p| p.extensions.get::<Principal>().cloned())
                 .unwrap_or(default_principal),

@@ -22,6 +22,8 @@ pub(crate) struct SessionState {
     reader: Mutex<Option<Reader>>,
     /// The level set with `logging/setLevel`, if any.
     log_level: Mutex<Option<LoggingLevel>>,
+    /// Whether an `initialize` succeeded on this session.
+    initialized: std::sync::atomic::AtomicBool,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -47,6 +49,17 @@ impl SessionState {
             tracing::debug!(%error, "could not send tools/list_changed");
         }
         reader
+    }
+
+    /// Whether an `initialize` succeeded on this session.
+    pub(crate) fn is_initialized(&self) -> bool {
+        self.initialized.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// Records a successful `initialize`.
+    pub(crate) fn mark_initialized(&self) {
+        self.initialized
+            .store(true, std::sync::atomic::Ordering::Release);
     }
 
     /// Records the session's `logging/setLevel`.
@@ -146,6 +159,7 @@ impl CallContext {
         if !has_session(&self.context) {
             return Err(no_session());
         }
+        reader.check_bounds()?;
         Ok(self.session.patch_reader(&reader, self.peer()).await)
     }
 

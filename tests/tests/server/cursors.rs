@@ -112,7 +112,7 @@ async fn a_cursor_is_bound_to_the_reader_when_tailoring_is_active() {
 async fn tampered_truncated_expired_and_foreign_cursors_are_refused() {
     let server = abc(&Calls::default())
         .page_size(1)
-        .cursor_secret(b"one".to_vec())
+        .cursor_secret(b"one".repeat(11))
         .build()
         .unwrap();
     let client = connect(&server, "stdio", "codex", Era::Legacy).await;
@@ -136,7 +136,7 @@ async fn tampered_truncated_expired_and_foreign_cursors_are_refused() {
     // Another server secret.
     let other = abc(&Calls::default())
         .page_size(1)
-        .cursor_secret(b"two".to_vec())
+        .cursor_secret(b"two".repeat(11))
         .build()
         .unwrap();
     let other_client = connect(&other, "stdio", "codex", Era::Legacy).await;
@@ -151,7 +151,7 @@ async fn tampered_truncated_expired_and_foreign_cursors_are_refused() {
     // The same secret on another replica accepts it.
     let replica = abc(&Calls::default())
         .page_size(1)
-        .cursor_secret(b"one".to_vec())
+        .cursor_secret(b"one".repeat(11))
         .build()
         .unwrap();
     let replica_client = connect(&replica, "stdio", "codex", Era::Legacy).await;

@@ -11,6 +11,7 @@ mod handler_context;
 mod inspect;
 mod instructions;
 mod layer;
+mod limits;
 mod own_handler;
 mod presentation;
 mod readers;

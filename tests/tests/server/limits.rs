@@ -1,0 +1,208 @@
+//! What a client can make the server keep, echo or choke on is bounded: malformed calls,
+//! a second handshake, long reader names and tool names, bodies that are not JSON-RPC,
+//! full session tables, slow clients, too many connections, host output nested deep
+//! enough to overflow a stack, short cursor secrets.
+
+use crate::common::*;
+use mcp_tailor::server::{CatalogError, HttpConfig, Presentation, ShortSecret};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+#[tokio::test]
+async fn malformed_calls_a_second_handshake_and_long_names_are_refused() {
+    let server = abc(&Calls::default()).build().unwrap();
+    let mut raw = Raw::connect(&server);
+    raw.initialize(1, "codex").await;
+    let bad_name = raw.request(2, "tools/call", json!({"name": 5})).await;
+    assert_eq!(bad_name["error"]["code"], -32602, "{bad_name}");
+    let bad_args = raw
+        .request(3, "tools/call", json!({"name": "alpha", "arguments": []}))
+        .await;
+    assert_eq!(bad_args["error"]["code"], -32602, "{bad_args}");
+
+    let again = raw.initialize(4, "grok").await;
+    assert_eq!(again["error"]["code"], -32600, "{again}");
+    let listed = raw.request(5, "tools/list", json!({})).await;
+    assert_eq!(
+        listed["result"]["tools"][0]["description"], "alpha (codex wording)",
+        "the reader is still codex's"
+    );
+
+    let long = "x".repeat(129);
+    let refused = raw
+        .request(6, "mcp-tailor/setReader", json!({"runner": long}))
+        .await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert_eq!(refused["error"]["data"]["reason"], "invalid_reader");
+
+    let huge = "y".repeat(1 << 20);
+    let unknown = raw
+        .request(7, "tools/call", json!({"name": huge, "arguments": {}}))
+        .await;
+    assert_eq!(unknown["error"]["data"]["reason"], "unknown_tool");
+    let echoed = unknown["error"]["data"]["name"].as_str().unwrap();
+    assert_eq!(echoed.len(), 128);
+    assert!(
+        unknown.to_string().len() < 1_000,
+        "the reply echoes a bounded name"
+    );
+}
+
+#[test]
+fn short_cursor_secrets_fail_the_build() {
+    let error = abc(&Calls::default())
+        .cursor_secret(b"short".to_vec())
+        .build();
+    assert_eq!(
+        error.unwrap_err(),
+        CatalogError::CursorSecret(ShortSecret(5))
+    );
+}
+
+#[tokio::test]
+async fn host_output_nested_a_million_deep_is_a_controlled_failure() {
+    let server = abc(&Calls::default())
+        .presentation(|_, _| async {
+            let mut deep = Value::Null;
+            for _ in 0..1_000_000 {
+                deep = Value::Array(vec![deep]);
+            }
+            let mut meta = serde_json::Map::new();
+            meta.insert("com.example/deep".into(), deep);
+            let mut overrides = serde_json::Map::new();
+            overrides.insert("_meta".into(), Value::Object(meta));
+            Presentation::Overrides(overrides)
+        })
+        .build()
+        .unwrap();
+    let client = connect(&server, "stdio", "codex", Era::Legacy).await;
+    for _ in 0..3 {
+        let error = list(&client, None, json!({})).await.unwrap_err();
+        assert_eq!(reason(&error), "tool_presentation_failure");
+    }
+    assert!(
+        call(&client, "bravo", json!({})).await.is_ok(),
+        "the server keeps serving"
+    );
+}
+
+/// One HTTP/1.1 request on a fresh connection; the status and the body.
+async fn post(addr: SocketAddr, body: &str, extra: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\n{extra}Content-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    tokio::time::timeout(
+        Duration::from_secs(10),
+        stream.read_to_string(&mut response),
+    )
+    .await
+    .expect("a response within 10 s")
+    .unwrap();
+    let status = response[9..12].parse().unwrap();
+    let body = response
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_owned();
+    (status, body)
+}
+
+fn initialize(id: u64) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}})
+    .to_string()
+}
+
+#[tokio::test]
+async fn bodies_that_are_not_json_rpc_are_400_with_a_json_rpc_error() {
+    let server = abc(&Calls::default()).build().unwrap();
+    let addr = http_server(&server).await;
+    let (status, body) = post(addr, "{not json", "").await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        serde_json::from_str::<Value>(&body).unwrap()["error"]["code"],
+        -32700
+    );
+    for not_rpc in ["[]", "42", r#"{"method": "tools/list"}"#] {
+        let (status, body) = post(addr, not_rpc, "").await;
+        assert_eq!(status, 400, "{not_rpc}");
+        assert_eq!(
+            serde_json::from_str::<Value>(&body).unwrap()["error"]["code"],
+            -32600,
+            "{not_rpc}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_full_session_table_refuses_new_sessions_and_keeps_the_old_ones() {
+    let mut config = HttpConfig::default();
+    config.max_sessions = 2;
+    let server = abc(&Calls::default()).http_config(config).build().unwrap();
+    let addr = http_server(&server).await;
+    let (first, _) = http(addr, "codex", Era::Legacy, &[]).await;
+    let (_second, _) = http(addr, "grok", Era::Legacy, &[]).await;
+    let (status, body) = post(addr, &initialize(9), "").await;
+    assert_eq!(status, 503, "{body}");
+    let refused: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        (refused["id"].clone(), refused["error"]["code"].clone()),
+        (json!(9), json!(-32000))
+    );
+    assert!(
+        list(&first, None, json!({})).await.is_ok(),
+        "existing sessions are unharmed"
+    );
+    // 2026-07-28 requests have no session: they are still served.
+    let (modern, _) = http(addr, "codex", Era::Modern, &[]).await;
+    assert!(list(&modern, None, json!({})).await.is_ok());
+}
+
+#[tokio::test]
+async fn slow_clients_are_cut_off_and_never_lock_out_a_new_one() {
+    let mut config = HttpConfig::default();
+    config.max_connections = 4;
+    config.header_read_timeout = Duration::from_millis(500);
+    let server = abc(&Calls::default()).http_config(config).build().unwrap();
+    let addr = http_server(&server).await;
+    // More trickling connections than the server serves at once.
+    let mut slow = Vec::new();
+    for _ in 0..8 {
+        let mut stream = TcpStream::connect(addr).await.unwrap();
+        stream
+            .write_all(b"POST /mcp HTTP/1.1\r\nHost: x\r\n")
+            .await
+            .unwrap();
+        slow.push(stream);
+    }
+    let started = Instant::now();
+    let (status, _) = post(addr, &initialize(1), "").await;
+    assert_eq!(status, 200);
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "served after {:?}",
+        started.elapsed()
+    );
+    // The server closed the slow connections itself.
+    let mut closed = 0;
+    for stream in &mut slow {
+        let mut buffer = [0u8; 256];
+        if let Ok(Ok(n)) =
+            tokio::time::timeout(Duration::from_secs(5), stream.read(&mut buffer)).await
+        {
+            // EOF, or a 408 before EOF: either way, the server ended it.
+            let _ = n;
+            closed += 1;
+        }
+    }
+    assert_eq!(closed, slow.len());
+}
