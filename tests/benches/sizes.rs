@@ -52,10 +52,12 @@ fn main() {
     println!("tools/list bytes, benchmark catalog (100 tools, half tailored):");
     for level in [0u8, 5, 9] {
         let info = RequestInfo {
-            meta: serde_json::json!({ "mcp-tailor.dev/verbosity": level })
-                .as_object()
-                .unwrap()
-                .clone(),
+            meta: std::sync::Arc::new(
+                serde_json::json!({ "mcp-tailor.dev/verbosity": level })
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            ),
             ..RequestInfo::default()
         };
         let result = runtime.block_on(server.list_tools_for(info, None)).unwrap();
