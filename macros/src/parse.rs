@@ -51,10 +51,32 @@ enum ArgValue {
     Call(Punctuated<Expr, Token![,]>),
 }
 
+/// `tokens` with every invisible group (what `macro_rules!` wraps a `$x:literal` or an
+/// `$x:expr` in) replaced by its contents, so a DSL written through a declarative macro
+/// reads exactly like one written by hand.
+fn unwrap_invisible(tokens: TokenStream) -> TokenStream {
+    use proc_macro2::{Delimiter, Group, TokenTree};
+    let mut out = TokenStream::new();
+    for tree in tokens {
+        match tree {
+            TokenTree::Group(group) if group.delimiter() == Delimiter::None => {
+                out.extend(unwrap_invisible(group.stream()));
+            }
+            TokenTree::Group(group) => {
+                let mut unwrapped = Group::new(group.delimiter(), unwrap_invisible(group.stream()));
+                unwrapped.set_span(group.span());
+                out.extend([TokenTree::Group(unwrapped)]);
+            }
+            other => out.extend([other]),
+        }
+    }
+    out
+}
+
 /// Splits `a = x, b(y), …` into keyed arguments, reporting anything else.
 fn args(tokens: TokenStream, errors: &mut Errors) -> Vec<Arg> {
     let parser = Punctuated::<Expr, Token![,]>::parse_terminated;
-    let exprs = match syn::parse::Parser::parse2(parser, tokens) {
+    let exprs = match syn::parse::Parser::parse2(parser, unwrap_invisible(tokens)) {
         Ok(exprs) => exprs,
         Err(err) => {
             errors.push(err);
