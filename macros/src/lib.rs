@@ -9,6 +9,8 @@ mod ast;
 mod errors;
 mod expand;
 mod fallback;
+#[cfg(test)]
+mod fuzz;
 mod input;
 mod parse;
 mod tables;
