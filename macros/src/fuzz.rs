@@ -317,7 +317,7 @@ fn noise_tree(rng: &mut Rng, depth: usize) -> TokenTree {
     let span = Span::call_site();
     match rng.below(if depth > 4 { 4 } else { 6 }) {
         0 => TokenTree::Ident(Ident::new(
-            *rng.pick(&[
+            rng.pick::<&str>(&[
                 "verbosity",
                 "default",
                 "runners",
@@ -337,7 +337,7 @@ fn noise_tree(rng: &mut Rng, depth: usize) -> TokenTree {
             },
         )),
         2 => TokenTree::Literal(match rng.below(4) {
-            0 => Literal::string(*rng.pick(&["", " ", "t", "x\ny"])),
+            0 => Literal::string(rng.pick::<&str>(&["", " ", "t", "x\ny"])),
             1 => Literal::u64_unsuffixed(rng.next() % 300),
             2 => Literal::f64_unsuffixed(1.5),
             _ => Literal::character('c'),

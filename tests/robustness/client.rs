@@ -1,0 +1,188 @@
+//! A minimal HTTP/1.1 client for loopback load: keep-alive, `Content-Length` or chunked
+//! bodies, and the JSON-RPC response out of an SSE or JSON body. Raw on purpose: the
+//! latency measured is the server's, not a client library's.
+
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+
+/// How long one response may take before the client gives up.
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// One keep-alive connection.
+pub struct Conn {
+    stream: BufReader<TcpStream>,
+    addr: SocketAddr,
+}
+
+/// A response: status, the session id if any, and the JSON-RPC message answering the id.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub session: Option<String>,
+    pub message: Option<Value>,
+}
+
+impl Conn {
+    pub async fn connect(addr: SocketAddr) -> std::io::Result<Conn> {
+        let stream = TcpStream::connect(addr).await?;
+        stream.set_nodelay(true)?;
+        Ok(Conn {
+            stream: BufReader::new(stream),
+            addr,
+        })
+    }
+
+    /// POSTs `body` to `/mcp` with `headers`; the reply to JSON-RPC request `id`.
+    pub async fn post(
+        &mut self,
+        body: &Value,
+        headers: &[(&str, String)],
+    ) -> std::io::Result<Reply> {
+        let id = body.get("id").cloned();
+        self.post_raw_id(&body.to_string(), headers, id).await
+    }
+
+    /// POSTs a raw body (not necessarily JSON).
+    pub async fn post_raw(
+        &mut self,
+        body: &str,
+        headers: &[(&str, String)],
+    ) -> std::io::Result<Reply> {
+        self.post_raw_id(body, headers, None).await
+    }
+
+    async fn post_raw_id(
+        &mut self,
+        body: &str,
+        headers: &[(&str, String)],
+        id: Option<Value>,
+    ) -> std::io::Result<Reply> {
+        tokio::time::timeout(TIMEOUT, self.exchange(body, headers, id))
+            .await
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "no response in time"))?
+    }
+
+    async fn exchange(
+        &mut self,
+        body_text: &str,
+        headers: &[(&str, String)],
+        id: Option<Value>,
+    ) -> std::io::Result<Reply> {
+        let mut request = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n",
+            self.addr,
+            body_text.len()
+        );
+        for (name, value) in headers {
+            request.push_str(&format!("{name}: {value}\r\n"));
+        }
+        request.push_str("\r\n");
+        request.push_str(body_text);
+        self.stream.get_mut().write_all(request.as_bytes()).await?;
+
+        let mut line = String::new();
+        self.stream.read_line(&mut line).await?;
+        let status: u16 = line
+            .get(9..12)
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| {
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("bad status line {line:?}"),
+                )
+            })?;
+        let (mut length, mut chunked, mut session) = (None, false, None);
+        loop {
+            line.clear();
+            self.stream.read_line(&mut line).await?;
+            let header = line.trim_end();
+            if header.is_empty() {
+                break;
+            }
+            if let Some((name, value)) = header.split_once(':') {
+                let (name, value) = (name.trim().to_ascii_lowercase(), value.trim());
+                match name.as_str() {
+                    "content-length" => length = value.parse::<usize>().ok(),
+                    "transfer-encoding" => chunked = value.eq_ignore_ascii_case("chunked"),
+                    "mcp-session-id" => session = Some(value.to_owned()),
+                    _ => {}
+                }
+            }
+        }
+        let mut body = Vec::new();
+        if chunked {
+            loop {
+                line.clear();
+                self.stream.read_line(&mut line).await?;
+                let size = usize::from_str_radix(line.trim(), 16).unwrap_or(0);
+                if size == 0 {
+                    line.clear();
+                    self.stream.read_line(&mut line).await?;
+                    break;
+                }
+                let mut chunk = vec![0; size + 2];
+                self.stream.read_exact(&mut chunk).await?;
+                body.extend_from_slice(&chunk[..size]);
+            }
+        } else if let Some(length) = length {
+            body.resize(length, 0);
+            self.stream.read_exact(&mut body).await?;
+        }
+        let text = String::from_utf8_lossy(&body);
+        let message = find_reply(&text, id.as_ref());
+        Ok(Reply {
+            status,
+            session,
+            message,
+        })
+    }
+}
+
+/// The JSON-RPC response to `id` in a JSON or SSE body.
+fn find_reply(text: &str, id: Option<&Value>) -> Option<Value> {
+    if let Ok(value) = serde_json::from_str::<Value>(text) {
+        return Some(value);
+    }
+    text.lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
+        .find(|m| {
+            id.is_none_or(|id| m.get("id") == Some(id))
+                && (m.get("result").is_some() || m.get("error").is_some())
+        })
+}
+
+/// The `_meta` of a 2026-07-28 request, with the reader hints.
+pub fn modern_meta(runner: Option<&str>, level: Option<u8>) -> Value {
+    let mut meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "robustness", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    if let Some(runner) = runner {
+        meta["mcp-tailor.dev/runner"] = json!(runner);
+    }
+    if let Some(level) = level {
+        meta["mcp-tailor.dev/verbosity"] = json!(level);
+    }
+    meta
+}
+
+/// The headers of a 2026-07-28 request for `method`.
+pub fn modern_headers(method: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("MCP-Protocol-Version", "2026-07-28".to_owned()),
+        ("Mcp-Method", method.to_owned()),
+    ]
+}
+
+/// An `initialize` request (2025-11-25).
+pub fn initialize(id: u64, client: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": client, "version": "1"}}})
+}

@@ -1,0 +1,533 @@
+//! The robustness suite: load, abandoned sessions, slow clients, hostile input and host
+//! faults against a real server process on loopback, with its memory sampled before and
+//! after; and the load benchmark against plain rmcp. Every loop is bounded in count and
+//! time, and every run stops by itself.
+//!
+//! ```sh
+//! cargo run -p mcp-tailor-tests --release --bin robustness -- ci      # < 2 min
+//! cargo run -p mcp-tailor-tests --release --bin robustness -- full    # ROBUSTNESS.md
+//! cargo run -p mcp-tailor-tests --release --bin robustness -- bench   # against rmcp
+//! ```
+
+#![allow(missing_docs, dead_code)] // the generated catalog's argument fields are read only by serde
+
+mod client;
+mod servers;
+
+use client::{Conn, initialize, modern_headers, modern_meta};
+use mcp_tailor::server::{Principal, Reader};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// The sizes of one run.
+struct Plan {
+    clients: usize,
+    requests: usize,
+    sessions: usize,
+    slow: usize,
+    faults: usize,
+}
+
+const CI: Plan = Plan {
+    clients: 200,
+    requests: 10,
+    sessions: 1_000,
+    slow: 200,
+    faults: 300,
+};
+const FULL: Plan = Plan {
+    clients: 400,
+    requests: 100,
+    sessions: 10_000,
+    slow: 1_000,
+    faults: 5_000,
+};
+
+/// A server in a child process of this binary.
+struct Child {
+    process: tokio::process::Child,
+    addr: SocketAddr,
+}
+
+impl Child {
+    async fn start(kind: &str) -> Child {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let process = tokio::process::Command::new(std::env::current_exe().unwrap())
+            .args(["serve", kind, &addr.to_string()])
+            .kill_on_drop(true)
+            .spawn()
+            .expect("the server process starts");
+        for _ in 0..200 {
+            if tokio::net::TcpStream::connect(addr).await.is_ok() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        Child { process, addr }
+    }
+
+    /// The server process's resident memory, in MB.
+    fn rss_mb(&self) -> f64 {
+        let pid = self.process.id().unwrap_or(0);
+        std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find(|l| l.starts_with("VmRSS:"))
+                    .and_then(|l| l.split_whitespace().nth(1))
+                    .and_then(|kb| kb.parse::<f64>().ok())
+            })
+            .map_or(0.0, |kb| kb / 1024.0)
+    }
+
+    fn alive(&mut self) -> bool {
+        matches!(self.process.try_wait(), Ok(None))
+    }
+}
+
+/// The tools a reader should read, from an identical server built in this process.
+async fn expected(reader: &Reader, protocol: &str) -> Value {
+    let server = servers::faulty();
+    let result = server
+        .list_tools_as(reader.clone(), Principal::anonymous(), protocol, None)
+        .await
+        .unwrap();
+    serde_json::to_value(result).unwrap()["tools"].clone()
+}
+
+/// One client's life: a legacy session or modern requests, listing and calling, every
+/// listing checked against the catalog its reader should read.
+async fn client_run(addr: SocketAddr, index: usize, requests: usize, tally: Arc<Tally>) {
+    let runners = [None, Some("codex"), Some("grok")];
+    let runner = runners[index % 3];
+    let level = [0u8, 5, 9][(index / 3) % 3];
+    let modern = index.is_multiple_of(2);
+    let Ok(mut conn) = Conn::connect(addr).await else {
+        tally.errors.fetch_add(1, Ordering::Relaxed);
+        return;
+    };
+    let mut headers = Vec::new();
+    let reader = if modern {
+        headers.extend(modern_headers("tools/list"));
+        Reader {
+            runner: runner.map(str::to_owned),
+            model: None,
+            verbosity: Some(level),
+        }
+    } else {
+        let name = runner.unwrap_or("robustness");
+        let Ok(reply) = conn.post(&initialize(0, name), &[]).await else {
+            tally.errors.fetch_add(1, Ordering::Relaxed);
+            return;
+        };
+        let Some(session) = reply.session else {
+            tally.errors.fetch_add(1, Ordering::Relaxed);
+            return;
+        };
+        headers.push(("Mcp-Session-Id", session));
+        headers.push(("MCP-Protocol-Version", "2025-11-25".to_owned()));
+        let _ = conn
+            .post(
+                &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+                &headers,
+            )
+            .await;
+        Reader {
+            runner: Some(name.to_owned()),
+            model: None,
+            verbosity: Some(level),
+        }
+    };
+    let protocol = if modern { "2026-07-28" } else { "2025-11-25" };
+    let want = expected(&reader, protocol).await;
+    for i in 0..requests {
+        let meta = if modern {
+            modern_meta(runner, Some(level))
+        } else {
+            json!({"mcp-tailor.dev/verbosity": level})
+        };
+        let list = json!({"jsonrpc": "2.0", "id": i + 1, "method": "tools/list", "params": {"_meta": meta}});
+        let started = Instant::now();
+        match conn.post(&list, &headers).await {
+            Ok(reply) => match reply.message.as_ref().map(|m| &m["result"]["tools"]) {
+                Some(tools) if *tools == want => {
+                    tally.ok.fetch_add(1, Ordering::Relaxed);
+                    tally
+                        .latency_us
+                        .fetch_add(started.elapsed().as_micros() as usize, Ordering::Relaxed);
+                }
+                Some(_) => {
+                    tally.mismatches.fetch_add(1, Ordering::Relaxed);
+                }
+                None => {
+                    tally.errors.fetch_add(1, Ordering::Relaxed);
+                }
+            },
+            Err(_) => {
+                tally.errors.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
+        }
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    ok: AtomicUsize,
+    mismatches: AtomicUsize,
+    errors: AtomicUsize,
+    latency_us: AtomicUsize,
+}
+
+/// A problem that fails the run.
+fn check(problems: &mut Vec<String>, ok: bool, what: String) {
+    println!("  {} {what}", if ok { "ok  " } else { "FAIL" });
+    if !ok {
+        problems.push(what);
+    }
+}
+
+async fn load(child: &Child, plan: &Plan, problems: &mut Vec<String>) {
+    let tally = Arc::new(Tally::default());
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..plan.clients)
+        .map(|i| tokio::spawn(client_run(child.addr, i, plan.requests, tally.clone())))
+        .collect();
+    for task in tasks {
+        let _ = tokio::time::timeout(Duration::from_secs(120), task).await;
+    }
+    let ok = tally.ok.load(Ordering::Relaxed);
+    let mean = tally.latency_us.load(Ordering::Relaxed) as f64 / ok.max(1) as f64 / 1000.0;
+    println!(
+        "load: {} clients × {} listings (both eras; no runner, codex, grok; levels 0, 5, 9) in {:.1?}: {ok} matched, mean {mean:.2} ms",
+        plan.clients,
+        plan.requests,
+        started.elapsed()
+    );
+    check(
+        problems,
+        ok == plan.clients * plan.requests,
+        format!(
+            "every listing answered ({ok} of {})",
+            plan.clients * plan.requests
+        ),
+    );
+    let wrong = tally.mismatches.load(Ordering::Relaxed);
+    check(
+        problems,
+        wrong == 0,
+        format!("no listing differs from its reader's catalog ({wrong})"),
+    );
+    let errors = tally.errors.load(Ordering::Relaxed);
+    check(
+        problems,
+        errors == 0,
+        format!("no transport or protocol errors ({errors})"),
+    );
+}
+
+async fn abandoned(child: &Child, plan: &Plan, problems: &mut Vec<String>) {
+    let before = child.rss_mb();
+    let started = Instant::now();
+    let (mut opened, mut refused, mut failed) = (0, 0, 0);
+    let mut conn = Conn::connect(child.addr).await.unwrap();
+    for i in 0..plan.sessions {
+        match conn.post(&initialize(i as u64, "abandoner"), &[]).await {
+            Ok(reply) if reply.status == 200 => opened += 1,
+            Ok(reply) if reply.status == 503 => refused += 1,
+            _ => {
+                failed += 1;
+                conn = Conn::connect(child.addr).await.unwrap();
+            }
+        }
+    }
+    let after = child.rss_mb();
+    println!(
+        "abandoned sessions: {} initializes, never closed, in {:.1?}: {opened} opened, {refused} refused (503, table full); RSS {before:.1} → {after:.1} MB",
+        plan.sessions,
+        started.elapsed()
+    );
+    let cap = servers::http_config().max_sessions;
+    check(
+        problems,
+        failed == 0,
+        format!("every initialize answered ({failed} failed)"),
+    );
+    check(
+        problems,
+        opened <= cap,
+        format!("no more sessions than the table holds ({opened} ≤ {cap})"),
+    );
+    check(
+        problems,
+        after < 400.0,
+        format!("RSS stays under 400 MB ({after:.1} MB)"),
+    );
+}
+
+async fn slow_clients(child: &Child, plan: &Plan, problems: &mut Vec<String>) {
+    use tokio::io::AsyncWriteExt;
+    let mut slow = Vec::new();
+    for _ in 0..plan.slow {
+        if let Ok(mut stream) = tokio::net::TcpStream::connect(child.addr).await {
+            let _ = stream
+                .write_all(b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Le")
+                .await;
+            slow.push(stream);
+        }
+    }
+    let started = Instant::now();
+    let mut conn = Conn::connect(child.addr).await.unwrap();
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": modern_meta(None, None)}});
+    let served = conn.post(&list, &modern_headers("tools/list")).await;
+    let waited = started.elapsed();
+    println!(
+        "slow clients: {} connections trickling headers; a new client served after {waited:.1?}",
+        slow.len()
+    );
+    check(
+        problems,
+        served.is_ok_and(|r| r.status == 200),
+        "a new client is served".into(),
+    );
+    check(
+        problems,
+        waited < Duration::from_secs(10),
+        format!("within 10 s ({waited:.1?})"),
+    );
+    drop(slow);
+}
+
+async fn hostile_input(child: &Child, problems: &mut Vec<String>) {
+    let mut conn = Conn::connect(child.addr).await.unwrap();
+    let headers = modern_headers("tools/list");
+    // Oversized: a 5 MB body.
+    let big = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": modern_meta(None, None), "pad": "x".repeat(5 << 20)}});
+    let oversized = conn.post(&big, &headers).await;
+    check(
+        problems,
+        oversized.as_ref().is_ok_and(|r| r.status == 413),
+        format!("a 5 MB body is 413 ({:?})", oversized.map(|r| r.status)),
+    );
+    // Nested deeper than any JSON parser here recurses.
+    let mut conn = Conn::connect(child.addr).await.unwrap();
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let raw = Value::String(deep);
+    let nested = conn.post_raw(raw.as_str().unwrap(), &headers).await;
+    check(
+        problems,
+        nested.as_ref().is_ok_and(|r| r.status == 400),
+        format!(
+            "JSON nested 100,000 deep is 400 ({:?})",
+            nested.map(|r| r.status)
+        ),
+    );
+    // A `_meta` of 100,000 keys, and a tool name of 1 MB.
+    let mut conn = Conn::connect(child.addr).await.unwrap();
+    let mut meta = modern_meta(None, None);
+    for i in 0..100_000 {
+        meta[format!("com.example/k{i}")] = json!(i);
+    }
+    let wide = conn
+        .post(
+            &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": meta}}),
+            &headers,
+        )
+        .await;
+    check(
+        problems,
+        wide.as_ref().is_ok_and(|r| r.status == 200),
+        "a 100,000-key `_meta` is served".into(),
+    );
+    let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"_meta": modern_meta(None, None), "name": "n".repeat(1 << 20), "arguments": {}}});
+    let named = conn.post(&call, &modern_headers("tools/call")).await;
+    let echoed = named
+        .as_ref()
+        .ok()
+        .and_then(|r| r.message.as_ref())
+        .map_or(usize::MAX, |m| m.to_string().len());
+    check(
+        problems,
+        echoed < 2_000,
+        format!("a 1 MB tool name is echoed bounded ({echoed} bytes)"),
+    );
+}
+
+async fn faults(child: &Child, plan: &Plan, problems: &mut Vec<String>) {
+    let want = expected(&Reader::default(), "2026-07-28").await;
+    // A failed `authorize` hides `find`: the rest of the catalog, whole.
+    let mut hidden = want.clone();
+    if let Some(tools) = hidden.as_array_mut() {
+        tools.retain(|t| t["name"] != "find");
+    }
+    let (mut full, mut controlled, mut wrong) = (0, 0, 0);
+    let mut conn = Conn::connect(child.addr).await.unwrap();
+    let mut headers = modern_headers("tools/list");
+    headers.push(("X-Principal", "fault".to_owned()));
+    for i in 0..plan.faults {
+        let list = json!({"jsonrpc": "2.0", "id": i, "method": "tools/list", "params": {"_meta": modern_meta(None, None)}});
+        let Ok(reply) = conn.post(&list, &headers).await else {
+            wrong += 1;
+            conn = Conn::connect(child.addr).await.unwrap();
+            continue;
+        };
+        let message = reply.message.unwrap_or_default();
+        let text = message.to_string();
+        let tools = &message["result"]["tools"];
+        if *tools == want || *tools == hidden {
+            full += 1;
+        } else if message["error"]["data"]["reason"] == "tool_presentation_failure"
+            && !text.contains("boom")
+        {
+            controlled += 1;
+        } else {
+            if wrong < 3 {
+                println!("  unexpected: {}", &text[..text.len().min(300)]);
+            }
+            wrong += 1;
+        }
+    }
+    println!(
+        "host faults: {} listings by a principal whose callbacks fail, panic, stall or nest 100,000 deep: {full} whole catalogs, {controlled} controlled failures",
+        plan.faults
+    );
+    check(
+        problems,
+        wrong == 0,
+        format!("no partial catalog, leaked cause or dropped connection ({wrong})"),
+    );
+}
+
+async fn suite(plan: &Plan) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut child = Child::start("faulty").await;
+    println!("server RSS at start: {:.1} MB", child.rss_mb());
+    load(&child, plan, &mut problems).await;
+    println!("  RSS {:.1} MB", child.rss_mb());
+    faults(&child, plan, &mut problems).await;
+    hostile_input(&child, &mut problems).await;
+    slow_clients(&child, plan, &mut problems).await;
+    abandoned(&child, plan, &mut problems).await;
+    let alive = child.alive();
+    check(
+        &mut problems,
+        alive,
+        "the server process is still running".into(),
+    );
+    problems
+}
+
+/// p50 and p99 of `n` sequential `tools/list` on one keep-alive connection, in ms.
+async fn one_connection(addr: SocketAddr, n: usize) -> (f64, f64) {
+    let mut conn = Conn::connect(addr).await.unwrap();
+    let headers = modern_headers("tools/list");
+    let mut times = Vec::with_capacity(n);
+    for i in 0..n {
+        let list = json!({"jsonrpc": "2.0", "id": i, "method": "tools/list", "params": {"_meta": modern_meta(Some("codex"), None)}});
+        let started = Instant::now();
+        let reply = conn.post(&list, &headers).await.unwrap();
+        assert_eq!(reply.status, 200);
+        times.push(started.elapsed().as_secs_f64() * 1000.0);
+    }
+    times.sort_by(|a, b| a.total_cmp(b));
+    (times[n / 2], times[n * 99 / 100])
+}
+
+/// `tools/list` per second over `connections` keep-alive connections for `duration`.
+async fn throughput(addr: SocketAddr, connections: usize, duration: Duration) -> f64 {
+    let done = Arc::new(AtomicUsize::new(0));
+    let until = Instant::now() + duration;
+    let tasks: Vec<_> = (0..connections)
+        .map(|_| {
+            let done = done.clone();
+            tokio::spawn(async move {
+                let mut conn = Conn::connect(addr).await.unwrap();
+                let headers = modern_headers("tools/list");
+                let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": modern_meta(Some("codex"), None)}});
+                while Instant::now() < until {
+                    if conn.post(&list, &headers).await.is_ok_and(|r| r.status == 200) {
+                        done.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            })
+        })
+        .collect();
+    for task in tasks {
+        let _ = task.await;
+    }
+    done.load(Ordering::Relaxed) as f64 / duration.as_secs_f64()
+}
+
+async fn bench() {
+    println!(
+        "the 100-tool benchmark catalog over streamable HTTP (2026-07-28, tools/list, TCP_NODELAY on both)"
+    );
+    let mut rows = Vec::new();
+    for kind in ["tailor", "rmcp"] {
+        let child = Child::start(kind).await;
+        let _ = one_connection(child.addr, 200).await; // warm up
+        let (p50, p99) = one_connection(child.addr, 2_000).await;
+        let rate = throughput(child.addr, 200, Duration::from_secs(10)).await;
+        println!(
+            "  {kind:<6} one connection: p50 {p50:.3} ms, p99 {p99:.3} ms; 200 connections: {rate:.0} req/s"
+        );
+        rows.push((p50, p99, rate));
+    }
+    let (ours, theirs) = (rows[0], rows[1]);
+    println!(
+        "  mcp-tailor / rmcp: p50 {:.2}×, p99 {:.2}×, throughput {:.2}×",
+        ours.0 / theirs.0,
+        ours.1 / theirs.1,
+        ours.2 / theirs.2
+    );
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    match args.first().map(String::as_str) {
+        Some("serve") => {
+            // The faults are on purpose and the server catches them: keep them off stderr.
+            std::panic::set_hook(Box::new(|_| {}));
+            let addr = args[2].parse().expect("an address");
+            runtime.block_on(servers::serve(&args[1], addr));
+            ExitCode::SUCCESS
+        }
+        Some("bench") => {
+            runtime.block_on(bench());
+            ExitCode::SUCCESS
+        }
+        Some(size @ ("ci" | "full")) => {
+            let plan = if size == "ci" { &CI } else { &FULL };
+            let started = Instant::now();
+            let problems = runtime.block_on(suite(plan));
+            println!(
+                "robustness ({size}): {} passed, {} failed in {:.1?}",
+                if problems.is_empty() { 1 } else { 0 },
+                problems.len(),
+                started.elapsed()
+            );
+            if problems.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        _ => {
+            eprintln!("usage: robustness ci | full | bench");
+            ExitCode::from(2)
+        }
+    }
+}
