@@ -206,3 +206,38 @@ async fn slow_clients_are_cut_off_and_never_lock_out_a_new_one() {
     }
     assert_eq!(closed, slow.len());
 }
+
+#[tokio::test]
+async fn idle_keep_alive_connections_are_closed() {
+    let mut config = HttpConfig::default();
+    config.header_read_timeout = Duration::from_millis(500);
+    let server = abc(&Calls::default()).http_config(config).build().unwrap();
+    let addr = http_server(&server).await;
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let body = initialize(1);
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    // Read the response, then stay idle: the server ends the connection by itself.
+    let started = Instant::now();
+    let mut buffer = vec![0u8; 1 << 16];
+    loop {
+        match tokio::time::timeout(Duration::from_secs(10), stream.read(&mut buffer)).await {
+            Ok(Ok(0)) => break,
+            Ok(Ok(_)) => continue,
+            Ok(Err(_)) => break,
+            Err(_) => panic!(
+                "the idle connection is still open after {:?}",
+                started.elapsed()
+            ),
+        }
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "closed after {:?}",
+        started.elapsed()
+    );
+}
