@@ -113,6 +113,32 @@ mod tests {
     }
 
     #[test]
+    fn serve_and_list_mean_the_same_by_verbosity() {
+        let served = serve::server(&serve::ServeArgs {
+            verbosity: Some(2),
+            ..serve::ServeArgs::default()
+        });
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        // A request as a codex client sends it, naming no level.
+        let request = mcp_tailor::server::RequestInfo {
+            protocol_version: Some("2025-11-25".into()),
+            client_name: Some("codex".into()),
+            ..Default::default()
+        };
+        let result = runtime
+            .block_on(served.list_tools_for(request, None))
+            .unwrap();
+        let served_tools = serde_json::to_value(result).unwrap()["tools"].clone();
+        assert_eq!(
+            served_tools,
+            listed("list --runner codex --verbosity 2")["tools"]
+        );
+    }
+
+    #[test]
     fn arguments_are_closed_to_unknown_names() {
         for tool in listed("list --scopes notes.delete")["tools"]
             .as_array()
