@@ -7,18 +7,37 @@ use std::collections::BTreeSet;
 /// One class of readers: those with this runner and model (either may be absent).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ReaderClass {
-    /// The runner, e.g. `codex`.
-    pub runner: Option<String>,
-    /// The model, e.g. `5.4`.
-    pub model: Option<String>,
+    /// The class's reader, with no level of its own.
+    reader: Reader,
 }
 
 impl ReaderClass {
+    /// The readers with this runner and model.
+    pub fn new(runner: Option<&str>, model: Option<&str>) -> ReaderClass {
+        ReaderClass {
+            reader: Reader {
+                runner: runner.map(str::to_owned),
+                model: model.map(str::to_owned),
+                verbosity: None,
+            },
+        }
+    }
+
+    /// The runner, e.g. `codex`.
+    pub fn runner(&self) -> Option<&str> {
+        self.reader.runner.as_deref()
+    }
+
+    /// The model, e.g. `5.4`.
+    pub fn model(&self) -> Option<&str> {
+        self.reader.model.as_deref()
+    }
+
     /// `-` (no runner, no model), `codex`, `codex/5.4`, or `_/spark` (a model, no runner).
     pub fn label(&self) -> String {
-        match (&self.runner, &self.model) {
+        match (self.runner(), self.model()) {
             (None, None) => "-".to_owned(),
-            (Some(r), None) => r.clone(),
+            (Some(r), None) => r.to_owned(),
             (Some(r), Some(m)) => format!("{r}/{m}"),
             (None, Some(m)) => format!("_/{m}"),
         }
@@ -26,38 +45,26 @@ impl ReaderClass {
 
     /// Parses a [`label`](Self::label).
     pub fn parse(spec: &str) -> ReaderClass {
-        let named = |s: &str| (!s.is_empty() && s != "_" && s != "-").then(|| s.to_owned());
+        fn named(s: &str) -> Option<&str> {
+            (!s.is_empty() && s != "_" && s != "-").then_some(s)
+        }
         match spec.split_once('/') {
-            Some((runner, model)) => ReaderClass {
-                runner: named(runner),
-                model: named(model),
-            },
-            None => ReaderClass {
-                runner: named(spec),
-                model: None,
-            },
+            Some((runner, model)) => ReaderClass::new(named(runner), named(model)),
+            None => ReaderClass::new(named(spec), None),
         }
     }
 
     /// The reader of this class at an explicit `level`.
     pub fn reader(&self, level: u8) -> Reader {
         Reader {
-            runner: self.runner.clone(),
-            model: self.model.clone(),
             verbosity: Some(level),
+            ..self.reader.clone()
         }
     }
 
-    /// The render context of this class at `level`.
+    /// The render context of this class at an explicit `level`.
     pub fn ctx(&self, level: u8) -> RenderCtx<'_> {
-        let mut ctx = RenderCtx::new().verbosity(level);
-        if let Some(runner) = &self.runner {
-            ctx = ctx.runner(runner);
-        }
-        if let Some(model) = &self.model {
-            ctx = ctx.model(model);
-        }
-        ctx
+        self.reader.ctx(crate::DEFAULT_VERBOSITY).verbosity(level)
     }
 }
 
@@ -91,10 +98,7 @@ pub fn reader_classes(tools: &[&'static ToolDef]) -> Vec<ReaderClass> {
             models.extend(d.models());
         }
     }
-    let class = |runner: Option<&str>, model: Option<&str>| ReaderClass {
-        runner: runner.map(str::to_owned),
-        model: model.map(str::to_owned),
-    };
+    let class = ReaderClass::new;
     let mut candidates = vec![class(None, None)];
     for runner in &runners {
         candidates.push(class(Some(runner), None));
