@@ -78,10 +78,34 @@ async fn connect_plain(name: &str, era: Era) -> Running {
         .expect("handshake")
 }
 
+/// `Notes`, served by plain rmcp on streamable HTTP on a loopback port.
+async fn http_plain() -> std::net::SocketAddr {
+    use mcp_tailor::server::rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    use mcp_tailor::server::rmcp::transport::streamable_http_server::{
+        StreamableHttpServerConfig, StreamableHttpService,
+    };
+    let service = StreamableHttpService::new(
+        || Ok(example::Notes),
+        std::sync::Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let router = axum::Router::new().nest_service("/mcp", service);
+        let _ = axum::serve(listener, router).await;
+    });
+    addr
+}
+
 #[tokio::test]
 async fn an_rmcp_server_tailors_its_list_for_each_reader() {
-    for era in [Era::Legacy, Era::Modern] {
-        let grok = connect_plain("grok-cli", era).await;
+    let addr = http_plain().await;
+    for (transport, era) in COMBOS {
+        let grok = match transport {
+            "stdio" => connect_plain("grok-cli", era).await,
+            _ => http(addr, "grok-cli", era, &[]).await.0,
+        };
         let tools = by_name(&list(&grok, None, json!({})).await.unwrap());
         assert_eq!(
             tools["search_notes"]["description"],
