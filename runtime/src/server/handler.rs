@@ -61,6 +61,16 @@ const MCP_METHODS: &[&str] = &[
     "tasks/cancel",
 ];
 
+/// The requests 2026-07-28 removed: on such a request they are unknown methods (`-32601`),
+/// not malformed ones.
+const REMOVED_IN_2026_07_28: &[&str] = &[
+    "initialize",
+    "ping",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+];
+
 /// A built server, wrapping the rmcp handler `H` (none by default). Cheap to clone; each
 /// connection or HTTP session gets its own [`TailorSession`] from [`TailorServer::session`].
 #[derive(Clone)]
@@ -444,7 +454,9 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        if MCP_METHODS.contains(&request.method.as_str()) {
+        let removed =
+            REMOVED_IN_2026_07_28.contains(&request.method.as_str()) && !has_session(&context);
+        if MCP_METHODS.contains(&request.method.as_str()) && !removed {
             // rmcp hands a standard request whose params did not parse on as a custom one.
             return Err(ErrorData::invalid_params(
                 format!("invalid params for `{}`", request.method),
