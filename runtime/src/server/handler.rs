@@ -221,12 +221,12 @@ impl<H: ServerHandler> TailorSession<H> {
     /// host context callback applied, under the deadline).
     async fn request_info(
         &self,
-        context: &RequestContext<RoleServer>,
+        context: &mut RequestContext<RoleServer>,
         client: Option<Implementation>,
         deadline: Instant,
     ) -> Arc<RequestInfo> {
         let shared = &self.shared;
-        let info = RequestInfo::from_context(
+        let info = RequestInfo::take_from(
             context,
             client,
             shared.default_principal.clone(),
@@ -319,7 +319,7 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
     async fn initialize(
         &self,
         request: InitializeRequestParams,
-        context: RequestContext<RoleServer>,
+        mut context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
         // One handshake per session: a second `initialize` would silently swap the
         // client (and so the reader) without telling anyone.
@@ -332,7 +332,7 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
         context.peer.set_peer_info(request.clone());
         let deadline = self.deadline();
         let info = self
-            .request_info(&context, Some(request.client_info.clone()), deadline)
+            .request_info(&mut context, Some(request.client_info.clone()), deadline)
             .await;
         let instructions = self.instructions(&info, deadline).await?;
         let mut result = self.negotiate_initialize(&request)?;
@@ -344,10 +344,10 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
 
     async fn discover(
         &self,
-        context: RequestContext<RoleServer>,
+        mut context: RequestContext<RoleServer>,
     ) -> Result<DiscoverResult, ErrorData> {
         let deadline = self.deadline();
-        let info = self.request_info(&context, None, deadline).await;
+        let info = self.request_info(&mut context, None, deadline).await;
         let instructions = self.instructions(&info, deadline).await?;
         let mut result = DiscoverResult::from_server_info(
             self.supported_protocol_versions().into_owned(),
@@ -360,11 +360,12 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
+        mut context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let deadline = self.deadline();
-        let info = self.request_info(&context, None, deadline).await;
+        let info = self.request_info(&mut context, None, deadline).await;
         let inner = if self.shared.inner.tools {
+            info.restore(&mut context);
             inner_tools(
                 &self.inner,
                 &self.scoped(context),
@@ -381,10 +382,10 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
+        mut context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let deadline = self.deadline();
-        let info = self.request_info(&context, None, deadline).await;
+        let info = self.request_info(&mut context, None, deadline).await;
         let shared = &self.shared;
         // Eligibility is checked here on its own; presented descriptors play no part.
         if let Some(entry) = shared.catalog.get(&request.name) {
@@ -396,6 +397,7 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
         if !shared.inner.tools || !inner_is_visible(shared, &request.name, &info) {
             return Err(unknown_tool(&request.name));
         }
+        info.restore(&mut context);
         self.inner.call_tool(request, self.scoped(context)).await
     }
 

@@ -110,10 +110,24 @@ impl ReaderSource {
     /// The reader of a request: client name, then the session's choice, then headers, then
     /// `_meta` — each later source overriding what it names.
     pub fn resolve(&self, info: &RequestInfo, session: Option<&Reader>) -> Reader {
+        self.resolve_parts(
+            info.client_name.as_deref(),
+            &info.headers,
+            &info.meta,
+            session,
+        )
+    }
+
+    /// [`resolve`](Self::resolve) from the parts of a request, borrowed.
+    pub(crate) fn resolve_parts(
+        &self,
+        client_name: Option<&str>,
+        headers: &http::HeaderMap,
+        meta: &serde_json::Map<String, serde_json::Value>,
+        session: Option<&Reader>,
+    ) -> Reader {
         let mut reader = Reader {
-            runner: info
-                .client_name
-                .as_deref()
+            runner: client_name
                 .and_then(|name| bounded(name, "clientInfo.name"))
                 .map(|name| self.runner_for(&name)),
             ..Reader::default()
@@ -122,7 +136,7 @@ impl ReaderSource {
             reader = reader.patched(session);
         }
         if self.read_headers {
-            let header = |name: &str| info.headers.get(name).and_then(|v| v.to_str().ok());
+            let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
             let from_headers = Reader {
                 runner: header(HEADER_RUNNER).and_then(|v| bounded(v, HEADER_RUNNER)),
                 model: header(HEADER_MODEL).and_then(|v| bounded(v, HEADER_MODEL)),
@@ -131,7 +145,7 @@ impl ReaderSource {
             reader = reader.patched(&from_headers);
         }
         if self.read_meta {
-            let meta = |key: &str| info.meta.get(key);
+            let meta = |key: &str| meta.get(key);
             let from_meta = Reader {
                 runner: meta(META_RUNNER)
                     .and_then(|v| v.as_str())

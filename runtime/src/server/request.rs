@@ -105,11 +105,25 @@ impl Reader {
     ///
     /// [`Server::builder`]: super::Server::builder
     pub fn from_request(context: &RequestContext<RoleServer>) -> Reader {
-        let scope = context.extensions.get::<ReaderScope>();
-        let info = RequestInfo::from_context(context, None, Principal::anonymous(), 0);
-        match scope {
-            Some(scope) => scope.source.resolve(&info, scope.session.as_ref()),
-            None => ReaderSource::default().resolve(&info, None),
+        let client = context.client_info();
+        let client_name = client.as_ref().map(|c| c.name.as_str());
+        let no_headers = http::HeaderMap::new();
+        let headers = context
+            .extensions
+            .get::<http::request::Parts>()
+            .map_or(&no_headers, |p| &p.headers);
+        let meta = &context.meta.0.0;
+        match context.extensions.get::<ReaderScope>() {
+            Some(scope) => {
+                scope
+                    .source
+                    .resolve_parts(client_name, headers, meta, scope.session.as_ref())
+            }
+            None => {
+                static BUILT_IN: std::sync::LazyLock<ReaderSource> =
+                    std::sync::LazyLock::new(ReaderSource::default);
+                BUILT_IN.resolve_parts(client_name, headers, meta, None)
+            }
         }
     }
 
@@ -216,27 +230,49 @@ impl Reader {
 impl RequestInfo {
     /// The request as the layer sees it before resolving the reader: its protocol version,
     /// client (`client`, else the request's or the session's), `_meta`, HTTP headers and
-    /// principal (an HTTP middleware's, else `default_principal`).
-    pub(crate) fn from_context(
-        context: &RequestContext<RoleServer>,
+    /// principal (an HTTP middleware's, else `default_principal`). `_meta` and the headers
+    /// are moved out of `context`, not copied; [`restore`](Self::restore) puts copies back
+    /// for a wrapped handler that is handed the request.
+    pub(crate) fn take_from(
+        context: &mut RequestContext<RoleServer>,
         client: Option<Implementation>,
         default_principal: Principal,
         fallback_verbosity: u8,
     ) -> RequestInfo {
-        let parts = context.extensions.get::<http::request::Parts>();
+        // Read what `_meta` says of the protocol and client before taking it.
+        let protocol_version = context.protocol_version().map(|v| v.as_str().to_owned());
         let client = client.or_else(|| context.client_info());
+        let meta = Arc::new(std::mem::take(&mut context.meta.0.0));
+        let (headers, principal) = match context.extensions.get_mut::<http::request::Parts>() {
+            Some(parts) => (
+                Arc::new(std::mem::take(&mut parts.headers)),
+                parts.extensions.get::<Principal>().cloned(),
+            ),
+            None => (Arc::default(), None),
+        };
         RequestInfo {
-            protocol_version: context.protocol_version().map(|v| v.as_str().to_owned()),
+            protocol_version,
             client_name: client.as_ref().map(|c| c.name.clone()),
             client_version: client.as_ref().map(|c| c.version.clone()),
-            meta: Arc::new(context.meta.0.0.clone()),
-            headers: Arc::new(parts.map(|p| p.headers.clone()).unwrap_or_default()),
-            principal: parts
-                .and_then(|p| p.extensions.get::<Principal>().cloned())
-                .unwrap_or(default_principal),
+            meta,
+            headers,
+            principal: principal.unwrap_or(default_principal),
             reader: Reader::default(),
             fallback_verbosity,
         }
+    }
+
+    /// Puts copies of `_meta` and the headers back into `context`, for a wrapped handler.
+    pub(crate) fn restore(&self, context: &mut RequestContext<RoleServer>) {
+        context.meta.0.0 = (*self.meta).clone();
+        if let Some(parts) = context.extensions.get_mut::<http::request::Parts>() {
+            parts.headers = (*self.headers).clone();
+        }
+    }
+
+    /// `_meta` key `key` decoded as `T`, if present and valid.
+    pub(crate) fn meta_value<T: serde::de::DeserializeOwned>(&self, key: &str) -> Option<T> {
+        self.meta.get(key).and_then(|v| T::deserialize(v).ok())
     }
 
     /// The render context of this request: its reader, with the server's default verbosity

@@ -75,10 +75,18 @@ impl SessionState {
 /// Whether a request belongs to a session (`initialize`) rather than the stateless
 /// 2026-07-28 revision, where every request stands alone.
 pub(crate) fn has_session(context: &RequestContext<RoleServer>) -> bool {
-    context.peer.peer_info().is_some()
-        && context
-            .protocol_version()
-            .is_none_or(|v| v.as_str() < ProtocolVersion::V_2026_07_28.as_str())
+    let protocol = context.protocol_version();
+    session_bound(
+        &context.peer,
+        protocol.as_ref().map(ProtocolVersion::as_str),
+    )
+}
+
+/// Whether `peer` went through `initialize` and `protocol` (the request's revision) is one
+/// with sessions.
+fn session_bound(peer: &Peer<RoleServer>, protocol: Option<&str>) -> bool {
+    peer.peer_info().is_some()
+        && protocol.is_none_or(|v| v < ProtocolVersion::V_2026_07_28.as_str())
 }
 
 /// What a tool handler gets besides its arguments.
@@ -90,6 +98,8 @@ pub struct CallContext {
     input_responses: Option<InputResponses>,
     request_state: Option<String>,
     logger: String,
+    /// The request's `_meta` as rmcp's type, built only if a handler asks for it.
+    meta: std::sync::OnceLock<RequestMetaObject>,
 }
 
 impl std::fmt::Debug for CallContext {
@@ -124,7 +134,12 @@ impl CallContext {
             input_responses,
             request_state,
             logger,
+            meta: std::sync::OnceLock::new(),
         }
+    }
+
+    fn session_bound(&self) -> bool {
+        session_bound(&self.context.peer, self.request.protocol_version.as_deref())
     }
 
     /// The request: caller, client, `_meta`, headers, reader.
@@ -137,26 +152,36 @@ impl CallContext {
         &self.context.peer
     }
 
-    /// The rmcp request context, for anything this type does not wrap.
+    /// The rmcp request context, for anything this type does not wrap. Its `_meta` has
+    /// moved to [`request`](Self::request) (shared, not copied); [`meta`](Self::meta)
+    /// gives it as rmcp's type.
     pub fn rmcp_context(&self) -> &RequestContext<RoleServer> {
         &self.context
     }
 
-    /// The request's `_meta`.
+    /// The request's `_meta`, as rmcp's type (built on the first call).
     pub fn meta(&self) -> &RequestMetaObject {
-        &self.context.meta
+        self.meta
+            .get_or_init(|| RequestMetaObject::from((*self.request.meta).clone()))
     }
 
     /// The client's capabilities (the request's own on 2026-07-28, else the session's).
     pub fn client_capabilities(&self) -> Option<ClientCapabilities> {
-        self.context.client_capabilities()
+        self.request
+            .meta_value("io.modelcontextprotocol/clientCapabilities")
+            .or_else(|| {
+                self.session_bound()
+                    .then(|| self.context.peer.peer_info())
+                    .flatten()
+                    .map(|info| info.capabilities.clone())
+            })
     }
 
     /// Changes the reader of this session (only the fields it sets) and sends
     /// `notifications/tools/list_changed`. A 2026-07-28 request has no session: that is
     /// an error, and the reader belongs in each request's `_meta` instead.
     pub async fn set_session_reader(&self, reader: Reader) -> Result<Reader, ErrorData> {
-        if !has_session(&self.context) {
+        if !self.session_bound() {
             return Err(no_session());
         }
         reader.check_bounds()?;
@@ -171,7 +196,7 @@ impl CallContext {
 
     /// The request's `progressToken`, if the client asked for progress.
     pub fn progress_token(&self) -> Option<ProgressToken> {
-        self.context.meta.get_progress_token()
+        self.request.meta_value("progressToken")
     }
 
     /// Reports progress (`notifications/progress`) when the client asked for it; returns
@@ -194,9 +219,9 @@ impl CallContext {
     /// (2026-07-28), else the session's `logging/setLevel`. A 2026-07-28 request that
     /// names none wants no log messages; a session that set none hears every level.
     pub fn log_level(&self) -> Option<LoggingLevel> {
-        match self.context.meta.log_level() {
+        match self.request.meta_value("io.modelcontextprotocol/logLevel") {
             Some(level) => Some(level),
-            None if has_session(&self.context) => {
+            None if self.session_bound() => {
                 Some(self.session.log_level().unwrap_or(LoggingLevel::Debug))
             }
             None => None,
