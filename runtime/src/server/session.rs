@@ -152,9 +152,9 @@ impl CallContext {
         &self.context.peer
     }
 
-    /// The rmcp request context, for anything this type does not wrap. Its `_meta` has
-    /// moved to [`request`](Self::request) (shared, not copied); [`meta`](Self::meta)
-    /// gives it as rmcp's type.
+    /// The rmcp request context, for anything this type does not wrap. Its `_meta` and
+    /// HTTP headers have moved to [`request`](Self::request) (shared, not copied);
+    /// [`meta`](Self::meta) gives `_meta` as rmcp's type.
     pub fn rmcp_context(&self) -> &RequestContext<RoleServer> {
         &self.context
     }
