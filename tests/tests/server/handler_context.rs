@@ -263,3 +263,125 @@ async fn set_reader_needs_a_session() {
         }
     }
 }
+
+/// Asks the client's model, then the user.
+#[mcp_tool]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct Ask {}
+
+/// A client whose model and user answer.
+#[derive(Clone)]
+struct Answering;
+
+impl mcp_tailor::server::rmcp::ClientHandler for Answering {
+    fn get_info(&self) -> mcp_tailor::server::rmcp::model::ClientConfig {
+        use mcp_tailor::server::rmcp::model::{
+            ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
+        };
+        ClientConfig::new(
+            ClientCapabilities::builder()
+                .enable_sampling()
+                .enable_elicitation()
+                .build(),
+            Implementation::new("answering", "1.0"),
+        )
+        .with_protocol_version(ProtocolVersion::V_2025_11_25)
+    }
+
+    async fn create_message(
+        &self,
+        params: mcp_tailor::server::rmcp::model::CreateMessageRequestParams,
+        _: mcp_tailor::server::rmcp::service::RequestContext<mcp_tailor::server::rmcp::RoleClient>,
+    ) -> Result<
+        mcp_tailor::server::rmcp::model::CreateMessageResult,
+        mcp_tailor::server::rmcp::ErrorData,
+    > {
+        use mcp_tailor::server::rmcp::model::{CreateMessageResult, SamplingMessage};
+        let asked = params.messages.len();
+        Ok(CreateMessageResult::new(
+            SamplingMessage::assistant_text(format!("answered {asked} message")),
+            "test-model".into(),
+        ))
+    }
+
+    async fn create_elicitation(
+        &self,
+        _: mcp_tailor::server::rmcp::model::ElicitRequestParams,
+        _: mcp_tailor::server::rmcp::service::RequestContext<mcp_tailor::server::rmcp::RoleClient>,
+    ) -> Result<mcp_tailor::server::rmcp::model::ElicitResult, mcp_tailor::server::rmcp::ErrorData>
+    {
+        let mut result: mcp_tailor::server::rmcp::model::ElicitResult =
+            serde_json::from_value(json!({"action": "accept", "content": {"name": "Ada"}}))
+                .unwrap();
+        result.meta = None;
+        Ok(result)
+    }
+}
+
+#[tokio::test]
+#[allow(deprecated)]
+async fn handlers_ask_the_clients_model_and_user() {
+    use mcp_tailor::server::rmcp::ServiceExt as _;
+    use mcp_tailor::server::rmcp::model::{
+        CreateMessageRequestParams, ElicitRequestParams, SamplingMessage,
+    };
+    let server = Server::builder()
+        .tool(|_: Ask, call: CallContext| async move {
+            let sampled = call
+                .sample(CreateMessageRequestParams::new(
+                    vec![SamplingMessage::user_text("hi")],
+                    10,
+                ))
+                .await
+                .map_err(|e| e.to_string())?;
+            let schema = serde_json::from_value(
+                json!({"type": "object", "properties": {"name": {"type": "string"}}}),
+            )
+            .map_err(|e| e.to_string())?;
+            let elicited = call
+                .elicit(ElicitRequestParams::FormElicitationParams {
+                    meta: None,
+                    message: "Your name?".into(),
+                    requested_schema: schema,
+                })
+                .await
+                .map_err(|e| e.to_string())?;
+            let said = sampled
+                .message
+                .content
+                .first()
+                .and_then(|c| c.as_text())
+                .map(|t| t.text.clone());
+            Ok::<_, String>(json!({"model": said, "user": elicited.content}))
+        })
+        .build()
+        .unwrap();
+    let addr = http_server(&server).await;
+    for transport in ["stdio", "http"] {
+        let client = match transport {
+            "stdio" => {
+                let (client_io, server_io) = tokio::io::duplex(1 << 20);
+                let served = server.clone();
+                tokio::spawn(async move {
+                    let _ = served.serve_transport(tokio::io::split(server_io)).await;
+                });
+                Answering.serve(tokio::io::split(client_io)).await.unwrap()
+            }
+            _ => {
+                let transport =
+                    mcp_tailor::server::rmcp::transport::StreamableHttpClientTransport::from_uri(
+                        format!("http://{addr}/mcp"),
+                    );
+                Answering.serve(transport).await.unwrap()
+            }
+        };
+        let mut params = CallToolRequestParams::new("ask");
+        params.arguments = Some(Default::default());
+        let result = serde_json::to_value(client.call_tool(params).await.unwrap()).unwrap();
+        assert_eq!(
+            result["structuredContent"],
+            json!({"model": "answered 1 message", "user": {"name": "Ada"}}),
+            "{transport}: {result}"
+        );
+    }
+}
