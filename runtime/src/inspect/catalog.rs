@@ -110,20 +110,4 @@ impl<'a, H: ServerHandler + Clone> Catalog<'a, H> {
         }
         Ok(sizes)
     }
-
-    /// The tool objects `class` reads at `level` (every page), for comparisons.
-    pub async fn tools(
-        &self,
-        class: &ReaderClass,
-        level: u8,
-    ) -> Result<Vec<serde_json::Value>, ErrorData> {
-        let mut tools = Vec::new();
-        for page in self.pages(class.reader(level)).await? {
-            let page: serde_json::Value = serde_json::from_str(&page).unwrap_or_default();
-            if let Some(list) = page["tools"].as_array() {
-                tools.extend(list.iter().cloned());
-            }
-        }
-        Ok(tools)
-    }
 }

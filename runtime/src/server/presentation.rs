@@ -1,4 +1,4 @@
-//! Tool presentation (SPEC B3): a host callback may override an already-visible tool's
+//! Tool presentation: a host callback may override an already-visible tool's
 //! title, description, icons and `_meta` per request. Anything else — another key, a
 //! wrong type, an invalid value, an error, a panic — fails the whole `tools/list`.
 
@@ -66,10 +66,6 @@ pub(crate) fn dismantle(value: Value) {
     }
 }
 
-/// How deep any override value may nest before it is refused unread: `_meta`'s own limit,
-/// with room for the `icons` list.
-const MAX_OVERRIDE_DEPTH: usize = MAX_META_DEPTH;
-
 /// Checked overrides, ready to apply.
 #[derive(Debug, Default)]
 pub(crate) struct Overrides {
@@ -81,16 +77,16 @@ pub(crate) struct Overrides {
 
 /// Validates an override object; the error is the raw cause (for the reporter only).
 pub(crate) fn validate(overrides: Map<String, Value>) -> Result<Overrides, String> {
-    // Refuse anything deeper than any key allows before reading it, and take it apart
-    // without recursion: a recursive check or drop of a deep enough value overflows.
-    if overrides
-        .values()
-        .any(|v| deeper_than(v, MAX_OVERRIDE_DEPTH))
+    // Refuse any value nested deeper than `_meta` may be (no other key allows as much)
+    // before reading it, and take it apart without recursion: a recursive check or drop
+    // of a deep enough value overflows. This is `_meta`'s depth rule too.
+    if let Some(key) = overrides
+        .iter()
+        .find(|(_, v)| deeper_than(v, MAX_META_DEPTH))
+        .map(|(k, _)| k.clone())
     {
         dismantle(Value::Object(overrides));
-        return Err(format!(
-            "an override is nested deeper than {MAX_OVERRIDE_DEPTH}"
-        ));
+        return Err(format!("`{key}` is nested deeper than {MAX_META_DEPTH}"));
     }
     let mut out = Overrides::default();
     for (key, value) in overrides {
@@ -124,10 +120,6 @@ pub(crate) fn validate(overrides: Map<String, Value>) -> Result<Overrides, Strin
                 };
                 for key in meta.keys() {
                     validate_meta_key(key).map_err(|e| format!("`_meta` key `{key}`: {e}"))?;
-                }
-                // The object itself is one level; measured without copying it.
-                if meta.values().any(|v| deeper_than(v, MAX_META_DEPTH - 1)) {
-                    return Err(format!("`_meta` is nested deeper than {MAX_META_DEPTH}"));
                 }
                 out.meta = Some(meta);
             }
