@@ -1,4 +1,4 @@
-//! The rules of SPEC A3 that need more than one token: level domain, inverted ranges,
+//! The validation rules that need more than one token: level domain, inverted ranges,
 //! duplicate coverage, duplicate and undeclared tags. Every rule reports into the shared
 //! `Errors` and carries on, so one compile shows every mistake.
 

@@ -1,4 +1,4 @@
-//! SPEC A5: rendering a tool — the MCP `Tool` object per context, every DSL form of A2.
+//! Rendering a tool — the MCP `Tool` object per context, for every DSL form.
 #![allow(dead_code)]
 
 use mcp_tailor::{McpTool, RenderCtx, mcp_tool};

@@ -1,4 +1,4 @@
-//! SPEC C1: gap-fill and levels. One test per vector, named after what it shows.
+//! Gap-fill and levels. One test per vector, named after what it shows.
 
 use mcp_tailor::{Description, RenderCtx, description};
 

@@ -1,4 +1,4 @@
-//! SPEC C2: runners and tiers, and the whole `RunnerTool`. One test per vector.
+//! Runners and tiers, and the whole `RunnerTool`. One test per vector.
 
 use mcp_tailor::{Description, McpTool, RenderCtx, description, mcp_tool};
 

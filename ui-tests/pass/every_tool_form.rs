@@ -1,4 +1,4 @@
-//! Every key of `#[mcp_tool]` and `#[mcp]`, in every form SPEC A2 accepts.
+//! Every key of `#[mcp_tool]` and `#[mcp]`, in every form the DSL accepts.
 #![deny(warnings)]
 
 use mcp_tailor::{McpTool, RenderCtx, mcp_tool};

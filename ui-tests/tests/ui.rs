@@ -1,4 +1,4 @@
-//! Every compile error of SPEC C3 (and the other rules of A3) as a compile-fail test with
+//! Every compile error the macros report as a compile-fail test with
 //! its expected rustc output, and every accepted form as a compile-pass test.
 
 #[test]

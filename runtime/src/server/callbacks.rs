@@ -1,4 +1,4 @@
-//! Running host callbacks under the request deadline, with panics caught (SPEC B8): a
+//! Running host callbacks under the request deadline, with panics caught: a
 //! callback can fail, hang or panic, and the server keeps serving.
 
 use futures::FutureExt as _;

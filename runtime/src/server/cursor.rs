@@ -1,4 +1,4 @@
-//! Signed, expiring, bound pagination cursors (SPEC B5).
+//! Signed, expiring, bound pagination cursors.
 //!
 //! A cursor is `base64url(payload ‖ HMAC-SHA256(payload))`, the payload being a version
 //! byte, the page offset, the expiry (Unix milliseconds) and a 32-byte binding: a digest of

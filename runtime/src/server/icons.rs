@@ -1,4 +1,4 @@
-//! Icon validation (SPEC B7): at most 16 icons, each with a strict `http(s)` or base64
+//! Icon validation: at most 16 icons, each with a strict `http(s)` or base64
 //! `data:image/…` source and well-formed `mimeType`, `sizes` and `theme`.
 
 use base64::Engine as _;

@@ -1,4 +1,4 @@
-//! Server instructions (SPEC B2): a static text, or a provider that answers per request
+//! Server instructions: a static text, or a provider that answers per request
 //! with text, *omit*, or an error. A configured provider is always used — the static text
 //! is never a fallback — and every way it can fail becomes one controlled error.
 

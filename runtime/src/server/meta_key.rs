@@ -1,4 +1,4 @@
-//! The `_meta` key grammar (SPEC B6): an optional prefix of dot-separated labels ending in
+//! The `_meta` key grammar: an optional prefix of dot-separated labels ending in
 //! `/`, then a name. Reserved keys and prefixes are rejected where an application writes.
 
 /// Why a `_meta` key was rejected.

@@ -1,4 +1,4 @@
-//! Where the reader of a request comes from (SPEC B1): the client's self-reported name
+//! Where the reader of a request comes from: the client's self-reported name
 //! through an alias table, a session's own choice, HTTP headers, vendor `_meta` keys, and
 //! — for full control — a host callback.
 

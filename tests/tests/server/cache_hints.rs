@@ -1,4 +1,4 @@
-//! SPEC B5/B7: `ttlMs`/`cacheScope` on 2026-07-28 results, none on older ones, and icons
+//! Cache hints and icons per revision: `ttlMs`/`cacheScope` on 2026-07-28 results, none on older ones, and icons
 //! dropped for 2025-06-18.
 
 use crate::common::*;

@@ -1,4 +1,4 @@
-//! SPEC B5/C4: paging over alpha, bravo, charlie with signed, bound, expiring cursors.
+//! Paging over alpha, bravo, charlie with signed, bound, expiring cursors.
 
 use crate::common::*;
 use base64::Engine as _;

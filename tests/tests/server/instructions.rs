@@ -1,4 +1,4 @@
-//! SPEC B2/C4: instructions from a static text or a provider, and every failure mode.
+//! Instructions from a static text or a provider, and every failure mode.
 
 use crate::common::*;
 use mcp_tailor::server::{Failure, FailureKind, Instructions, MAX_INSTRUCTIONS};

@@ -1,4 +1,4 @@
-//! SPEC B3/C4: per-request presentation overrides, and every invalid one failing the
+//! Per-request presentation overrides, and every invalid one failing the
 //! whole listing while calls and the registered definitions stay as they were.
 
 use crate::common::*;

@@ -1,4 +1,4 @@
-//! SPEC B1: the reader of each request — client name through aliases, headers, `_meta`,
+//! The reader of each request — client name through aliases, headers, `_meta`,
 //! a host callback, and a session's own choice (with `tools/list_changed`).
 
 use crate::common::*;

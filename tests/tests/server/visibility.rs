@@ -1,4 +1,4 @@
-//! SPEC B4: scopes and `authorize` decide visibility before presentation; `tools/call`
+//! Visibility: scopes and `authorize` decide visibility before presentation; `tools/call`
 //! checks eligibility on its own; hidden and unknown tools are both `unknown_tool`.
 
 use crate::common::*;
