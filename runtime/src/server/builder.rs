@@ -3,7 +3,6 @@
 use super::catalog::{Catalog, CatalogError, ToolRegistration};
 use super::cursor::CursorSigner;
 use super::failure::{Failure, Reporter};
-use super::handler::TailorServer;
 use super::inner::NoHandler;
 use super::instructions::{Instructions, InstructionsSource};
 use super::presentation::{Presentation, PresentationFn};
@@ -12,6 +11,7 @@ use super::request::{Principal, Reader, RequestInfo, env_verbosity};
 use super::results::IntoToolResult;
 use super::session::CallContext;
 use super::shared::{ContextFn, InnerFacts, Shared};
+use super::tailor_server::TailorServer;
 use crate::{Description, McpTool, ToolDef};
 use rmcp::ServerHandler;
 use rmcp::model::Implementation;

@@ -1,19 +1,16 @@
-//! A built server and the `rmcp::ServerHandler` of each of its sessions. The layer owns
+//! The `rmcp::ServerHandler` of each session of a built server. The layer owns
 //! the handshake (instructions), `tools/list`, `tools/call` of registered tools, the
 //! session's reader and logging level, and `subscriptions/listen` for tool changes; every
 //! other request and notification goes to the wrapped handler unchanged.
 #![allow(deprecated)] // rmcp marks logging, resource subscriptions and roots deprecated.
 
-use super::callbacks::guarded;
-use super::failure::{
-    Failure, FailureKind, TOOL_HANDLER_FAILURE, internal, no_session, report, unknown_tool,
-};
+use super::custom::{SET_READER_METHOD, malformed_standard_request, set_reader};
+use super::failure::{Failure, FailureKind, TOOL_HANDLER_FAILURE, internal, report, unknown_tool};
 use super::inner::{NoHandler, inner_tools, merge_capabilities};
 use super::listing::{inner_is_visible, is_visible, list_tools};
-use super::request::{Reader, ReaderScope, RequestInfo};
-use super::session::{CallContext, SessionState, has_session};
+use super::request::{ReaderScope, RequestInfo};
+use super::session::{CallContext, SessionState};
 use super::shared::Shared;
-use crate::ToolDef;
 use futures::FutureExt as _;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
@@ -28,184 +25,10 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
-use serde_json::json;
 use std::borrow::Cow;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use tokio::time::Instant;
-
-/// The custom request a session sends to change its own reader:
-/// `{"runner"?: string, "model"?: string, "verbosity"?: 0..=9}`.
-pub const SET_READER_METHOD: &str = "mcp-tailor/setReader";
-
-/// The client requests of MCP: one of them reaching `on_custom_request` had params rmcp
-/// could not parse.
-const MCP_METHODS: &[&str] = &[
-    "initialize",
-    "ping",
-    "server/discover",
-    "tools/list",
-    "tools/call",
-    "prompts/list",
-    "prompts/get",
-    "resources/list",
-    "resources/read",
-    "resources/templates/list",
-    "resources/subscribe",
-    "resources/unsubscribe",
-    "completion/complete",
-    "logging/setLevel",
-    "subscriptions/listen",
-    "tasks/get",
-    "tasks/update",
-    "tasks/cancel",
-];
-
-/// The requests 2026-07-28 removed: on such a request they are unknown methods (`-32601`),
-/// not malformed ones.
-const REMOVED_IN_2026_07_28: &[&str] = &[
-    "initialize",
-    "ping",
-    "logging/setLevel",
-    "resources/subscribe",
-    "resources/unsubscribe",
-];
-
-/// A built server, wrapping the rmcp handler `H` (none by default). Cheap to clone; each
-/// connection or HTTP session gets its own [`TailorSession`] from [`TailorServer::session`].
-#[derive(Clone)]
-pub struct TailorServer<H = NoHandler> {
-    shared: Arc<Shared>,
-    inner: H,
-}
-
-impl<H> std::fmt::Debug for TailorServer<H> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TailorServer")
-            .field("name", &self.shared.server_info.as_ref().map(|i| &i.name))
-            .field("tools", &self.shared.catalog.entries().len())
-            .finish_non_exhaustive()
-    }
-}
-
-/// Resolves the reader of a request (client name, session, headers, `_meta`), then lets
-/// the host context callback, if any, decide under the deadline.
-async fn resolve_reader(
-    shared: &Shared,
-    mut info: RequestInfo,
-    session: Option<&Reader>,
-    deadline: Instant,
-) -> Arc<RequestInfo> {
-    info.reader = shared.reader_source.resolve(&info, session);
-    info.fallback_verbosity = shared.default_verbosity;
-    let info = Arc::new(info);
-    let Some(callback) = &shared.context else {
-        return info;
-    };
-    match guarded(deadline, || callback(info.clone())).await {
-        Ok(reader) => {
-            let mut updated = (*info).clone();
-            updated.reader = reader;
-            Arc::new(updated)
-        }
-        Err(failure) => {
-            report(
-                shared.reporter.as_ref(),
-                Failure {
-                    kind: FailureKind::Context,
-                    cause: format!("the context callback {failure}; using the resolved reader"),
-                    tool: None,
-                },
-            );
-            info
-        }
-    }
-}
-
-impl<H: ServerHandler + Clone> TailorServer<H> {
-    pub(crate) fn new(shared: Arc<Shared>, inner: H) -> Self {
-        TailorServer { shared, inner }
-    }
-
-    /// The `tools/list` result a request described by `info` gets from the registered
-    /// tools (its `reader` is resolved here, from its client name, headers and `_meta`),
-    /// without a transport: for tests, prerendering and benchmarks. `info.principal` is
-    /// used as given. The wrapped handler's tools need a request context, so they are not
-    /// included.
-    pub async fn list_tools_for(
-        &self,
-        info: RequestInfo,
-        cursor: Option<&str>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        let deadline = Instant::now() + self.shared.deadline;
-        let info = resolve_reader(&self.shared, info, None, deadline).await;
-        list_tools(&self.shared, &info, Vec::new(), cursor, deadline).await
-    }
-
-    /// The first `tools/list` page `reader` gets, as the caller `principal` on `protocol`:
-    /// visibility, tailoring, presentation, paging and cache hints as on the wire, with the
-    /// reader given rather than resolved (no context callback). For inspection tools.
-    pub async fn list_tools_as(
-        &self,
-        reader: Reader,
-        principal: super::Principal,
-        protocol: &str,
-        cursor: Option<&str>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        let deadline = Instant::now() + self.shared.deadline;
-        let info = Arc::new(RequestInfo {
-            protocol_version: Some(protocol.to_owned()),
-            principal,
-            reader,
-            fallback_verbosity: self.shared.default_verbosity,
-            ..RequestInfo::default()
-        });
-        list_tools(&self.shared, &info, Vec::new(), cursor, deadline).await
-    }
-
-    /// A fresh session: the `rmcp::ServerHandler` of one connection, with its own clone of
-    /// the wrapped handler.
-    pub fn session(&self) -> TailorSession<H> {
-        TailorSession {
-            shared: self.shared.clone(),
-            session: Arc::new(SessionState::default()),
-            inner: self.inner.clone(),
-        }
-    }
-
-    /// The limits of the streamable HTTP server.
-    #[cfg(feature = "http")]
-    pub fn http_config(&self) -> &super::HttpConfig {
-        &self.shared.http
-    }
-
-    /// The server's default verbosity.
-    pub fn default_verbosity(&self) -> u8 {
-        self.shared.default_verbosity
-    }
-
-    /// The registered tools' definitions, in registration order.
-    pub fn tools(&self) -> impl Iterator<Item = &'static ToolDef> + '_ {
-        self.shared.catalog.entries().iter().map(|e| e.def())
-    }
-
-    /// The wrapped handler (the template each session clones).
-    pub fn inner(&self) -> &H {
-        &self.inner
-    }
-
-    /// Tells every client of this server that its tool list changed: 2026-07-28
-    /// `subscriptions/listen` streams that asked for `toolsListChanged`, and session-bound
-    /// clients. Call it when what a tool's visibility depends on changes.
-    pub async fn notify_tool_list_changed(&self) {
-        self.shared.subscribers.tools_changed().await;
-    }
-
-    /// The number of clients that would hear [`notify_tool_list_changed`](Self::notify_tool_list_changed).
-    pub fn listeners(&self) -> usize {
-        self.shared.subscribers.len()
-    }
-}
 
 /// One session of a [`TailorServer`]: implements `rmcp::ServerHandler` in front of the
 /// wrapped handler `H`.
@@ -217,6 +40,16 @@ pub struct TailorSession<H = NoHandler> {
 }
 
 impl<H: ServerHandler> TailorSession<H> {
+    /// A session of the server `shared` describes, with its own clone of the wrapped
+    /// handler.
+    pub(crate) fn new(shared: Arc<Shared>, inner: H) -> Self {
+        TailorSession {
+            shared,
+            session: Arc::new(SessionState::default()),
+            inner,
+        }
+    }
+
     /// Everything the server knows about this request, with the reader resolved (and the
     /// host context callback applied, under the deadline).
     async fn request_info(
@@ -232,7 +65,9 @@ impl<H: ServerHandler> TailorSession<H> {
             shared.default_principal.clone(),
             shared.default_verbosity,
         );
-        resolve_reader(shared, info, self.session.reader().as_ref(), deadline).await
+        shared
+            .resolve_reader(info, self.session.reader().as_ref(), deadline)
+            .await
     }
 
     fn deadline(&self) -> Instant {
@@ -403,8 +238,8 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         match self.shared.catalog.get(name) {
-            // The schema's structure is the same for every reader.
-            Some(entry) => Some(entry.def().tool(&crate::RenderCtx::default())),
+            // The schema's structure is the same for every reader; this one is cached.
+            Some(entry) => Some(entry.render(&crate::RenderCtx::default(), true)),
             None => self.inner.get_tool(name),
         }
     }
@@ -456,45 +291,15 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        let removed =
-            REMOVED_IN_2026_07_28.contains(&request.method.as_str()) && !has_session(&context);
-        if MCP_METHODS.contains(&request.method.as_str()) && !removed {
-            // rmcp hands a standard request whose params did not parse on as a custom one.
-            return Err(ErrorData::invalid_params(
-                format!("invalid params for `{}`", request.method),
-                None,
-            ));
+        if let Some(error) = malformed_standard_request(&request, &context) {
+            return Err(error);
         }
-        if request.method != SET_READER_METHOD {
-            return self
-                .inner
-                .on_custom_request(request, self.scoped(context))
-                .await;
+        if request.method == SET_READER_METHOD {
+            return set_reader(&self.session, request, &context).await;
         }
-        if !has_session(&context) {
-            return Err(no_session());
-        }
-        #[derive(serde::Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct Params {
-            runner: Option<String>,
-            model: Option<String>,
-            verbosity: Option<u8>,
-        }
-        let params: Params = serde_json::from_value(request.params.unwrap_or_else(|| json!({})))
-            .map_err(|e| ErrorData::invalid_params(format!("{SET_READER_METHOD}: {e}"), None))?;
-        let patch = Reader {
-            runner: params.runner,
-            model: params.model,
-            verbosity: params.verbosity.map(|l| l.min(crate::MAX_VERBOSITY)),
-        };
-        patch.check_bounds()?;
-        let reader = self.session.patch_reader(&patch, &context.peer).await;
-        Ok(CustomResult::new(json!({
-            "runner": reader.runner,
-            "model": reader.model,
-            "verbosity": reader.verbosity,
-        })))
+        self.inner
+            .on_custom_request(request, self.scoped(context))
+            .await
     }
 
     // Everything below is the wrapped handler's, unchanged.

@@ -3,8 +3,9 @@
 //! client can hold (sessions, connections, slow headers and bodies) and answers malformed
 //! bodies with JSON-RPC errors; hyper does HTTP/1.1 with `TCP_NODELAY`.
 
-use super::handler::{TailorServer, TailorSession};
+use super::handler::TailorSession;
 use super::stdio::ServeError;
+use super::tailor_server::TailorServer;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};

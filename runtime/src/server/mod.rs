@@ -24,6 +24,7 @@ mod builder;
 mod callbacks;
 mod catalog;
 mod cursor;
+mod custom;
 mod failure;
 mod handler;
 #[cfg(feature = "http")]
@@ -41,16 +42,18 @@ mod session;
 mod shared;
 mod stdio;
 mod subscriptions;
+mod tailor_server;
 
 pub use builder::{Server, ServerBuilder};
 pub use callbacks::{BoxFuture, CallbackFailure};
 pub use catalog::{AuthorizeFn, CatalogError, ToolRegistration};
 pub use cursor::{Binding, BindingBuilder, CursorError, CursorSigner, MIN_SECRET_LEN, ShortSecret};
+pub use custom::SET_READER_METHOD;
 pub use failure::{
     CAUSE_TIMEOUT, Failure, FailureKind, INNER_TOOLS_FAILURE, INSTRUCTIONS_PROVIDER_FAILURE,
     INVALID_CURSOR, NO_SESSION, TOOL_HANDLER_FAILURE, TOOL_PRESENTATION_FAILURE, UNKNOWN_TOOL,
 };
-pub use handler::{SET_READER_METHOD, TailorServer, TailorSession};
+pub use handler::TailorSession;
 #[cfg(feature = "http")]
 pub use http::{HttpConfig, MCP_PATH};
 pub use icons::{MAX_ICONS, MAX_ICONS_JSON, validate_icons};
@@ -66,6 +69,7 @@ pub use request::{Principal, Reader, RequestInfo};
 pub use results::IntoToolResult;
 pub use session::CallContext;
 pub use stdio::ServeError;
+pub use tailor_server::TailorServer;
 
 /// The official Rust MCP SDK this layer runs on, re-exported so hosts use the same version.
 pub use rmcp;

@@ -1,10 +1,10 @@
 //! The immutable state every session of one built server shares (its subscribers aside,
 //! which come and go). Built by the builder, read by the handler, the listing and calls.
 
-use super::callbacks::BoxFuture;
+use super::callbacks::{BoxFuture, guarded};
 use super::catalog::Catalog;
 use super::cursor::CursorSigner;
-use super::failure::Reporter;
+use super::failure::{Failure, FailureKind, Reporter, report};
 use super::instructions::InstructionsSource;
 use super::presentation::PresentationFn;
 use super::reader::ReaderSource;
@@ -14,6 +14,7 @@ use crate::ToolDef;
 use rmcp::model::Implementation;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::time::Instant;
 
 pub(crate) type ContextFn = Arc<dyn Fn(Arc<RequestInfo>) -> BoxFuture<Reader> + Send + Sync>;
 
@@ -64,6 +65,41 @@ pub(crate) struct InnerFacts {
 }
 
 impl Shared {
+    /// Resolves the reader of a request (client name, session, headers, `_meta`), then
+    /// lets the host context callback, if any, decide under the deadline.
+    pub(crate) async fn resolve_reader(
+        &self,
+        mut info: RequestInfo,
+        session: Option<&Reader>,
+        deadline: Instant,
+    ) -> Arc<RequestInfo> {
+        let shared = self;
+        info.reader = shared.reader_source.resolve(&info, session);
+        info.fallback_verbosity = shared.default_verbosity;
+        let info = Arc::new(info);
+        let Some(callback) = &shared.context else {
+            return info;
+        };
+        match guarded(deadline, || callback(info.clone())).await {
+            Ok(reader) => {
+                let mut updated = (*info).clone();
+                updated.reader = reader;
+                Arc::new(updated)
+            }
+            Err(failure) => {
+                report(
+                    shared.reporter.as_ref(),
+                    Failure {
+                        kind: FailureKind::Context,
+                        cause: format!("the context callback {failure}; using the resolved reader"),
+                        tool: None,
+                    },
+                );
+                info
+            }
+        }
+    }
+
     /// The tailoring attached to the wrapped handler's tool `name`, if any.
     pub(crate) fn tailoring(&self, name: &str) -> Option<&'static ToolDef> {
         self.tailored.iter().copied().find(|d| d.name() == name)

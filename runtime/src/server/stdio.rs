@@ -7,7 +7,7 @@
 //! `initialize` the session is still unnegotiated and the next `initialize` on the same
 //! connection is served.
 
-use super::handler::TailorServer;
+use super::tailor_server::TailorServer;
 use rmcp::service::{RxJsonRpcMessage, ServerInitializeError, TxJsonRpcMessage};
 use rmcp::transport::{IntoTransport, Transport};
 use rmcp::{RoleServer, ServerHandler, serve_server};
