@@ -30,7 +30,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use tokio::time::Instant;
 
-/// One session of a [`TailorServer`]: implements `rmcp::ServerHandler` in front of the
+/// One session of a [`TailorServer`](super::TailorServer): implements `rmcp::ServerHandler` in front of the
 /// wrapped handler `H`.
 #[derive(Clone)]
 pub struct TailorSession<H = NoHandler> {
