@@ -21,9 +21,9 @@ pub const HEADER_VERBOSITY: &str = "x-mcp-verbosity";
 pub const MAX_READER_NAME: usize = 128;
 
 /// The name if it is within [`MAX_READER_NAME`]; a longer one is logged and dropped.
-fn bounded(name: &str, source: &str) -> Option<String> {
+fn bounded<'a>(name: &'a str, source: &str) -> Option<&'a str> {
     if name.len() <= MAX_READER_NAME {
-        Some(name.to_owned())
+        Some(name)
     } else {
         tracing::warn!(
             source,
@@ -129,7 +129,7 @@ impl ReaderSource {
         let mut reader = Reader {
             runner: client_name
                 .and_then(|name| bounded(name, "clientInfo.name"))
-                .map(|name| self.runner_for(&name)),
+                .map(|name| self.runner_for(name)),
             ..Reader::default()
         };
         if let Some(session) = session {
@@ -138,8 +138,12 @@ impl ReaderSource {
         if self.read_headers {
             let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
             let from_headers = Reader {
-                runner: header(HEADER_RUNNER).and_then(|v| bounded(v, HEADER_RUNNER)),
-                model: header(HEADER_MODEL).and_then(|v| bounded(v, HEADER_MODEL)),
+                runner: header(HEADER_RUNNER)
+                    .and_then(|v| bounded(v, HEADER_RUNNER))
+                    .map(str::to_owned),
+                model: header(HEADER_MODEL)
+                    .and_then(|v| bounded(v, HEADER_MODEL))
+                    .map(str::to_owned),
                 verbosity: header(HEADER_VERBOSITY).and_then(level),
             };
             reader = reader.patched(&from_headers);
@@ -149,10 +153,12 @@ impl ReaderSource {
             let from_meta = Reader {
                 runner: meta(META_RUNNER)
                     .and_then(|v| v.as_str())
-                    .and_then(|v| bounded(v, META_RUNNER)),
+                    .and_then(|v| bounded(v, META_RUNNER))
+                    .map(str::to_owned),
                 model: meta(META_MODEL)
                     .and_then(|v| v.as_str())
-                    .and_then(|v| bounded(v, META_MODEL)),
+                    .and_then(|v| bounded(v, META_MODEL))
+                    .map(str::to_owned),
                 verbosity: meta(META_VERBOSITY).and_then(|v| match v {
                     serde_json::Value::Number(n) => n.as_u64().map(|l| l.min(9) as u8),
                     serde_json::Value::String(s) => level(s),

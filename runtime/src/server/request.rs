@@ -177,8 +177,8 @@ impl Default for RequestInfo {
             protocol_version: None,
             client_name: None,
             client_version: None,
-            meta: Arc::default(),
-            headers: Arc::default(),
+            meta: empty_meta(),
+            headers: empty_headers(),
             principal: Principal::default(),
             reader: Reader::default(),
             fallback_verbosity: crate::DEFAULT_VERBOSITY,
@@ -192,6 +192,20 @@ impl Default for RequestInfo {
 pub(crate) struct ReaderScope {
     pub(crate) source: Arc<ReaderSource>,
     pub(crate) session: Option<Reader>,
+}
+
+/// An empty `_meta`, shared: a request without one allocates nothing for it.
+fn empty_meta() -> Arc<Map<String, Value>> {
+    static EMPTY: std::sync::LazyLock<Arc<Map<String, Value>>> =
+        std::sync::LazyLock::new(Arc::default);
+    EMPTY.clone()
+}
+
+/// No HTTP headers (stdio), shared like [`empty_meta`].
+fn empty_headers() -> Arc<http::HeaderMap> {
+    static EMPTY: std::sync::LazyLock<Arc<http::HeaderMap>> =
+        std::sync::LazyLock::new(Arc::default);
+    EMPTY.clone()
 }
 
 /// `MCP_TAILOR_VERBOSITY`, when it holds a level (clamped to 0..=9); anything else is
@@ -248,7 +262,7 @@ impl RequestInfo {
                 Arc::new(std::mem::take(&mut parts.headers)),
                 parts.extensions.get::<Principal>().cloned(),
             ),
-            None => (Arc::default(), None),
+            None => (empty_headers(), None),
         };
         RequestInfo {
             protocol_version,
