@@ -324,7 +324,7 @@ fn main() {
             .join(", ");
         writeln!(
             data,
-            " dsl: {dsl_text:?}, description: ::mcp_tailor::description!({dsl_joined}), reference: RefDesc {{ levels: &[{levels}], default: {default:?}, default_verbosity: {default_verbosity:?}, variants: &[{variants_data}], vmap: &[{vmap}], rules: &[{rules}] }} }},",
+            " dsl: {dsl_text:?}, description: ::mcp_tailor::description!(allow(dead_variants), {dsl_joined}), reference: RefDesc {{ levels: &[{levels}], default: {default:?}, default_verbosity: {default_verbosity:?}, variants: &[{variants_data}], vmap: &[{vmap}], rules: &[{rules}] }} }},",
             dsl_text = dsl.join(", "),
             dsl_joined = dsl.join(", "),
             levels = list(&levels),

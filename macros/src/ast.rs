@@ -44,6 +44,16 @@ pub enum Text {
     Expr(syn::Expr),
 }
 
+impl Text {
+    /// Where the text was written.
+    pub fn span(&self) -> Span {
+        match self {
+            Text::Lit { lit, .. } => lit.span(),
+            Text::Expr(expr) => syn::spanned::Spanned::span(expr),
+        }
+    }
+}
+
 /// A variant tag: `foo_bar` or `"hippo-5"`, normalised to its string.
 #[derive(Clone, Debug)]
 pub struct Tag {
@@ -88,6 +98,8 @@ pub struct Runner {
     pub model: Model,
     pub rules: Vec<(LevelSpec, Tag)>,
     pub default: Option<Tag>,
+    /// The `(provider, model)` tokens, where a warning about the rule points.
+    pub matchers: TokenStream,
 }
 
 /// One description site: a tool's description, a field's `#[mcp]`, or `description!`.
@@ -97,6 +109,10 @@ pub struct DescSpec {
     pub descriptions: Vec<(Tag, Text)>,
     pub verbosity_map: Vec<(LevelSpec, Tag)>,
     pub runners: Vec<Runner>,
+    /// `allow(dead_variants)`: no warning for variants that can never be served.
+    pub allow_dead: bool,
+    /// `crate = path`: the path of `mcp_tailor` in the expansion.
+    pub krate: Option<syn::Path>,
 }
 
 /// `annotations(title = …, read_only_hint = …, …)`.

@@ -27,6 +27,15 @@ impl Errors {
         self.list.push(error);
     }
 
+    /// Records darling's errors (unknown keys, keys given twice), each at its own span and
+    /// phrased like every other error of the macro.
+    pub fn darling(&mut self, error: darling::Error) {
+        for one in error.flatten() {
+            let span = one.span();
+            self.at_span(span, house_style(&one.to_string()));
+        }
+    }
+
     /// Whether nothing was recorded.
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
@@ -55,4 +64,68 @@ pub fn backticked<S: AsRef<str>>(names: &[S]) -> String {
         .map(|n| format!("`{}`", n.as_ref()))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// darling's message in the macro's own phrasing: `unknown key `x`; did you mean `y`?`,
+/// `` `x` given twice; keep one ``. The location darling appends (`at annotations`) goes:
+/// the span already points there.
+fn house_style(message: &str) -> String {
+    let message = match message.rsplit_once(" at ") {
+        Some((head, location))
+            if location
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '/') =>
+        {
+            head
+        }
+        _ => message,
+    };
+    if let Some(rest) = message.strip_prefix("Unknown field: ") {
+        return match rest.split_once(". Did you mean ") {
+            Some((key, close)) => format!("unknown key {key}; did you mean {close}"),
+            None => match rest.split_once(". Available values: ") {
+                Some((key, keys)) => format!("unknown key {key}; keys here: {keys}"),
+                None => format!("unknown key {rest}"),
+            },
+        };
+    }
+    if let Some(key) = message.strip_prefix("Duplicate field ") {
+        return format!("{key} given twice; keep one");
+    }
+    let mut chars = message.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::house_style;
+
+    #[test]
+    fn darling_messages_in_house_style() {
+        let cases = [
+            (
+                "Unknown field: `nmae`. Did you mean `name`?",
+                "unknown key `nmae`; did you mean `name`?",
+            ),
+            (
+                "Unknown field: `zz`. Available values: `a`, `b`",
+                "unknown key `zz`; keys here: `a`, `b`",
+            ),
+            ("Unknown field: `zz`", "unknown key `zz`"),
+            (
+                "Duplicate field `title` at annotations",
+                "`title` given twice; keep one",
+            ),
+            (
+                "Unexpected literal type `string`",
+                "unexpected literal type `string`",
+            ),
+        ];
+        for (darling, ours) in cases {
+            assert_eq!(house_style(darling), ours);
+        }
+    }
 }

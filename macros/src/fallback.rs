@@ -1,44 +1,47 @@
-//! What to emit when the input has errors: the user's item (helper attributes stripped), a
-//! stub impl so uses of the tool type-check, and the errors — so the user sees only the
-//! real mistakes, never a cascade.
+//! What to emit when the input has errors: the user's struct (helper attributes stripped),
+//! the errors, and a minimal impl so that uses of the type still type-check — the user sees
+//! only the real mistakes, never a cascade. Independent of `expand` by design.
 
 use crate::errors::Errors;
-use crate::input::{ToolInput, snake_case};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// The fallback of `#[mcp_tool]` for a parsed struct.
-pub fn tool(input: &ToolInput, errors: &Errors) -> TokenStream {
-    let item = &input.item;
+/// The fallback of `#[mcp_tool]`: the struct, the errors, and `McpTool` with its `NAME`.
+pub fn tool(item: &syn::ItemStruct, name: &str, errors: &Errors, k: &TokenStream) -> TokenStream {
     let errors = errors.to_compile_errors();
-    if !input.item.generics.params.is_empty() {
+    if !item.generics.params.is_empty() {
         return quote!(#item #errors);
     }
     let ident = &item.ident;
-    let name = snake_case(&ident.to_string());
     quote! {
         #item
         #errors
-        const _: () = {
-            #[automatically_derived]
-            impl ::mcp_tailor::McpTool for #ident {
-                const NAME: &'static ::core::primitive::str = #name;
-                fn def() -> &'static ::mcp_tailor::ToolDef {
-                    static DEF: ::mcp_tailor::ToolDef = ::mcp_tailor::ToolDef::__new(
-                        ::mcp_tailor::__private::ToolParts {
-                            name: #name,
-                            title: ::mcp_tailor::Description::ABSENT,
-                            description: ::mcp_tailor::Description::ABSENT,
-                            fields: &[],
-                            annotations: ::core::option::Option::None,
-                            scopes: &[],
-                            schema: ::mcp_tailor::__private::input_schema::<#ident>,
-                        },
-                    );
-                    &DEF
-                }
+        #[automatically_derived]
+        impl #k::McpTool for #ident {
+            const NAME: &'static ::core::primitive::str = #name;
+            fn def() -> &'static #k::ToolDef {
+                ::core::unreachable!("`#[mcp_tool]` reported errors")
             }
-        };
+        }
+    }
+}
+
+/// The fallback of `#[mcp_args]`: the struct, the errors, and `McpArgs`.
+pub fn args(item: &syn::ItemStruct, errors: &Errors, k: &TokenStream) -> TokenStream {
+    let errors = errors.to_compile_errors();
+    if !item.generics.params.is_empty() {
+        return quote!(#item #errors);
+    }
+    let ident = &item.ident;
+    quote! {
+        #item
+        #errors
+        #[automatically_derived]
+        impl #k::McpArgs for #ident {
+            fn fields() -> &'static [(&'static ::core::primitive::str, #k::Description)] {
+                &[]
+            }
+        }
     }
 }
 

@@ -1,11 +1,14 @@
-//! Reading the struct `#[mcp_tool]` is attached to: its doc comment, its fields' `#[mcp]`
-//! attributes (consumed here, so they never reach rustc), and the serialized name of each
-//! annotated field (`#[serde(rename)]`, `rename_all` and `#[schemars(rename)]` honoured).
+//! Reading the struct `#[mcp_tool]` or `#[mcp_args]` is attached to: its doc comment, its
+//! fields' `#[mcp]` attributes (read by darling, consumed here so they never reach rustc),
+//! and the serialized name of each annotated field, computed by `serde_derive_internals`
+//! exactly as `schemars` computes it (`#[schemars(rename…)]` overriding `#[serde(rename…)]`).
 
 use crate::ast::FieldAttr;
+use crate::attr::{self, DescArgs};
 use crate::errors::Errors;
 use crate::parse;
 use proc_macro2::Span;
+use serde_derive_internals::{Ctxt, Derive, ast as serde_ast};
 use syn::{Attribute, Fields};
 
 /// The struct, with its `#[mcp]` attributes removed, and what they said.
@@ -17,28 +20,34 @@ pub struct ToolInput {
     pub well_formed: bool,
 }
 
-/// Parses the struct. Every `#[mcp]` is stripped, whether or not it is valid.
-pub fn tool_input(mut item: syn::ItemStruct, errors: &mut Errors) -> ToolInput {
+/// Parses the struct. Every `#[mcp]` is stripped, whether or not it is valid. `what` names
+/// the attribute (`#[mcp_tool]`, `#[mcp_args]`) and `field` what a field is, for messages.
+pub fn tool_input(
+    mut item: syn::ItemStruct,
+    what: &str,
+    field: &str,
+    errors: &mut Errors,
+) -> ToolInput {
     let doc = doc_comment(&item.attrs).map(|d| (d, item.ident.span()));
     let mut well_formed = true;
     if !item.generics.params.is_empty() {
         errors.at(
             &item.generics,
-            "`#[mcp_tool]` takes a struct without generic parameters; its tables are `static`",
+            format!("`{what}` takes a struct without generic parameters; its tables are `static`"),
         );
         well_formed = false;
     }
-    let rename_all = rename_all(&item.attrs);
+    let names = serialized_names(&item);
     let named = matches!(item.fields, Fields::Named(_));
     if !named {
         errors.at_span(
             fields_span(&item),
-            "`#[mcp_tool]` takes a struct with named fields; each field is a tool argument",
+            format!("`{what}` takes a struct with named fields; each field is {field}"),
         );
         well_formed = false;
     }
     let mut fields = Vec::new();
-    for field in item.fields.iter_mut() {
+    for (index, field) in item.fields.iter_mut().enumerate() {
         let (mcp, rest): (Vec<_>, Vec<_>) = field
             .attrs
             .drain(..)
@@ -48,7 +57,9 @@ pub fn tool_input(mut item: syn::ItemStruct, errors: &mut Errors) -> ToolInput {
             let Some(ident) = field.ident.as_ref().filter(|_| named) else {
                 errors.at(
                     &attr,
-                    "`#[mcp]` needs a named field; `#[mcp_tool]` takes a struct with named fields",
+                    format!(
+                        "`#[mcp]` needs a named field; `{what}` takes a struct with named fields"
+                    ),
                 );
                 continue;
             };
@@ -63,8 +74,12 @@ pub fn tool_input(mut item: syn::ItemStruct, errors: &mut Errors) -> ToolInput {
                 errors.at(&attr, "`#[mcp]` given twice on one field; merge them");
                 continue;
             }
-            let desc = parse::desc_spec(tokens, errors);
-            let serialized_name = serialized_name(ident, &field.attrs, rename_all.as_deref());
+            let args: DescArgs = attr::read(tokens, errors);
+            let desc = parse::desc_spec(&args, errors);
+            let serialized_name = names.get(index).cloned().flatten().unwrap_or_else(|| {
+                let raw = ident.to_string();
+                raw.strip_prefix("r#").unwrap_or(&raw).to_owned()
+            });
             fields.push(FieldAttr {
                 rust_name: ident.clone(),
                 serialized_name,
@@ -111,106 +126,64 @@ pub fn doc_comment(attrs: &[Attribute]) -> Option<String> {
     (!doc.is_empty()).then_some(doc)
 }
 
-/// The struct's `rename_all` (deserialize side), `schemars` winning over `serde`.
-fn rename_all(attrs: &[Attribute]) -> Option<String> {
-    let mut found = None;
-    for attr in attrs
-        .iter()
-        .filter(|a| a.path().is_ident("serde") || a.path().is_ident("schemars"))
-    {
-        let is_schemars = attr.path().is_ident("schemars");
-        if let Some(value) = rename_value(attr, "rename_all")
-            && (found.is_none() || is_schemars)
-        {
-            found = Some(value);
+/// The deserialize-side name of each field as `schemars` writes it, by position: the
+/// container's and the field's `rename`/`rename_all` from `#[serde]` and `#[schemars]` (the
+/// latter winning), read by `serde_derive_internals`. `None` where serde could not read
+/// the attributes (serde's own derive reports why).
+fn serialized_names(item: &syn::ItemStruct) -> Vec<Option<String>> {
+    let mut input = syn::DeriveInput::from(item.clone());
+    input.attrs = renames(&input.attrs);
+    if let syn::Data::Struct(data) = &mut input.data {
+        for field in data.fields.iter_mut() {
+            field.attrs = renames(&field.attrs);
         }
     }
-    found
-}
-
-/// The serialized (deserialize-side) name of a field.
-fn serialized_name(ident: &syn::Ident, attrs: &[Attribute], rename_all: Option<&str>) -> String {
-    let mut explicit = None;
-    for attr in attrs
-        .iter()
-        .filter(|a| a.path().is_ident("serde") || a.path().is_ident("schemars"))
-    {
-        let is_schemars = attr.path().is_ident("schemars");
-        if let Some(value) = rename_value(attr, "rename")
-            && (explicit.is_none() || is_schemars)
-        {
-            explicit = Some(value);
-        }
-    }
-    let raw = ident.to_string();
-    let name = raw.strip_prefix("r#").unwrap_or(&raw);
-    explicit.unwrap_or_else(|| apply_rename_rule(name, rename_all))
-}
-
-/// Reads `key = "x"` or `key(deserialize = "x", …)` from a `#[serde(...)]`-style attribute.
-fn rename_value(attr: &Attribute, key: &str) -> Option<String> {
-    let mut out = None;
-    let result = attr.parse_nested_meta(|meta| {
-        if meta.path.is_ident(key) {
-            if meta.input.peek(syn::Token![=]) {
-                let lit: syn::LitStr = meta.value()?.parse()?;
-                out = Some(lit.value());
-            } else {
-                meta.parse_nested_meta(|inner| {
-                    let lit: syn::LitStr = inner.value()?.parse()?;
-                    if inner.path.is_ident("deserialize") {
-                        out = Some(lit.value());
-                    }
-                    Ok(())
-                })?;
-            }
-        } else {
-            skip_meta_value(&meta)?;
-        }
-        Ok(())
-    });
-    // The derive that owns this attribute reports its own syntax errors.
-    let _ = result;
-    out
-}
-
-/// Skips `= value` or `(…)` after a nested meta key we do not read.
-fn skip_meta_value(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
-    if meta.input.peek(syn::Token![=]) {
-        meta.value()?.parse::<syn::Expr>()?;
-    } else if meta.input.peek(syn::token::Paren) {
-        let content;
-        syn::parenthesized!(content in meta.input);
-        content.parse::<proc_macro2::TokenStream>()?;
-    }
-    Ok(())
-}
-
-/// serde's `rename_all` rules, applied to a snake_case field name.
-pub fn apply_rename_rule(field: &str, rule: Option<&str>) -> String {
-    let words = || field.split('_').filter(|w| !w.is_empty());
-    let capitalize = |w: &str| {
-        let mut chars = w.chars();
-        chars
-            .next()
-            .map(|c| c.to_uppercase().chain(chars).collect::<String>())
-            .unwrap_or_default()
+    let cx = Ctxt::new();
+    let private = syn::Ident::new("__private", Span::call_site());
+    let names = match serde_ast::Container::from_ast(&cx, &input, Derive::Deserialize, &private) {
+        Some(serde_ast::Container {
+            data: serde_ast::Data::Struct(_, fields),
+            ..
+        }) => fields
+            .iter()
+            .map(|f| Some(f.attrs.name().deserialize_name().to_string()))
+            .collect(),
+        _ => Vec::new(),
     };
-    match rule {
-        Some("UPPERCASE" | "SCREAMING_SNAKE_CASE") => field.to_ascii_uppercase(),
-        Some("PascalCase") => words().map(capitalize).collect(),
-        Some("camelCase") => {
-            let pascal: String = words().map(capitalize).collect();
-            let mut chars = pascal.chars();
-            chars
-                .next()
-                .map(|c| c.to_lowercase().chain(chars).collect())
-                .unwrap_or_default()
-        }
-        Some("kebab-case") => field.replace('_', "-"),
-        Some("SCREAMING-KEBAB-CASE") => field.replace('_', "-").to_ascii_uppercase(),
-        _ => field.to_owned(),
+    match cx.check() {
+        Ok(()) => names,
+        Err(_) => Vec::new(),
     }
+}
+
+/// The `rename`/`rename_all` items of `#[serde]` and `#[schemars]`, as one `#[serde]`
+/// attribute in which a `#[schemars]` item overrides the `#[serde]` item of the same key.
+fn renames(attrs: &[Attribute]) -> Vec<Attribute> {
+    const KEYS: [&str; 2] = ["rename", "rename_all"];
+    let items = |path: &str| -> Vec<syn::Meta> {
+        attrs
+            .iter()
+            .filter(|a| a.path().is_ident(path))
+            .filter_map(|a| {
+                a.parse_args_with(
+                    syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+                )
+                .ok()
+            })
+            .flatten()
+            .filter(|m| KEYS.iter().any(|k| m.path().is_ident(k)))
+            .collect()
+    };
+    let schemars = items("schemars");
+    let mut kept: Vec<syn::Meta> = items("serde")
+        .into_iter()
+        .filter(|m| !schemars.iter().any(|s| s.path() == m.path()))
+        .collect();
+    kept.extend(schemars);
+    if kept.is_empty() {
+        return Vec::new();
+    }
+    vec![syn::parse_quote!(#[serde(#(#kept),*)])]
 }
 
 /// `SearchNotes` → `search_notes`, `HTTPGet` → `http_get`.
@@ -245,23 +218,5 @@ mod tests {
         assert_eq!(snake_case("Tool2Go"), "tool2_go");
         assert_eq!(snake_case("already_snake"), "already_snake");
         assert_eq!(snake_case("A"), "a");
-    }
-
-    #[test]
-    fn rename_rules() {
-        let cases = [
-            ("lowercase", "max_results"),
-            ("UPPERCASE", "MAX_RESULTS"),
-            ("PascalCase", "MaxResults"),
-            ("camelCase", "maxResults"),
-            ("snake_case", "max_results"),
-            ("SCREAMING_SNAKE_CASE", "MAX_RESULTS"),
-            ("kebab-case", "max-results"),
-            ("SCREAMING-KEBAB-CASE", "MAX-RESULTS"),
-        ];
-        for (rule, want) in cases {
-            assert_eq!(apply_rename_rule("max_results", Some(rule)), want, "{rule}");
-        }
-        assert_eq!(apply_rename_rule("max_results", None), "max_results");
     }
 }

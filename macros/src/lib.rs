@@ -2,15 +2,19 @@
 //! `description!`. Depend on `mcp-tailor`, which re-exports them; its documentation
 //! describes the DSL.
 //!
-//! Data flows one way: tokens → model (`parse`, `input`) → validated model (`valid`) →
+//! Data flows one way: tokens → keys (`attr`, darling) → model (`parse` with the expression
+//! `grammar`, `input` for the struct) → validated model (`valid`, warnings from `dead`) →
 //! tables (`tables`, pure) → tokens (`expand`), or `fallback` when anything was wrong.
 
 mod ast;
+mod attr;
+mod dead;
 mod errors;
 mod expand;
 mod fallback;
 #[cfg(test)]
 mod fuzz;
+mod grammar;
 mod input;
 mod parse;
 mod tables;
@@ -25,6 +29,13 @@ pub fn mcp_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     entry::tool(attr.into(), item.into()).into()
 }
 
+/// Tailored field descriptions on a struct used as an argument type inside tools.
+/// See the `mcp-tailor` crate for the DSL.
+#[proc_macro_attribute]
+pub fn mcp_args(attr: TokenStream, item: TokenStream) -> TokenStream {
+    entry::args(attr.into(), item.into()).into()
+}
+
 /// A tailored [`Description`](https://docs.rs/mcp-tailor) without a struct, usable in a
 /// `static`. See the `mcp-tailor` crate for the DSL.
 #[proc_macro]
@@ -33,39 +44,77 @@ pub fn description(input: TokenStream) -> TokenStream {
 }
 
 mod entry {
+    use crate::attr::{self, SiteArgs, ToolArgs};
     use crate::errors::Errors;
-    use crate::{expand, fallback, input, parse, valid};
+    use crate::input::{self, snake_case};
+    use crate::{expand, fallback, parse, valid};
     use proc_macro2::{Span, TokenStream};
+    use quote::{ToTokens, quote};
+
+    /// The struct an attribute is on, or the error saying it must be one.
+    fn item_struct(item: TokenStream, what: &str) -> Result<syn::ItemStruct, TokenStream> {
+        syn::parse2::<syn::ItemStruct>(item.clone()).map_err(|_| {
+            let mut errors = Errors::default();
+            let message = format!("`{what}` goes on a struct with named fields");
+            match syn::parse2::<syn::DeriveInput>(item.clone()) {
+                Ok(other) => errors.at(&other.ident, message),
+                Err(_) => errors.at_span(Span::call_site(), message),
+            }
+            let errors = errors.to_compile_errors();
+            quote!(#item #errors)
+        })
+    }
+
+    /// `crate = path`, or `::mcp_tailor`.
+    fn krate(path: Option<&syn::Path>) -> TokenStream {
+        path.map_or_else(|| quote!(::mcp_tailor), ToTokens::to_token_stream)
+    }
 
     pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
-        let mut errors = Errors::default();
-        let item = match syn::parse2::<syn::ItemStruct>(item.clone()) {
+        let item = match item_struct(item, "#[mcp_tool]") {
             Ok(item) => item,
-            Err(_) => {
-                let message = "`#[mcp_tool]` goes on a struct with named fields";
-                match syn::parse2::<syn::DeriveInput>(item.clone()) {
-                    Ok(other) => errors.at(&other.ident, message),
-                    Err(_) => errors.at_span(Span::call_site(), message),
-                }
-                let errors = errors.to_compile_errors();
-                return quote::quote!(#item #errors);
-            }
+            Err(tokens) => return tokens,
         };
-        let attr = parse::tool_attr(attr, &mut errors);
-        let input = input::tool_input(item, &mut errors);
-        match expand::tool(attr, &input, &mut errors) {
-            Some(tokens) => tokens,
-            None => fallback::tool(&input, &errors),
+        let mut errors = Errors::default();
+        let args: ToolArgs = attr::read(attr, &mut errors);
+        let attr = parse::tool_attr(&args, &mut errors);
+        let k = krate(attr.desc.krate.as_ref());
+        let name = attr.name.as_ref().map(|(n, _)| n.clone());
+        let input = input::tool_input(item, "#[mcp_tool]", "a tool argument", &mut errors);
+        match valid::tool(attr, &input, &mut errors) {
+            Some(tool) => expand::tool(tool, &input.item, &k),
+            None => {
+                let name = name.unwrap_or_else(|| snake_case(&input.item.ident.to_string()));
+                fallback::tool(&input.item, &name, &errors, &k)
+            }
+        }
+    }
+
+    pub fn args(attr: TokenStream, item: TokenStream) -> TokenStream {
+        let item = match item_struct(item, "#[mcp_args]") {
+            Ok(item) => item,
+            Err(tokens) => return tokens,
+        };
+        let mut errors = Errors::default();
+        let args: SiteArgs = attr::read(attr, &mut errors);
+        let spec = parse::args_attr(&args, &mut errors);
+        let k = krate(spec.krate.as_ref());
+        let input = input::tool_input(item, "#[mcp_args]", "an argument", &mut errors);
+        let fields = valid::fields(&input, spec.allow_dead, &mut errors);
+        if errors.is_empty() && input.well_formed {
+            expand::args(fields, &input.item, &k)
+        } else {
+            fallback::args(&input.item, &errors, &k)
         }
     }
 
     pub fn description(input: TokenStream) -> TokenStream {
         let mut errors = Errors::default();
-        let spec = parse::desc_spec(input, &mut errors);
+        let args: SiteArgs = attr::read(input, &mut errors);
+        let spec = parse::site_spec(&args, &mut errors);
         let checked = valid::desc(&spec, None, &mut errors);
-        let tokens = expand::description(checked, Span::call_site(), &mut errors);
         if errors.is_empty() {
-            tokens
+            expand::description(checked, &krate(spec.krate.as_ref()))
         } else {
             fallback::description(&errors)
         }

@@ -128,17 +128,39 @@ pub fn specificity<T>(rule: &Rule<T>) -> (u8, u8) {
     (model, u8::from(rule.provider.is_some()))
 }
 
+/// The order resolution tries rules in: indices, most specific first, declaration order
+/// among equals (a stable sort).
+pub fn rank<T>(rules: &[Rule<T>]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..rules.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(specificity(&rules[i])));
+    order
+}
+
+/// Whether rule `a` matches every reader (runner and model) that rule `b` matches.
+pub fn covers<T>(a: &Rule<T>, b: &Rule<T>) -> bool {
+    let provider = a.provider.is_none() || a.provider == b.provider;
+    let model = match (&a.model, &b.model) {
+        (ModelMatch::Any, _) => true,
+        (_, ModelMatch::Any) => false,
+        (ModelMatch::Exact(x), ModelMatch::Exact(y)) => x == y,
+        (ModelMatch::Exact(x), ModelMatch::List(ys)) => ys.iter().all(|y| y == x),
+        (ModelMatch::List(xs), ModelMatch::Exact(y)) => xs.contains(y),
+        (ModelMatch::List(xs), ModelMatch::List(ys)) => ys.iter().all(|y| xs.contains(y)),
+    };
+    provider && model
+}
+
 /// Builds the lookup tables of a plan.
 pub fn build<T: Copy + PartialEq>(plan: Plan<T>) -> Shape<T> {
     let base = gap_fill(&plan.vmap)
         .or_else(|| gap_fill(&plan.levels))
         .map(|slots| slots.map(Some))
         .unwrap_or([plan.default; LEVELS]);
-    let mut rules = plan.rules;
-    // A stable sort keeps declaration order among equally specific rules.
-    rules.sort_by_key(|rule| std::cmp::Reverse(specificity(rule)));
-    let rules: Vec<_> = rules
+    let order = rank(&plan.rules);
+    let mut planned: Vec<_> = plan.rules.into_iter().map(Some).collect();
+    let rules: Vec<_> = order
         .into_iter()
+        .filter_map(|i| planned[i].take())
         .map(|rule| RuleTable {
             slots: gap_fill(&rule.levels)
                 .map(|slots| slots.map(Some))

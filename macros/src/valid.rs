@@ -1,16 +1,102 @@
-//! The validation rules that need more than one token: level domain, inverted ranges,
-//! duplicate coverage, duplicate and undeclared tags. Every rule reports into the shared
-//! `Errors` and carries on, so one compile shows every mistake.
+//! Validation: the whole tool (name, fields, every description, limits, duplicate
+//! serialized names) and, per description, the rules that need more than one token: level
+//! domain, inverted ranges, duplicate coverage, duplicate and undeclared tags. Every rule
+//! reports into the shared `Errors` and carries on, so one compile shows every mistake.
+//! Variants that can never be served become warnings (`dead`).
 
-use crate::ast::{DescSpec, DescValue, Level, LevelSpec, Model, Provider, Runner, Tag, Text};
+use crate::ast::{
+    Annotations, DescSpec, DescValue, Level, LevelSpec, Model, Provider, Runner, Tag, Text,
+    ToolAttr,
+};
+use crate::dead::{self, Warning};
 use crate::errors::{Errors, backticked};
+use crate::input::{ToolInput, snake_case};
 use crate::tables::{Mask, ModelMatch, Plan, Rule, range_mask};
 use proc_macro2::Span;
 
-/// The checked form of one description: its texts and a plan whose handles index them.
+/// At most this many distinct texts per description (slot 255 means "none").
+const MAX_TEXTS: usize = 255;
+
+/// The checked form of one description: its texts, a plan whose handles index them, and
+/// the warnings about variants it can never serve.
 pub struct Checked {
     pub texts: Vec<Text>,
     pub plan: Plan<usize>,
+    pub warnings: Vec<Warning>,
+}
+
+/// An annotated field, checked: its serialized name and its description.
+pub struct ValidField {
+    pub name: String,
+    pub checked: Checked,
+}
+
+/// A tool that passed validation: everything `expand` needs, nothing left to check.
+pub struct ValidTool {
+    pub ident: syn::Ident,
+    pub name: String,
+    pub title: Checked,
+    pub description: Checked,
+    pub fields: Vec<ValidField>,
+    pub annotations: Option<Annotations>,
+    pub scopes: Vec<Vec<String>>,
+}
+
+/// Validates a whole tool. `None` when anything is wrong (every error reported).
+pub fn tool(attr: ToolAttr, input: &ToolInput, errors: &mut Errors) -> Option<ValidTool> {
+    let ident = input.item.ident.clone();
+    let name = match &attr.name {
+        Some((name, span)) => {
+            tool_name(name, *span, errors);
+            name.clone()
+        }
+        None => snake_case(&ident.to_string()),
+    };
+    let doc = input.doc.as_ref().map(|(d, s)| (d.as_str(), *s));
+    let description = desc(&attr.desc, doc, errors);
+    let title_spec = DescSpec {
+        description: attr.title,
+        allow_dead: attr.desc.allow_dead,
+        ..Default::default()
+    };
+    let title = desc(&title_spec, None, errors);
+    let fields = fields(input, attr.desc.allow_dead, errors);
+    (errors.is_empty() && input.well_formed).then_some(ValidTool {
+        ident,
+        name,
+        title,
+        description,
+        fields,
+        annotations: attr.annotations,
+        scopes: attr.scopes,
+    })
+}
+
+/// Validates the annotated fields of a struct: each description, and that no two
+/// serialize under one name. `allow_dead` silences dead-variant warnings for all of them.
+pub fn fields(input: &ToolInput, allow_dead: bool, errors: &mut Errors) -> Vec<ValidField> {
+    let mut out: Vec<ValidField> = Vec::new();
+    for field in &input.fields {
+        if out.iter().any(|f| f.name == field.serialized_name) {
+            errors.at(
+                &field.rust_name,
+                format!(
+                    "two annotated fields serialize as `{}`",
+                    field.serialized_name
+                ),
+            );
+        }
+        let doc = field.doc.as_ref().map(|(d, s)| (d.as_str(), *s));
+        let mut checked = desc(&field.desc, doc, errors);
+        if allow_dead {
+            checked.warnings.clear();
+        }
+        out.push(ValidField {
+            name: field.serialized_name.clone(),
+            checked,
+        });
+    }
+    out
 }
 
 /// A level within 0..=9, or an error at its token.
@@ -179,6 +265,24 @@ fn runner_rule(runner: &Runner, variants: &Variants, errors: &mut Errors) -> Rul
 
 /// Checks a description site. `doc` is the doc comment, the description when none is given.
 pub fn desc(spec: &DescSpec, doc: Option<(&str, Span)>, errors: &mut Errors) -> Checked {
+    let checked = plan(spec, doc, errors);
+    if checked.texts.len() > MAX_TEXTS {
+        let span = checked
+            .texts
+            .get(MAX_TEXTS)
+            .map_or_else(Span::call_site, Text::span);
+        errors.at_span(
+            span,
+            format!(
+                "{} distinct texts in one description; at most {MAX_TEXTS} are supported",
+                checked.texts.len()
+            ),
+        );
+    }
+    checked
+}
+
+fn plan(spec: &DescSpec, doc: Option<(&str, Span)>, errors: &mut Errors) -> Checked {
     let mut texts = Texts::default();
     let mut plan = Plan::default();
 
@@ -236,9 +340,15 @@ pub fn desc(spec: &DescSpec, doc: Option<(&str, Span)>, errors: &mut Errors) -> 
         .map(|runner| runner_rule(runner, &variants, errors))
         .collect();
 
+    let warnings = if spec.allow_dead {
+        Vec::new()
+    } else {
+        dead::warnings(spec, &plan.rules)
+    };
     Checked {
         texts: texts.0,
         plan,
+        warnings,
     }
 }
 

@@ -39,7 +39,10 @@
 //! assert_eq!(tool["inputSchema"]["properties"]["query"]["description"], "words");
 //! ```
 //!
-//! See the README for the full DSL and the resolution rules.
+//! The whole DSL, the warnings, the compile errors and the resolution rules: [`dsl`].
+
+#[doc = include_str!("../docs/dsl.md")]
+pub mod dsl {}
 
 mod ctx;
 mod description;
@@ -57,5 +60,5 @@ pub mod __private;
 
 pub use ctx::{DEFAULT_VERBOSITY, MAX_VERBOSITY, RenderCtx};
 pub use description::Description;
-pub use mcp_tailor_macros::{description, mcp_tool};
-pub use tool::{Annotations, McpTool, ToolDef};
+pub use mcp_tailor_macros::{description, mcp_args, mcp_tool};
+pub use tool::{Annotations, Fields, McpArgs, McpTool, MissingField, ToolDef};

@@ -1,21 +1,106 @@
 //! Items the macro expansions name. Not a stable API: use the macros instead.
 
 pub use crate::description::{ModelMatch, Rule, Tailored};
-pub use crate::tool::{Annotations, ToolDef, ToolParts};
+pub use crate::tool::{Annotations, Fields, Generated, Nested, ToolDef, ToolParts};
+
+use crate::tool::McpArgs;
+
+/// The warnings about variants that can never be served: `#[mcp_tool]`, `#[mcp_args]` and
+/// `description!` use one of these constants, spanned on the dead entry, so rustc warns on
+/// stable with the note as the fix. `allow(dead_variants)` on the item silences them.
+#[allow(non_upper_case_globals)]
+pub mod dead {
+    /// An inline level entry under a non-empty `verbosity_map`.
+    #[deprecated(
+        note = "level entry never served: a non-empty `verbosity_map` answers every level; remove the entry or add `allow(dead_variants)`"
+    )]
+    pub const level_entry: () = ();
+    /// A list's `default` next to level entries or a `verbosity_map`.
+    #[deprecated(
+        note = "`default` never served: the level entries or the `verbosity_map` answer every level (it is only the definitive text); remove it or add `allow(dead_variants)`"
+    )]
+    pub const list_default: () = ();
+    /// A runner rule's `default` next to its level entries.
+    #[deprecated(
+        note = "rule `default` never served: the rule's level entries answer every level; remove it or add `allow(dead_variants)`"
+    )]
+    pub const rule_default: () = ();
+    /// A runner rule that a rule ranked before it always beats.
+    #[deprecated(
+        note = "runner rule never wins: an earlier or more specific rule matches every reader it matches; remove it, make it more specific, or add `allow(dead_variants)`"
+    )]
+    pub const shadowed_rule: () = ();
+    /// A declared variant that no map entry and no rule names.
+    #[deprecated(
+        note = "variant never served: no `verbosity_map` entry or runner rule names its tag; use it, remove it, or add `allow(dead_variants)`"
+    )]
+    pub const unused_variant: () = ();
+}
+use serde_json::Value;
+use std::cell::RefCell;
+
+/// The key `mark_args` puts on an `#[mcp_args]` type's schema while a tool's input schema
+/// is generated; `input_schema` takes every one out again.
+const ARGS_MARKER: &str = "x-mcp-tailor-args";
+
+thread_local! {
+    /// The field tables of the `#[mcp_args]` types met while generating an input schema;
+    /// `None` outside `input_schema`, so other generators (an rmcp server's) see no marker.
+    static ARGS: RefCell<Option<Vec<Fields>>> = const { RefCell::new(None) };
+}
+
+/// The `schemars` transform `#[mcp_args]` puts on its type: marks the type's schema with
+/// the index of its field table, wherever schemars places it (`$defs`, inline).
+pub fn mark_args<T: McpArgs>(schema: &mut schemars::Schema) {
+    ARGS.with_borrow_mut(|args| {
+        if let (Some(args), Some(object)) = (args.as_mut(), schema.as_object_mut()) {
+            object.insert(ARGS_MARKER.into(), args.len().into());
+            args.push(T::fields());
+        }
+    });
+}
 
 /// The input schema of `T` (JSON Schema 2020-12, as MCP requires), without the root
-/// `title` and `description` that `schemars` copies from the type: the tool's own,
-/// tailored, strings say that.
-pub fn input_schema<T: schemars::JsonSchema>() -> serde_json::Value {
+/// `title` and `description` that `schemars` copies from the type (the tool's own,
+/// tailored, strings say that), and where each `#[mcp_args]` type's schema sits.
+pub fn input_schema<T: schemars::JsonSchema>() -> Generated {
+    let outer = ARGS.replace(Some(Vec::new()));
     let schema = schemars::generate::SchemaSettings::draft2020_12()
         .into_generator()
         .into_root_schema_for::<T>();
+    let tables = ARGS.replace(outer).unwrap_or_default();
     let mut value = schema.to_value();
     if let Some(root) = value.as_object_mut() {
         root.remove("title");
         root.remove("description");
     }
-    value
+    let mut nested = Vec::new();
+    let mut stack = vec![(String::new(), &mut value)];
+    while let Some((pointer, node)) = stack.pop() {
+        match node {
+            Value::Object(object) => {
+                let marker = object.remove(ARGS_MARKER).and_then(|m| m.as_u64());
+                if let Some(fields) = marker.and_then(|i| tables.get(usize::try_from(i).ok()?)) {
+                    nested.push(Nested {
+                        pointer: pointer.clone(),
+                        fields,
+                    });
+                }
+                for (key, child) in object.iter_mut() {
+                    let key = key.replace('~', "~0").replace('/', "~1");
+                    stack.push((format!("{pointer}/{key}"), child));
+                }
+            }
+            Value::Array(items) => {
+                for (index, child) in items.iter_mut().enumerate() {
+                    stack.push((format!("{pointer}/{index}"), child));
+                }
+            }
+            _ => {}
+        }
+    }
+    nested.sort_by(|a, b| a.pointer.cmp(&b.pointer));
+    Generated { value, nested }
 }
 
 /// `text` without surrounding ASCII whitespace, at compile time.

@@ -1,8 +1,9 @@
 //! The expansions name everything by absolute path: they compile with `Option`, `Some`,
-//! `Result`, `Ok` and `str` shadowed, under `#![deny(warnings)]`. (serde's and schemars'
-//! derives do not survive a shadowed `str`, so the schema impl is written by hand in a
-//! module of its own.)
-#![deny(warnings)]
+//! `Result`, `Ok` and `str` shadowed, under `#![deny(warnings, unused_qualifications)]`,
+//! through `crate = path` as well as directly. (serde's and schemars' derives do not
+//! survive a shadowed `str`, so the schema impls are written by hand in a module of their
+//! own.)
+#![deny(warnings, unused_qualifications)]
 
 #[allow(non_camel_case_types, dead_code)]
 mod shadows {
@@ -22,6 +23,7 @@ const TEXT: &::core::primitive::str = "from a const";
 
 /// Shadowed everything.
 #[mcp_tailor::mcp_tool(
+    allow(dead_variants),
     name = "hygienic",
     title = [(verbosity(0), "H"), default = "Hygienic"],
     description = [(verbosity(0..=4), TEXT), (verbosity(9), concat!("rich", " text")), default_verbosity = 2],

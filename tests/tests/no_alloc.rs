@@ -33,6 +33,7 @@ fn allocations() -> usize {
 }
 
 static TAILORED: Description = description!(
+    allow(dead_variants),
     description = [(verbosity(0), "lo"), (verbosity(9), "hi"), default = "def"],
     descriptions = [a = "A", b = "B", c = "C"],
     verbosity_map = [(0..=3, a)],

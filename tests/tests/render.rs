@@ -8,6 +8,7 @@ const LONG: &str = "List every note, newest first, with ids, titles and tags.";
 
 /// List the notes.
 #[mcp_tool(
+    allow(dead_variants),
     title = [(verbosity(0..=4), "Notes"), (verbosity(5..=9), "List notes")],
     description = [(verbosity(0), "List notes."), (verbosity(9), LONG), default = "List the notes."],
     annotations(title = "List notes", read_only_hint = true, open_world_hint = false),

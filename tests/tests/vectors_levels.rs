@@ -41,8 +41,10 @@ fn inclusive_range_covers_both_bounds() {
 
 #[test]
 fn set_member_beats_default() {
-    static D: Description =
-        description!(description = [(verbosity([1, 4, 7]), "set"), default = "d"]);
+    static D: Description = description!(
+        allow(dead_variants),
+        description = [(verbosity([1, 4, 7]), "set"), default = "d"]
+    );
     assert_eq!(at(&D, 4), Some("set"));
 }
 
@@ -123,7 +125,10 @@ fn fallback_verbosity_applies_without_explicit_level() {
 
 #[test]
 fn list_default_is_never_chosen_while_levels_exist() {
-    static D: Description = description!(description = [(verbosity(0), "zero"), default = "DEF"]);
+    static D: Description = description!(
+        allow(dead_variants),
+        description = [(verbosity(0), "zero"), default = "DEF"]
+    );
     for level in [0, 5, 9] {
         assert_eq!(at(&D, level), Some("zero"));
     }

@@ -78,6 +78,7 @@ fn runner_rule_levels_are_gap_filled() {
 #[test]
 fn rule_with_levels_never_uses_its_default() {
     static D: Description = description!(
+        allow(dead_variants),
         descriptions = [a = "A", b = "B"],
         runners = [((codex, _), [(verbosity(0), a), default = b])],
     );
@@ -118,6 +119,7 @@ fn empty_best_rule_without_vmap_falls_to_default_text() {
 #[test]
 fn equally_specific_rules_keep_declaration_order() {
     static D: Description = description!(
+        allow(dead_variants),
         descriptions = [x = "X", y = "Y"],
         runners = [((codex, _), [default = x]), (("codex", _), [default = y])],
     );
@@ -170,6 +172,7 @@ fn runner_tier_then_default_text() {
 #[test]
 fn runner_tier_then_level_tier() {
     static D: Description = description!(
+        allow(dead_variants),
         description = [
             (verbosity(0), "lvl-terse"),
             (verbosity(9), "lvl-rich"),
@@ -188,6 +191,7 @@ fn runner_tier_then_level_tier() {
 #[test]
 fn non_empty_vmap_shadows_inline_levels() {
     static D: Description = description!(
+        allow(dead_variants),
         description = [(verbosity(9), "rich")],
         descriptions = [base = "base"],
         verbosity_map = [(0..=4, base)],

@@ -6,6 +6,7 @@ use mcp_tailor::{Description, RenderCtx, description};
 const TERSE: &str = "terse";
 
 static ALL_KEYS: Description = description!(
+    allow(dead_variants),
     description = [(verbosity(0), TERSE), (verbosity(9), include_str!("included.txt")), default = "def"],
     descriptions = [a = "A", "b-2" = concat!("B", "2")],
     verbosity_map = [(0..=4, a)],

@@ -10,6 +10,7 @@ mod texts {
 
 /// Search the index.
 #[mcp_tool(
+    allow(dead_variants),
     name = "search",
     title = [(verbosity(0..=4), "Search"), (verbosity([5, 6, 7, 8, 9]), "Search the index"), default = "Search", default_verbosity = 3],
     description = [

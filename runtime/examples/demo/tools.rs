@@ -10,6 +10,9 @@ const CREATE_RICH: &str = "Create a note with a title, a Markdown body and optio
 
 /// Create a note.
 #[mcp_tool(
+    // The list's `default` is never served next to level entries; it is kept as the
+    // definitive text that `inspect list` shows, so its warning is silenced.
+    allow(dead_variants),
     title = [(verbosity(0..=4), "New note"), (verbosity(5..=9), "Create a note")],
     description = [
         (verbosity(0..=2), "Create a note."),
@@ -44,6 +47,7 @@ pub struct CreateNote {
 
 /// Search notes by text.
 #[mcp_tool(
+    allow(dead_variants), // `default` is the definitive text, as on `CreateNote`
     name = "search_notes",
     title = "Search notes",
     description = [

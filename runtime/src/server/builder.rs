@@ -315,6 +315,7 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
             }
         }
         for (i, def) in self.tailored.iter().enumerate() {
+            def.check_schema()?;
             if self.tailored[..i].iter().any(|d| d.name() == def.name()) {
                 return Err(CatalogError::TailoredTwice(def.name().to_owned()));
             }

@@ -165,6 +165,9 @@ pub enum CatalogError {
     /// A cursor secret is too short.
     #[error(transparent)]
     CursorSecret(#[from] super::cursor::ShortSecret),
+    /// An annotated field is not in the tool's generated input schema.
+    #[error(transparent)]
+    MissingField(#[from] crate::MissingField),
 }
 
 /// One rendered input schema and the resolved field texts (by address) it was rendered for.
@@ -193,6 +196,7 @@ impl std::fmt::Debug for ToolEntry {
 
 impl ToolEntry {
     fn from_registration(reg: ToolRegistration) -> Result<ToolEntry, CatalogError> {
+        reg.def.check_schema()?;
         let tool = reg.def.name().to_owned();
         let icons = match reg.icons {
             None => None,
@@ -248,9 +252,8 @@ impl ToolEntry {
     fn schema(&self, ctx: &RenderCtx<'_>) -> Arc<JsonObject> {
         let key = || {
             self.def
-                .fields()
-                .iter()
-                .map(|(_, d)| d.resolve(ctx).map_or(0, |t| t.as_ptr() as usize))
+                .argument_descriptions()
+                .map(|d| d.resolve(ctx).map_or(0, |t| t.as_ptr() as usize))
         };
         let found = |schemas: &[SchemaVariant]| {
             schemas

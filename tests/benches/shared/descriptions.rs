@@ -14,6 +14,7 @@ pub static LEVELS: Description = description!(
 );
 /// Levels and a verbosity map.
 pub static LEVELS_VMAP: Description = description!(
+    allow(dead_variants),
     description = [
         (verbosity(0), "Search."),
         (verbosity(9), "Search the notes, in full.")
@@ -23,6 +24,7 @@ pub static LEVELS_VMAP: Description = description!(
 );
 /// Four runners, a verbosity map and levels.
 pub static RUNNERS: Description = description!(
+    allow(dead_variants),
     description = [
         (verbosity(0), "Search."),
         (verbosity(9), "Search the notes, in full.")
