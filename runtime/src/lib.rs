@@ -14,7 +14,6 @@
 //!     description = [
 //!         (verbosity(0..=2), "Search notes."),
 //!         (verbosity(7..=9), "Full-text search over every note; returns ids and snippets."),
-//!         default = "Search the notes by text.",
 //!     ],
 //!     descriptions = [grok_hint = "Search notes. Pass `query` as plain words, no operators."],
 //!     runners = [((grok, _), [default = grok_hint])],
@@ -43,6 +42,11 @@
 
 #[doc = include_str!("../docs/dsl.md")]
 pub mod dsl {}
+
+/// The crate readme's example, run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;
 
 mod ctx;
 mod description;

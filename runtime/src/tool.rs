@@ -352,22 +352,26 @@ impl ToolDef {
         }
     }
 
-    /// The `rmcp` tool for this context, with `schema` as its input schema: the one place
-    /// the MCP tool object is built from a definition.
+    /// The MCP tool object for this context with `schema` as its input schema, before
+    /// encoding: the one place that decides what the object holds.
+    fn object<S>(&self, ctx: &RenderCtx<'_>, input_schema: S) -> ToolObject<'_, S> {
+        ToolObject {
+            name: self.name,
+            title: self.title.resolve(ctx),
+            description: self.description.resolve(ctx),
+            input_schema,
+            annotations: self.annotations.as_ref(),
+        }
+    }
+
+    /// The `rmcp` tool for this context, with `schema` as its input schema.
     #[cfg(feature = "server")]
     pub(crate) fn tool_with_schema(
         &self,
         ctx: &RenderCtx<'_>,
         schema: std::sync::Arc<Map<String, Value>>,
     ) -> rmcp::model::Tool {
-        let description = self
-            .description
-            .resolve(ctx)
-            .map(std::borrow::Cow::Borrowed);
-        let mut tool = rmcp::model::Tool::new_with_raw(self.name, description, schema);
-        tool.title = self.title.resolve(ctx).map(str::to_owned);
-        tool.annotations = self.annotations.as_ref().map(Annotations::to_rmcp);
-        tool
+        self.object(ctx, schema).into_rmcp()
     }
 
     /// The `rmcp` tool for this context (see [`render`](Self::render)).
@@ -402,19 +406,46 @@ impl ToolDef {
     /// when nothing resolves), and `annotations` when declared. Only strings vary with the
     /// context, never the structure of the schema.
     pub fn render(&self, ctx: &RenderCtx<'_>) -> Value {
+        self.object(ctx, self.render_schema(ctx)).into_json()
+    }
+}
+
+/// What an MCP tool object holds: `name`; `title` and `description` when they resolve;
+/// `inputSchema`; `annotations` when declared. Encoded as JSON or as an `rmcp` tool.
+struct ToolObject<'a, S> {
+    name: &'static str,
+    title: Option<&'static str>,
+    description: Option<&'static str>,
+    input_schema: S,
+    annotations: Option<&'a Annotations>,
+}
+
+impl ToolObject<'_, Value> {
+    fn into_json(self) -> Value {
         let mut tool = Map::new();
         tool.insert("name".into(), self.name.into());
-        if let Some(title) = self.title.resolve(ctx) {
+        if let Some(title) = self.title {
             tool.insert("title".into(), title.into());
         }
-        if let Some(description) = self.description.resolve(ctx) {
+        if let Some(description) = self.description {
             tool.insert("description".into(), description.into());
         }
-        tool.insert("inputSchema".into(), self.render_schema(ctx));
-        if let Some(annotations) = &self.annotations {
+        tool.insert("inputSchema".into(), self.input_schema);
+        if let Some(annotations) = self.annotations {
             tool.insert("annotations".into(), annotations.to_json());
         }
         Value::Object(tool)
+    }
+}
+
+#[cfg(feature = "server")]
+impl ToolObject<'_, std::sync::Arc<Map<String, Value>>> {
+    fn into_rmcp(self) -> rmcp::model::Tool {
+        let description = self.description.map(std::borrow::Cow::Borrowed);
+        let mut tool = rmcp::model::Tool::new_with_raw(self.name, description, self.input_schema);
+        tool.title = self.title.map(str::to_owned);
+        tool.annotations = self.annotations.map(Annotations::to_rmcp);
+        tool
     }
 }
 

@@ -248,3 +248,25 @@ fn texts_from_concat_include_str_and_consts() {
     );
     assert_eq!(TextForms::description(&at(9)), Some(LONG));
 }
+
+#[test]
+fn json_and_rmcp_encodings_of_a_tool_agree_for_every_reader() {
+    let defs = [
+        ListNotes::def(),
+        DeleteNote::def(),
+        BareTool::def(),
+        TextForms::def(),
+    ];
+    let readers = [
+        at(0),
+        at(9),
+        RenderCtx::new().runner("codex"),
+        RenderCtx::new().runner("grok").model("4").verbosity(2),
+    ];
+    for def in defs {
+        for ctx in &readers {
+            let rmcp = serde_json::to_value(def.tool(ctx)).unwrap();
+            assert_eq!(rmcp, def.render(ctx), "{}", def.name());
+        }
+    }
+}

@@ -13,6 +13,7 @@ const MAX_PAGES: usize = 10_000;
 
 /// Bytes and tokens of a text or of a catalog.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Size {
     /// UTF-8 bytes.
     pub bytes: usize,

@@ -16,6 +16,7 @@ pub struct LintConfig {
 
 /// One finding: where, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Finding {
     /// The tool.
     pub tool: String,

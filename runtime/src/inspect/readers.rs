@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 
 /// One class of readers: those with this runner and model (either may be absent).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct ReaderClass {
     /// The class's reader, with no level of its own.
     reader: Reader,

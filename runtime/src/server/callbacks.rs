@@ -13,6 +13,7 @@ pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
 
 /// How a callback failed without answering.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CallbackFailure {
     /// The request deadline passed first.
     Timeout,
@@ -28,6 +29,8 @@ impl std::fmt::Display for CallbackFailure {
         }
     }
 }
+
+impl std::error::Error for CallbackFailure {}
 
 fn panic_message(payload: Box<dyn Any + Send>) -> String {
     payload

@@ -127,6 +127,7 @@ fn invalid_arguments(tool: &str, error: &serde_json::Error) -> CallToolResult {
 
 /// Why a catalog could not be built.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CatalogError {
     /// Two registered tools share a name.
     #[error("tool `{0}` is registered twice; tool names must be unique")]

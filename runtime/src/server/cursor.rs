@@ -58,15 +58,20 @@ impl BindingBuilder {
 }
 
 /// Why a cursor was refused. The client only ever learns `invalid_cursor`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CursorError {
     /// Not base64url, or not the right length or version.
+    #[error("malformed cursor")]
     Malformed,
     /// The signature does not match (tampered, or another secret).
+    #[error("cursor signature does not match")]
     Signature,
     /// Past its expiry.
+    #[error("cursor expired")]
     Expired,
     /// Issued for another caller, catalog, page size, era or presentation.
+    #[error("cursor issued for another caller, catalog, page size, era or presentation")]
     Binding,
 }
 

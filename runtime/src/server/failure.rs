@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 /// Which host-facing step failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FailureKind {
     /// The instructions provider failed (error, panic, invalid value).
     Instructions,
@@ -27,6 +28,7 @@ pub enum FailureKind {
 
 /// One failure, with its raw cause, for the host's reporter.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Failure {
     /// What failed.
     pub kind: FailureKind,

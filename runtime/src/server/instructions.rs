@@ -16,6 +16,7 @@ pub const MAX_INSTRUCTIONS: usize = 65_536;
 
 /// A provider's answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Instructions {
     /// Send this text (non-empty, at most 65,536 bytes).
     Text(String),
@@ -30,6 +31,7 @@ pub type InstructionsFn = Arc<dyn Fn(Arc<RequestInfo>) -> BoxFuture<Instructions
 
 /// Where instructions come from.
 #[derive(Clone, Default)]
+#[non_exhaustive]
 pub enum InstructionsSource {
     /// No instructions.
     #[default]

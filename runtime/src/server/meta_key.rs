@@ -3,6 +3,7 @@
 
 /// Why a `_meta` key was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MetaKeyError {
     /// Not 1..=256 bytes.
     Length,
@@ -21,6 +22,8 @@ impl std::fmt::Display for MetaKeyError {
         })
     }
 }
+
+impl std::error::Error for MetaKeyError {}
 
 /// Keys reserved by MCP and W3C trace context.
 const RESERVED_KEYS: [&str; 4] = ["progressToken", "traceparent", "tracestate", "baggage"];

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 /// A presentation callback's answer for one tool.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Presentation {
     /// Leave the tool as tailoring rendered it.
     Default,

@@ -62,6 +62,7 @@ pub const DEFAULT_ALIASES: &[(&str, &str)] = &[
 
 /// How the server finds each request's reader.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct ReaderSource {
     aliases: Vec<(String, String)>,
     /// Whether the `mcp-tailor.dev/*` `_meta` keys are read.

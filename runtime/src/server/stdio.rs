@@ -16,6 +16,7 @@ use tokio::sync::{Mutex, mpsc};
 
 /// Why serving stopped with an error.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ServeError {
     /// The handshake failed for a reason other than a failed `initialize`.
     #[error("MCP handshake failed: {0}")]
