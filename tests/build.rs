@@ -7,18 +7,13 @@ use std::fmt::Write as _;
 
 const DESCRIPTIONS: usize = 200;
 
-struct Rng(u64);
+/// `oorandom`'s seedable generator: `below(n)` draws from `0..n`, `chance(p)` is true `p`%
+/// of the time.
+struct Rng(oorandom::Rand64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        self.0.rand_range(0..n as u64) as usize
     }
     fn chance(&mut self, percent: usize) -> bool {
         self.below(100) < percent
@@ -171,7 +166,7 @@ fn main() {
                 .unwrap_or(1)
         })
         | 1;
-    let mut rng = Rng(seed);
+    let mut rng = Rng(oorandom::Rand64::new(u128::from(seed)));
     let mut out = format!(
         "/// The seed these descriptions were generated from.\npub const SEED: u64 = {seed};\n\n"
     );

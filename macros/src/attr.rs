@@ -30,14 +30,20 @@ impl FromMeta for Value {
     }
 }
 
-impl Value {
-    /// The expression, or an error saying to write `key = …`.
-    pub fn expr(&self, errors: &mut Errors) -> Option<&Expr> {
-        if self.expr.is_none() {
-            let key = quote::ToTokens::to_token_stream(&self.key);
-            errors.at(&self.key, format!("expected `{key} = …`"));
+/// Reads an optional key's value with `read`, or reports a key not written `key = …`.
+pub fn value<T>(
+    value: &Option<Value>,
+    errors: &mut Errors,
+    read: impl FnOnce(&Expr, &mut Errors) -> T,
+) -> Option<T> {
+    let value = value.as_ref()?;
+    match &value.expr {
+        Some(expr) => Some(read(expr, errors)),
+        None => {
+            let key = quote::ToTokens::to_token_stream(&value.key);
+            errors.at(&value.key, format!("expected `{key} = …`"));
+            None
         }
-        self.expr.as_ref()
     }
 }
 

@@ -107,16 +107,26 @@ fn tailored(table: &Table<usize>, texts: &[Text], k: &TokenStream) -> TokenStrea
         None => quote!(::core::option::Option::None),
     };
     let definitive = slot(&table.definitive);
-    quote! {{
-        static __MCP_TAILOR_TABLES: #k::__private::Tailored = #k::__private::Tailored {
+    let tables = quote! {
+        #k::__private::Tailored {
             texts: &[#(#pool_texts),*],
             base: [#(#base),*],
             rules: &[#(#rules),*],
             default_verbosity: #default_verbosity,
             definitive: #definitive,
-        };
-        #k::Description::__tailored(&__MCP_TAILOR_TABLES)
-    }}
+        }
+    };
+    // Literal tables are promoted to `'static` where they stand, one item fewer for rustc
+    // to check; a text from a const or a macro goes through a `const fn`, which promotion
+    // does not cover, so those tables live in a `static`.
+    if pool.iter().all(|h| matches!(texts[*h], Text::Lit { .. })) {
+        quote!(#k::Description::__tailored(&#tables))
+    } else {
+        quote! {{
+            static __MCP_TAILOR_TABLES: #k::__private::Tailored = #tables;
+            #k::Description::__tailored(&__MCP_TAILOR_TABLES)
+        }}
+    }
 }
 
 fn annotations(annotations: Option<&Annotations>, k: &TokenStream) -> TokenStream {
@@ -209,8 +219,8 @@ pub fn args(fields: Vec<ValidField>, item: &syn::ItemStruct, k: &TokenStream) ->
         const _: () = {
             #[automatically_derived]
             impl #k::McpArgs for #ident {
-                fn fields() -> &'static [(&'static ::core::primitive::str, #k::Description)] {
-                    static FIELDS: &[(&::core::primitive::str, #k::Description)] = #fields;
+                fn fields() -> #k::Fields {
+                    static FIELDS: #k::Fields = #fields;
                     FIELDS
                 }
             }

@@ -8,40 +8,48 @@ use quote::quote;
 
 /// The fallback of `#[mcp_tool]`: the struct, the errors, and `McpTool` with its `NAME`.
 pub fn tool(item: &syn::ItemStruct, name: &str, errors: &Errors, k: &TokenStream) -> TokenStream {
-    let errors = errors.to_compile_errors();
-    if !item.generics.params.is_empty() {
-        return quote!(#item #errors);
-    }
-    let ident = &item.ident;
-    quote! {
-        #item
-        #errors
-        #[automatically_derived]
-        impl #k::McpTool for #ident {
-            const NAME: &'static ::core::primitive::str = #name;
-            fn def() -> &'static #k::ToolDef {
-                ::core::unreachable!("`#[mcp_tool]` reported errors")
+    stub(item, errors, |ident| {
+        quote! {
+            impl #k::McpTool for #ident {
+                const NAME: &'static ::core::primitive::str = #name;
+                fn def() -> &'static #k::ToolDef {
+                    ::core::unreachable!("`#[mcp_tool]` reported errors")
+                }
             }
         }
-    }
+    })
 }
 
-/// The fallback of `#[mcp_args]`: the struct, the errors, and `McpArgs`.
+/// The fallback of `#[mcp_args]`: the struct, the errors, and `McpArgs` without fields.
 pub fn args(item: &syn::ItemStruct, errors: &Errors, k: &TokenStream) -> TokenStream {
+    stub(item, errors, |ident| {
+        quote! {
+            impl #k::McpArgs for #ident {
+                fn fields() -> #k::Fields {
+                    &[]
+                }
+            }
+        }
+    })
+}
+
+/// The struct, the errors, and `imp` for the struct unless it is generic (then the impl
+/// could only add errors).
+fn stub(
+    item: &syn::ItemStruct,
+    errors: &Errors,
+    imp: impl FnOnce(&syn::Ident) -> TokenStream,
+) -> TokenStream {
     let errors = errors.to_compile_errors();
     if !item.generics.params.is_empty() {
         return quote!(#item #errors);
     }
-    let ident = &item.ident;
+    let imp = imp(&item.ident);
     quote! {
         #item
         #errors
         #[automatically_derived]
-        impl #k::McpArgs for #ident {
-            fn fields() -> &'static [(&'static ::core::primitive::str, #k::Description)] {
-                &[]
-            }
-        }
+        #imp
     }
 }
 

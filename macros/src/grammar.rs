@@ -37,17 +37,19 @@ pub fn string_lit(
     }
 }
 
-/// The elements of a list `[…]`, or an error showing `form`.
-pub fn array<'a>(
-    expr: &'a Expr,
+/// Each element of a list `[…]` read by `each` (`None`: an error was reported), or an
+/// error showing `form` when `expr` is not a list.
+pub fn list<T>(
+    expr: &Expr,
     form: &str,
     errors: &mut Errors,
-) -> Option<&'a Punctuated<Expr, Token![,]>> {
+    mut each: impl FnMut(&Expr, &mut Errors) -> Option<T>,
+) -> Vec<T> {
     match expr {
-        Expr::Array(a) => Some(&a.elems),
+        Expr::Array(a) => a.elems.iter().filter_map(|e| each(e, errors)).collect(),
         other => {
             errors.at(other, format!("expected a list: {form}"));
-            None
+            Vec::new()
         }
     }
 }
@@ -219,17 +221,8 @@ pub fn tag(expr: &Expr, errors: &mut Errors) -> Option<Tag> {
 
 /// `runners = [((provider, model), [rules]), …]`.
 pub fn runners(expr: &Expr, errors: &mut Errors) -> Vec<Runner> {
-    let Some(items) = array(
-        expr,
-        "`runners = [((provider, model), [rules]), …]`",
-        errors,
-    ) else {
-        return Vec::new();
-    };
-    items
-        .iter()
-        .filter_map(|item| runner(item, errors))
-        .collect()
+    let form = "`runners = [((provider, model), [rules]), …]`";
+    list(expr, form, errors, runner)
 }
 
 const RUNNER_FORM: &str = "write `((provider, model), [(verbosity(S), tag), …, default = tag])`";

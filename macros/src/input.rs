@@ -131,13 +131,28 @@ pub fn doc_comment(attrs: &[Attribute]) -> Option<String> {
 /// latter winning), read by `serde_derive_internals`. `None` where serde could not read
 /// the attributes (serde's own derive reports why).
 fn serialized_names(item: &syn::ItemStruct) -> Vec<Option<String>> {
-    let mut input = syn::DeriveInput::from(item.clone());
-    input.attrs = renames(&input.attrs);
-    if let syn::Data::Struct(data) = &mut input.data {
-        for field in data.fields.iter_mut() {
-            field.attrs = renames(&field.attrs);
-        }
+    let container = renames(&item.attrs);
+    let fields: Vec<_> = item.fields.iter().map(|f| renames(&f.attrs)).collect();
+    if container.is_empty() && fields.iter().all(Vec::is_empty) {
+        // Nothing renames: serde's name is the field's own (what the caller falls back to).
+        return Vec::new();
     }
+    // Only what serde reads for names: the renames, the idents, the types.
+    let mut bare = item.fields.clone();
+    for (field, attrs) in bare.iter_mut().zip(fields) {
+        field.attrs = attrs;
+    }
+    let input = syn::DeriveInput {
+        attrs: container,
+        vis: syn::Visibility::Inherited,
+        ident: item.ident.clone(),
+        generics: syn::Generics::default(),
+        data: syn::Data::Struct(syn::DataStruct {
+            struct_token: item.struct_token,
+            fields: bare,
+            semi_token: item.semi_token,
+        }),
+    };
     let cx = Ctxt::new();
     let private = syn::Ident::new("__private", Span::call_site());
     let names = match serde_ast::Container::from_ast(&cx, &input, Derive::Deserialize, &private) {

@@ -18,6 +18,8 @@ mod grammar;
 mod input;
 mod parse;
 mod tables;
+#[cfg(test)]
+mod timing;
 mod valid;
 
 use proc_macro::TokenStream;

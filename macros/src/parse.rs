@@ -3,10 +3,10 @@
 //! field's `#[mcp(...)]`, `title =`, and `description!(...)`.
 
 use crate::ast::{Annotations, DescList, DescSpec, DescValue, LevelSpec, Tag, Text, ToolAttr};
-use crate::attr::{AnnotationArgs, DescArgs, Nested, SiteArgs, ToolArgs, Value};
+use crate::attr::{AnnotationArgs, DescArgs, Nested, SiteArgs, ToolArgs, Value, value};
 use crate::errors::{Errors, did_you_mean};
 use crate::grammar::{
-    array, level, level_key, level_spec, runners, single_ident, string_lit, tag, text,
+    level, level_key, level_spec, list, runners, single_ident, string_lit, tag, text,
 };
 use syn::punctuated::Punctuated;
 use syn::{Expr, Lit, Token};
@@ -16,24 +16,14 @@ const LIST_KEYS: &[&str] = &["default", "default_verbosity"];
 
 /// A field's `#[mcp(...)]`.
 pub fn desc_spec(args: &DescArgs, errors: &mut Errors) -> DescSpec {
-    let mut expr = |value: &Option<Value>| value.as_ref().and_then(|v| v.expr(errors)).cloned();
-    let (description, descriptions, verbosity_map, runners_value) = (
-        expr(&args.description),
-        expr(&args.descriptions),
-        expr(&args.verbosity_map),
-        expr(&args.runners),
-    );
     DescSpec {
-        description: description.and_then(|e| desc_value(&e, false, errors)),
-        descriptions: descriptions
-            .map(|e| self::descriptions(&e, errors))
-            .unwrap_or_default(),
-        verbosity_map: verbosity_map
-            .map(|e| self::verbosity_map(&e, errors))
-            .unwrap_or_default(),
-        runners: runners_value
-            .map(|e| runners(&e, errors))
-            .unwrap_or_default(),
+        description: value(&args.description, errors, |e, errors| {
+            desc_value(e, false, errors)
+        })
+        .flatten(),
+        descriptions: value(&args.descriptions, errors, descriptions).unwrap_or_default(),
+        verbosity_map: value(&args.verbosity_map, errors, verbosity_map).unwrap_or_default(),
+        runners: value(&args.runners, errors, runners).unwrap_or_default(),
         allow_dead: args
             .allow
             .as_ref()
@@ -45,27 +35,26 @@ pub fn desc_spec(args: &DescArgs, errors: &mut Errors) -> DescSpec {
 /// `description!(...)`, the tool's own description keys, and `#[mcp_args(...)]`: a
 /// description site that may name the crate.
 pub fn site_spec(args: &SiteArgs, errors: &mut Errors) -> DescSpec {
-    let krate = args.krate.as_ref().and_then(|v| v.expr(errors)).cloned();
     DescSpec {
-        krate: krate.and_then(|e| crate_path(&e, errors)),
+        krate: value(&args.krate, errors, crate_path).flatten(),
         ..desc_spec(&args.desc, errors)
     }
 }
 
 /// `#[mcp_tool(...)]`.
 pub fn tool_attr(args: &ToolArgs, errors: &mut Errors) -> ToolAttr {
-    let name = args.name.as_ref().and_then(|v| v.expr(errors)).cloned();
-    let title = args.title.as_ref().and_then(|v| v.expr(errors)).cloned();
-    let scopes = args.scopes.as_ref().and_then(|v| v.expr(errors)).cloned();
     ToolAttr {
-        name: name.and_then(|e| string_lit(&e, "a tool name", errors)),
-        title: title.and_then(|e| desc_value(&e, true, errors)),
+        name: value(&args.name, errors, |e, errors| {
+            string_lit(e, "a tool name", errors)
+        })
+        .flatten(),
+        title: value(&args.title, errors, |e, errors| desc_value(e, true, errors)).flatten(),
         desc: site_spec(&args.site, errors),
         annotations: args
             .annotations
             .as_ref()
             .and_then(|a| annotations(a, errors)),
-        scopes: scopes.map(|e| self::scopes(&e, errors)).unwrap_or_default(),
+        scopes: value(&args.scopes, errors, scopes).unwrap_or_default(),
     }
 }
 
@@ -86,13 +75,12 @@ pub fn args_attr(args: &SiteArgs, errors: &mut Errors) -> DescSpec {
             "`#[mcp_args]` takes only `crate = path` and `allow(dead_variants)`; put descriptions on the fields with `#[mcp(...)]`",
         );
     }
-    let krate = args.krate.as_ref().and_then(|v| v.expr(errors)).cloned();
     DescSpec {
         allow_dead: d
             .allow
             .as_ref()
             .is_some_and(|a| a.dead_variants.is_present()),
-        krate: krate.and_then(|e| crate_path(&e, errors)),
+        krate: value(&args.krate, errors, crate_path).flatten(),
         ..DescSpec::default()
     }
 }
@@ -131,9 +119,8 @@ fn annotations(nested: &Nested<AnnotationArgs>, errors: &mut Errors) -> Option<A
     if let Some(error) = error {
         errors.darling(error.clone());
     }
-    let mut hint = |value: &Option<Value>, name: &str| {
-        let expr = value.as_ref()?.expr(errors)?;
-        match expr {
+    let mut hint = |hint: &Option<Value>, name: &str| {
+        value(hint, errors, |expr, errors| match expr {
             Expr::Lit(syn::ExprLit {
                 lit: Lit::Bool(b), ..
             }) => Some(b.value),
@@ -141,15 +128,15 @@ fn annotations(nested: &Nested<AnnotationArgs>, errors: &mut Errors) -> Option<A
                 errors.at(other, format!("expected `true` or `false` for `{name}`"));
                 None
             }
-        }
+        })
+        .flatten()
     };
     let read_only_hint = hint(&args.read_only_hint, "read_only_hint");
     let destructive_hint = hint(&args.destructive_hint, "destructive_hint");
     let idempotent_hint = hint(&args.idempotent_hint, "idempotent_hint");
     let open_world_hint = hint(&args.open_world_hint, "open_world_hint");
-    let title = args.title.as_ref().and_then(|v| v.expr(errors)).cloned();
     Some(Annotations {
-        title: title.and_then(|e| text(&e, errors)),
+        title: value(&args.title, errors, text).flatten(),
         read_only_hint,
         destructive_hint,
         idempotent_hint,
@@ -159,22 +146,12 @@ fn annotations(nested: &Nested<AnnotationArgs>, errors: &mut Errors) -> Option<A
 
 /// `scopes = ["a", "b" | "c"]`: every entry is required; `|` separates alternatives.
 fn scopes(expr: &Expr, errors: &mut Errors) -> Vec<Vec<String>> {
-    let Some(items) = array(
-        expr,
-        "`scopes = [\"scope\", \"alt\" | \"other\", …]`",
-        errors,
-    ) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for item in items {
+    let form = "`scopes = [\"scope\", \"alt\" | \"other\", …]`";
+    list(expr, form, errors, |item, errors| {
         let mut group = Vec::new();
         scope_alternatives(item, &mut group, errors);
-        if !group.is_empty() {
-            out.push(group);
-        }
-    }
-    out
+        (!group.is_empty()).then_some(group)
+    })
 }
 
 fn scope_alternatives(expr: &Expr, group: &mut Vec<String>, errors: &mut Errors) {
@@ -262,47 +239,38 @@ fn desc_list(items: &Punctuated<Expr, Token![,]>, is_title: bool, errors: &mut E
 
 /// `descriptions = [tag = T, …]`.
 fn descriptions(expr: &Expr, errors: &mut Errors) -> Vec<(Tag, Text)> {
-    let Some(items) = array(expr, "`descriptions = [tag = \"text\", …]`", errors) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for item in items {
+    let form = "`descriptions = [tag = \"text\", …]`";
+    list(expr, form, errors, |item, errors| {
         let Expr::Assign(assign) = item else {
             errors.at(item, "malformed variant; write `tag = \"text\"`");
-            continue;
+            return None;
         };
         let tag = tag(&assign.left, errors);
         let text = text(&assign.right, errors);
-        if let (Some(tag), Some(text)) = (tag, text) {
-            out.push((tag, text));
-        }
-    }
-    out
+        tag.zip(text)
+    })
 }
 
 /// `verbosity_map = [(S, tag), …]` (`verbosity(S)` accepted too).
 fn verbosity_map(expr: &Expr, errors: &mut Errors) -> Vec<(LevelSpec, Tag)> {
-    let Some(items) = array(expr, "`verbosity_map = [(S, tag), …]`", errors) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for item in items {
-        let Expr::Tuple(pair) = item else {
-            errors.at(item, "malformed map entry; write `(S, tag)`");
-            continue;
-        };
-        if pair.elems.len() != 2 {
-            errors.at(item, "malformed map entry; write `(S, tag)`");
-            continue;
-        }
-        let spec = match &pair.elems[0] {
-            call @ Expr::Call(_) => level_key(call, errors),
-            bare => level_spec(bare, errors),
-        };
-        let tag = tag(&pair.elems[1], errors);
-        if let (Some(spec), Some(tag)) = (spec, tag) {
-            out.push((spec, tag));
-        }
-    }
-    out
+    list(
+        expr,
+        "`verbosity_map = [(S, tag), …]`",
+        errors,
+        |item, errors| {
+            let pair = match item {
+                Expr::Tuple(pair) if pair.elems.len() == 2 => pair,
+                other => {
+                    errors.at(other, "malformed map entry; write `(S, tag)`");
+                    return None;
+                }
+            };
+            let spec = match &pair.elems[0] {
+                call @ Expr::Call(_) => level_key(call, errors),
+                bare => level_spec(bare, errors),
+            };
+            let tag = tag(&pair.elems[1], errors);
+            spec.zip(tag)
+        },
+    )
 }

@@ -100,20 +100,16 @@ impl<H: ServerHandler> TailorSession<H> {
     async fn call_registered(
         &self,
         entry: &super::catalog::ToolEntry,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
         info: Arc<RequestInfo>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let shared = &self.shared;
-        let logger = shared.inner.logger.clone();
         let call = CallContext::new(
             info,
             self.session.clone(),
             self.shared.clone(),
             self.scoped(context),
-            request.input_responses,
-            request.request_state,
-            logger,
+            &mut request,
         );
         let arguments = request.arguments.unwrap_or_default();
         match AssertUnwindSafe(entry.call(arguments, call))
@@ -123,7 +119,7 @@ impl<H: ServerHandler> TailorSession<H> {
             Ok(result) => result,
             Err(_) => {
                 report(
-                    shared.reporter.as_ref(),
+                    self.shared.reporter.as_ref(),
                     Failure {
                         kind: FailureKind::Handler,
                         cause: "the tool handler panicked".into(),
@@ -134,6 +130,30 @@ impl<H: ServerHandler> TailorSession<H> {
             }
         }
     }
+}
+
+/// `ServerHandler` methods that pass a request to the wrapped handler unchanged, within
+/// the request's deadline scope: `method(Params) -> Result;`.
+macro_rules! forward_requests {
+    ($($method:ident($params:ty) -> $result:ty;)*) => {$(
+        async fn $method(
+            &self,
+            request: $params,
+            context: RequestContext<RoleServer>,
+        ) -> Result<$result, ErrorData> {
+            self.inner.$method(request, self.scoped(context)).await
+        }
+    )*};
+}
+
+/// `ServerHandler` methods that pass a notification to the wrapped handler unchanged:
+/// `method(Params);`.
+macro_rules! forward_notifications {
+    ($($method:ident($params:ty);)*) => {$(
+        async fn $method(&self, notification: $params, context: NotificationContext<RoleServer>) {
+            self.inner.$method(notification, context).await;
+        }
+    )*};
 }
 
 impl<H: ServerHandler> ServerHandler for TailorSession<H> {
@@ -308,140 +328,27 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
         self.inner.ping(self.scoped(context)).await
     }
 
-    async fn complete(
-        &self,
-        request: CompleteRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CompleteResult, ErrorData> {
-        self.inner.complete(request, self.scoped(context)).await
+    forward_requests! {
+        complete(CompleteRequestParams) -> CompleteResult;
+        get_prompt(GetPromptRequestParams) -> GetPromptResponse;
+        list_prompts(Option<PaginatedRequestParams>) -> ListPromptsResult;
+        list_resources(Option<PaginatedRequestParams>) -> ListResourcesResult;
+        list_resource_templates(Option<PaginatedRequestParams>) -> ListResourceTemplatesResult;
+        read_resource(ReadResourceRequestParams) -> ReadResourceResponse;
+        subscribe(SubscribeRequestParams) -> ();
+        unsubscribe(UnsubscribeRequestParams) -> ();
+        get_task(GetTaskParams) -> GetTaskResult;
+        update_task(UpdateTaskParams) -> ();
+        cancel_task(CancelTaskParams) -> ();
+        list_skills(Option<PaginatedRequestParams>) -> ListSkillsResult;
+        get_skill(GetSkillRequestParams) -> GetSkillResult;
+        read_resource_directory(ReadResourceDirectoryRequestParams) -> ReadResourceDirectoryResult;
     }
 
-    async fn get_prompt(
-        &self,
-        request: GetPromptRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<GetPromptResponse, ErrorData> {
-        self.inner.get_prompt(request, self.scoped(context)).await
-    }
-
-    async fn list_prompts(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListPromptsResult, ErrorData> {
-        self.inner.list_prompts(request, self.scoped(context)).await
-    }
-
-    async fn list_resources(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListResourcesResult, ErrorData> {
-        self.inner
-            .list_resources(request, self.scoped(context))
-            .await
-    }
-
-    async fn list_resource_templates(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        self.inner
-            .list_resource_templates(request, self.scoped(context))
-            .await
-    }
-
-    async fn read_resource(
-        &self,
-        request: ReadResourceRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        self.inner
-            .read_resource(request, self.scoped(context))
-            .await
-    }
-
-    async fn subscribe(
-        &self,
-        request: SubscribeRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.inner.subscribe(request, self.scoped(context)).await
-    }
-
-    async fn unsubscribe(
-        &self,
-        request: UnsubscribeRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.inner.unsubscribe(request, self.scoped(context)).await
-    }
-
-    async fn get_task(
-        &self,
-        request: GetTaskParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<GetTaskResult, ErrorData> {
-        self.inner.get_task(request, self.scoped(context)).await
-    }
-
-    async fn update_task(
-        &self,
-        request: UpdateTaskParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.inner.update_task(request, self.scoped(context)).await
-    }
-
-    async fn cancel_task(
-        &self,
-        request: CancelTaskParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.inner.cancel_task(request, self.scoped(context)).await
-    }
-
-    async fn list_skills(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListSkillsResult, ErrorData> {
-        self.inner.list_skills(request, self.scoped(context)).await
-    }
-
-    async fn get_skill(
-        &self,
-        request: GetSkillRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<GetSkillResult, ErrorData> {
-        self.inner.get_skill(request, self.scoped(context)).await
-    }
-
-    async fn read_resource_directory(
-        &self,
-        request: ReadResourceDirectoryRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceDirectoryResult, ErrorData> {
-        self.inner
-            .read_resource_directory(request, self.scoped(context))
-            .await
-    }
-
-    async fn on_cancelled(
-        &self,
-        notification: CancelledNotificationParam,
-        context: NotificationContext<RoleServer>,
-    ) {
-        self.inner.on_cancelled(notification, context).await;
-    }
-
-    async fn on_progress(
-        &self,
-        notification: ProgressNotificationParam,
-        context: NotificationContext<RoleServer>,
-    ) {
-        self.inner.on_progress(notification, context).await;
+    forward_notifications! {
+        on_cancelled(CancelledNotificationParam);
+        on_progress(ProgressNotificationParam);
+        on_custom_notification(CustomNotification);
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
@@ -450,15 +357,5 @@ impl<H: ServerHandler> ServerHandler for TailorSession<H> {
 
     async fn on_roots_list_changed(&self, context: NotificationContext<RoleServer>) {
         self.inner.on_roots_list_changed(context).await;
-    }
-
-    async fn on_custom_notification(
-        &self,
-        notification: CustomNotification,
-        context: NotificationContext<RoleServer>,
-    ) {
-        self.inner
-            .on_custom_notification(notification, context)
-            .await;
     }
 }

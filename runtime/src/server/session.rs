@@ -7,9 +7,10 @@ use super::failure::no_session;
 use super::request::{Reader, RequestInfo};
 use super::shared::Shared;
 use rmcp::model::{
-    ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams,
-    ElicitResult, InputResponses, LoggingLevel, LoggingMessageNotificationParam,
-    ProgressNotificationParam, ProgressToken, ProtocolVersion, RequestMetaObject,
+    CallToolRequestParams, ClientCapabilities, CreateMessageRequestParams, CreateMessageResult,
+    ElicitRequestParams, ElicitResult, InputResponses, LoggingLevel,
+    LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ProtocolVersion,
+    RequestMetaObject,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, Peer, RoleServer, ServiceError};
@@ -97,7 +98,6 @@ pub struct CallContext {
     context: RequestContext<RoleServer>,
     input_responses: Option<InputResponses>,
     request_state: Option<String>,
-    logger: String,
     /// The request's `_meta` as rmcp's type, built only if a handler asks for it.
     meta: std::sync::OnceLock<RequestMetaObject>,
 }
@@ -116,24 +116,22 @@ fn rank(level: LoggingLevel) -> u8 {
 }
 
 impl CallContext {
-    #[allow(clippy::too_many_arguments)]
+    /// The context of one `tools/call`; the call's input responses and request state are
+    /// taken out of `call`.
     pub(crate) fn new(
         request: Arc<RequestInfo>,
         session: Arc<SessionState>,
         shared: Arc<Shared>,
         context: RequestContext<RoleServer>,
-        input_responses: Option<InputResponses>,
-        request_state: Option<String>,
-        logger: String,
+        call: &mut CallToolRequestParams,
     ) -> Self {
         CallContext {
             request,
             session,
             shared,
             context,
-            input_responses,
-            request_state,
-            logger,
+            input_responses: call.input_responses.take(),
+            request_state: call.request_state.take(),
             meta: std::sync::OnceLock::new(),
         }
     }
@@ -234,7 +232,7 @@ impl CallContext {
         match self.log_level() {
             Some(threshold) if rank(level) >= rank(threshold) => {
                 let params = LoggingMessageNotificationParam::new(level, data.into())
-                    .with_logger(&self.logger);
+                    .with_logger(&self.shared.inner.logger);
                 self.peer().notify_logging_message(params).await.is_ok()
             }
             _ => false,
