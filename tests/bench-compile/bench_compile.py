@@ -4,6 +4,10 @@
 (b) `tailor`: the same structs with `#[mcp_tool]` carrying 4 level entries, 2 runners and
               2 annotated fields each;
 (c) `rmcp`:   the same N tools as rmcp `#[tool]` functions over the same structs.
+
+With `BASELINE=/path/to/another/checkout`, a fourth flavour `baseline` is flavour (b)
+against that checkout's runtime, in a workspace of its own, timed in the same rounds: the
+way to compare two versions of the macros side by side.
 """
 
 import os
@@ -22,7 +26,7 @@ def struct(i: int, tailored: bool) -> str:
         head = (
             f'#[mcp_tailor::mcp_tool(name = "tool_{i}", description = [(verbosity(0), "T{i}."), '
             f'(verbosity(3), "Tool {i}, briefly."), (verbosity(6), "Tool {i} does its thing."), '
-            f'(verbosity(9), "Tool {i} does its thing, in every detail."), default = "Tool {i}."], '
+            f'(verbosity(9), "Tool {i} does its thing, in every detail.")], '
             f'descriptions = [codex_v = "tool_{i}(a, b)", grok_v = "Tool {i}: plain words only."], '
             f'runners = [((codex, _), [default = codex_v]), ((grok, _), [(verbosity(0..=9), grok_v)])])]\n'
         )
@@ -43,6 +47,18 @@ def write(root: pathlib.Path, name: str, deps: str, body: str) -> None:
         f'serde = {{ version = "1", features = ["derive"] }}\nschemars = "1"\n{deps}'
     )
     (crate / "src" / "lib.rs").write_text("#![allow(dead_code)]\n\n" + body)
+
+
+def generate_baseline(root: pathlib.Path, n: int, baseline: pathlib.Path) -> None:
+    """Writes flavour (b) against another checkout's runtime, in a workspace of its own."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "Cargo.toml").write_text('[workspace]\nresolver = "3"\nmembers = ["baseline"]\n')
+    write(
+        root,
+        "baseline",
+        f'mcp-tailor = {{ path = "{baseline / "runtime"}", default-features = false }}\n',
+        "".join(struct(i, True) for i in range(n)),
+    )
 
 
 def generate(root: pathlib.Path, n: int) -> None:
@@ -71,7 +87,7 @@ def generate(root: pathlib.Path, n: int) -> None:
     )
 
 
-def check(root: pathlib.Path, crate: str, env: dict) -> float:
+def check_in(root: pathlib.Path, crate: str, env: dict) -> float:
     """Wall time of one non-incremental `cargo check` of the crate alone."""
     (root / crate / "src" / "lib.rs").touch()
     start = time.perf_counter()
@@ -98,20 +114,28 @@ def main() -> None:
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 200
     root = WORKSPACE / "target" / "bench-compile"
     generate(root, n)
-    env = {**os.environ, "CARGO_INCREMENTAL": "0", "CARGO_TARGET_DIR": str(root / "target")}
-    subprocess.run(["cargo", "check", "-q", "--workspace"], cwd=root, env=env, check=True)  # dependencies, once
-    crates = ("plain", "tailor", "rmcp")
+    roots = {crate: root for crate in ("plain", "tailor", "rmcp")}
+    baseline = os.environ.get("BASELINE")
+    if baseline:
+        roots["baseline"] = WORKSPACE / "target" / "bench-compile-baseline"
+        generate_baseline(roots["baseline"], n, pathlib.Path(baseline).resolve())
+    base_env = {**os.environ, "CARGO_INCREMENTAL": "0"}
+    env_of = {crate: {**base_env, "CARGO_TARGET_DIR": str(r / "target")} for crate, r in roots.items()}
+    for r in set(roots.values()):  # dependencies, once
+        env = {**base_env, "CARGO_TARGET_DIR": str(r / "target")}
+        subprocess.run(["cargo", "check", "-q", "--workspace"], cwd=r, env=env, check=True)
+    crates = tuple(roots)
     for crate in crates:  # settle per-package feature resolution before timing
-        check(root, crate, env)
+        check_in(roots[crate], crate, env_of[crate])
     # Interleaved rounds, so drift on a shared machine hits every flavour alike.
     samples = {crate: [] for crate in crates}
     for _ in range(runs):
         for crate in crates:
-            samples[crate].append(check(root, crate, env))
+            samples[crate].append(check_in(roots[crate], crate, env_of[crate]))
     medians, lines = {}, {}
     for crate in crates:
         medians[crate] = statistics.median(samples[crate])
-        lines[crate] = expanded_lines(root, crate, env)
+        lines[crate] = expanded_lines(roots[crate], crate, env_of[crate])
         s = samples[crate]
         print(
             f"{crate:<7} median {medians[crate]:6.2f} s  (min {min(s):.2f}, max {max(s):.2f}, {runs} runs)"
@@ -120,6 +144,8 @@ def main() -> None:
     print(f"tailor / plain = {medians['tailor'] / medians['plain']:.3f}   (target <= 1.25)")
     print(f"tailor / rmcp  = {medians['tailor'] / medians['rmcp']:.3f}   (target <= 1.00)")
     print(f"lines #[mcp_tool] adds per tool: {(lines['tailor'] - lines['plain']) // n}")
+    if "baseline" in medians:
+        print(f"baseline / plain = {medians['baseline'] / medians['plain']:.3f}   (the checkout in BASELINE)")
 
 
 if __name__ == "__main__":
