@@ -11,7 +11,6 @@ use syn::{Expr, Meta};
 
 /// The value of a `key = value` key, as written. A key written another way (`key(…)` or a
 /// bare `key`) has no expression, so the grammar can say how to write it.
-#[derive(Clone)]
 pub struct Value {
     pub key: syn::Path,
     expr: Option<Expr>,
@@ -91,7 +90,7 @@ pub struct AnnotationArgs {
 }
 
 /// `allow(…)`: the warnings an item silences.
-#[derive(Clone, Default, FromMeta)]
+#[derive(Default, FromMeta)]
 pub struct Allow {
     pub dead_variants: darling::util::Flag,
 }

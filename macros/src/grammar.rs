@@ -157,6 +157,17 @@ pub fn level_key(expr: &Expr, errors: &mut Errors) -> Option<LevelSpec> {
     None
 }
 
+/// A level entry `(verbosity(S), X)`, `X` read by `value`; `pair` has two elements.
+pub fn level_entry<T>(
+    pair: &syn::ExprTuple,
+    errors: &mut Errors,
+    value: impl FnOnce(&Expr, &mut Errors) -> Option<T>,
+) -> Option<(LevelSpec, T)> {
+    let spec = level_key(&pair.elems[0], errors);
+    let value = value(&pair.elems[1], errors);
+    spec.zip(value)
+}
+
 /// Text `T`. A literal is checked now; anything else must be a `&'static str` expression.
 pub fn text(expr: &Expr, errors: &mut Errors) -> Option<Text> {
     match expr {
@@ -286,11 +297,7 @@ fn runner_rules(
     for item in items {
         match item {
             Expr::Tuple(pair) if pair.elems.len() == 2 => {
-                let spec = level_key(&pair.elems[0], errors);
-                let tag = tag(&pair.elems[1], errors);
-                if let (Some(spec), Some(tag)) = (spec, tag) {
-                    rules.push((spec, tag));
-                }
+                rules.extend(level_entry(pair, errors, tag));
             }
             Expr::Assign(assign) if single_ident(&assign.left).is_some_and(|k| k == "default") => {
                 if default_seen {

@@ -6,7 +6,7 @@ use crate::ast::{Annotations, DescList, DescSpec, DescValue, LevelSpec, Tag, Tex
 use crate::attr::{AnnotationArgs, DescArgs, Nested, SiteArgs, ToolArgs, Value, value};
 use crate::errors::{Errors, did_you_mean};
 use crate::grammar::{
-    level, level_key, level_spec, list, runners, single_ident, string_lit, tag, text,
+    level, level_entry, level_key, level_spec, list, runners, single_ident, string_lit, tag, text,
 };
 use syn::punctuated::Punctuated;
 use syn::{Expr, Lit, Token};
@@ -186,11 +186,7 @@ fn desc_list(items: &Punctuated<Expr, Token![,]>, is_title: bool, errors: &mut E
     for item in items {
         match item {
             Expr::Tuple(pair) if pair.elems.len() == 2 => {
-                let spec = level_key(&pair.elems[0], errors);
-                let text = text(&pair.elems[1], errors);
-                if let (Some(spec), Some(text)) = (spec, text) {
-                    list.entries.push((spec, text));
-                }
+                list.entries.extend(level_entry(pair, errors, text));
             }
             Expr::Assign(assign) => {
                 let Some(key) = single_ident(&assign.left) else {

@@ -4,40 +4,36 @@ pub use crate::description::{ModelMatch, Rule, Tailored};
 pub use crate::tool::{Annotations, Fields, Generated, Nested, ToolDef, ToolParts};
 
 use crate::tool::McpArgs;
+use serde_json::Value;
+use std::cell::RefCell;
 
 /// The warnings about variants that can never be served: `#[mcp_tool]`, `#[mcp_args]` and
 /// `description!` use one of these constants, spanned on the dead entry, so rustc warns on
 /// stable with the note as the fix. `allow(dead_variants)` on the item silences them.
-#[allow(non_upper_case_globals)]
 pub mod dead {
-    /// An inline level entry under a non-empty `verbosity_map`.
-    #[deprecated(
-        note = "level entry never served: a non-empty `verbosity_map` answers every level; remove the entry or add `allow(dead_variants)`"
-    )]
-    pub const level_entry: () = ();
-    /// A list's `default` next to level entries or a `verbosity_map`.
-    #[deprecated(
-        note = "`default` never served: the level entries or the `verbosity_map` answer every level (it is only the definitive text); remove it or add `allow(dead_variants)`"
-    )]
-    pub const list_default: () = ();
-    /// A runner rule's `default` next to its level entries.
-    #[deprecated(
-        note = "rule `default` never served: the rule's level entries answer every level; remove it or add `allow(dead_variants)`"
-    )]
-    pub const rule_default: () = ();
-    /// A runner rule that a rule ranked before it always beats.
-    #[deprecated(
-        note = "runner rule never wins: an earlier or more specific rule matches every reader it matches; remove it, make it more specific, or add `allow(dead_variants)`"
-    )]
-    pub const shadowed_rule: () = ();
-    /// A declared variant that no map entry and no rule names.
-    #[deprecated(
-        note = "variant never served: no `verbosity_map` entry or runner rule names its tag; use it, remove it, or add `allow(dead_variants)`"
-    )]
-    pub const unused_variant: () = ();
+    /// One deprecated constant per kind of dead variant, its note the fix.
+    macro_rules! kinds {
+        ($($(#[$doc:meta])* $kind:ident => $note:literal;)*) => {$(
+            $(#[$doc])*
+            #[deprecated(note = $note)]
+            #[allow(non_upper_case_globals)]
+            pub const $kind: () = ();
+        )*};
+    }
+
+    kinds! {
+        /// An inline level entry under a non-empty `verbosity_map`.
+        level_entry => "level entry never served: a non-empty `verbosity_map` answers every level; remove the entry or add `allow(dead_variants)`";
+        /// A list's `default` next to level entries or a `verbosity_map`.
+        list_default => "`default` never served: the level entries or the `verbosity_map` answer every level (it is only the definitive text); remove it or add `allow(dead_variants)`";
+        /// A runner rule's `default` next to its level entries.
+        rule_default => "rule `default` never served: the rule's level entries answer every level; remove it or add `allow(dead_variants)`";
+        /// A runner rule that a rule ranked before it always beats.
+        shadowed_rule => "runner rule never wins: an earlier or more specific rule matches every reader it matches; remove it, make it more specific, or add `allow(dead_variants)`";
+        /// A declared variant that no map entry and no rule names.
+        unused_variant => "variant never served: no `verbosity_map` entry or runner rule names its tag; use it, remove it, or add `allow(dead_variants)`";
+    }
 }
-use serde_json::Value;
-use std::cell::RefCell;
 
 /// The key `mark_args` puts on an `#[mcp_args]` type's schema while a tool's input schema
 /// is generated; `input_schema` takes every one out again.

@@ -41,8 +41,19 @@ pub struct Failure {
 /// The host's failure reporter.
 pub type Reporter = Arc<dyn Fn(&Failure) + Send + Sync>;
 
-/// Logs a failure and hands it to the reporter, if one is set.
-pub fn report(reporter: Option<&Reporter>, failure: Failure) {
+/// Logs a failure of `kind` (about `tool`, if any) and hands it to the reporter, if one
+/// is set.
+pub fn report(
+    reporter: Option<&Reporter>,
+    kind: FailureKind,
+    cause: impl Into<String>,
+    tool: Option<String>,
+) {
+    let failure = Failure {
+        kind,
+        cause: cause.into(),
+        tool,
+    };
     tracing::warn!(kind = ?failure.kind, tool = failure.tool.as_deref(), cause = %failure.cause, "host callback failed");
     if let Some(reporter) = reporter {
         // A panicking reporter must not take the request down with it.

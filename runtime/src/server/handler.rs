@@ -5,7 +5,7 @@
 #![allow(deprecated)] // rmcp marks logging, resource subscriptions and roots deprecated.
 
 use super::custom::{SET_READER_METHOD, malformed_standard_request, set_reader};
-use super::failure::{Failure, FailureKind, TOOL_HANDLER_FAILURE, internal, report, unknown_tool};
+use super::failure::{FailureKind, TOOL_HANDLER_FAILURE, internal, report, unknown_tool};
 use super::inner::{NoHandler, inner_tools, merge_capabilities};
 use super::listing::{inner_is_visible, is_visible, list_tools};
 use super::request::{ReaderScope, RequestInfo};
@@ -120,11 +120,9 @@ impl<H: ServerHandler> TailorSession<H> {
             Err(_) => {
                 report(
                     self.shared.reporter.as_ref(),
-                    Failure {
-                        kind: FailureKind::Handler,
-                        cause: "the tool handler panicked".into(),
-                        tool: Some(request.name.to_string()),
-                    },
+                    FailureKind::Handler,
+                    "the tool handler panicked",
+                    Some(request.name.to_string()),
                 );
                 Err(internal(TOOL_HANDLER_FAILURE))
             }

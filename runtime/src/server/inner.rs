@@ -2,7 +2,7 @@
 //! and the inner tool list the layer merges into its own.
 #![allow(deprecated)] // rmcp marks logging deprecated (SEP-2577); the layer still serves it.
 
-use super::failure::{Failure, FailureKind, INNER_TOOLS_FAILURE, Reporter, internal, report};
+use super::failure::{FailureKind, INNER_TOOLS_FAILURE, Reporter, internal, report};
 use rmcp::model::{Implementation, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -45,14 +45,7 @@ pub(crate) async fn inner_tools<H: ServerHandler>(
     reporter: Option<&Reporter>,
 ) -> Result<Vec<Tool>, ErrorData> {
     let fail = |cause: String| {
-        report(
-            reporter,
-            Failure {
-                kind: FailureKind::Inner,
-                cause,
-                tool: None,
-            },
-        );
+        report(reporter, FailureKind::Inner, cause, None);
         internal(INNER_TOOLS_FAILURE)
     };
     let mut tools = Vec::new();

@@ -4,7 +4,7 @@
 
 use super::callbacks::{BoxFuture, CallbackFailure, guarded};
 use super::failure::{
-    Failure, FailureKind, INSTRUCTIONS_PROVIDER_FAILURE, Reporter, internal, report, timed_out,
+    FailureKind, INSTRUCTIONS_PROVIDER_FAILURE, Reporter, internal, report, timed_out,
 };
 use super::request::RequestInfo;
 use rmcp::ErrorData;
@@ -58,14 +58,7 @@ impl InstructionsSource {
             InstructionsSource::Provider(provider) => provider,
         };
         let fail = |kind, cause: String| {
-            report(
-                reporter,
-                Failure {
-                    kind,
-                    cause,
-                    tool: None,
-                },
-            );
+            report(reporter, kind, cause, None);
         };
         match guarded(deadline, || provider(info.clone())).await {
             Ok(Instructions::Text(text)) if text.is_empty() => {

@@ -7,8 +7,8 @@ use super::callbacks::{CallbackFailure, guarded};
 use super::catalog::ToolEntry;
 use super::cursor::{Binding, BindingBuilder};
 use super::failure::{
-    Failure, FailureKind, INNER_TOOLS_FAILURE, TOOL_PRESENTATION_FAILURE, internal, invalid_cursor,
-    report, timed_out,
+    FailureKind, INNER_TOOLS_FAILURE, TOOL_PRESENTATION_FAILURE, internal, invalid_cursor, report,
+    timed_out,
 };
 use super::presentation::{self, Presentation};
 use super::request::RequestInfo;
@@ -39,11 +39,9 @@ pub(crate) async fn is_visible(
         Err(failure) => {
             report(
                 shared.reporter.as_ref(),
-                Failure {
-                    kind: FailureKind::Authorize,
-                    cause: format!("authorize {failure}; the tool is hidden"),
-                    tool: Some(entry.def.name().to_owned()),
-                },
+                FailureKind::Authorize,
+                format!("authorize {failure}; the tool is hidden"),
+                Some(entry.def.name().to_owned()),
             );
             false
         }
@@ -63,14 +61,7 @@ async fn present(
     for tool in tools.iter_mut() {
         let name = tool.name.to_string();
         let fail = |kind, cause: String| {
-            report(
-                shared.reporter.as_ref(),
-                Failure {
-                    kind,
-                    cause,
-                    tool: Some(name.clone()),
-                },
-            );
+            report(shared.reporter.as_ref(), kind, cause, Some(name.clone()));
         };
         let descriptor =
             serde_json::to_value(&*tool).map_err(|_| internal(TOOL_PRESENTATION_FAILURE))?;
@@ -155,11 +146,9 @@ fn inner_candidates(
         if shared.catalog.get(&tool.name).is_some() {
             report(
                 shared.reporter.as_ref(),
-                Failure {
-                    kind: FailureKind::Inner,
-                    cause: "the wrapped handler lists a tool that is also registered".into(),
-                    tool: Some(tool.name.to_string()),
-                },
+                FailureKind::Inner,
+                "the wrapped handler lists a tool that is also registered",
+                Some(tool.name.to_string()),
             );
             return Err(internal(INNER_TOOLS_FAILURE));
         }

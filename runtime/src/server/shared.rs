@@ -4,7 +4,7 @@
 use super::callbacks::{BoxFuture, guarded};
 use super::catalog::Catalog;
 use super::cursor::CursorSigner;
-use super::failure::{Failure, FailureKind, Reporter, report};
+use super::failure::{FailureKind, Reporter, report};
 use super::instructions::InstructionsSource;
 use super::presentation::PresentationFn;
 use super::reader::ReaderSource;
@@ -89,11 +89,9 @@ impl Shared {
             Err(failure) => {
                 report(
                     shared.reporter.as_ref(),
-                    Failure {
-                        kind: FailureKind::Context,
-                        cause: format!("the context callback {failure}; using the resolved reader"),
-                        tool: None,
-                    },
+                    FailureKind::Context,
+                    format!("the context callback {failure}; using the resolved reader"),
+                    None,
                 );
                 info
             }
