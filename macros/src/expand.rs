@@ -89,7 +89,12 @@ fn tailored(table: &Table<usize>, texts: &[Text], k: &TokenStream) -> TokenStrea
             .unwrap_or(u8::MAX)
     };
     let pool_texts = pool.iter().map(|h| text_tokens(&texts[*h], k));
-    let base = table.base.iter().map(slot);
+    // Ten slots as one byte-string literal: one constant for rustc, not ten operands.
+    let slots = |slots: &[Option<usize>]| {
+        let bytes: Vec<u8> = slots.iter().map(slot).collect();
+        syn::LitByteStr::new(&bytes, proc_macro2::Span::call_site())
+    };
+    let base = slots(&table.base);
     let rules = table.rules.iter().map(|rule| {
         let provider = option_str(rule.provider.as_deref());
         let model = match &rule.model {
@@ -97,9 +102,9 @@ fn tailored(table: &Table<usize>, texts: &[Text], k: &TokenStream) -> TokenStrea
             ModelMatch::Exact(m) => quote!(#k::__private::ModelMatch::Exact(#m)),
             ModelMatch::List(ms) => quote!(#k::__private::ModelMatch::List(&[#(#ms),*])),
         };
-        let slots = rule.slots.iter().map(slot);
+        let slots = slots(&rule.slots);
         quote! {
-            #k::__private::Rule { provider: #provider, model: #model, slots: [#(#slots),*] }
+            #k::__private::Rule { provider: #provider, model: #model, slots: #slots }
         }
     });
     let default_verbosity = match table.default_verbosity {
@@ -110,7 +115,7 @@ fn tailored(table: &Table<usize>, texts: &[Text], k: &TokenStream) -> TokenStrea
     let tables = quote! {
         #k::__private::Tailored {
             texts: &[#(#pool_texts),*],
-            base: [#(#base),*],
+            base: #base,
             rules: &[#(#rules),*],
             default_verbosity: #default_verbosity,
             definitive: #definitive,

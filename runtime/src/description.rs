@@ -41,7 +41,7 @@ pub struct Tailored {
     /// The distinct texts this description can answer with (at most 255).
     pub texts: &'static [&'static str],
     /// Tiers 4–6 (vmap, levels, default) collapsed into one gap-filled slot per level.
-    pub base: [u8; 10],
+    pub base: &'static [u8; 10],
     /// Runner rules, most specific first.
     pub rules: &'static [Rule],
     /// The description's own `default_verbosity`.
@@ -59,7 +59,7 @@ pub struct Rule {
     /// The model matcher.
     pub model: ModelMatch,
     /// The rule's answer per level; `NONE` falls through to the base tier.
-    pub slots: [u8; 10],
+    pub slots: &'static [u8; 10],
 }
 
 /// A runner rule's model matcher. Not a stable API.
