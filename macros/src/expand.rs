@@ -187,6 +187,8 @@ pub fn tool(tool: ValidTool, item: &syn::ItemStruct, k: &TokenStream) -> TokenSt
     let scopes = tool.scopes.iter().map(|group| quote!(&[#(#group),*]));
     quote! {
         #item
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::absolute_paths)]
         const _: () = {
             #[automatically_derived]
             impl #k::McpTool for #ident {
@@ -221,6 +223,8 @@ pub fn args(fields: Vec<ValidField>, item: &syn::ItemStruct, k: &TokenStream) ->
         .push(syn::parse_quote!(#[schemars(transform = #k::__private::mark_args::<#ident>)]));
     quote! {
         #item
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::absolute_paths)]
         const _: () = {
             #[automatically_derived]
             impl #k::McpArgs for #ident {

@@ -81,3 +81,40 @@ fn expansions_compile_and_work_with_shadowed_names() {
         "f"
     );
 }
+
+/// `#[mcp_args]` and `crate = path` under the same shadows (but `str`, which serde's and
+/// schemars' derives, needed by `#[mcp_args]`, do not survive).
+mod args {
+    #[allow(unused_imports)]
+    use super::shadows::{Description, None, Ok, Option, Result, Some};
+
+    mod reexport {
+        pub use mcp_tailor as tailoring;
+    }
+
+    #[mcp_tailor::mcp_args(crate = self::reexport::tailoring)]
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    pub struct Filter {
+        #[mcp(description = [(verbosity(0), "t"), (verbosity(9), "The tag.")])]
+        #[allow(dead_code)]
+        pub tag: ::std::string::String,
+    }
+
+    /// Uses the filter.
+    #[mcp_tailor::mcp_tool(crate = self::reexport::tailoring)]
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    pub struct UsesFilter {
+        #[allow(dead_code)]
+        pub filter: ::core::option::Option<Filter>,
+    }
+
+    #[test]
+    fn argument_types_and_crate_paths_compile_with_shadowed_names() {
+        use mcp_tailor::{McpTool, RenderCtx};
+        let tool = UsesFilter::render(&RenderCtx::new().verbosity(0));
+        assert_eq!(
+            tool["inputSchema"]["$defs"]["Filter"]["properties"]["tag"]["description"],
+            "t"
+        );
+    }
+}
