@@ -176,6 +176,19 @@ fn fields(fields: Vec<ValidField>, k: &TokenStream) -> TokenStream {
     quote!(&[#(#fields),*])
 }
 
+/// The struct, then `imp` (an impl for it) in a lint-allow block of its own.
+fn with_impl(item: &syn::ItemStruct, imp: TokenStream) -> TokenStream {
+    quote! {
+        #item
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::absolute_paths)]
+        const _: () = {
+            #[automatically_derived]
+            #imp
+        };
+    }
+}
+
 /// The whole `#[mcp_tool]` expansion.
 pub fn tool(tool: ValidTool, item: &syn::ItemStruct, k: &TokenStream) -> TokenStream {
     let ident = &tool.ident;
@@ -185,31 +198,26 @@ pub fn tool(tool: ValidTool, item: &syn::ItemStruct, k: &TokenStream) -> TokenSt
     let fields = fields(tool.fields, k);
     let annotations = annotations(tool.annotations.as_ref(), k);
     let scopes = tool.scopes.iter().map(|group| quote!(&[#(#group),*]));
-    quote! {
-        #item
-        #[doc(hidden)]
-        #[allow(non_upper_case_globals, unused_qualifications, clippy::absolute_paths)]
-        const _: () = {
-            #[automatically_derived]
-            impl #k::McpTool for #ident {
-                const NAME: &'static ::core::primitive::str = #name;
-                fn def() -> &'static #k::ToolDef {
-                    static DEF: #k::ToolDef = #k::ToolDef::__new(
-                        #k::__private::ToolParts {
-                            name: #name,
-                            title: #title,
-                            description: #description,
-                            fields: #fields,
-                            annotations: #annotations,
-                            scopes: &[#(#scopes),*],
-                            schema: #k::__private::input_schema::<#ident>,
-                        },
-                    );
-                    &DEF
-                }
+    let imp = quote! {
+        impl #k::McpTool for #ident {
+            const NAME: &'static ::core::primitive::str = #name;
+            fn def() -> &'static #k::ToolDef {
+                static DEF: #k::ToolDef = #k::ToolDef::__new(
+                    #k::__private::ToolParts {
+                        name: #name,
+                        title: #title,
+                        description: #description,
+                        fields: #fields,
+                        annotations: #annotations,
+                        scopes: &[#(#scopes),*],
+                        schema: #k::__private::input_schema::<#ident>,
+                    },
+                );
+                &DEF
             }
-        };
-    }
+        }
+    };
+    with_impl(item, imp)
 }
 
 /// The whole `#[mcp_args]` expansion: the struct, marked so that its schema says where
@@ -221,18 +229,13 @@ pub fn args(fields: Vec<ValidField>, item: &syn::ItemStruct, k: &TokenStream) ->
     let mut item = item.clone();
     item.attrs
         .push(syn::parse_quote!(#[schemars(transform = #k::__private::mark_args::<#ident>)]));
-    quote! {
-        #item
-        #[doc(hidden)]
-        #[allow(non_upper_case_globals, unused_qualifications, clippy::absolute_paths)]
-        const _: () = {
-            #[automatically_derived]
-            impl #k::McpArgs for #ident {
-                fn fields() -> #k::Fields {
-                    static FIELDS: #k::Fields = #fields;
-                    FIELDS
-                }
+    let imp = quote! {
+        impl #k::McpArgs for #ident {
+            fn fields() -> #k::Fields {
+                static FIELDS: #k::Fields = #fields;
+                FIELDS
             }
-        };
-    }
+        }
+    };
+    with_impl(&item, imp)
 }

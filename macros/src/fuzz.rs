@@ -115,33 +115,35 @@ fn rules(rng: &mut Rng) -> String {
     format!("[{}]", entries.join(", "))
 }
 
+/// Fewer than `n` items made by `item`, comma-separated.
+fn up_to(rng: &mut Rng, n: usize, mut item: impl FnMut(&mut Rng) -> String) -> String {
+    let count = rng.below(n);
+    (0..count).map(|_| item(rng)).collect::<Vec<_>>().join(", ")
+}
+
 /// The keys shared by tools, fields and `description!`, in any order, some misspelt.
 fn description_keys(rng: &mut Rng) -> Vec<String> {
     let mut keys = Vec::new();
     for _ in 0..rng.below(6) {
         keys.push(match rng.below(9) {
             0 => format!("description = {}", description_value(rng)),
-            1 => {
-                let n = rng.below(4);
-                let variants: Vec<String> = (0..n)
-                    .map(|_| format!("{} = {}", tag(rng), text(rng)))
-                    .collect();
-                format!("descriptions = [{}]", variants.join(", "))
-            }
-            2 => {
-                let n = rng.below(3);
-                let entries: Vec<String> = (0..n)
-                    .map(|_| format!("({}, {})", level_spec(rng), tag(rng)))
-                    .collect();
-                format!("verbosity_map = [{}]", entries.join(", "))
-            }
-            3 => {
-                let n = rng.below(3);
-                let entries: Vec<String> = (0..n)
-                    .map(|_| format!("(({}, {}), {})", matcher(rng), matcher(rng), rules(rng)))
-                    .collect();
-                format!("runners = [{}]", entries.join(", "))
-            }
+            1 => format!(
+                "descriptions = [{}]",
+                up_to(rng, 4, |rng| format!("{} = {}", tag(rng), text(rng)))
+            ),
+            2 => format!(
+                "verbosity_map = [{}]",
+                up_to(rng, 3, |rng| format!("({}, {})", level_spec(rng), tag(rng)))
+            ),
+            3 => format!(
+                "runners = [{}]",
+                up_to(rng, 3, |rng| format!(
+                    "(({}, {}), {})",
+                    matcher(rng),
+                    matcher(rng),
+                    rules(rng)
+                ))
+            ),
             4 => format!("descriptoins = {}", text(rng)),
             5 => "runners".into(),
             _ => format!("description = {}", description_value(rng)),

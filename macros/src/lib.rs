@@ -72,42 +72,48 @@ mod entry {
         path.map_or_else(|| quote!(::mcp_tailor), ToTokens::to_token_stream)
     }
 
-    pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
-        let item = match item_struct(item, "#[mcp_tool]") {
-            Ok(item) => item,
-            Err(tokens) => return tokens,
-        };
-        let mut errors = Errors::default();
-        let args: ToolArgs = attr::read(attr, &mut errors);
-        let attr = parse::tool_attr(&args, &mut errors);
-        let k = krate(attr.desc.krate.as_ref());
-        let name = attr.name.as_ref().map(|(n, _)| n.clone());
-        let input = input::tool_input(item, "#[mcp_tool]", "a tool argument", &mut errors);
-        match valid::tool(attr, &input, &mut errors) {
-            Some(tool) => expand::tool(tool, &input.item, &k),
-            None => {
-                let name = name.unwrap_or_else(|| snake_case(&input.item.ident.to_string()));
-                fallback::tool(&input.item, &name, &errors, &k)
-            }
+    /// Runs `expand` on the struct an attribute is on, or says it must be a struct.
+    fn on_struct(
+        item: TokenStream,
+        what: &str,
+        expand: impl FnOnce(syn::ItemStruct, &mut Errors) -> TokenStream,
+    ) -> TokenStream {
+        match item_struct(item, what) {
+            Ok(item) => expand(item, &mut Errors::default()),
+            Err(tokens) => tokens,
         }
     }
 
+    pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
+        on_struct(item, "#[mcp_tool]", |item, errors| {
+            let args: ToolArgs = attr::read(attr, errors);
+            let attr = parse::tool_attr(&args, errors);
+            let k = krate(attr.desc.krate.as_ref());
+            let name = attr.name.as_ref().map(|(n, _)| n.clone());
+            let input = input::tool_input(item, "#[mcp_tool]", "a tool argument", errors);
+            match valid::tool(attr, &input, errors) {
+                Some(tool) => expand::tool(tool, &input.item, &k),
+                None => {
+                    let name = name.unwrap_or_else(|| snake_case(&input.item.ident.to_string()));
+                    fallback::tool(&input.item, &name, errors, &k)
+                }
+            }
+        })
+    }
+
     pub fn args(attr: TokenStream, item: TokenStream) -> TokenStream {
-        let item = match item_struct(item, "#[mcp_args]") {
-            Ok(item) => item,
-            Err(tokens) => return tokens,
-        };
-        let mut errors = Errors::default();
-        let args: SiteArgs = attr::read(attr, &mut errors);
-        let spec = parse::args_attr(&args, &mut errors);
-        let k = krate(spec.krate.as_ref());
-        let input = input::tool_input(item, "#[mcp_args]", "an argument", &mut errors);
-        let fields = valid::fields(&input, spec.allow_dead, &mut errors);
-        if errors.is_empty() && input.well_formed {
-            expand::args(fields, &input.item, &k)
-        } else {
-            fallback::args(&input.item, &errors, &k)
-        }
+        on_struct(item, "#[mcp_args]", |item, errors| {
+            let args: SiteArgs = attr::read(attr, errors);
+            let spec = parse::args_attr(&args, errors);
+            let k = krate(spec.krate.as_ref());
+            let input = input::tool_input(item, "#[mcp_args]", "an argument", errors);
+            let fields = valid::fields(&input, spec.allow_dead, errors);
+            if errors.is_empty() && input.well_formed {
+                expand::args(fields, &input.item, &k)
+            } else {
+                fallback::args(&input.item, errors, &k)
+            }
+        })
     }
 
     pub fn description(input: TokenStream) -> TokenStream {
