@@ -95,6 +95,13 @@ pub struct Allow {
     pub dead_variants: darling::util::Flag,
 }
 
+impl Allow {
+    /// Whether an optional `allow(…)` names `dead_variants`.
+    pub fn dead_variants(allow: &Option<Allow>) -> bool {
+        allow.as_ref().is_some_and(|a| a.dead_variants.is_present())
+    }
+}
+
 /// A nested list `key(a = …, …)`, read leniently so its own errors never hide the rest of
 /// the attribute; or the path of a key written otherwise.
 pub enum Nested<T> {

@@ -9,6 +9,7 @@ use crate::errors::Errors;
 use crate::parse;
 use proc_macro2::Span;
 use serde_derive_internals::{Ctxt, Derive, ast as serde_ast};
+use syn::ext::IdentExt;
 use syn::{Attribute, Fields};
 
 /// The struct, with its `#[mcp]` attributes removed, and what they said.
@@ -76,10 +77,10 @@ pub fn tool_input(
             }
             let args: DescArgs = attr::read(tokens, errors);
             let desc = parse::desc_spec(&args, errors);
-            let serialized_name = names.get(index).cloned().flatten().unwrap_or_else(|| {
-                let raw = ident.to_string();
-                raw.strip_prefix("r#").unwrap_or(&raw).to_owned()
-            });
+            let serialized_name = names
+                .get(index)
+                .cloned()
+                .unwrap_or_else(|| ident.unraw().to_string());
             fields.push(FieldAttr {
                 rust_name: ident.clone(),
                 serialized_name,
@@ -128,9 +129,10 @@ pub fn doc_comment(attrs: &[Attribute]) -> Option<String> {
 
 /// The deserialize-side name of each field as `schemars` writes it, by position: the
 /// container's and the field's `rename`/`rename_all` from `#[serde]` and `#[schemars]` (the
-/// latter winning), read by `serde_derive_internals`. `None` where serde could not read
-/// the attributes (serde's own derive reports why).
-fn serialized_names(item: &syn::ItemStruct) -> Vec<Option<String>> {
+/// latter winning), read by `serde_derive_internals`. Empty when nothing renames (each
+/// field's own name is the answer) or serde could not read the attributes (serde's own
+/// derive reports why).
+fn serialized_names(item: &syn::ItemStruct) -> Vec<String> {
     let container = renames(&item.attrs);
     let fields: Vec<_> = item.fields.iter().map(|f| renames(&f.attrs)).collect();
     if container.is_empty() && fields.iter().all(Vec::is_empty) {
@@ -161,7 +163,7 @@ fn serialized_names(item: &syn::ItemStruct) -> Vec<Option<String>> {
             ..
         }) => fields
             .iter()
-            .map(|f| Some(f.attrs.name().deserialize_name().to_string()))
+            .map(|f| f.attrs.name().deserialize_name().to_string())
             .collect(),
         _ => Vec::new(),
     };

@@ -120,7 +120,7 @@ mod entry {
         let mut errors = Errors::default();
         let args: SiteArgs = attr::read(input, &mut errors);
         let spec = parse::site_spec(&args, &mut errors);
-        let checked = valid::desc(&spec, None, &mut errors);
+        let checked = valid::desc(&spec, None, spec.allow_dead, &mut errors);
         if errors.is_empty() {
             expand::description(checked, &krate(spec.krate.as_ref()))
         } else {

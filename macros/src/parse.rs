@@ -3,7 +3,7 @@
 //! field's `#[mcp(...)]`, `title =`, and `description!(...)`.
 
 use crate::ast::{Annotations, DescList, DescSpec, DescValue, LevelSpec, Tag, Text, ToolAttr};
-use crate::attr::{AnnotationArgs, DescArgs, Nested, SiteArgs, ToolArgs, Value, value};
+use crate::attr::{Allow, AnnotationArgs, DescArgs, Nested, SiteArgs, ToolArgs, Value, value};
 use crate::errors::{Errors, did_you_mean};
 use crate::grammar::{
     level, level_entry, level_key, level_spec, list, runners, single_ident, string_lit, tag, text,
@@ -24,10 +24,7 @@ pub fn desc_spec(args: &DescArgs, errors: &mut Errors) -> DescSpec {
         descriptions: value(&args.descriptions, errors, descriptions).unwrap_or_default(),
         verbosity_map: value(&args.verbosity_map, errors, verbosity_map).unwrap_or_default(),
         runners: value(&args.runners, errors, runners).unwrap_or_default(),
-        allow_dead: args
-            .allow
-            .as_ref()
-            .is_some_and(|a| a.dead_variants.is_present()),
+        allow_dead: Allow::dead_variants(&args.allow),
         krate: None,
     }
 }
@@ -76,10 +73,7 @@ pub fn args_attr(args: &SiteArgs, errors: &mut Errors) -> DescSpec {
         );
     }
     DescSpec {
-        allow_dead: d
-            .allow
-            .as_ref()
-            .is_some_and(|a| a.dead_variants.is_present()),
+        allow_dead: Allow::dead_variants(&d.allow),
         krate: value(&args.krate, errors, crate_path).flatten(),
         ..DescSpec::default()
     }

@@ -53,14 +53,14 @@ pub fn tool(attr: ToolAttr, input: &ToolInput, errors: &mut Errors) -> Option<Va
         None => snake_case(&ident.to_string()),
     };
     let doc = input.doc.as_ref().map(|(d, s)| (d.as_str(), *s));
-    let description = desc(&attr.desc, doc, errors);
+    let allow_dead = attr.desc.allow_dead;
+    let description = desc(&attr.desc, doc, allow_dead, errors);
     let title_spec = DescSpec {
         description: attr.title,
-        allow_dead: attr.desc.allow_dead,
         ..Default::default()
     };
-    let title = desc(&title_spec, None, errors);
-    let fields = fields(input, attr.desc.allow_dead, errors);
+    let title = desc(&title_spec, None, allow_dead, errors);
+    let fields = fields(input, allow_dead, errors);
     (errors.is_empty() && input.well_formed).then_some(ValidTool {
         ident,
         name,
@@ -87,10 +87,12 @@ pub fn fields(input: &ToolInput, allow_dead: bool, errors: &mut Errors) -> Vec<V
             );
         }
         let doc = field.doc.as_ref().map(|(d, s)| (d.as_str(), *s));
-        let mut checked = desc(&field.desc, doc, errors);
-        if allow_dead {
-            checked.warnings.clear();
-        }
+        let checked = desc(
+            &field.desc,
+            doc,
+            allow_dead || field.desc.allow_dead,
+            errors,
+        );
         out.push(ValidField {
             name: field.serialized_name.clone(),
             checked,
@@ -263,9 +265,15 @@ fn runner_rule(runner: &Runner, variants: &Variants, errors: &mut Errors) -> Rul
     }
 }
 
-/// Checks a description site. `doc` is the doc comment, the description when none is given.
-pub fn desc(spec: &DescSpec, doc: Option<(&str, Span)>, errors: &mut Errors) -> Checked {
-    let checked = plan(spec, doc, errors);
+/// Checks a description site. `doc` is the doc comment, the description when none is given;
+/// `allow_dead` skips the dead-variant warnings.
+pub fn desc(
+    spec: &DescSpec,
+    doc: Option<(&str, Span)>,
+    allow_dead: bool,
+    errors: &mut Errors,
+) -> Checked {
+    let checked = plan(spec, doc, allow_dead, errors);
     if checked.texts.len() > MAX_TEXTS {
         let span = checked
             .texts
@@ -282,7 +290,12 @@ pub fn desc(spec: &DescSpec, doc: Option<(&str, Span)>, errors: &mut Errors) -> 
     checked
 }
 
-fn plan(spec: &DescSpec, doc: Option<(&str, Span)>, errors: &mut Errors) -> Checked {
+fn plan(
+    spec: &DescSpec,
+    doc: Option<(&str, Span)>,
+    allow_dead: bool,
+    errors: &mut Errors,
+) -> Checked {
     let mut texts = Texts::default();
     let mut plan = Plan::default();
 
@@ -340,7 +353,7 @@ fn plan(spec: &DescSpec, doc: Option<(&str, Span)>, errors: &mut Errors) -> Chec
         .map(|runner| runner_rule(runner, &variants, errors))
         .collect();
 
-    let warnings = if spec.allow_dead {
+    let warnings = if allow_dead {
         Vec::new()
     } else {
         dead::warnings(spec, &plan.rules)

@@ -71,7 +71,12 @@ pub fn input_schema<T: schemars::JsonSchema>() -> Generated {
         root.remove("description");
     }
     let mut nested = Vec::new();
-    let mut stack = vec![(String::new(), &mut value)];
+    // No `#[mcp_args]` type was met: there is no mark to look for.
+    let mut stack = if tables.is_empty() {
+        Vec::new()
+    } else {
+        vec![(String::new(), &mut value)]
+    };
     while let Some((pointer, node)) = stack.pop() {
         match node {
             Value::Object(object) => {

@@ -73,11 +73,10 @@ impl Shared {
         session: Option<&Reader>,
         deadline: Instant,
     ) -> Arc<RequestInfo> {
-        let shared = self;
-        info.reader = shared.reader_source.resolve(&info, session);
-        info.fallback_verbosity = shared.default_verbosity;
+        info.reader = self.reader_source.resolve(&info, session);
+        info.fallback_verbosity = self.default_verbosity;
         let info = Arc::new(info);
-        let Some(callback) = &shared.context else {
+        let Some(callback) = &self.context else {
             return info;
         };
         match guarded(deadline, || callback(info.clone())).await {
@@ -88,7 +87,7 @@ impl Shared {
             }
             Err(failure) => {
                 report(
-                    shared.reporter.as_ref(),
+                    self.reporter.as_ref(),
                     FailureKind::Context,
                     format!("the context callback {failure}; using the resolved reader"),
                     None,
