@@ -131,7 +131,10 @@ impl Reader {
     /// (`MCP_TAILOR_VERBOSITY`, else 5) as the fallback level. (Inside the layer,
     /// [`RequestInfo::render_ctx`] uses the server's own default.)
     pub fn render_ctx(&self) -> RenderCtx<'_> {
-        self.ctx(env_verbosity().unwrap_or(crate::DEFAULT_VERBOSITY))
+        // The environment is read (and a bad value logged) once per process, not per call.
+        static FALLBACK: std::sync::LazyLock<u8> =
+            std::sync::LazyLock::new(|| env_verbosity().unwrap_or(crate::DEFAULT_VERBOSITY));
+        self.ctx(*FALLBACK)
     }
 
     /// This reader with every field `patch` sets taken from `patch`.
