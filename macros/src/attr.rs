@@ -4,10 +4,10 @@
 //! grammar (`parse`) reads them, so one grammar serves all four call sites.
 
 use crate::errors::Errors;
-use darling::FromMeta;
 use darling::ast::NestedMeta;
+use darling::{FromField, FromMeta};
 use proc_macro2::TokenStream;
-use syn::{Expr, Meta};
+use syn::{Attribute, Expr, Meta};
 
 /// The value of a `key = value` key, as written. A key written another way (`key(…)` or a
 /// bare `key`) has no expression, so the grammar can say how to write it.
@@ -102,65 +102,128 @@ impl Allow {
     }
 }
 
+/// `T` read leniently: never fails. When darling rejects the list (an unknown key, a key
+/// twice), `value` is read again from the items that stand on their own (each key's first
+/// occurrence), so the grammar still checks them, and darling's error is kept in `error`.
+pub struct Lenient<T> {
+    pub value: T,
+    pub error: Option<darling::Error>,
+}
+
+impl<T: FromMeta + Default> FromMeta for Lenient<T> {
+    fn from_list(items: &[NestedMeta]) -> darling::Result<Self> {
+        Ok(Lenient::read(items))
+    }
+}
+
+impl<T: FromMeta + Default> Lenient<T> {
+    /// Reads `items` into `T`; never fails.
+    pub fn read(items: &[NestedMeta]) -> Self {
+        match T::from_list(items) {
+            Ok(value) => Lenient { value, error: None },
+            Err(error) => Lenient {
+                value: T::from_list(&standalone::<T>(items)).unwrap_or_default(),
+                error: Some(error),
+            },
+        }
+    }
+}
+
+impl<T> Lenient<T> {
+    /// The value, with darling's error (if any) reported into `errors`.
+    pub fn report(self, errors: &mut Errors) -> T {
+        if let Some(error) = self.error {
+            errors.darling(error);
+        }
+        self.value
+    }
+}
+
+/// Each key's first occurrence, when `T` accepts it on its own.
+fn standalone<T: FromMeta>(items: &[NestedMeta]) -> Vec<NestedMeta> {
+    let mut seen = Vec::new();
+    items
+        .iter()
+        .filter(|item| {
+            let NestedMeta::Meta(meta) = item else {
+                return false;
+            };
+            let key = quote::ToTokens::to_token_stream(meta.path()).to_string();
+            let first = !seen.contains(&key);
+            seen.push(key);
+            first && T::from_list(std::slice::from_ref(*item)).is_ok()
+        })
+        .cloned()
+        .collect()
+}
+
 /// A nested list `key(a = …, …)`, read leniently so its own errors never hide the rest of
 /// the attribute; or the path of a key written otherwise.
 pub enum Nested<T> {
-    List(T, Option<darling::Error>),
+    List(Lenient<T>),
     Misformed(syn::Path),
 }
 
 impl<T: FromMeta + Default> FromMeta for Nested<T> {
     fn from_meta(meta: &Meta) -> darling::Result<Self> {
         Ok(match meta {
-            Meta::List(list) => match NestedMeta::parse_meta_list(list.tokens.clone()) {
-                Ok(items) => {
-                    let (value, error) = lenient(&items);
-                    Nested::List(value, error)
-                }
-                Err(error) => Nested::List(T::default(), Some(error.into())),
-            },
+            Meta::List(list) => {
+                Nested::List(match NestedMeta::parse_meta_list(list.tokens.clone()) {
+                    Ok(items) => Lenient::read(&items),
+                    Err(error) => Lenient {
+                        value: T::default(),
+                        error: Some(error.into()),
+                    },
+                })
+            }
             other => Nested::Misformed(other.path().clone()),
         })
     }
 }
 
-/// Reads the items of a list into `T`, every mistake reported, never failing: when darling
-/// rejects the list (an unknown key, a key twice), the value is read again from the items
-/// that stand on their own (each key's first occurrence), so the grammar still checks them.
-fn lenient<T: FromMeta + Default>(items: &[NestedMeta]) -> (T, Option<darling::Error>) {
-    match T::from_list(items) {
-        Ok(value) => (value, None),
-        Err(error) => {
-            let mut seen = Vec::new();
-            let kept: Vec<NestedMeta> = items
-                .iter()
-                .filter(|item| {
-                    let key = match item {
-                        NestedMeta::Meta(meta) => quote::ToTokens::to_token_stream(meta.path()),
-                        _ => return false,
-                    }
-                    .to_string();
-                    let first = !seen.contains(&key);
-                    seen.push(key);
-                    first && T::from_list(std::slice::from_ref(*item)).is_ok()
-                })
-                .cloned()
-                .collect();
-            (T::from_list(&kept).unwrap_or_default(), Some(error))
-        }
-    }
+/// A field of a `#[mcp_tool]` or `#[mcp_args]` struct: its doc comment and the keys of its
+/// `#[mcp(...)]` attributes (several are read as one list).
+#[derive(FromField)]
+#[darling(attributes(mcp), forward_attrs(doc))]
+pub struct FieldArgs {
+    pub ident: Option<syn::Ident>,
+    /// The doc comment's text, as `schemars` reads it.
+    #[darling(with = doc_text)]
+    pub attrs: Option<String>,
+    #[darling(flatten)]
+    pub desc: Lenient<DescArgs>,
+}
+
+fn doc_text(attrs: Vec<Attribute>) -> darling::Result<Option<String>> {
+    Ok(doc_comment(&attrs))
+}
+
+/// The doc comment as one text: each line without its first space, joined with newlines,
+/// trimmed (as `schemars` reads it). `None` when there is none.
+pub fn doc_comment(attrs: &[Attribute]) -> Option<String> {
+    let lines: Vec<String> = attrs
+        .iter()
+        .filter(|a| a.path().is_ident("doc"))
+        .filter_map(|a| match &a.meta {
+            Meta::NameValue(nv) => match &nv.value {
+                Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                }) => Some(s.value()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .map(|line| line.strip_prefix(' ').map(str::to_owned).unwrap_or(line))
+        .collect();
+    let doc = lines.join("\n").trim().to_owned();
+    (!doc.is_empty()).then_some(doc)
 }
 
 /// Parses an attribute's tokens into `T`, reporting every error into `errors`.
 pub fn read<T: FromMeta + Default>(tokens: TokenStream, errors: &mut Errors) -> T {
     match NestedMeta::parse_meta_list(unwrap_invisible(tokens)) {
-        Ok(items) => {
-            let (value, error) = lenient(&items);
-            if let Some(error) = error {
-                errors.darling(error);
-            }
-            value
-        }
+        Ok(items) => Lenient::<T>::read(&items).report(errors),
         Err(error) => {
             errors.push(error);
             T::default()
@@ -171,7 +234,7 @@ pub fn read<T: FromMeta + Default>(tokens: TokenStream, errors: &mut Errors) -> 
 /// `tokens` with every invisible group (what `macro_rules!` wraps a `$x:literal` or an
 /// `$x:expr` in) replaced by its contents, so a DSL written through a declarative macro
 /// reads exactly like one written by hand.
-fn unwrap_invisible(tokens: TokenStream) -> TokenStream {
+pub fn unwrap_invisible(tokens: TokenStream) -> TokenStream {
     use proc_macro2::{Delimiter, Group, TokenTree};
     let mut out = TokenStream::new();
     for tree in tokens {

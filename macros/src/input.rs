@@ -4,9 +4,10 @@
 //! exactly as `schemars` computes it (`#[schemars(rename…)]` overriding `#[serde(rename…)]`).
 
 use crate::ast::FieldAttr;
-use crate::attr::{self, DescArgs};
+use crate::attr::{self, FieldArgs, doc_comment};
 use crate::errors::Errors;
 use crate::parse;
+use darling::FromField;
 use proc_macro2::Span;
 use serde_derive_internals::{Ctxt, Derive, ast as serde_ast};
 use syn::ext::IdentExt;
@@ -49,45 +50,57 @@ pub fn tool_input(
     }
     let mut fields = Vec::new();
     for (index, field) in item.fields.iter_mut().enumerate() {
-        let (mcp, rest): (Vec<_>, Vec<_>) = field
+        let Some(first) = field
             .attrs
-            .drain(..)
-            .partition(|a| a.path().is_ident("mcp"));
-        field.attrs = rest;
-        for attr in mcp {
-            let Some(ident) = field.ident.as_ref().filter(|_| named) else {
-                errors.at(
-                    &attr,
-                    format!(
-                        "`#[mcp]` needs a named field; `{what}` takes a struct with named fields"
-                    ),
-                );
-                continue;
-            };
-            let tokens = match &attr.meta {
-                syn::Meta::List(list) => list.tokens.clone(),
-                other => {
-                    errors.at(other, "write `#[mcp(description = …)]`");
-                    continue;
+            .iter()
+            .find(|a| a.path().is_ident("mcp"))
+            .cloned()
+        else {
+            continue;
+        };
+        // darling reads the lists; a form that is not a list is this macro's to report.
+        field.attrs.retain_mut(|attr| {
+            if !attr.path().is_ident("mcp") {
+                return true;
+            }
+            match &mut attr.meta {
+                syn::Meta::List(list) => {
+                    list.tokens = attr::unwrap_invisible(std::mem::take(&mut list.tokens));
+                    true
                 }
-            };
-            if fields.iter().any(|f: &FieldAttr| f.rust_name == *ident) {
-                errors.at(&attr, "`#[mcp]` given twice on one field; merge them");
+                other => {
+                    errors.at(&*other, "write `#[mcp(description = …)]`");
+                    false
+                }
+            }
+        });
+        let args = FieldArgs::from_field(field);
+        field.attrs.retain(|a| !a.path().is_ident("mcp"));
+        let args = match args {
+            Ok(args) => args,
+            Err(error) => {
+                errors.darling(error);
                 continue;
             }
-            let args: DescArgs = attr::read(tokens, errors);
-            let desc = parse::desc_spec(&args, errors);
-            let serialized_name = names
-                .get(index)
-                .cloned()
-                .unwrap_or_else(|| ident.unraw().to_string());
-            fields.push(FieldAttr {
-                rust_name: ident.clone(),
-                serialized_name,
-                desc,
-                doc: doc_comment(&field.attrs).map(|d| (d, ident.span())),
-            });
-        }
+        };
+        let Some(ident) = args.ident.filter(|_| named) else {
+            errors.at(
+                &first,
+                format!("`#[mcp]` needs a named field; `{what}` takes a struct with named fields"),
+            );
+            continue;
+        };
+        let desc = parse::desc_spec(&args.desc.report(errors), errors);
+        let serialized_name = names
+            .get(index)
+            .cloned()
+            .unwrap_or_else(|| ident.unraw().to_string());
+        fields.push(FieldAttr {
+            doc: args.attrs.map(|d| (d, ident.span())),
+            rust_name: ident,
+            serialized_name,
+            desc,
+        });
     }
     ToolInput {
         item,
@@ -103,28 +116,6 @@ fn fields_span(item: &syn::ItemStruct) -> Span {
         Fields::Unit => item.ident.span(),
         Fields::Named(f) => f.brace_token.span.join(),
     }
-}
-
-/// The doc comment as one text: each line without its first space, joined with newlines,
-/// trimmed (as `schemars` reads it). `None` when there is none.
-pub fn doc_comment(attrs: &[Attribute]) -> Option<String> {
-    let lines: Vec<String> = attrs
-        .iter()
-        .filter(|a| a.path().is_ident("doc"))
-        .filter_map(|a| match &a.meta {
-            syn::Meta::NameValue(nv) => match &nv.value {
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(s),
-                    ..
-                }) => Some(s.value()),
-                _ => None,
-            },
-            _ => None,
-        })
-        .map(|line| line.strip_prefix(' ').map(str::to_owned).unwrap_or(line))
-        .collect();
-    let doc = lines.join("\n").trim().to_owned();
-    (!doc.is_empty()).then_some(doc)
 }
 
 /// The deserialize-side name of each field as `schemars` writes it, by position: the

@@ -101,7 +101,7 @@ fn crate_path(expr: &Expr, errors: &mut Errors) -> Option<syn::Path> {
 
 fn annotations(nested: &Nested<AnnotationArgs>, errors: &mut Errors) -> Option<Annotations> {
     let (args, error) = match nested {
-        Nested::List(args, error) => (args, error),
+        Nested::List(list) => (&list.value, &list.error),
         Nested::Misformed(path) => {
             errors.at(
                 path,
