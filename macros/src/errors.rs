@@ -31,8 +31,14 @@ impl Errors {
     /// phrased like every other error of the macro.
     pub fn darling(&mut self, error: darling::Error) {
         for one in error.flatten() {
-            let span = one.span();
-            self.at_span(span, house_style(&one.to_string()));
+            let mut message = house_style(&one.to_string());
+            if message.starts_with("unknown key ")
+                && !message.contains(';')
+                && let Some(keys) = unlisted_keys(&format!("{one:?}"))
+            {
+                message = format!("{message}; keys here: {keys}");
+            }
+            self.at_span(one.span(), message);
         }
     }
 
@@ -99,9 +105,35 @@ fn house_style(message: &str) -> String {
     }
 }
 
+/// The keys darling knew for an unknown key, from its `Debug` form (`alts: {"a", "b"}`): its
+/// message lists them only below ten keys, and `#[mcp_tool]` has ten. `None` when the form
+/// has no such set (a test pins the darling version's form).
+fn unlisted_keys(debug: &str) -> Option<String> {
+    let (_, rest) = debug.split_once("alts: {")?;
+    let (set, _) = rest.split_once('}')?;
+    let keys: Vec<&str> = set.split(", ").map(|k| k.trim_matches('"')).collect();
+    (!set.is_empty()).then(|| backticked(&keys))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::house_style;
+    use super::{Errors, house_style};
+
+    #[test]
+    fn unknown_key_lists_every_key_past_darlings_nine() {
+        let keys = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
+        let mut errors = Errors::default();
+        errors.darling(darling::Error::unknown_field_with_alts("zzz", &keys));
+        errors.darling(darling::Error::unknown_field_with_alts("jj", &keys));
+        let messages: Vec<String> = errors.list.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            messages,
+            [
+                "unknown key `zzz`; keys here: `a`, `b`, `c`, `d`, `e`, `f`, `g`, `h`, `i`, `j`",
+                "unknown key `jj`; did you mean `j`?",
+            ]
+        );
+    }
 
     #[test]
     fn darling_messages_in_house_style() {
