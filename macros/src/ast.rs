@@ -119,10 +119,7 @@ pub struct DescSpec {
 #[derive(Clone, Default)]
 pub struct Annotations {
     pub title: Option<Text>,
-    pub read_only_hint: Option<bool>,
-    pub destructive_hint: Option<bool>,
-    pub idempotent_hint: Option<bool>,
-    pub open_world_hint: Option<bool>,
+    pub hints: crate::attr::Hints,
 }
 
 /// Everything `#[mcp_tool(...)]` declares about the tool itself.

@@ -79,14 +79,46 @@ pub struct ToolArgs {
     pub site: SiteArgs,
 }
 
-/// The keys of `annotations(...)`.
+/// The keys of `annotations(...)`: its title (a text, for the grammar) and the hints.
 #[derive(Default, FromMeta)]
 pub struct AnnotationArgs {
     pub title: Option<Value>,
-    pub read_only_hint: Option<Value>,
-    pub destructive_hint: Option<Value>,
-    pub idempotent_hint: Option<Value>,
-    pub open_world_hint: Option<Value>,
+    #[darling(flatten)]
+    pub hints: Hints,
+}
+
+/// The four MCP tool hints, each `key = true` or `key = false`.
+#[derive(Clone, Copy, Default, FromMeta)]
+pub struct Hints {
+    pub read_only_hint: Option<Hint>,
+    pub destructive_hint: Option<Hint>,
+    pub idempotent_hint: Option<Hint>,
+    pub open_world_hint: Option<Hint>,
+}
+
+/// A hint's value: a `bool` literal, nothing else.
+#[derive(Clone, Copy)]
+pub struct Hint(pub bool);
+
+impl FromMeta for Hint {
+    fn from_meta(meta: &Meta) -> darling::Result<Self> {
+        let key = quote::ToTokens::to_token_stream(meta.path());
+        match meta {
+            Meta::NameValue(syn::MetaNameValue {
+                value:
+                    Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Bool(b),
+                        ..
+                    }),
+                ..
+            }) => Ok(Hint(b.value)),
+            Meta::NameValue(nv) => Err(darling::Error::custom(format!(
+                "expected `true` or `false` for `{key}`"
+            ))
+            .with_span(&nv.value)),
+            other => Err(darling::Error::custom(format!("expected `{key} = …`")).with_span(other)),
+        }
+    }
 }
 
 /// `allow(…)`: the warnings an item silences.

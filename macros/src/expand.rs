@@ -4,6 +4,7 @@
 //! given), so the expansion compiles whatever the caller's scope shadows.
 
 use crate::ast::{Annotations, Text};
+use crate::attr::Hint;
 use crate::dead::Warning;
 use crate::tables::{self, ModelMatch, Shape, Table};
 use crate::valid::{Checked, ValidField, ValidTool};
@@ -45,9 +46,9 @@ fn option_str(value: Option<&str>) -> TokenStream {
     }
 }
 
-fn option_bool(value: Option<bool>) -> TokenStream {
+fn option_bool(value: Option<Hint>) -> TokenStream {
     match value {
-        Some(v) => quote!(::core::option::Option::Some(#v)),
+        Some(Hint(v)) => quote!(::core::option::Option::Some(#v)),
         None => quote!(::core::option::Option::None),
     }
 }
@@ -146,11 +147,12 @@ fn annotations(annotations: Option<&Annotations>, k: &TokenStream) -> TokenStrea
         None => quote!(::core::option::Option::None),
     };
     let assertions = text_assertions(a.title.as_slice(), k);
+    let h = &a.hints;
     let (ro, de, id, ow) = (
-        option_bool(a.read_only_hint),
-        option_bool(a.destructive_hint),
-        option_bool(a.idempotent_hint),
-        option_bool(a.open_world_hint),
+        option_bool(h.read_only_hint),
+        option_bool(h.destructive_hint),
+        option_bool(h.idempotent_hint),
+        option_bool(h.open_world_hint),
     );
     quote! {
         ::core::option::Option::Some({

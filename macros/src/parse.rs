@@ -3,7 +3,7 @@
 //! field's `#[mcp(...)]`, `title =`, and `description!(...)`.
 
 use crate::ast::{Annotations, DescList, DescSpec, DescValue, LevelSpec, Tag, Text, ToolAttr};
-use crate::attr::{Allow, AnnotationArgs, DescArgs, Nested, SiteArgs, ToolArgs, Value, value};
+use crate::attr::{Allow, AnnotationArgs, DescArgs, Nested, SiteArgs, ToolArgs, value};
 use crate::errors::{Errors, did_you_mean};
 use crate::grammar::{
     level, level_entry, level_key, level_spec, list, runners, single_ident, string_lit, tag, text,
@@ -113,28 +113,9 @@ fn annotations(nested: &Nested<AnnotationArgs>, errors: &mut Errors) -> Option<A
     if let Some(error) = error {
         errors.darling(error.clone());
     }
-    let mut hint = |hint: &Option<Value>, name: &str| {
-        value(hint, errors, |expr, errors| match expr {
-            Expr::Lit(syn::ExprLit {
-                lit: Lit::Bool(b), ..
-            }) => Some(b.value),
-            other => {
-                errors.at(other, format!("expected `true` or `false` for `{name}`"));
-                None
-            }
-        })
-        .flatten()
-    };
-    let read_only_hint = hint(&args.read_only_hint, "read_only_hint");
-    let destructive_hint = hint(&args.destructive_hint, "destructive_hint");
-    let idempotent_hint = hint(&args.idempotent_hint, "idempotent_hint");
-    let open_world_hint = hint(&args.open_world_hint, "open_world_hint");
     Some(Annotations {
         title: value(&args.title, errors, text).flatten(),
-        read_only_hint,
-        destructive_hint,
-        idempotent_hint,
-        open_world_hint,
+        hints: args.hints,
     })
 }
 
