@@ -262,7 +262,12 @@ fn tool_attr(rng: &mut Rng) -> String {
                 ["search", "bad name!", "", "a.b-c_d"][rng.below(4)]
             ),
             1 => format!("title = {}", description_value(rng)),
-            2 => "annotations(read_only_hint = true, title = \"T\")".into(),
+            2 => [
+                "annotations(read_only_hint = true, title = \"T\")",
+                "annotations(destructive_hint = \"yes\", idempotent_hint)",
+                "annotations(open_world_hint = false, open_world_hint = true)",
+            ][rng.below(3)]
+            .into(),
             3 => "annotations(bogus = 1)".into(),
             4 => "scopes = [\"a\", \"b\" | \"c\"]".into(),
             _ => "scopes = 5".into(),
@@ -278,8 +283,17 @@ fn item(rng: &mut Rng) -> String {
         } else {
             description_keys(rng)
         };
+        // Sometimes a second `#[mcp]` (read with the first as one list), or one that is
+        // not a list at all.
+        let extra = match rng.below(8) {
+            0 => "#[mcp(allow(dead_variants))]",
+            1 => "#[mcp(description = \"again\")]",
+            2 => "#[mcp]",
+            3 => "#[mcp = \"x\"]",
+            _ => "",
+        };
         format!(
-            "#[mcp({})] {} field_{}: String,",
+            "#[mcp({})] {extra} {} field_{}: String,",
             keys.join(", "),
             if rng.chance(3) {
                 "#[serde(rename = \"x\")]"
