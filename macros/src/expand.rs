@@ -9,7 +9,7 @@ use crate::dead::Warning;
 use crate::tables::{self, ModelMatch, Shape, Table};
 use crate::valid::{Checked, ValidField, ValidTool};
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 /// The tokens of one text. A text the macro cannot read (a const, `include_str!`,
@@ -39,16 +39,10 @@ fn text_assertions(texts: &[Text], k: &TokenStream) -> TokenStream {
         .collect()
 }
 
-fn option_str(value: Option<&str>) -> TokenStream {
+/// `Some(value)` or `None`, as an expression.
+fn option(value: Option<impl ToTokens>) -> TokenStream {
     match value {
         Some(v) => quote!(::core::option::Option::Some(#v)),
-        None => quote!(::core::option::Option::None),
-    }
-}
-
-fn option_bool(value: Option<Hint>) -> TokenStream {
-    match value {
-        Some(Hint(v)) => quote!(::core::option::Option::Some(#v)),
         None => quote!(::core::option::Option::None),
     }
 }
@@ -97,7 +91,7 @@ fn tailored(table: &Table<usize>, texts: &[Text], k: &TokenStream) -> TokenStrea
     };
     let base = slots(&table.base);
     let rules = table.rules.iter().map(|rule| {
-        let provider = option_str(rule.provider.as_deref());
+        let provider = option(rule.provider.as_deref());
         let model = match &rule.model {
             ModelMatch::Any => quote!(#k::__private::ModelMatch::Any),
             ModelMatch::Exact(m) => quote!(#k::__private::ModelMatch::Exact(#m)),
@@ -108,10 +102,7 @@ fn tailored(table: &Table<usize>, texts: &[Text], k: &TokenStream) -> TokenStrea
             #k::__private::Rule { provider: #provider, model: #model, slots: #slots }
         }
     });
-    let default_verbosity = match table.default_verbosity {
-        Some(level) => quote!(::core::option::Option::Some(#level)),
-        None => quote!(::core::option::Option::None),
-    };
+    let default_verbosity = option(table.default_verbosity);
     let definitive = slot(&table.definitive);
     let tables = quote! {
         #k::__private::Tailored {
@@ -139,20 +130,15 @@ fn annotations(annotations: Option<&Annotations>, k: &TokenStream) -> TokenStrea
     let Some(a) = annotations else {
         return quote!(::core::option::Option::None);
     };
-    let title = match &a.title {
-        Some(text) => {
-            let t = text_tokens(text, k);
-            quote!(::core::option::Option::Some(#t))
-        }
-        None => quote!(::core::option::Option::None),
-    };
+    let title = option(a.title.as_ref().map(|text| text_tokens(text, k)));
     let assertions = text_assertions(a.title.as_slice(), k);
+    let hint = |hint: Option<Hint>| option(hint.map(|Hint(v)| v));
     let h = &a.hints;
     let (ro, de, id, ow) = (
-        option_bool(h.read_only_hint),
-        option_bool(h.destructive_hint),
-        option_bool(h.idempotent_hint),
-        option_bool(h.open_world_hint),
+        hint(h.read_only_hint),
+        hint(h.destructive_hint),
+        hint(h.idempotent_hint),
+        hint(h.open_world_hint),
     );
     quote! {
         ::core::option::Option::Some({
