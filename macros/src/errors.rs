@@ -31,13 +31,7 @@ impl Errors {
     /// phrased like every other error of the macro.
     pub fn darling(&mut self, error: darling::Error) {
         for one in error.flatten() {
-            let mut message = house_style(&one.to_string());
-            if message.starts_with("unknown key ")
-                && !message.contains(';')
-                && let Some(keys) = unlisted_keys(&format!("{one:?}"))
-            {
-                message = format!("{message}; keys here: {keys}");
-            }
+            let message = house_style(&one.to_string(), alternatives(&format!("{one:?}")));
             self.at_span(one.span(), message);
         }
     }
@@ -74,8 +68,9 @@ pub fn backticked<S: AsRef<str>>(names: &[S]) -> String {
 
 /// darling's message in the macro's own phrasing: `unknown key `x`; did you mean `y`?`,
 /// `` `x` given twice; keep one ``. The location darling appends (`at annotations`) goes:
-/// the span already points there.
-fn house_style(message: &str) -> String {
+/// the span already points there. `keys` (the error's [`alternatives`]) completes an
+/// unknown key's message where darling's own left the list out.
+fn house_style(message: &str, keys: Option<String>) -> String {
     let message = match message.rsplit_once(" at ") {
         Some((head, location))
             if location
@@ -89,9 +84,10 @@ fn house_style(message: &str) -> String {
     if let Some(rest) = message.strip_prefix("Unknown field: ") {
         return match rest.split_once(". Did you mean ") {
             Some((key, close)) => format!("unknown key {key}; did you mean {close}"),
-            None => match rest.split_once(". Available values: ") {
-                Some((key, keys)) => format!("unknown key {key}; keys here: {keys}"),
-                None => format!("unknown key {rest}"),
+            None => match (rest.split_once(". Available values: "), keys) {
+                (Some((key, keys)), _) => format!("unknown key {key}; keys here: {keys}"),
+                (None, Some(keys)) => format!("unknown key {rest}; keys here: {keys}"),
+                (None, None) => format!("unknown key {rest}"),
             },
         };
     }
@@ -106,9 +102,9 @@ fn house_style(message: &str) -> String {
 }
 
 /// The keys darling knew for an unknown key, from its `Debug` form (`alts: {"a", "b"}`): its
-/// message lists them only below ten keys, and `#[mcp_tool]` has ten. `None` when the form
-/// has no such set (a test pins the darling version's form).
-fn unlisted_keys(debug: &str) -> Option<String> {
+/// message lists them only below ten keys, and `#[mcp_tool]` has ten. `None` for any other
+/// error, or when the form has no such set (a test pins the darling version's form).
+fn alternatives(debug: &str) -> Option<String> {
     let (_, rest) = debug.split_once("alts: {")?;
     let (set, _) = rest.split_once('}')?;
     let keys: Vec<&str> = set.split(", ").map(|k| k.trim_matches('"')).collect();
@@ -157,7 +153,7 @@ mod tests {
             ),
         ];
         for (darling, ours) in cases {
-            assert_eq!(house_style(darling), ours);
+            assert_eq!(house_style(darling, None), ours);
         }
     }
 }
