@@ -54,7 +54,7 @@ fn stub(
 }
 
 /// The fallback of `description!`: the errors, then an absent description.
-pub fn description(errors: &Errors) -> TokenStream {
+pub fn description(errors: &Errors, k: &TokenStream) -> TokenStream {
     let errors = errors.to_compile_errors();
-    quote!({ #errors ::mcp_tailor::Description::ABSENT })
+    quote!({ #errors #k::Description::ABSENT })
 }

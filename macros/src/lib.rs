@@ -121,10 +121,11 @@ mod entry {
         let args: SiteArgs = attr::read(input, &mut errors);
         let spec = parse::site_spec(&args, &mut errors);
         let checked = valid::desc(&spec, None, spec.allow_dead, &mut errors);
+        let k = krate(spec.krate.as_ref());
         if errors.is_empty() {
-            expand::description(checked, &krate(spec.krate.as_ref()))
+            expand::description(checked, &k)
         } else {
-            fallback::description(&errors)
+            fallback::description(&errors, &k)
         }
     }
 }
