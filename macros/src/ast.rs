@@ -133,6 +133,16 @@ pub struct ToolAttr {
     pub scopes: Vec<Vec<String>>,
 }
 
+impl ToolAttr {
+    /// The tool's name: `name = …` as given, or the struct's name in snake_case.
+    pub fn tool_name(&self, ident: &syn::Ident) -> String {
+        self.name.as_ref().map_or_else(
+            || crate::input::snake_case(&ident.to_string()),
+            |(name, _)| name.clone(),
+        )
+    }
+}
+
 /// A field's `#[mcp(...)]` with the field's serialized name and doc comment.
 pub struct FieldAttr {
     pub rust_name: syn::Ident,

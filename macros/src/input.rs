@@ -83,7 +83,7 @@ pub fn tool_input(
                 continue;
             }
         };
-        let Some(ident) = args.ident.filter(|_| named) else {
+        let Some(ident) = args.ident else {
             errors.at(
                 &first,
                 format!("`#[mcp]` needs a named field; `{what}` takes a struct with named fields"),

@@ -48,7 +48,7 @@ pub fn description(input: TokenStream) -> TokenStream {
 mod entry {
     use crate::attr::{self, SiteArgs, ToolArgs};
     use crate::errors::Errors;
-    use crate::input::{self, snake_case};
+    use crate::input;
     use crate::{expand, fallback, parse, valid};
     use proc_macro2::{Span, TokenStream};
     use quote::{ToTokens, quote};
@@ -87,16 +87,13 @@ mod entry {
     pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
         on_struct(item, "#[mcp_tool]", |item, errors| {
             let args: ToolArgs = attr::read(attr, errors);
-            let attr = parse::tool_attr(&args, errors);
+            let attr = parse::tool_attr(args, errors);
             let k = krate(attr.desc.krate.as_ref());
-            let name = attr.name.as_ref().map(|(n, _)| n.clone());
+            let name = attr.tool_name(&item.ident);
             let input = input::tool_input(item, "#[mcp_tool]", "a tool argument", errors);
             match valid::tool(attr, &input, errors) {
                 Some(tool) => expand::tool(tool, &input.item, &k),
-                None => {
-                    let name = name.unwrap_or_else(|| snake_case(&input.item.ident.to_string()));
-                    fallback::tool(&input.item, &name, errors, &k)
-                }
+                None => fallback::tool(&input.item, &name, errors, &k),
             }
         })
     }

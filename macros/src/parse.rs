@@ -39,7 +39,7 @@ pub fn site_spec(args: &SiteArgs, errors: &mut Errors) -> DescSpec {
 }
 
 /// `#[mcp_tool(...)]`.
-pub fn tool_attr(args: &ToolArgs, errors: &mut Errors) -> ToolAttr {
+pub fn tool_attr(args: ToolArgs, errors: &mut Errors) -> ToolAttr {
     ToolAttr {
         name: value(&args.name, errors, |e, errors| {
             string_lit(e, "a tool name", errors)
@@ -47,10 +47,7 @@ pub fn tool_attr(args: &ToolArgs, errors: &mut Errors) -> ToolAttr {
         .flatten(),
         title: value(&args.title, errors, |e, errors| desc_value(e, true, errors)).flatten(),
         desc: site_spec(&args.site, errors),
-        annotations: args
-            .annotations
-            .as_ref()
-            .and_then(|a| annotations(a, errors)),
+        annotations: args.annotations.and_then(|a| annotations(a, errors)),
         scopes: value(&args.scopes, errors, scopes).unwrap_or_default(),
     }
 }
@@ -99,9 +96,9 @@ fn crate_path(expr: &Expr, errors: &mut Errors) -> Option<syn::Path> {
     }
 }
 
-fn annotations(nested: &Nested<AnnotationArgs>, errors: &mut Errors) -> Option<Annotations> {
-    let (args, error) = match nested {
-        Nested::List(list) => (&list.value, &list.error),
+fn annotations(nested: Nested<AnnotationArgs>, errors: &mut Errors) -> Option<Annotations> {
+    let args = match nested {
+        Nested::List(list) => list.report(errors),
         Nested::Misformed(path) => {
             errors.at(
                 path,
@@ -110,9 +107,6 @@ fn annotations(nested: &Nested<AnnotationArgs>, errors: &mut Errors) -> Option<A
             return None;
         }
     };
-    if let Some(error) = error {
-        errors.darling(error.clone());
-    }
     Some(Annotations {
         title: value(&args.title, errors, text).flatten(),
         hints: args.hints,

@@ -71,7 +71,7 @@ fn stage_times() {
         let mut errors = Errors::default();
         let args: ToolArgs = attr::read(attr_tokens.clone(), &mut errors);
         lap(1, &mut t);
-        let attr = parse::tool_attr(&args, &mut errors);
+        let attr = parse::tool_attr(args, &mut errors);
         lap(2, &mut t);
         let input = input::tool_input(item, "#[mcp_tool]", "a tool argument", &mut errors);
         lap(3, &mut t);

@@ -10,7 +10,7 @@ use crate::ast::{
 };
 use crate::dead::{self, Warning};
 use crate::errors::{Errors, backticked};
-use crate::input::{ToolInput, snake_case};
+use crate::input::ToolInput;
 use crate::tables::{Mask, ModelMatch, Plan, Rule, range_mask};
 use proc_macro2::Span;
 
@@ -45,13 +45,10 @@ pub struct ValidTool {
 /// Validates a whole tool. `None` when anything is wrong (every error reported).
 pub fn tool(attr: ToolAttr, input: &ToolInput, errors: &mut Errors) -> Option<ValidTool> {
     let ident = input.item.ident.clone();
-    let name = match &attr.name {
-        Some((name, span)) => {
-            tool_name(name, *span, errors);
-            name.clone()
-        }
-        None => snake_case(&ident.to_string()),
-    };
+    if let Some((name, span)) = &attr.name {
+        tool_name(name, *span, errors);
+    }
+    let name = attr.tool_name(&ident);
     let doc = input.doc.as_ref().map(|(d, s)| (d.as_str(), *s));
     let allow_dead = attr.desc.allow_dead;
     let description = desc(&attr.desc, doc, allow_dead, errors);
