@@ -255,12 +255,12 @@ impl ToolDef {
     /// is a property of the generated input schema. Registering a tool with a server
     /// checks this; rendering a tool that fails it panics with the same message.
     pub fn check_schema(&self) -> Result<(), MissingField> {
-        self.schema
-            .cell
-            .get_or_init(|| self.generate())
-            .as_ref()
-            .map(|_| ())
-            .map_err(Clone::clone)
+        self.generation().as_ref().map(|_| ()).map_err(Clone::clone)
+    }
+
+    /// The schema generated once and checked, or the annotated field it lacks.
+    fn generation(&self) -> &Result<Generated, MissingField> {
+        self.schema.cell.get_or_init(|| self.generate())
     }
 
     fn generate(&self) -> Result<Generated, MissingField> {
@@ -290,7 +290,7 @@ impl ToolDef {
     }
 
     fn generated(&self) -> &Generated {
-        match self.schema.cell.get_or_init(|| self.generate()) {
+        match self.generation() {
             Ok(generated) => generated,
             Err(missing) => panic!("{missing}"),
         }
