@@ -217,6 +217,28 @@ mod tests {
     }
 
     #[test]
+    fn eval_finds_the_tools_users_ask_for_at_every_level() {
+        let tasks = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/demo/tasks.toml");
+        // The floor `.ci/run` holds the demo to.
+        let outcome = output(&format!("eval --tasks {tasks} --floor 0.3"));
+        assert!(outcome.success, "{}", outcome.output);
+        assert!(
+            outcome.output.ends_with("eval: no findings"),
+            "{}",
+            outcome.output
+        );
+        let report: Value =
+            serde_json::from_str(&output(&format!("eval --tasks {tasks} --json")).output).unwrap();
+        // Every reader class is asked, with every task at least 12 of them are about.
+        let readers = report["readers"].as_object().unwrap();
+        assert_eq!(readers.len(), 7);
+        for levels in readers.values() {
+            assert_eq!(levels.as_array().unwrap().len(), 10);
+            assert!(levels[0]["tasks"].as_array().unwrap().len() >= 12);
+        }
+    }
+
+    #[test]
     fn bad_arguments_are_reported() {
         let usage = |line: &str| {
             let outcome = output(line);

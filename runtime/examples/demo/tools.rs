@@ -15,8 +15,9 @@ const CREATE_RICH: &str = "Create a note with a title, a Markdown body and optio
     allow(dead_variants),
     title = [(verbosity(0..=4), "New note"), (verbosity(5..=9), "Create a note")],
     description = [
-        (verbosity(0..=2), "Create a note."),
-        (verbosity(3..=6), "Create a note from a title, a body and tags; returns its id."),
+        // `eval` found level 0..=6 losing "save this paragraph in markdown…": they say Markdown.
+        (verbosity(0..=2), "Create a Markdown note."),
+        (verbosity(3..=6), "Create a note from a title, a Markdown body and tags; returns its id."),
         (verbosity([7, 8, 9]), CREATE_RICH),
         default = "Create a note from a title, a body and tags; returns its id.",
     ],

@@ -1,6 +1,7 @@
 //! The catalog under inspection: a built server's registered tools, listed exactly as its
 //! `tools/list` answers a given caller on a given protocol revision.
 
+use super::eval::Listing;
 use super::readers::ReaderClass;
 use super::tokens;
 use crate::ToolDef;
@@ -28,6 +29,17 @@ impl Size {
             bytes: text.len(),
             tokens: tokens::count(text),
         }
+    }
+
+    /// The total size of `pages`.
+    pub fn of_pages(pages: &[String]) -> Size {
+        pages.iter().fold(Size::default(), |total, page| {
+            let page = Size::of(page);
+            Size {
+                bytes: total.bytes + page.bytes,
+                tokens: total.tokens + page.tokens,
+            }
+        })
     }
 }
 
@@ -103,12 +115,18 @@ impl<'a, H: ServerHandler + Clone> Catalog<'a, H> {
     pub async fn sizes(&self, class: &ReaderClass) -> Result<[Size; 10], ErrorData> {
         let mut sizes = [Size::default(); 10];
         for (level, size) in (0u8..).zip(sizes.iter_mut()) {
-            for page in self.pages(class.reader(level)).await? {
-                let page = Size::of(&page);
-                size.bytes += page.bytes;
-                size.tokens += page.tokens;
-            }
+            *size = Size::of_pages(&self.pages(class.reader(level)).await?);
         }
         Ok(sizes)
+    }
+
+    /// The catalog `class` lists at each level 0..=9: its size and what the tool search
+    /// reads of it.
+    pub async fn listings(&self, class: &ReaderClass) -> Result<Vec<Listing>, ErrorData> {
+        let mut out = Vec::with_capacity(10);
+        for level in 0..=crate::MAX_VERBOSITY {
+            out.push(Listing::from_pages(&self.pages(class.reader(level)).await?));
+        }
+        Ok(out)
     }
 }

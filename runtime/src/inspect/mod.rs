@@ -12,13 +12,15 @@
 //!
 //! Subcommands: `list` (the server's `tools/list` result for one reader, byte for byte),
 //! `matrix` (every string per reader class and level), `tokens` (the catalog's tokens per
-//! reader and level, and what each level saves), `diff A B`, and `lint` (non-zero exit on
-//! findings). Reader classes are every (runner, model) the catalog's rules name, plus
+//! reader and level, and what each level saves), `diff A B`, `lint` (non-zero exit on
+//! findings), and `eval` (whether each reader still finds the right tool at each level with
+//! the Codex CLI's tool search; see [`eval`]). Reader classes are every (runner, model) the catalog's rules name, plus
 //! "no runner" (`-`), less those that read exactly like an earlier one. Tokens are
 //! `o200k_base`. The catalog is the registered tools; a wrapped handler's own tools need
 //! a live request and are not included.
 
 mod catalog;
+pub mod eval;
 mod lint;
 mod readers;
 mod report;
@@ -39,6 +41,7 @@ usage: list   [--runner R] [--model M] [--verbosity N] [CALLER] [--pretty]
        tokens [CALLER] [--json]
        diff   READER_A READER_B [CALLER]
        lint   [--budget LEVELS=TOKENS]... [CALLER]
+       eval   --tasks FILE [--top K] [--floor F] [--svg FILE] [CALLER] [--json]
 CALLER: [--principal ID] [--tenant T] [--scopes a,b] [--protocol 2025-11-25|2026-07-28]
 READER: -  |  runner  |  runner/model  |  _/model
 
@@ -48,7 +51,12 @@ tokens  the whole catalog's o200k_base tokens per reader and level, and each lev
 diff    the strings two readers read differently, and their catalog tokens per level
 lint    wording that names arguments a tool lacks, terse levels costing more than rich
         ones, texts over a budget (e.g. --budget 0..=3=40), readers whose catalog never
-        varies by level, tools that ignore unknown arguments while naming arguments";
+        varies by level, tools that ignore unknown arguments while naming arguments
+eval    for every reader and level, the catalog's tokens and how well the Codex CLI's tool
+        search (exact names, then BM25) finds each task's tool: hit@1, hit@K (default 8),
+        MRR, each rank; findings: a tool a terser level loses (naming the query words it
+        lost), a reader whose hit@1 falls below --floor (0..=1); --svg draws tokens against
+        hit@1 per reader";
 
 /// What a command printed, and whether it succeeded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,15 +82,17 @@ impl Outcome {
         }
     }
 
-    /// Prints the output (standard output on success, standard error otherwise) and
-    /// returns the process exit code (see [`print_code`](Self::print_code)).
+    /// Prints the output (standard error for a usage error, standard output otherwise, so
+    /// that a report with findings can still be piped) and returns the process exit code
+    /// (see [`print_code`](Self::print_code)).
     pub fn print(&self) -> i32 {
-        if self.success {
-            println!("{}", self.output);
-        } else {
+        let code = self.print_code();
+        if code == 2 {
             eprintln!("{}", self.output);
+        } else {
+            println!("{}", self.output);
         }
-        self.print_code()
+        code
     }
 
     /// The process exit code: 0, or 1 for findings and 2 for a usage error.
@@ -103,7 +113,17 @@ struct Options {
     json: bool,
     pretty: bool,
     budgets: LintConfig,
+    eval: EvalOptions,
     positional: Vec<String>,
+}
+
+/// What `eval` takes beyond the common options.
+#[derive(Default)]
+struct EvalOptions {
+    tasks: Option<String>,
+    top: Option<usize>,
+    floor: Option<f64>,
+    svg: Option<String>,
 }
 
 fn level(flag: &str, value: Option<String>) -> Result<u8, String> {
@@ -143,6 +163,7 @@ fn options(args: impl Iterator<Item = String>) -> Result<Options, String> {
         json: false,
         pretty: false,
         budgets: LintConfig::default(),
+        eval: EvalOptions::default(),
         positional: Vec::new(),
     };
     let mut args = args.into_iter();
@@ -162,6 +183,25 @@ fn options(args: impl Iterator<Item = String>) -> Result<Options, String> {
             }
             "--protocol" => out.protocol = value("a revision, e.g. 2026-07-28")?,
             "--budget" => budget(&value("LEVELS=TOKENS")?, &mut out.budgets)?,
+            "--tasks" => out.eval.tasks = Some(value("a tasks file")?),
+            "--svg" => out.eval.svg = Some(value("a file to write")?),
+            "--top" => {
+                let k = value("a number of tools")?;
+                out.eval.top = Some(k.parse().ok().filter(|&k| k > 0).ok_or_else(|| {
+                    format!("`--top {k}`: expected a number of tools, 1 or more")
+                })?);
+            }
+            "--floor" => {
+                let f = value("a share 0..=1")?;
+                out.eval.floor = Some(
+                    f.parse()
+                        .ok()
+                        .filter(|f| (0.0..=1.0).contains(f))
+                        .ok_or_else(|| {
+                            format!("`--floor {f}`: expected a share from 0 to 1, e.g. 0.75")
+                        })?,
+                );
+            }
             "--json" => out.json = true,
             "--pretty" => out.pretty = true,
             flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
@@ -289,7 +329,74 @@ async fn execute<H: ServerHandler + Clone>(
                 ))
             })
         }
+        "eval" => {
+            no_positional("eval")?;
+            evaluate(&catalog, &classes, &options).await
+        }
         "help" | "--help" | "-h" => Ok(Outcome::ok(USAGE.to_owned())),
         other => Err(format!("unknown command `{other}`")),
     }
+}
+
+/// `eval`: lists every reader class at every level, ranks the tasks, reports, draws.
+async fn evaluate<H: ServerHandler + Clone>(
+    catalog: &Catalog<'_, H>,
+    classes: &[ReaderClass],
+    options: &Options,
+) -> Result<Outcome, String> {
+    let Some(path) = &options.eval.tasks else {
+        return Err("`eval` needs `--tasks FILE`".to_owned());
+    };
+    let tasks = match eval::Tasks::load(path) {
+        Ok(tasks) => tasks,
+        Err(errors) => return Ok(Outcome::fail(errors)),
+    };
+    let mut listings = Vec::new();
+    for class in classes {
+        let levels = catalog
+            .listings(class)
+            .await
+            .map_err(|e| format!("the listing failed: {e}"))?;
+        listings.push((class.clone(), levels));
+    }
+    // Tailoring never changes which tools a caller sees: any listing names them all.
+    let tools: Vec<&str> = listings
+        .first()
+        .map(|(_, levels)| levels[0].entries.iter().map(|e| e.name.as_str()).collect())
+        .unwrap_or_default();
+    let labels: Vec<(String, Option<String>)> = classes
+        .iter()
+        .map(|c| (c.label(), c.runner().map(str::to_owned)))
+        .collect();
+    if let Err(errors) = tasks.check(&tools, &labels) {
+        return Ok(Outcome::fail(errors));
+    }
+    let k = options.eval.top.unwrap_or(eval::CODEX_LIMIT);
+    let evaluation = eval::Evaluation::new(tasks.tasks(), k, listings);
+    let mut findings = eval::lost_at_terser_levels(&evaluation);
+    if let Some(floor) = options.eval.floor {
+        findings.extend(eval::below_floor(&evaluation, floor));
+    }
+    if let Some(svg) = &options.eval.svg {
+        std::fs::write(svg, eval::svg(&evaluation)?)
+            .map_err(|e| format!("cannot write `{svg}`: {e}"))?;
+    }
+    let lines: Vec<String> = findings.iter().map(Finding::to_string).collect();
+    let output = if options.json {
+        serde_json::to_string_pretty(&eval::json(&evaluation, &lines)).unwrap_or_default()
+    } else if lines.is_empty() {
+        format!("{}eval: no findings", eval::text(&evaluation))
+    } else {
+        format!(
+            "{}\n{}\neval: {} findings",
+            eval::text(&evaluation),
+            lines.join("\n"),
+            lines.len()
+        )
+    };
+    Ok(if lines.is_empty() {
+        Outcome::ok(output)
+    } else {
+        Outcome::fail(output)
+    })
 }

@@ -7,6 +7,7 @@ mod common;
 mod cache_hints;
 mod calls;
 mod cursors;
+mod eval;
 mod handler_context;
 mod inspect;
 mod instructions;

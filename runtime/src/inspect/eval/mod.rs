@@ -1,0 +1,188 @@
+//! `eval`: whether each reader still *finds* the right tool at each level, and at what cost
+//! in tokens.
+//!
+//! Harnesses defer large MCP tool sets and let the model search them first. `eval` lists
+//! the catalog for every reader class at every level through the server's own pipeline (as
+//! `tokens` does), ranks every task's query with the Codex CLI's tool search
+//! ([`ToolSearch`]), and reports per reader and level the catalog's tokens, `hit_at_1`,
+//! `hit_at_k`, `mrr` and each task's rank. Each distinct catalog is indexed once and asked
+//! every query; readers and levels that list the same search texts share it.
+
+mod findings;
+mod plot;
+mod report;
+mod search;
+mod tasks;
+
+pub use findings::{below_floor, lost_at_terser_levels};
+pub use plot::svg;
+pub use report::{json, text};
+pub use search::{CODEX_LIMIT, SearchEntry, ToolSearch};
+pub use tasks::{Task, Tasks};
+
+use super::catalog::Size;
+use super::readers::ReaderClass;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// One listed catalog: what it costs and what the tool search reads of it.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct Listing {
+    /// The bytes and tokens of every `tools/list` page.
+    pub size: Size,
+    /// The listed tools, in catalog order, as the tool search reads them.
+    pub entries: Vec<SearchEntry>,
+}
+
+impl Listing {
+    /// The listing of `tools/list` result pages exactly as the server wrote them.
+    pub fn from_pages(pages: &[String]) -> Listing {
+        let mut entries = Vec::new();
+        for page in pages {
+            let result: Value = serde_json::from_str(page).unwrap_or_default();
+            if let Some(tools) = result.get("tools").and_then(Value::as_array) {
+                entries.extend(tools.iter().filter_map(SearchEntry::from_tool));
+            }
+        }
+        Listing {
+            size: Size::of_pages(pages),
+            entries,
+        }
+    }
+}
+
+/// One reader class at one level.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct LevelEval {
+    /// The catalog's `o200k_base` tokens.
+    pub tokens: usize,
+    /// Each task's 1-based rank (`None`: not returned at all), in the class's task order.
+    pub ranks: Vec<Option<usize>>,
+    /// The share of tasks whose tool ranks first.
+    pub hit_at_1: f64,
+    /// The share of tasks whose tool ranks in the top K.
+    pub hit_at_k: f64,
+    /// The mean reciprocal rank (a tool not returned counts 0).
+    pub mrr: f64,
+    /// The tools as the search read them at this level.
+    entries: Arc<Vec<SearchEntry>>,
+}
+
+/// One reader class at every level.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct ClassEval {
+    /// The class.
+    pub class: ReaderClass,
+    /// The tasks about this class, as indices into [`Evaluation::tasks`].
+    pub tasks: Vec<usize>,
+    /// Levels 0..=9.
+    pub levels: Vec<LevelEval>,
+}
+
+/// Every reader class at every level, for one tasks file.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Evaluation {
+    /// K of `hit_at_k`.
+    pub k: usize,
+    /// The tasks.
+    pub tasks: Vec<Task>,
+    /// Every class some task is about.
+    pub classes: Vec<ClassEval>,
+}
+
+/// The 1-based rank of the tool named `expect` when `search` ranks `query`.
+fn rank_of(
+    search: &ToolSearch,
+    entries: &[SearchEntry],
+    query: &str,
+    expect: &str,
+) -> Option<usize> {
+    let ranked = search.rank(query);
+    ranked
+        .iter()
+        .position(|&id| entries[id].name == expect)
+        .map(|at| at + 1)
+}
+
+impl Evaluation {
+    /// Ranks every task in every listing: `listings` holds, per reader class, its catalog at
+    /// levels 0..=9. Classes no task is about are left out.
+    pub fn new(tasks: &[Task], k: usize, listings: Vec<(ReaderClass, Vec<Listing>)>) -> Evaluation {
+        // Each distinct set of search texts is indexed once and ranks every task once.
+        let mut distinct: HashMap<Arc<Vec<SearchEntry>>, Arc<Vec<Option<usize>>>> = HashMap::new();
+        let mut classes = Vec::new();
+        for (class, levels) in listings {
+            let about: Vec<usize> = (0..tasks.len())
+                .filter(|&i| tasks[i].applies_to(&class.label(), class.runner()))
+                .collect();
+            if about.is_empty() {
+                continue;
+            }
+            let levels = levels
+                .into_iter()
+                .map(|listing| {
+                    let entries = Arc::new(listing.entries);
+                    let all = distinct
+                        .entry(Arc::clone(&entries))
+                        .or_insert_with(|| {
+                            let search = ToolSearch::new(&entries);
+                            Arc::new(
+                                tasks
+                                    .iter()
+                                    .map(|t| rank_of(&search, &entries, &t.query, &t.expect))
+                                    .collect(),
+                            )
+                        })
+                        .clone();
+                    let ranks: Vec<Option<usize>> = about.iter().map(|&i| all[i]).collect();
+                    LevelEval::new(listing.size.tokens, ranks, k, entries)
+                })
+                .collect();
+            classes.push(ClassEval {
+                class,
+                tasks: about,
+                levels,
+            });
+        }
+        Evaluation {
+            k,
+            tasks: tasks.to_vec(),
+            classes,
+        }
+    }
+}
+
+impl LevelEval {
+    fn new(
+        tokens: usize,
+        ranks: Vec<Option<usize>>,
+        k: usize,
+        entries: Arc<Vec<SearchEntry>>,
+    ) -> LevelEval {
+        let n = ranks.len().max(1) as f64;
+        let share = |hit: &dyn Fn(usize) -> bool| {
+            ranks.iter().flatten().filter(|&&r| hit(r)).count() as f64 / n
+        };
+        LevelEval {
+            tokens,
+            hit_at_1: share(&|r| r == 1),
+            hit_at_k: share(&|r| r <= k),
+            mrr: ranks.iter().flatten().map(|&r| 1.0 / r as f64).sum::<f64>() / n,
+            ranks,
+            entries,
+        }
+    }
+
+    /// The search text the tool named `name` had at this level.
+    pub fn search_text(&self, name: &str) -> Option<&str> {
+        self.entries
+            .iter()
+            .find(|e| e.name == name)
+            .map(|e| e.text.as_str())
+    }
+}
