@@ -1,12 +1,14 @@
 //! `inspect eval` at scale: a 600-tool catalog (4 reader classes) × 1,000 tasks × 10 levels,
 //! every catalog listed through the server's own pipeline, tokenized, indexed once and asked
-//! every query with the Codex CLI's tool search.
+//! every query with the Codex CLI's tool search; then one catalog's index and its 1,000
+//! queries alone, and `tokens` (the listing and tokenizing `eval` shares) for comparison.
 //!
 //! `cargo bench -p mcp-tailor-tests --bench eval`
 
 #![allow(missing_docs)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use mcp_tailor::inspect::eval::ToolSearch;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -47,6 +49,25 @@ fn eval(c: &mut Criterion) {
         .sample_size(10)
         .measurement_time(Duration::from_secs(30));
     group.bench_function("eval", |b| b.iter(|| black_box(run())));
+    // One distinct catalog: index 600 tools once, rank the 1,000 queries.
+    let catalog = mcp_tailor::inspect::Catalog::new(
+        &server,
+        mcp_tailor::server::Principal::anonymous(),
+        "2025-11-25",
+    );
+    let class = mcp_tailor::inspect::ReaderClass::parse("-");
+    let listing = runtime
+        .block_on(catalog.listings(&class))
+        .unwrap()
+        .remove(9);
+    group.bench_function("one_catalog_index_and_1000_queries", |b| {
+        b.iter(|| {
+            let search = ToolSearch::new(&listing.entries);
+            for (query, _) in EVAL_TASKS {
+                black_box(search.rank(query));
+            }
+        })
+    });
     group.bench_function("tokens", |b| {
         b.iter(|| {
             black_box(runtime.block_on(mcp_tailor::inspect::run(&server, ["tokens".to_owned()])))

@@ -3,6 +3,7 @@
 //! ```text
 //! cargo run -p mcp-tailor --example demo -- list --runner codex --model 5.4 --verbosity 2
 //! cargo run -p mcp-tailor --example demo -- matrix
+//! cargo run -p mcp-tailor --example demo -- eval --tasks runtime/examples/demo/tasks.toml
 //! cargo run -p mcp-tailor --example demo -- serve                      # stdio
 //! cargo run -p mcp-tailor --example demo -- serve --http 127.0.0.1:8080 # streamable HTTP at /mcp
 //! ```
@@ -15,7 +16,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage: demo serve [--http IP:PORT] [--verbosity N] [--default-verbosity N] [--scopes a,b]
-       demo list | matrix | tokens | diff | lint ...   (mcp_tailor::inspect, below)
+       demo list | matrix | tokens | diff | lint | eval ...   (mcp_tailor::inspect, below)
 
 serve   serves the notes server over MCP on stdio, or on streamable HTTP at /mcp;
         --verbosity is the level of every request that names none (as in `list`),
@@ -236,6 +237,17 @@ mod tests {
             assert_eq!(levels.as_array().unwrap().len(), 10);
             assert!(levels[0]["tasks"].as_array().unwrap().len() >= 12);
         }
+        // The picture in the README is the one `eval --svg` draws today.
+        let svg = std::env::temp_dir().join(format!("demo-eval-{}.svg", std::process::id()));
+        output(&format!("eval --tasks {tasks} --svg {}", svg.display()));
+        let drawn = std::fs::read_to_string(&svg).unwrap();
+        let _ = std::fs::remove_file(&svg);
+        let committed = include_str!("eval.svg");
+        assert!(
+            drawn == committed,
+            "regenerate it: cargo run -p mcp-tailor --example demo -- eval --tasks \
+             runtime/examples/demo/tasks.toml --svg runtime/examples/demo/eval.svg"
+        );
     }
 
     #[test]

@@ -29,7 +29,7 @@ pub fn cells(description: &Description, class: &ReaderClass) -> Vec<Option<&'sta
 }
 
 /// Runs of levels with the same cell: `(first, last)`.
-fn runs<T: PartialEq>(cells: &[T]) -> Vec<(usize, usize)> {
+pub(super) fn runs<T: PartialEq>(cells: &[T]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut start = 0;
     while start < cells.len() {
@@ -43,7 +43,8 @@ fn runs<T: PartialEq>(cells: &[T]) -> Vec<(usize, usize)> {
     out
 }
 
-fn levels(first: usize, last: usize) -> String {
+/// `4`, or `0..=2`.
+pub(super) fn levels(first: usize, last: usize) -> String {
     if first == last {
         format!("{first}")
     } else {

@@ -3,17 +3,9 @@
 
 use super::{ClassEval, Evaluation};
 use crate::inspect::lint::Finding;
+use crate::inspect::report::{levels, runs};
 use bm25::{DefaultTokenizer, Language, Tokenizer};
 use std::collections::HashSet;
-
-/// `0..=2`, or `4`.
-fn levels(first: usize, last: usize) -> String {
-    if first == last {
-        first.to_string()
-    } else {
-        format!("{first}..={last}")
-    }
-}
 
 /// The query's words whose search terms the richer text has and the terser one lacks, in
 /// query order: the words a terser wording took away.
@@ -35,21 +27,19 @@ fn lost_words(query: &str, terser: &str, richer: &str) -> Vec<String> {
     out
 }
 
-/// One task's findings in one class: `(level, richer level, lost words)` for every level
-/// whose search misses the tool that a richer level finds.
-fn misses(eval: &Evaluation, class: &ClassEval, at: usize) -> Vec<(usize, usize, Vec<String>)> {
+/// One task in one class, per level: `None` where the search finds its tool (or no richer
+/// level does), else the nearest richer level that finds it and the query words lost.
+fn misses(eval: &Evaluation, class: &ClassEval, at: usize) -> Vec<Option<(usize, Vec<String>)>> {
     let task = &eval.tasks[class.tasks[at]];
     let found = |level: usize| class.levels[level].ranks[at].is_some_and(|r| r <= eval.k);
     let text = |level: usize| class.levels[level].search_text(&task.expect).unwrap_or("");
     (0..class.levels.len())
-        .filter(|&level| !found(level))
-        .filter_map(|level| {
+        .map(|level| {
+            if found(level) {
+                return None;
+            }
             let richer = (level + 1..class.levels.len()).find(|&r| found(r))?;
-            Some((
-                level,
-                richer,
-                lost_words(&task.query, text(level), text(richer)),
-            ))
+            Some((richer, lost_words(&task.query, text(level), text(richer))))
         })
         .collect()
 }
@@ -63,42 +53,28 @@ pub fn lost_at_terser_levels(eval: &Evaluation) -> Vec<Finding> {
         for at in 0..class.tasks.len() {
             let task = &eval.tasks[class.tasks[at]];
             let misses = misses(eval, class, at);
-            let mut start = 0;
-            while start < misses.len() {
-                let (first, richer, words) = &misses[start];
-                let mut end = start;
-                while end + 1 < misses.len()
-                    && misses[end + 1].0 == misses[end].0 + 1
-                    && (misses[end + 1].1, &misses[end + 1].2) == (*richer, words)
-                {
-                    end += 1;
-                }
-                let last = misses[end].0;
+            for (first, last) in runs(&misses) {
+                let Some((richer, words)) = &misses[first] else {
+                    continue;
+                };
                 let rank = class.levels[*richer].ranks[at].unwrap_or(0);
                 let why = if words.is_empty() {
                     "no query word is missing there: other tools outrank it".to_owned()
                 } else {
-                    format!(
-                        "the text there no longer contains {}",
-                        words
-                            .iter()
-                            .map(|w| format!("`{w}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
+                    let words: Vec<String> = words.iter().map(|w| format!("`{w}`")).collect();
+                    format!("the text there no longer contains {}", words.join(", "))
                 };
                 out.push(Finding {
                     tool: task.expect.clone(),
                     string: "search text".to_owned(),
-                    read_by: format!("{}@{}", class.class.label(), levels(*first, last)),
+                    read_by: format!("{}@{}", class.class.label(), levels(first, last)),
                     message: format!(
                         "{:?} is not in the top {} at level {} but ranks {rank} at level {richer}; {why}",
                         task.query,
                         eval.k,
-                        levels(*first, last),
+                        levels(first, last),
                     ),
                 });
-                start = end + 1;
             }
         }
     }

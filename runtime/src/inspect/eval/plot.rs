@@ -3,6 +3,7 @@
 //! `plotters`' SVG backend.
 
 use super::Evaluation;
+use crate::inspect::report::{levels, runs};
 use plotters::prelude::*;
 
 /// The picture's size in pixels.
@@ -52,17 +53,20 @@ fn draw(eval: &Evaluation, out: &mut String) -> Result<(), Box<dyn std::error::E
             .collect();
         chart
             .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))?
-            .label(class.class.label())
+            .label(match class.class.label().as_str() {
+                "-" => "- (no runner)".to_owned(),
+                label => label.to_owned(),
+            })
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], color.stroke_width(2)));
+        // One dot and label per run of levels at the same point.
         chart.draw_series(runs(&points).into_iter().map(|(first, last)| {
-            let label = if first == last {
-                first.to_string()
-            } else {
-                format!("{first}..={last}")
-            };
             EmptyElement::at(points[first])
                 + Circle::new((0, 0), 3, color.filled())
-                + Text::new(label, (4, -14), ("sans-serif", 11).into_font())
+                + Text::new(
+                    levels(first, last),
+                    (4, -14),
+                    ("sans-serif", 11).into_font(),
+                )
         }))?;
     }
     chart
@@ -73,16 +77,4 @@ fn draw(eval: &Evaluation, out: &mut String) -> Result<(), Box<dyn std::error::E
         .draw()?;
     root.present()?;
     Ok(())
-}
-
-/// Runs of consecutive levels at the same point, `(first, last)`: one label each.
-fn runs(points: &[(f64, f64)]) -> Vec<(usize, usize)> {
-    let mut out: Vec<(usize, usize)> = Vec::new();
-    for (level, point) in points.iter().enumerate() {
-        match out.last_mut() {
-            Some((first, last)) if points[*first] == *point => *last = level,
-            _ => out.push((level, level)),
-        }
-    }
-    out
 }
