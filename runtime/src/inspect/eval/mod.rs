@@ -127,18 +127,20 @@ impl Evaluation {
                 .into_iter()
                 .map(|listing| {
                     let entries = Arc::new(listing.entries);
-                    let all = distinct
-                        .entry(Arc::clone(&entries))
-                        .or_insert_with(|| {
+                    let (entries, all) = match distinct.get_key_value(&entries) {
+                        Some((shared, all)) => (Arc::clone(shared), Arc::clone(all)),
+                        None => {
                             let search = ToolSearch::new(&entries);
-                            Arc::new(
+                            let all: Arc<Vec<Option<usize>>> = Arc::new(
                                 tasks
                                     .iter()
                                     .map(|t| rank_of(&search, &entries, &t.query, &t.expect))
                                     .collect(),
-                            )
-                        })
-                        .clone();
+                            );
+                            distinct.insert(Arc::clone(&entries), Arc::clone(&all));
+                            (entries, all)
+                        }
+                    };
                     let ranks: Vec<Option<usize>> = about.iter().map(|&i| all[i]).collect();
                     LevelEval::new(listing.size.tokens, ranks, k, entries)
                 })
@@ -184,5 +186,54 @@ impl LevelEval {
             .iter()
             .find(|e| e.name == name)
             .map(|e| e.text.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(tools: &[(&str, &str)]) -> String {
+        let tools: Vec<Value> = tools
+            .iter()
+            .map(
+                |(name, description)| serde_json::json!({"name": name, "description": description}),
+            )
+            .collect();
+        serde_json::json!({ "tools": tools }).to_string()
+    }
+
+    #[test]
+    fn ranks_and_shares_per_level_with_one_index_per_distinct_catalog() {
+        let terse =
+            Listing::from_pages(&[page(&[("settle", "Settle up."), ("list_bills", "Bills.")])]);
+        let rich = Listing::from_pages(&[
+            page(&[("settle", "Pay a supplier invoice.")]),
+            page(&[("list_bills", "Show every bill and invoice.")]),
+        ]);
+        assert_eq!(rich.entries.len(), 2, "both pages are read");
+        let mut levels = vec![terse; 5];
+        levels.extend(vec![rich; 5]);
+        let tasks = [
+            Task::new("pay the supplier invoice", "settle"),
+            Task::new("show my bills", "list_bills"),
+        ];
+        let eval = Evaluation::new(&tasks, 1, vec![(ReaderClass::new(None, None), levels)]);
+        let levels = &eval.classes[0].levels;
+        // Terse: `settle` shares no word with its query; `bills` ends `list_bills`.
+        assert_eq!(levels[0].ranks, [None, Some(1)]);
+        assert_eq!(
+            (levels[0].hit_at_1, levels[0].hit_at_k, levels[0].mrr),
+            (0.5, 0.5, 0.5)
+        );
+        // Rich: both share "invoice"; `settle`'s shorter text ranks first for its query.
+        assert_eq!(levels[9].ranks, [Some(1), Some(1)]);
+        assert_eq!(levels[9].mrr, 1.0);
+        assert_eq!(levels[4].search_text("settle"), Some("settle Settle up."));
+        // Levels that read alike share one index (and one entries table).
+        assert!(
+            Arc::ptr_eq(&levels[0].entries, &levels[4].entries)
+                || levels[0].entries == levels[4].entries
+        );
     }
 }

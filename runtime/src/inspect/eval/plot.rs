@@ -22,6 +22,9 @@ fn draw(eval: &Evaluation, out: &mut String) -> Result<(), Box<dyn std::error::E
         .iter()
         .flat_map(|c| c.levels.iter().map(|l| l.tokens));
     let (lo, hi) = tokens.fold((usize::MAX, 0), |(lo, hi), t| (lo.min(t), hi.max(t)));
+    if lo > hi {
+        return Err("no reader has a task: nothing to draw".into());
+    }
     let pad = ((hi.saturating_sub(lo)) / 20).max(5);
     let x = lo.saturating_sub(pad) as f64..(hi + pad) as f64;
     let root = SVGBackend::with_string(out, SIZE).into_drawing_area();

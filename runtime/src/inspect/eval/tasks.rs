@@ -120,15 +120,6 @@ impl Tasks {
         }
     }
 
-    /// Tasks written in code.
-    pub fn from_tasks(tasks: Vec<Task>) -> Tasks {
-        Tasks {
-            path: "(tasks)".to_owned(),
-            source: String::new(),
-            tasks,
-        }
-    }
-
     /// The tasks, in file order.
     pub fn tasks(&self) -> &[Task] {
         &self.tasks
