@@ -57,7 +57,7 @@ fn eval(c: &mut Criterion) {
     );
     let class = mcp_tailor::inspect::ReaderClass::parse("-");
     let listing = runtime
-        .block_on(catalog.listings(&class))
+        .block_on(mcp_tailor::inspect::eval::listings(&catalog, &class))
         .unwrap()
         .remove(9);
     group.bench_function("one_catalog_index_and_1000_queries", |b| {

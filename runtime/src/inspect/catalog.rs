@@ -1,7 +1,6 @@
 //! The catalog under inspection: a built server's registered tools, listed exactly as its
 //! `tools/list` answers a given caller on a given protocol revision.
 
-use super::eval::Listing;
 use super::readers::ReaderClass;
 use super::tokens;
 use crate::ToolDef;
@@ -118,15 +117,5 @@ impl<'a, H: ServerHandler + Clone> Catalog<'a, H> {
             *size = Size::of_pages(&self.pages(class.reader(level)).await?);
         }
         Ok(sizes)
-    }
-
-    /// The catalog `class` lists at each level 0..=9: its size and what the tool search
-    /// reads of it.
-    pub async fn listings(&self, class: &ReaderClass) -> Result<Vec<Listing>, ErrorData> {
-        let mut out = Vec::with_capacity(10);
-        for level in 0..=crate::MAX_VERBOSITY {
-            out.push(Listing::from_pages(&self.pages(class.reader(level)).await?));
-        }
-        Ok(out)
     }
 }

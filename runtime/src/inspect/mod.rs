@@ -353,8 +353,7 @@ async fn evaluate<H: ServerHandler + Clone>(
     };
     let mut listings = Vec::new();
     for class in classes {
-        let levels = catalog
-            .listings(class)
+        let levels = eval::listings(catalog, class)
             .await
             .map_err(|e| format!("the listing failed: {e}"))?;
         listings.push((class.clone(), levels));

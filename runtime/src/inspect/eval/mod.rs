@@ -20,8 +20,9 @@ pub use report::{json, text};
 pub use search::{CODEX_LIMIT, SearchEntry, ToolSearch};
 pub use tasks::{Task, Tasks};
 
-use super::catalog::Size;
+use super::catalog::{Catalog, Size};
 use super::readers::ReaderClass;
+use crate::server::rmcp::{ErrorData, ServerHandler};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -51,6 +52,21 @@ impl Listing {
             entries,
         }
     }
+}
+
+/// The catalog `class` lists at each level 0..=9 through the server's own pipeline: its
+/// size and what the tool search reads of it.
+pub async fn listings<H: ServerHandler + Clone>(
+    catalog: &Catalog<'_, H>,
+    class: &ReaderClass,
+) -> Result<Vec<Listing>, ErrorData> {
+    let mut out = Vec::with_capacity(10);
+    for level in 0..=crate::MAX_VERBOSITY {
+        out.push(Listing::from_pages(
+            &catalog.pages(class.reader(level)).await?,
+        ));
+    }
+    Ok(out)
 }
 
 /// One reader class at one level.
