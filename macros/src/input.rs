@@ -193,38 +193,3 @@ fn renames(attrs: &[Attribute]) -> Vec<Attribute> {
     }
     vec![syn::parse_quote!(#[serde(#(#kept),*)])]
 }
-
-/// `SearchNotes` → `search_notes`, `HTTPGet` → `http_get`.
-pub fn snake_case(name: &str) -> String {
-    let chars: Vec<char> = name.chars().collect();
-    let mut out = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if c.is_uppercase() {
-            let prev_lower =
-                i > 0 && (chars[i - 1].is_lowercase() || chars[i - 1].is_ascii_digit());
-            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
-            let prev_upper = i > 0 && chars[i - 1].is_uppercase();
-            if i > 0 && (prev_lower || (prev_upper && next_lower)) && !out.ends_with('_') {
-                out.push('_');
-            }
-            out.extend(c.to_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn snake_case_names() {
-        assert_eq!(snake_case("SearchNotes"), "search_notes");
-        assert_eq!(snake_case("HTTPGet"), "http_get");
-        assert_eq!(snake_case("Tool2Go"), "tool2_go");
-        assert_eq!(snake_case("already_snake"), "already_snake");
-        assert_eq!(snake_case("A"), "a");
-    }
-}
