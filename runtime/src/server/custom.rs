@@ -2,7 +2,7 @@
 //! requests that reach `on_custom_request` because rmcp could not parse their params.
 
 use super::failure::no_session;
-use super::request::Reader;
+use super::reader::Reader;
 use super::session::{SessionState, has_session};
 use rmcp::model::{CustomRequest, CustomResult};
 use rmcp::service::RequestContext;

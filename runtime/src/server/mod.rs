@@ -63,9 +63,9 @@ pub use meta_key::{MetaKeyError, validate_meta_key};
 pub use presentation::{MAX_DESCRIPTION, MAX_META_DEPTH, MAX_TITLE, Presentation};
 pub use reader::{
     DEFAULT_ALIASES, ENV_VERBOSITY, HEADER_MODEL, HEADER_RUNNER, HEADER_VERBOSITY, MAX_READER_NAME,
-    META_MODEL, META_RUNNER, META_VERBOSITY,
+    META_MODEL, META_RUNNER, META_VERBOSITY, Reader,
 };
-pub use request::{Principal, Reader, RequestInfo};
+pub use request::{Principal, RequestInfo};
 pub use results::IntoToolResult;
 pub use session::CallContext;
 pub use stdio::ServeError;

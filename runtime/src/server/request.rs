@@ -1,7 +1,7 @@
 //! What the server knows about one request: the caller (principal), the client's
 //! self-reported identity, the request's `_meta`, HTTP headers, and the resolved reader.
 
-use super::reader::{ENV_VERBOSITY, ReaderSource};
+use super::reader::{Reader, ReaderSource};
 use crate::RenderCtx;
 use rmcp::RoleServer;
 use rmcp::model::Implementation;
@@ -59,100 +59,6 @@ impl Principal {
     }
 }
 
-/// The reader of a catalog as the server resolved it for one request: the owned form of a
-/// [`RenderCtx`] (without the fallback, which is the server's default verbosity).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Reader {
-    /// The runner (harness), e.g. `codex`.
-    pub runner: Option<String>,
-    /// The model, e.g. `5.4`.
-    pub model: Option<String>,
-    /// An explicit verbosity level.
-    pub verbosity: Option<u8>,
-}
-
-impl Reader {
-    /// The render context for this reader, with `fallback` as the fallback level.
-    pub fn ctx(&self, fallback: u8) -> RenderCtx<'_> {
-        let mut ctx = RenderCtx::new().fallback_verbosity(fallback);
-        if let Some(runner) = &self.runner {
-            ctx = ctx.runner(runner);
-        }
-        if let Some(model) = &self.model {
-            ctx = ctx.model(model);
-        }
-        if let Some(level) = self.verbosity {
-            ctx = ctx.verbosity(level);
-        }
-        ctx
-    }
-
-    /// The reader of an rmcp request, for hosts that keep their own `ServerHandler`: the
-    /// client's `clientInfo.name` through the alias table, the session's own choice, the
-    /// `X-MCP-*` headers and the `mcp-tailor.dev/*` `_meta` keys, each later source
-    /// overriding what it names. Inside a handler wrapped by [`Server::builder`]
-    /// (`.handler(...)`), the layer's aliases, hint settings and session choice apply;
-    /// elsewhere the built-in aliases, and no session choice.
-    ///
-    /// ```
-    /// # use mcp_tailor::server::Reader;
-    /// # use mcp_tailor::server::rmcp::{RoleServer, service::RequestContext};
-    /// fn who_reads(context: &RequestContext<RoleServer>) -> String {
-    ///     let reader = Reader::from_request(context);
-    ///     format!("{:?}", reader.render_ctx())
-    /// }
-    /// ```
-    ///
-    /// [`Server::builder`]: super::Server::builder
-    pub fn from_request(context: &RequestContext<RoleServer>) -> Reader {
-        let client = context.client_info();
-        let client_name = client.as_ref().map(|c| c.name.as_str());
-        let no_headers = http::HeaderMap::new();
-        let headers = context
-            .extensions
-            .get::<http::request::Parts>()
-            .map_or(&no_headers, |p| &p.headers);
-        let meta = &context.meta.0.0;
-        match context.extensions.get::<ReaderScope>() {
-            Some(scope) => {
-                scope
-                    .source
-                    .resolve_parts(client_name, headers, meta, scope.session.as_ref())
-            }
-            None => {
-                static BUILT_IN: std::sync::LazyLock<ReaderSource> =
-                    std::sync::LazyLock::new(ReaderSource::default);
-                BUILT_IN.resolve_parts(client_name, headers, meta, None)
-            }
-        }
-    }
-
-    /// The render context for this reader, with the deployment's default verbosity
-    /// (`MCP_TAILOR_VERBOSITY`, else 5) as the fallback level. (Inside the layer,
-    /// [`RequestInfo::render_ctx`] uses the server's own default.)
-    pub fn render_ctx(&self) -> RenderCtx<'_> {
-        // The environment is read (and a bad value logged) once per process, not per call.
-        static FALLBACK: std::sync::LazyLock<u8> =
-            std::sync::LazyLock::new(|| env_verbosity().unwrap_or(crate::DEFAULT_VERBOSITY));
-        self.ctx(*FALLBACK)
-    }
-
-    /// This reader with every field `patch` sets taken from `patch`.
-    #[must_use]
-    pub fn patched(mut self, patch: &Reader) -> Self {
-        if patch.runner.is_some() {
-            self.runner.clone_from(&patch.runner);
-        }
-        if patch.model.is_some() {
-            self.model.clone_from(&patch.model);
-        }
-        if patch.verbosity.is_some() {
-            self.verbosity = patch.verbosity;
-        }
-        self
-    }
-}
-
 /// One request as host callbacks see it.
 #[derive(Clone, Debug)]
 pub struct RequestInfo {
@@ -189,14 +95,6 @@ impl Default for RequestInfo {
     }
 }
 
-/// What the layer tells a wrapped handler's requests about their reader: the layer's reader
-/// settings and the session's own choice. Read by [`Reader::from_request`].
-#[derive(Clone, Debug)]
-pub(crate) struct ReaderScope {
-    pub(crate) source: Arc<ReaderSource>,
-    pub(crate) session: Option<Reader>,
-}
-
 /// An empty `_meta`, shared: a request without one allocates nothing for it.
 fn empty_meta() -> Arc<Map<String, Value>> {
     static EMPTY: std::sync::LazyLock<Arc<Map<String, Value>>> =
@@ -209,39 +107,6 @@ fn empty_headers() -> Arc<http::HeaderMap> {
     static EMPTY: std::sync::LazyLock<Arc<http::HeaderMap>> =
         std::sync::LazyLock::new(Arc::default);
     EMPTY.clone()
-}
-
-/// `MCP_TAILOR_VERBOSITY`, when it holds a level (clamped to 0..=9); anything else is
-/// logged and ignored.
-pub(crate) fn env_verbosity() -> Option<u8> {
-    let value = std::env::var(ENV_VERBOSITY).ok()?;
-    match value.trim().parse::<u8>() {
-        Ok(level) => Some(level.min(crate::MAX_VERBOSITY)),
-        Err(_) => {
-            tracing::warn!(value, "{ENV_VERBOSITY} is not a level 0..=9; ignored");
-            None
-        }
-    }
-}
-
-impl Reader {
-    /// Checks that the runner and model are at most [`MAX_READER_NAME`] bytes.
-    ///
-    /// [`MAX_READER_NAME`]: super::MAX_READER_NAME
-    pub(crate) fn check_bounds(&self) -> Result<(), rmcp::ErrorData> {
-        let max = super::reader::MAX_READER_NAME;
-        for (field, value) in [("runner", &self.runner), ("model", &self.model)] {
-            if let Some(value) = value
-                && value.len() > max
-            {
-                return Err(rmcp::ErrorData::invalid_params(
-                    format!("`{field}` is {} bytes; at most {max}", value.len()),
-                    Some(serde_json::json!({ "reason": "invalid_reader" })),
-                ));
-            }
-        }
-        Ok(())
-    }
 }
 
 impl RequestInfo {
@@ -310,5 +175,79 @@ impl RequestInfo {
         self.protocol_version
             .as_deref()
             .is_none_or(|v| v >= "2025-11-25")
+    }
+}
+
+// Resolving a whole request lives here, beside `RequestInfo`, so that `reader` needs
+// nothing of this file.
+impl ReaderSource {
+    /// The reader of a request: client name, then the session's choice, then headers, then
+    /// `_meta` — each later source overriding what it names.
+    pub fn resolve(&self, info: &RequestInfo, session: Option<&Reader>) -> Reader {
+        self.resolve_parts(
+            info.client_name.as_deref(),
+            &info.headers,
+            &info.meta,
+            session,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::reader::{
+        HEADER_MODEL, HEADER_VERBOSITY, MAX_READER_NAME, META_MODEL, META_RUNNER, META_VERBOSITY,
+    };
+    use serde_json::json;
+
+    #[test]
+    fn later_sources_override_earlier_ones() {
+        let source = ReaderSource::default();
+        let mut info = RequestInfo {
+            client_name: Some("codex".into()),
+            ..RequestInfo::default()
+        };
+        let session = Reader {
+            verbosity: Some(2),
+            ..Reader::default()
+        };
+        assert_eq!(
+            source.resolve(&info, Some(&session)),
+            Reader {
+                runner: Some("codex".into()),
+                model: None,
+                verbosity: Some(2)
+            }
+        );
+        let headers = std::sync::Arc::make_mut(&mut info.headers);
+        headers.insert(HEADER_MODEL, "5.4".parse().unwrap());
+        headers.insert(HEADER_VERBOSITY, "12".parse().unwrap());
+        let meta = std::sync::Arc::make_mut(&mut info.meta);
+        meta.insert(META_RUNNER.into(), json!("grok"));
+        meta.insert(META_VERBOSITY.into(), json!(1));
+        assert_eq!(
+            source.resolve(&info, Some(&session)),
+            Reader {
+                runner: Some("grok".into()),
+                model: Some("5.4".into()),
+                verbosity: Some(1)
+            }
+        );
+        let long = "x".repeat(MAX_READER_NAME + 1);
+        std::sync::Arc::make_mut(&mut info.meta).insert(META_MODEL.into(), json!(long));
+        assert_eq!(
+            source.resolve(&info, None).model.as_deref(),
+            Some("5.4"),
+            "too long: ignored"
+        );
+        info.client_name = Some(long);
+        std::sync::Arc::make_mut(&mut info.meta).remove(META_RUNNER);
+        assert_eq!(source.resolve(&info, None).runner, None);
+        info.client_name = Some("codex".into());
+        let mut quiet = ReaderSource::default();
+        quiet.read_meta = false;
+        quiet.read_headers = false;
+        assert_eq!(quiet.resolve(&info, None).runner.as_deref(), Some("codex"));
     }
 }

@@ -4,7 +4,8 @@
 #![allow(deprecated)] // rmcp marks logging, sampling and roots deprecated (SEP-2577).
 
 use super::failure::no_session;
-use super::request::{Reader, RequestInfo};
+use super::reader::Reader;
+use super::request::RequestInfo;
 use super::shared::Shared;
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, CreateMessageRequestParams, CreateMessageResult,

@@ -5,7 +5,8 @@
 use super::handler::TailorSession;
 use super::inner::NoHandler;
 use super::listing::list_tools;
-use super::request::{Reader, RequestInfo};
+use super::reader::Reader;
+use super::request::RequestInfo;
 use super::shared::Shared;
 use crate::ToolDef;
 use rmcp::model::ListToolsResult;
