@@ -3,7 +3,7 @@
 //! request after the first few on a keep-alive connection), and hyper's header-read timeout
 //! against slow clients.
 
-use super::http::HttpConfig;
+use super::limits::HttpConfig;
 use super::stdio::ServeError;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;

@@ -52,7 +52,7 @@ pub struct ServerBuilder<H = NoHandler> {
     reporter: Option<Reporter>,
     default_principal: Principal,
     #[cfg(feature = "http")]
-    http: super::http::HttpConfig,
+    http: super::limits::HttpConfig,
 }
 
 /// The entry point: `Server::builder()`.
@@ -81,7 +81,7 @@ impl Server {
             reporter: None,
             default_principal: Principal::anonymous(),
             #[cfg(feature = "http")]
-            http: super::http::HttpConfig::default(),
+            http: super::limits::HttpConfig::default(),
         }
     }
 }
@@ -292,7 +292,7 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
     /// size); see [`HttpConfig`](super::HttpConfig) for each default.
     #[cfg(feature = "http")]
     #[must_use]
-    pub fn http_config(mut self, config: super::http::HttpConfig) -> Self {
+    pub fn http_config(mut self, config: super::limits::HttpConfig) -> Self {
         self.http = config;
         self
     }
@@ -349,7 +349,8 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
             logger: self
                 .server_info
                 .as_ref()
-                .map_or(declared.server_info.name, |i| i.name.clone()),
+                .map_or(declared.server_info.name, |i| i.name.clone())
+                .into(),
         };
         let shared = Arc::new(Shared {
             catalog,

@@ -108,7 +108,8 @@ impl<H: ServerHandler> TailorSession<H> {
         let call = CallContext::new(
             info,
             self.session.clone(),
-            self.shared.clone(),
+            Arc::clone(&self.shared.subscribers),
+            Arc::clone(&self.shared.inner.logger),
             self.scoped(context),
             &mut request,
         );

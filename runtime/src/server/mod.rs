@@ -32,6 +32,8 @@ mod http;
 mod icons;
 mod inner;
 mod instructions;
+#[cfg(feature = "http")]
+mod limits;
 mod listing;
 mod meta_key;
 mod presentation;
@@ -55,10 +57,12 @@ pub use failure::{
 };
 pub use handler::TailorSession;
 #[cfg(feature = "http")]
-pub use http::{HttpConfig, MCP_PATH};
+pub use http::MCP_PATH;
 pub use icons::{MAX_ICONS, MAX_ICONS_JSON, validate_icons};
 pub use inner::NoHandler;
 pub use instructions::{Instructions, MAX_INSTRUCTIONS};
+#[cfg(feature = "http")]
+pub use limits::HttpConfig;
 pub use meta_key::{MetaKeyError, validate_meta_key};
 pub use presentation::{MAX_DESCRIPTION, MAX_META_DEPTH, MAX_TITLE, Presentation};
 pub use reader::{

@@ -6,7 +6,7 @@
 use super::failure::no_session;
 use super::reader::Reader;
 use super::request::RequestInfo;
-use super::shared::Shared;
+use super::subscriptions::Subscribers;
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, CreateMessageRequestParams, CreateMessageResult,
     ElicitRequestParams, ElicitResult, InputResponses, LoggingLevel,
@@ -95,7 +95,10 @@ fn session_bound(peer: &Peer<RoleServer>, protocol: Option<&str>) -> bool {
 pub struct CallContext {
     request: Arc<RequestInfo>,
     session: Arc<SessionState>,
-    shared: Arc<Shared>,
+    /// Who hears `tools/list_changed`.
+    subscribers: Arc<Subscribers>,
+    /// The logger name of `notifications/message`: the server's name.
+    logger: Arc<str>,
     context: RequestContext<RoleServer>,
     input_responses: Option<InputResponses>,
     request_state: Option<String>,
@@ -122,14 +125,16 @@ impl CallContext {
     pub(crate) fn new(
         request: Arc<RequestInfo>,
         session: Arc<SessionState>,
-        shared: Arc<Shared>,
+        subscribers: Arc<Subscribers>,
+        logger: Arc<str>,
         context: RequestContext<RoleServer>,
         call: &mut CallToolRequestParams,
     ) -> Self {
         CallContext {
             request,
             session,
-            shared,
+            subscribers,
+            logger,
             context,
             input_responses: call.input_responses.take(),
             request_state: call.request_state.take(),
@@ -190,7 +195,7 @@ impl CallContext {
     /// Tells every listener of this server — 2026-07-28 `subscriptions/listen` streams and
     /// session-bound clients — that the tool list changed.
     pub async fn notify_tool_list_changed(&self) {
-        self.shared.subscribers.tools_changed().await;
+        self.subscribers.tools_changed().await;
     }
 
     /// The request's `progressToken`, if the client asked for progress.
@@ -233,7 +238,7 @@ impl CallContext {
         match self.log_level() {
             Some(threshold) if rank(level) >= rank(threshold) => {
                 let params = LoggingMessageNotificationParam::new(level, data.into())
-                    .with_logger(&self.shared.inner.logger);
+                    .with_logger(&*self.logger);
                 self.peer().notify_logging_message(params).await.is_ok()
             }
             _ => false,

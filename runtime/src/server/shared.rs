@@ -44,13 +44,13 @@ pub(crate) struct Shared {
     /// Whether a tool's existence depends on the caller (scopes or `authorize`).
     pub(crate) gated: bool,
     /// Who hears `tools/list_changed`.
-    pub(crate) subscribers: Subscribers,
+    pub(crate) subscribers: Arc<Subscribers>,
     /// What the wrapped handler declared at `build`, read on every request instead of
     /// asking it again.
     pub(crate) inner: InnerFacts,
     /// The limits of the streamable HTTP server.
     #[cfg(feature = "http")]
-    pub(crate) http: super::http::HttpConfig,
+    pub(crate) http: super::limits::HttpConfig,
 }
 
 /// The wrapped handler's declarations the layer relies on, taken once at `build`.
@@ -61,7 +61,7 @@ pub(crate) struct InnerFacts {
     /// It handles `logging/setLevel` itself.
     pub(crate) logging: bool,
     /// The logger name of `notifications/message`: the server's name.
-    pub(crate) logger: String,
+    pub(crate) logger: Arc<str>,
 }
 
 impl Shared {

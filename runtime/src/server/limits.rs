@@ -1,0 +1,42 @@
+//! The limits of the streamable HTTP server (feature `http`): what one client can make the
+//! process hold, and for how long. Kept apart from the transport, which enforces them, so
+//! that the state every session shares can carry them without depending on the transport.
+
+use std::time::Duration;
+
+/// The limits of the streamable HTTP server. Every default is chosen so that one process
+/// on a small machine stays within a known memory bound under abandoned sessions and slow
+/// clients; raise them for a larger deployment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HttpConfig {
+    /// Open sessions (2025 revisions) at most; an `initialize` beyond it answers HTTP 503
+    /// with a JSON-RPC error, and existing sessions are unharmed. Default 1,000 (a session
+    /// held 38 to 76 KB where measured, so 40 to 75 MB at the cap; see ROBUSTNESS.md).
+    pub max_sessions: usize,
+    /// A session without a request for this long is closed. Default 120 s.
+    pub session_idle_timeout: Duration,
+    /// Connections served at once; further ones wait in the listen backlog until one
+    /// closes. Default 512 (keep it under the process's file-descriptor limit).
+    pub max_connections: usize,
+    /// A request's headers must arrive within this time, and an idle keep-alive
+    /// connection is closed after it. Default 10 s.
+    pub header_read_timeout: Duration,
+    /// A request's body must arrive within this time (HTTP 408 otherwise). Default 30 s.
+    pub body_timeout: Duration,
+    /// The largest request body (HTTP 413 beyond it). Default 4 MiB.
+    pub max_body_bytes: usize,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        HttpConfig {
+            max_sessions: 1_000,
+            session_idle_timeout: Duration::from_secs(120),
+            max_connections: 512,
+            header_read_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+            max_body_bytes: 4 * 1024 * 1024,
+        }
+    }
+}
