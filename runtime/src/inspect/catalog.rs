@@ -6,7 +6,7 @@ use super::tokens;
 use crate::ToolDef;
 use crate::server::rmcp::model::{ListToolsResult, ServerResult};
 use crate::server::rmcp::{ErrorData, ServerHandler};
-use crate::server::{Principal, Reader, TailorServer};
+use crate::server::{Era, Principal, Reader, TailorServer};
 
 /// The most `tools/list` pages followed for one catalog.
 const MAX_PAGES: usize = 10_000;
@@ -53,7 +53,7 @@ pub struct Catalog<'a, H> {
 /// 2026-07-28 fields for older revisions and fills absent cache hints for newer ones.
 pub fn wire(result: ListToolsResult, protocol: &str) -> String {
     let mut result = ServerResult::ListToolsResult(result);
-    if protocol >= "2026-07-28" {
+    if Era::of(Some(protocol)).is_stateless() {
         result.fill_missing_cache_hints();
     } else {
         result.strip_result_type_for_legacy_peer();

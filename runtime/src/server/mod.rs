@@ -25,6 +25,7 @@ mod callbacks;
 mod catalog;
 mod cursor;
 mod custom;
+mod era;
 mod failure;
 mod handler;
 #[cfg(feature = "http")]
@@ -51,6 +52,7 @@ pub use callbacks::{BoxFuture, CallbackFailure};
 pub use catalog::{AuthorizeFn, CatalogError, ToolRegistration};
 pub use cursor::{Binding, BindingBuilder, CursorError, CursorSigner, MIN_SECRET_LEN, ShortSecret};
 pub use custom::SET_READER_METHOD;
+pub use era::Era;
 pub use failure::{
     CAUSE_TIMEOUT, Failure, FailureKind, INNER_TOOLS_FAILURE, INSTRUCTIONS_PROVIDER_FAILURE,
     INVALID_CURSOR, NO_SESSION, TOOL_HANDLER_FAILURE, TOOL_PRESENTATION_FAILURE, UNKNOWN_TOOL,

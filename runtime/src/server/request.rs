@@ -1,6 +1,7 @@
 //! What the server knows about one request: the caller (principal), the client's
 //! self-reported identity, the request's `_meta`, HTTP headers, and the resolved reader.
 
+use super::era::Era;
 use super::reader::{Reader, ReaderSource};
 use crate::RenderCtx;
 use rmcp::RoleServer;
@@ -163,18 +164,19 @@ impl RequestInfo {
         self.reader.ctx(self.fallback_verbosity)
     }
 
+    /// The protocol era of the request's revision.
+    pub fn era(&self) -> Era {
+        Era::of(self.protocol_version.as_deref())
+    }
+
     /// Whether the request speaks the stateless 2026-07-28 revision (or later).
     pub fn is_modern(&self) -> bool {
-        self.protocol_version
-            .as_deref()
-            .is_some_and(|v| v >= "2026-07-28")
+        self.era().is_stateless()
     }
 
     /// Whether the client's revision knows tool icons (2025-11-25 and later).
     pub fn supports_icons(&self) -> bool {
-        self.protocol_version
-            .as_deref()
-            .is_none_or(|v| v >= "2025-11-25")
+        self.era().has_icons()
     }
 }
 

@@ -3,6 +3,7 @@
 //! requests to the client, and the 2026-07-28 input responses.
 #![allow(deprecated)] // rmcp marks logging, sampling and roots deprecated (SEP-2577).
 
+use super::era::Era;
 use super::failure::no_session;
 use super::reader::Reader;
 use super::request::RequestInfo;
@@ -87,8 +88,7 @@ pub(crate) fn has_session(context: &RequestContext<RoleServer>) -> bool {
 /// Whether `peer` went through `initialize` and `protocol` (the request's revision) is one
 /// with sessions.
 fn session_bound(peer: &Peer<RoleServer>, protocol: Option<&str>) -> bool {
-    peer.peer_info().is_some()
-        && protocol.is_none_or(|v| v < ProtocolVersion::V_2026_07_28.as_str())
+    peer.peer_info().is_some() && !Era::of(protocol).is_stateless()
 }
 
 /// What a tool handler gets besides its arguments.
