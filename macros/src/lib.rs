@@ -12,14 +12,12 @@ mod dead;
 mod errors;
 mod expand;
 mod fallback;
-#[cfg(test)]
-mod fuzz;
 mod grammar;
 mod input;
 mod parse;
 mod tables;
 #[cfg(test)]
-mod timing;
+mod tests;
 mod valid;
 
 use proc_macro::TokenStream;
