@@ -119,7 +119,9 @@ fn read_by(description: &Description, classes: &[ReaderClass], text: &str) -> St
     parts.join(", ")
 }
 
-/// Every finding for this catalog.
+/// Every finding for this catalog: per tool, texts naming arguments it lacks, terse levels
+/// costing more than rich ones, texts over budget and an open schema; then readers whose
+/// catalog never varies by level.
 pub fn lint(
     defs: &[&'static ToolDef],
     classes: &[ReaderClass],
@@ -128,108 +130,176 @@ pub fn lint(
     let mut findings = Vec::new();
     let tool_names: BTreeSet<&str> = defs.iter().map(|d| d.name()).collect();
     for def in defs {
-        let schema = def.input_schema();
         let mut properties = BTreeSet::new();
-        property_names(schema, &mut properties);
+        property_names(def.input_schema(), &mut properties);
         let mut names_arguments = false;
         for (label, description) in strings(def) {
-            let mut texts: Vec<&'static str> = Vec::new();
-            for class in classes {
-                for text in cells(description, class).into_iter().flatten() {
-                    if !texts.contains(&text) {
-                        texts.push(text);
-                    }
-                }
-            }
-            let finding = |text: &str, message: String| Finding {
-                tool: def.name().to_owned(),
-                string: label.clone(),
-                read_by: read_by(description, classes, text),
-                message,
+            let string = Strings {
+                def,
+                label: &label,
+                description,
+                classes,
             };
-            for text in &texts {
-                for name in named_arguments(text, def.name()) {
-                    if properties.contains(&name) {
-                        names_arguments = true;
-                    } else if !tool_names.contains(name.as_str())
-                        && !matches!(name.as_str(), "true" | "false" | "null")
-                    {
-                        let known: Vec<&str> = properties.iter().map(String::as_str).collect();
-                        findings.push(finding(
-                            text,
-                            format!(
-                                "names argument `{name}`, which `{}` does not have; its arguments: {}",
-                                def.name(),
-                                if known.is_empty() { "none".to_owned() } else { known.join(", ") }
-                            ),
-                        ));
-                    }
-                }
-            }
-            for class in classes {
-                let cells = cells(description, class);
-                for terse in 0..cells.len() {
-                    for rich in terse + 1..cells.len() {
-                        let (Some(a), Some(b)) = (cells[terse], cells[rich]) else {
-                            continue;
-                        };
-                        // Report each pair of texts once, at its first levels.
-                        if a == b
-                            || cells[..terse].contains(&Some(a))
-                            || cells[terse + 1..rich].contains(&Some(b))
-                        {
-                            continue;
-                        }
-                        let (ta, tb) = (tokens::count(a), tokens::count(b));
-                        if ta > tb {
-                            findings.push(Finding {
-                                tool: def.name().to_owned(),
-                                string: label.clone(),
-                                read_by: class.label(),
-                                message: format!(
-                                    "level {terse} ({ta} tokens) costs more than the richer level {rich} ({tb} tokens); make the terser text shorter"
-                                ),
-                            });
-                        }
-                    }
-                }
-            }
-            for (level, budget) in config.budgets.iter().enumerate() {
-                let Some(budget) = budget else { continue };
-                let mut over: Vec<&str> = Vec::new();
-                for class in classes {
-                    if let Some(text) = cells(description, class)[level]
-                        && tokens::count(text) > *budget
-                        && !over.contains(&text)
-                    {
-                        over.push(text);
-                        findings.push(finding(
-                            text,
-                            format!(
-                                "{} tokens at level {level}, over its budget of {budget}",
-                                tokens::count(text)
-                            ),
-                        ));
-                    }
-                }
-            }
+            names_arguments |= unknown_arguments(&string, &properties, &tool_names, &mut findings);
+            terse_costs_more(&string, &mut findings);
+            over_budget(&string, config, &mut findings);
         }
-        let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
-        if names_arguments && !closed {
-            findings.push(Finding {
-                tool: def.name().to_owned(),
-                string: "schema".to_owned(),
-                read_by: String::new(),
-                message:
-                    "accepts unknown arguments while its descriptions name arguments: a misspelt \
-                          name would be silently ignored; add `#[serde(deny_unknown_fields)]` \
-                          (the schema then says `additionalProperties: false`)"
-                        .to_owned(),
-            });
+        if names_arguments {
+            open_schema(def, &mut findings);
         }
     }
-    let tailored = defs.iter().any(|d| d.is_tailored());
-    for class in classes.iter().filter(|_| tailored) {
+    if defs.iter().any(|d| d.is_tailored()) {
+        invariant_readers(defs, classes, &mut findings);
+    }
+    findings
+}
+
+/// One tailorable string of one tool, as every reader class reads it.
+struct Strings<'a> {
+    def: &'static ToolDef,
+    label: &'a str,
+    description: &'static Description,
+    classes: &'a [ReaderClass],
+}
+
+impl Strings<'_> {
+    /// A finding about `text`, naming the readers and levels that read it.
+    fn finding(&self, text: &str, message: String) -> Finding {
+        Finding {
+            tool: self.def.name().to_owned(),
+            string: self.label.to_owned(),
+            read_by: read_by(self.description, self.classes, text),
+            message,
+        }
+    }
+
+    /// Every distinct text some reader reads at some level, in first-read order.
+    fn texts(&self) -> Vec<&'static str> {
+        let mut texts: Vec<&'static str> = Vec::new();
+        for class in self.classes {
+            for text in cells(self.description, class).into_iter().flatten() {
+                if !texts.contains(&text) {
+                    texts.push(text);
+                }
+            }
+        }
+        texts
+    }
+}
+
+/// A text that names an argument the tool lacks (another tool's name, `true`, `false` and
+/// `null` aside). Returns whether any text names one of the tool's own arguments.
+fn unknown_arguments(
+    string: &Strings<'_>,
+    properties: &BTreeSet<String>,
+    tool_names: &BTreeSet<&str>,
+    findings: &mut Vec<Finding>,
+) -> bool {
+    let mut names_arguments = false;
+    for text in string.texts() {
+        for name in named_arguments(text, string.def.name()) {
+            if properties.contains(&name) {
+                names_arguments = true;
+            } else if !tool_names.contains(name.as_str())
+                && !matches!(name.as_str(), "true" | "false" | "null")
+            {
+                let known: Vec<&str> = properties.iter().map(String::as_str).collect();
+                findings.push(string.finding(
+                    text,
+                    format!(
+                        "names argument `{name}`, which `{}` does not have; its arguments: {}",
+                        string.def.name(),
+                        if known.is_empty() {
+                            "none".to_owned()
+                        } else {
+                            known.join(", ")
+                        }
+                    ),
+                ));
+            }
+        }
+    }
+    names_arguments
+}
+
+/// A terser level whose text costs more tokens than a richer level's, per reader; each pair
+/// of texts is reported once, at its first levels.
+fn terse_costs_more(string: &Strings<'_>, findings: &mut Vec<Finding>) {
+    for class in string.classes {
+        let cells = cells(string.description, class);
+        for terse in 0..cells.len() {
+            for rich in terse + 1..cells.len() {
+                let (Some(a), Some(b)) = (cells[terse], cells[rich]) else {
+                    continue;
+                };
+                if a == b
+                    || cells[..terse].contains(&Some(a))
+                    || cells[terse + 1..rich].contains(&Some(b))
+                {
+                    continue;
+                }
+                let (ta, tb) = (tokens::count(a), tokens::count(b));
+                if ta > tb {
+                    findings.push(Finding {
+                        tool: string.def.name().to_owned(),
+                        string: string.label.to_owned(),
+                        read_by: class.label(),
+                        message: format!(
+                            "level {terse} ({ta} tokens) costs more than the richer level {rich} ({tb} tokens); make the terser text shorter"
+                        ),
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// A text over its level's `--budget`, once per text.
+fn over_budget(string: &Strings<'_>, config: &LintConfig, findings: &mut Vec<Finding>) {
+    for (level, budget) in config.budgets.iter().enumerate() {
+        let Some(budget) = budget else { continue };
+        let mut over: Vec<&str> = Vec::new();
+        for class in string.classes {
+            if let Some(text) = cells(string.description, class)[level]
+                && tokens::count(text) > *budget
+                && !over.contains(&text)
+            {
+                over.push(text);
+                findings.push(string.finding(
+                    text,
+                    format!(
+                        "{} tokens at level {level}, over its budget of {budget}",
+                        tokens::count(text)
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+/// A tool whose descriptions name its arguments while its schema accepts unknown ones.
+fn open_schema(def: &'static ToolDef, findings: &mut Vec<Finding>) {
+    if def.input_schema().get("additionalProperties") == Some(&Value::Bool(false)) {
+        return;
+    }
+    findings.push(Finding {
+        tool: def.name().to_owned(),
+        string: "schema".to_owned(),
+        read_by: String::new(),
+        message: "accepts unknown arguments while its descriptions name arguments: a misspelt \
+                  name would be silently ignored; add `#[serde(deny_unknown_fields)]` \
+                  (the schema then says `additionalProperties: false`)"
+            .to_owned(),
+    });
+}
+
+/// A reader of a tailored catalog who reads the same catalog at every level.
+fn invariant_readers(
+    defs: &[&'static ToolDef],
+    classes: &[ReaderClass],
+    findings: &mut Vec<Finding>,
+) {
+    for class in classes {
         let at = |level: u8| -> Vec<Option<&'static str>> {
             defs.iter()
                 .flat_map(|def| {
@@ -251,7 +321,6 @@ pub fn lint(
             });
         }
     }
-    findings
 }
 
 #[cfg(test)]
