@@ -152,112 +152,141 @@ fn confirm(call: &CallContext) -> Result<CallToolResponse, ErrorData> {
 }
 
 /// Registers every tool of this file.
+async fn ask_elicitation(
+    _: AskElicitation,
+    call: CallContext,
+) -> Result<CallToolResponse, ErrorData> {
+    match response(&call, "user_name") {
+        Some(r) => done(format!(
+            "Hello, {}!",
+            content_str(r, "name").unwrap_or("friend")
+        )),
+        None => Ok(ask("user_name", ask_name())),
+    }
+}
+
+async fn ask_sampling(_: AskSampling, call: CallContext) -> Result<CallToolResponse, ErrorData> {
+    match response(&call, "capital_question") {
+        Some(r) => done(format!(
+            "Sampling response: {}",
+            content_str(r, "text").unwrap_or("(no sampling text)")
+        )),
+        None => Ok(ask(
+            "capital_question",
+            sampling("What is the capital of France?"),
+        )),
+    }
+}
+
+async fn ask_roots(_: AskRoots, call: CallContext) -> Result<CallToolResponse, ErrorData> {
+    match response(&call, "client_roots") {
+        Some(r) => {
+            let uris: Vec<&str> = r
+                .get("roots")
+                .and_then(Value::as_array)
+                .map(|roots| {
+                    roots
+                        .iter()
+                        .filter_map(|r| r.get("uri")?.as_str())
+                        .collect()
+                })
+                .unwrap_or_default();
+            done(format!("Client roots: [{}]", uris.join(", ")))
+        }
+        None => Ok(ask("client_roots", roots())),
+    }
+}
+
+async fn request_state(_: RequestState, call: CallContext) -> Result<CallToolResponse, ErrorData> {
+    confirm(&call)
+}
+
+async fn tampered_state(
+    _: TamperedState,
+    call: CallContext,
+) -> Result<CallToolResponse, ErrorData> {
+    confirm(&call)
+}
+
+async fn multiple_inputs(
+    _: MultipleInputs,
+    call: CallContext,
+) -> Result<CallToolResponse, ErrorData> {
+    if let Some(sealed) = call.request_state() {
+        codec().open(sealed).map_err(|_| tampered())?;
+    }
+    let all = ["user_name", "greeting", "client_roots"]
+        .iter()
+        .all(|key| response(&call, key).is_some());
+    if all && call.request_state().is_some() {
+        return done("All inputs received");
+    }
+    let mut requests = InputRequests::new();
+    requests.insert("user_name".into(), ask_name());
+    requests.insert("greeting".into(), sampling("Generate a greeting"));
+    requests.insert("client_roots".into(), roots());
+    ask_sealed(requests, json!({"stage": "gather"}))
+}
+
+async fn multi_round(_: MultiRound, call: CallContext) -> Result<CallToolResponse, ErrorData> {
+    let round = match call.request_state() {
+        None => 0,
+        Some(sealed) => {
+            let state: Value = codec().open_json(sealed).map_err(|_| tampered())?;
+            state.get("round").and_then(Value::as_i64).unwrap_or(0)
+        }
+    };
+    let (key, message, field) = match round {
+        0 => ("step1", "Step 1: What is your name?", "name"),
+        1 => ("step2", "Step 2: What is your favorite color?", "color"),
+        _ => return done("Multi-round flow complete"),
+    };
+    let mut requests = InputRequests::new();
+    requests.insert(
+        key.into(),
+        elicitation(
+            message,
+            json!({ field: {"type": "string"} }),
+            json!([field]),
+        ),
+    );
+    ask_sealed(requests, json!({"round": round + 1}))
+}
+
+async fn capabilities(_: Capabilities, call: CallContext) -> Result<CallToolResponse, ErrorData> {
+    if call.input_responses().is_some() {
+        return done("Capability-aware flow complete");
+    }
+    // Only ask for what the client declared it can answer.
+    let declared = call.meta().client_capabilities().unwrap_or_default();
+    let mut requests = InputRequests::new();
+    if declared.elicitation.is_some() {
+        requests.insert("user_name".into(), ask_name());
+    }
+    if declared.sampling.is_some() {
+        requests.insert("greeting".into(), sampling("Generate a greeting"));
+    }
+    if declared.roots.is_some() {
+        requests.insert("client_roots".into(), roots());
+    }
+    if requests.is_empty() {
+        done("Client declared no MRTR-capable capabilities")
+    } else {
+        Ok(InputRequiredResult::from_input_requests(requests).into())
+    }
+}
+
 pub fn register<H>(builder: ServerBuilder<H>) -> ServerBuilder<H>
 where
     H: mcp_tailor::server::rmcp::ServerHandler + Clone,
 {
     builder
-        .tool(|_: AskElicitation, call: CallContext| async move {
-            match response(&call, "user_name") {
-                Some(r) => done(format!(
-                    "Hello, {}!",
-                    content_str(r, "name").unwrap_or("friend")
-                )),
-                None => Ok(ask("user_name", ask_name())),
-            }
-        })
-        .tool(|_: AskSampling, call: CallContext| async move {
-            match response(&call, "capital_question") {
-                Some(r) => done(format!(
-                    "Sampling response: {}",
-                    content_str(r, "text").unwrap_or("(no sampling text)")
-                )),
-                None => Ok(ask(
-                    "capital_question",
-                    sampling("What is the capital of France?"),
-                )),
-            }
-        })
-        .tool(|_: AskRoots, call: CallContext| async move {
-            match response(&call, "client_roots") {
-                Some(r) => {
-                    let uris: Vec<&str> = r
-                        .get("roots")
-                        .and_then(Value::as_array)
-                        .map(|roots| {
-                            roots
-                                .iter()
-                                .filter_map(|r| r.get("uri")?.as_str())
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    done(format!("Client roots: [{}]", uris.join(", ")))
-                }
-                None => Ok(ask("client_roots", roots())),
-            }
-        })
-        .tool(|_: RequestState, call: CallContext| async move { confirm(&call) })
-        .tool(|_: TamperedState, call: CallContext| async move { confirm(&call) })
-        .tool(|_: MultipleInputs, call: CallContext| async move {
-            if let Some(sealed) = call.request_state() {
-                codec().open(sealed).map_err(|_| tampered())?;
-            }
-            let all = ["user_name", "greeting", "client_roots"]
-                .iter()
-                .all(|key| response(&call, key).is_some());
-            if all && call.request_state().is_some() {
-                return done("All inputs received");
-            }
-            let mut requests = InputRequests::new();
-            requests.insert("user_name".into(), ask_name());
-            requests.insert("greeting".into(), sampling("Generate a greeting"));
-            requests.insert("client_roots".into(), roots());
-            ask_sealed(requests, json!({"stage": "gather"}))
-        })
-        .tool(|_: MultiRound, call: CallContext| async move {
-            let round = match call.request_state() {
-                None => 0,
-                Some(sealed) => {
-                    let state: Value = codec().open_json(sealed).map_err(|_| tampered())?;
-                    state.get("round").and_then(Value::as_i64).unwrap_or(0)
-                }
-            };
-            let (key, message, field) = match round {
-                0 => ("step1", "Step 1: What is your name?", "name"),
-                1 => ("step2", "Step 2: What is your favorite color?", "color"),
-                _ => return done("Multi-round flow complete"),
-            };
-            let mut requests = InputRequests::new();
-            requests.insert(
-                key.into(),
-                elicitation(
-                    message,
-                    json!({ field: {"type": "string"} }),
-                    json!([field]),
-                ),
-            );
-            ask_sealed(requests, json!({"round": round + 1}))
-        })
-        .tool(|_: Capabilities, call: CallContext| async move {
-            if call.input_responses().is_some() {
-                return done("Capability-aware flow complete");
-            }
-            // Only ask for what the client declared it can answer.
-            let declared = call.meta().client_capabilities().unwrap_or_default();
-            let mut requests = InputRequests::new();
-            if declared.elicitation.is_some() {
-                requests.insert("user_name".into(), ask_name());
-            }
-            if declared.sampling.is_some() {
-                requests.insert("greeting".into(), sampling("Generate a greeting"));
-            }
-            if declared.roots.is_some() {
-                requests.insert("client_roots".into(), roots());
-            }
-            if requests.is_empty() {
-                done("Client declared no MRTR-capable capabilities")
-            } else {
-                Ok(InputRequiredResult::from_input_requests(requests).into())
-            }
-        })
+        .tool(ask_elicitation)
+        .tool(ask_sampling)
+        .tool(ask_roots)
+        .tool(request_state)
+        .tool(tampered_state)
+        .tool(multiple_inputs)
+        .tool(multi_round)
+        .tool(capabilities)
 }

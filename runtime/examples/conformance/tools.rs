@@ -5,7 +5,7 @@
 use mcp_tailor::mcp_tool;
 use mcp_tailor::server::rmcp::ErrorData;
 use mcp_tailor::server::rmcp::model::{
-    CallToolResult, ClientCapabilities, ContentBlock, CreateMessageRequestParams,
+    CallToolResponse, CallToolResult, ClientCapabilities, ContentBlock, CreateMessageRequestParams,
     ElicitRequestParams, ElicitationAction, ElicitationSchema, LoggingLevel, ResourceContents,
     SamplingMessage,
 };
@@ -174,149 +174,211 @@ async fn elicit(call: &CallContext, message: &str, schema: Value, label: &str) -
 }
 
 /// Registers every tool of this file.
+async fn simple_text(_: SimpleText, _: CallContext) -> CallToolResult {
+    text("This is a simple text response for testing.")
+}
+
+async fn image_content(_: ImageContent, _: CallContext) -> CallToolResult {
+    CallToolResult::success(vec![ContentBlock::image(IMAGE, "image/png")])
+}
+
+async fn audio_content(_: AudioContent, _: CallContext) -> CallToolResult {
+    CallToolResult::success(vec![ContentBlock::audio(AUDIO, "audio/wav")])
+}
+
+async fn embedded_resource(_: EmbeddedResource, _: CallContext) -> CallToolResult {
+    CallToolResult::success(vec![text_resource(
+        "test://embedded-resource",
+        "text/plain",
+        "This is an embedded resource content.",
+    )])
+}
+
+async fn multiple_content_types(_: MultipleContentTypes, _: CallContext) -> CallToolResult {
+    CallToolResult::success(vec![
+        ContentBlock::text("Multiple content types test:"),
+        ContentBlock::image(IMAGE, "image/png"),
+        text_resource(
+            "test://mixed-content-resource",
+            "application/json",
+            r#"{"test":"data","value":123}"#,
+        ),
+    ])
+}
+
+async fn tool_with_logging(_: ToolWithLogging, call: CallContext) -> CallToolResult {
+    for message in [
+        "Tool execution started",
+        "Tool processing data",
+        "Tool execution completed",
+    ] {
+        call.log(LoggingLevel::Info, message).await;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    text("Logging test completed")
+}
+
+async fn error_handling(_: ErrorHandling, _: CallContext) -> Result<Value, String> {
+    Err::<Value, _>("This tool intentionally returns an error for testing".to_owned())
+}
+
+async fn tool_with_progress(_: ToolWithProgress, call: CallContext) -> CallToolResult {
+    for (progress, message) in [(0.0, "Starting"), (50.0, "Halfway"), (100.0, "Complete")] {
+        call.progress(progress, Some(100.0), Some(message)).await;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    text("Progress test completed")
+}
+
+async fn sampling(args: Sampling, call: CallContext) -> CallToolResult {
+    let params =
+        CreateMessageRequestParams::new(vec![SamplingMessage::user_text(args.prompt)], 100);
+    match call.sample(params).await {
+        Ok(result) => {
+            let answer = result
+                .message
+                .content
+                .first()
+                .and_then(|c| c.as_text())
+                .map_or_else(|| "No text response".to_owned(), |t| t.text.clone());
+            text(format!("LLM response: {answer}"))
+        }
+        Err(e) => CallToolResult::error(vec![ContentBlock::text(format!("Sampling error: {e}"))]),
+    }
+}
+
+async fn elicitation(args: Elicitation, call: CallContext) -> CallToolResult {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "username": {"type": "string", "description": "User's response"},
+            "email": {"type": "string", "description": "User's email address"}
+        },
+        "required": ["username", "email"]
+    });
+    elicit(&call, &args.message, schema, "User response").await
+}
+
+async fn elicitation_defaults(_: ElicitationDefaults, call: CallContext) -> CallToolResult {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "description": "User's name", "default": "John Doe"},
+            "age": {"type": "integer", "description": "User's age", "default": 30},
+            "score": {"type": "number", "description": "User's score", "default": 95.5},
+            "status": {
+                "type": "string", "description": "User's status",
+                "enum": ["active", "inactive", "pending"], "default": "active"
+            },
+            "verified": {"type": "boolean", "description": "Whether user is verified", "default": true}
+        }
+    });
+    elicit(
+        &call,
+        "Please provide values (all have defaults)",
+        schema,
+        "Elicitation completed",
+    )
+    .await
+}
+
+async fn elicitation_enums(_: ElicitationEnums, call: CallContext) -> CallToolResult {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
+            "titledSingle": {"type": "string", "oneOf": [
+                {"const": "value1", "title": "First Option"},
+                {"const": "value2", "title": "Second Option"},
+                {"const": "value3", "title": "Third Option"}
+            ]},
+            "legacyEnum": {
+                "type": "string", "enum": ["opt1", "opt2", "opt3"],
+                "enumNames": ["Option One", "Option Two", "Option Three"]
+            },
+            "untitledMulti": {"type": "array", "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
+            "titledMulti": {"type": "array", "items": {"anyOf": [
+                {"const": "value1", "title": "First Choice"},
+                {"const": "value2", "title": "Second Choice"},
+                {"const": "value3", "title": "Third Choice"}
+            ]}}
+        }
+    });
+    elicit(
+        &call,
+        "Test enum schema improvements",
+        schema,
+        "Enum elicitation completed",
+    )
+    .await
+}
+
+async fn reconnection(_: Reconnection, _: CallContext) -> CallToolResult {
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    text("Reconnection test completed")
+}
+
+async fn custom_header(args: CustomHeader, _: CallContext) -> CallToolResult {
+    text(args.value)
+}
+
+async fn trigger_tool_change(_: TriggerToolChange, call: CallContext) -> CallToolResult {
+    call.notify_tool_list_changed().await;
+    text("Tool list change triggered")
+}
+
+async fn missing_capability(
+    _: MissingCapability,
+    call: CallContext,
+) -> Result<CallToolResult, ErrorData> {
+    let declared = call.meta().client_capabilities().unwrap_or_default();
+    if declared.sampling.is_none() {
+        return Err(ErrorData::missing_required_client_capability(
+            ClientCapabilities::builder().enable_sampling().build(),
+        ));
+    }
+    Ok(text("Required capability declared"))
+}
+
+async fn streaming_elicitation(_: StreamingElicitation, _: CallContext) -> CallToolResponse {
+    crate::mrtr::ask(
+        "streaming_elicitation",
+        crate::mrtr::elicitation(
+            "Provide a value",
+            json!({"value": {"type": "string"}}),
+            json!(["value"]),
+        ),
+    )
+}
+
+async fn logging_tool(_: LoggingTool, call: CallContext) -> CallToolResult {
+    if let Some(level) = call.meta().log_level() {
+        call.log(level, "logLevel was requested").await;
+    }
+    text("Logging tool completed")
+}
+
 pub fn register<H>(builder: ServerBuilder<H>) -> ServerBuilder<H>
 where
     H: mcp_tailor::server::rmcp::ServerHandler + Clone,
 {
     builder
-        .tool(|_: SimpleText, _: CallContext| async {
-            text("This is a simple text response for testing.")
-        })
-        .tool(|_: ImageContent, _: CallContext| async {
-            CallToolResult::success(vec![ContentBlock::image(IMAGE, "image/png")])
-        })
-        .tool(|_: AudioContent, _: CallContext| async {
-            CallToolResult::success(vec![ContentBlock::audio(AUDIO, "audio/wav")])
-        })
-        .tool(|_: EmbeddedResource, _: CallContext| async {
-            CallToolResult::success(vec![text_resource(
-                "test://embedded-resource",
-                "text/plain",
-                "This is an embedded resource content.",
-            )])
-        })
-        .tool(|_: MultipleContentTypes, _: CallContext| async {
-            CallToolResult::success(vec![
-                ContentBlock::text("Multiple content types test:"),
-                ContentBlock::image(IMAGE, "image/png"),
-                text_resource(
-                    "test://mixed-content-resource",
-                    "application/json",
-                    r#"{"test":"data","value":123}"#,
-                ),
-            ])
-        })
-        .tool(|_: ToolWithLogging, call: CallContext| async move {
-            for message in ["Tool execution started", "Tool processing data", "Tool execution completed"] {
-                call.log(LoggingLevel::Info, message).await;
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-            text("Logging test completed")
-        })
-        .tool(|_: ErrorHandling, _: CallContext| async {
-            Err::<Value, _>("This tool intentionally returns an error for testing".to_owned())
-        })
-        .tool(|_: ToolWithProgress, call: CallContext| async move {
-            for (progress, message) in [(0.0, "Starting"), (50.0, "Halfway"), (100.0, "Complete")] {
-                call.progress(progress, Some(100.0), Some(message)).await;
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-            text("Progress test completed")
-        })
-        .tool(|args: Sampling, call: CallContext| async move {
-            let params = CreateMessageRequestParams::new(vec![SamplingMessage::user_text(args.prompt)], 100);
-            match call.sample(params).await {
-                Ok(result) => {
-                    let answer = result
-                        .message
-                        .content
-                        .first()
-                        .and_then(|c| c.as_text())
-                        .map_or_else(|| "No text response".to_owned(), |t| t.text.clone());
-                    text(format!("LLM response: {answer}"))
-                }
-                Err(e) => CallToolResult::error(vec![ContentBlock::text(format!("Sampling error: {e}"))]),
-            }
-        })
-        .tool(|args: Elicitation, call: CallContext| async move {
-            let schema = json!({
-                "type": "object",
-                "properties": {
-                    "username": {"type": "string", "description": "User's response"},
-                    "email": {"type": "string", "description": "User's email address"}
-                },
-                "required": ["username", "email"]
-            });
-            elicit(&call, &args.message, schema, "User response").await
-        })
-        .tool(|_: ElicitationDefaults, call: CallContext| async move {
-            let schema = json!({
-                "type": "object",
-                "properties": {
-                    "name": {"type": "string", "description": "User's name", "default": "John Doe"},
-                    "age": {"type": "integer", "description": "User's age", "default": 30},
-                    "score": {"type": "number", "description": "User's score", "default": 95.5},
-                    "status": {
-                        "type": "string", "description": "User's status",
-                        "enum": ["active", "inactive", "pending"], "default": "active"
-                    },
-                    "verified": {"type": "boolean", "description": "Whether user is verified", "default": true}
-                }
-            });
-            elicit(&call, "Please provide values (all have defaults)", schema, "Elicitation completed").await
-        })
-        .tool(|_: ElicitationEnums, call: CallContext| async move {
-            let schema = json!({
-                "type": "object",
-                "properties": {
-                    "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
-                    "titledSingle": {"type": "string", "oneOf": [
-                        {"const": "value1", "title": "First Option"},
-                        {"const": "value2", "title": "Second Option"},
-                        {"const": "value3", "title": "Third Option"}
-                    ]},
-                    "legacyEnum": {
-                        "type": "string", "enum": ["opt1", "opt2", "opt3"],
-                        "enumNames": ["Option One", "Option Two", "Option Three"]
-                    },
-                    "untitledMulti": {"type": "array", "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
-                    "titledMulti": {"type": "array", "items": {"anyOf": [
-                        {"const": "value1", "title": "First Choice"},
-                        {"const": "value2", "title": "Second Choice"},
-                        {"const": "value3", "title": "Third Choice"}
-                    ]}}
-                }
-            });
-            elicit(&call, "Test enum schema improvements", schema, "Enum elicitation completed").await
-        })
-        .tool(|_: Reconnection, _: CallContext| async {
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            text("Reconnection test completed")
-        })
-        .tool(|args: CustomHeader, _: CallContext| async move { text(args.value) })
-        .tool(|_: TriggerToolChange, call: CallContext| async move {
-            call.notify_tool_list_changed().await;
-            text("Tool list change triggered")
-        })
-        .tool(|_: MissingCapability, call: CallContext| async move {
-            let declared = call.meta().client_capabilities().unwrap_or_default();
-            if declared.sampling.is_none() {
-                return Err(ErrorData::missing_required_client_capability(
-                    ClientCapabilities::builder().enable_sampling().build(),
-                ));
-            }
-            Ok(text("Required capability declared"))
-        })
-        .tool(|_: StreamingElicitation, _: CallContext| async {
-            crate::mrtr::ask(
-                "streaming_elicitation",
-                crate::mrtr::elicitation("Provide a value", json!({"value": {"type": "string"}}), json!(["value"])),
-            )
-        })
-        .tool(|_: LoggingTool, call: CallContext| async move {
-            if let Some(level) = call.meta().log_level() {
-                call.log(level, "logLevel was requested").await;
-            }
-            text("Logging tool completed")
-        })
+        .tool(simple_text)
+        .tool(image_content)
+        .tool(audio_content)
+        .tool(embedded_resource)
+        .tool(multiple_content_types)
+        .tool(tool_with_logging)
+        .tool(error_handling)
+        .tool(tool_with_progress)
+        .tool(sampling)
+        .tool(elicitation)
+        .tool(elicitation_defaults)
+        .tool(elicitation_enums)
+        .tool(reconnection)
+        .tool(custom_header)
+        .tool(trigger_tool_change)
+        .tool(missing_capability)
+        .tool(streaming_elicitation)
+        .tool(logging_tool)
 }
