@@ -31,6 +31,25 @@ pub fn tool_input(
     errors: &mut Errors,
 ) -> ToolInput {
     let doc = doc_comment(&item.attrs).map(|d| (d, item.ident.span()));
+    let well_formed = check_shape(&item, what, field, errors);
+    let names = serialized_names(&item);
+    let fields = item
+        .fields
+        .iter_mut()
+        .enumerate()
+        .filter_map(|(index, field)| field_attr(field, names.get(index), what, errors))
+        .collect();
+    ToolInput {
+        item,
+        doc,
+        fields,
+        well_formed,
+    }
+}
+
+/// Whether the struct has the shape the tables need: no generic parameters (its tables are
+/// `static`), named fields. Each failure is reported.
+fn check_shape(item: &syn::ItemStruct, what: &str, field: &str, errors: &mut Errors) -> bool {
     let mut well_formed = true;
     if !item.generics.params.is_empty() {
         errors.at(
@@ -39,75 +58,70 @@ pub fn tool_input(
         );
         well_formed = false;
     }
-    let names = serialized_names(&item);
-    let named = matches!(item.fields, Fields::Named(_));
-    if !named {
+    if !matches!(item.fields, Fields::Named(_)) {
         errors.at_span(
-            fields_span(&item),
+            fields_span(item),
             format!("`{what}` takes a struct with named fields; each field is {field}"),
         );
         well_formed = false;
     }
-    let mut fields = Vec::new();
-    for (index, field) in item.fields.iter_mut().enumerate() {
-        let Some(first) = field
-            .attrs
-            .iter()
-            .find(|a| a.path().is_ident("mcp"))
+    well_formed
+}
+
+/// A field's `#[mcp(...)]`, read by darling and stripped from the field (a form that is not
+/// a list is reported here); `None` for a field without one, or one in error.
+fn field_attr(
+    field: &mut syn::Field,
+    serialized_name: Option<&String>,
+    what: &str,
+    errors: &mut Errors,
+) -> Option<FieldAttr> {
+    let first = field
+        .attrs
+        .iter()
+        .find(|a| a.path().is_ident("mcp"))
+        .cloned()?;
+    // darling reads the lists; a form that is not a list is this macro's to report.
+    field.attrs.retain_mut(|attr| {
+        if !attr.path().is_ident("mcp") {
+            return true;
+        }
+        match &mut attr.meta {
+            syn::Meta::List(list) => {
+                list.tokens = attr::unwrap_invisible(std::mem::take(&mut list.tokens));
+                true
+            }
+            other => {
+                errors.at(&*other, "write `#[mcp(description = …)]`");
+                false
+            }
+        }
+    });
+    let args = FieldArgs::from_field(field);
+    field.attrs.retain(|a| !a.path().is_ident("mcp"));
+    let args = match args {
+        Ok(args) => args,
+        Err(error) => {
+            errors.darling(error);
+            return None;
+        }
+    };
+    let Some(ident) = args.ident else {
+        errors.at(
+            &first,
+            format!("`#[mcp]` needs a named field; `{what}` takes a struct with named fields"),
+        );
+        return None;
+    };
+    let desc = parse::desc_spec(&args.desc.report(errors), errors);
+    Some(FieldAttr {
+        doc: args.attrs.map(|d| (d, ident.span())),
+        serialized_name: serialized_name
             .cloned()
-        else {
-            continue;
-        };
-        // darling reads the lists; a form that is not a list is this macro's to report.
-        field.attrs.retain_mut(|attr| {
-            if !attr.path().is_ident("mcp") {
-                return true;
-            }
-            match &mut attr.meta {
-                syn::Meta::List(list) => {
-                    list.tokens = attr::unwrap_invisible(std::mem::take(&mut list.tokens));
-                    true
-                }
-                other => {
-                    errors.at(&*other, "write `#[mcp(description = …)]`");
-                    false
-                }
-            }
-        });
-        let args = FieldArgs::from_field(field);
-        field.attrs.retain(|a| !a.path().is_ident("mcp"));
-        let args = match args {
-            Ok(args) => args,
-            Err(error) => {
-                errors.darling(error);
-                continue;
-            }
-        };
-        let Some(ident) = args.ident else {
-            errors.at(
-                &first,
-                format!("`#[mcp]` needs a named field; `{what}` takes a struct with named fields"),
-            );
-            continue;
-        };
-        let desc = parse::desc_spec(&args.desc.report(errors), errors);
-        let serialized_name = names
-            .get(index)
-            .cloned()
-            .unwrap_or_else(|| ident.unraw().to_string());
-        fields.push(FieldAttr {
-            doc: args.attrs.map(|d| (d, ident.span())),
-            rust_name: ident,
-            serialized_name,
-            desc,
-        });
-    }
-    ToolInput {
-        item,
-        doc,
-        fields,
-        well_formed,
-    }
+            .unwrap_or_else(|| ident.unraw().to_string()),
+        rust_name: ident,
+        desc,
+    })
 }
 
 fn fields_span(item: &syn::ItemStruct) -> Span {
