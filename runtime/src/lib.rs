@@ -40,6 +40,9 @@
 //!
 //! The whole DSL, the warnings, the compile errors and the resolution rules: [`dsl`].
 
+// Pre-1.0: what hosts never touch stays private; `pub` means public API.
+#![warn(unreachable_pub)]
+
 #[doc = include_str!("../docs/dsl.md")]
 pub mod dsl {}
 

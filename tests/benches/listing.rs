@@ -68,7 +68,7 @@ fn bench(c: &mut Criterion) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap();
-    let server = tailor_server();
+    let server = built();
     let router = RmcpServer::tool_router();
 
     let tailored = |client: &str| {

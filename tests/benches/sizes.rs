@@ -48,7 +48,7 @@ fn main() {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap();
-    let server = tailor_server();
+    let server = built();
     println!("tools/list bytes, benchmark catalog (100 tools, half tailored):");
     for level in [0u8, 5, 9] {
         let info = RequestInfo {

@@ -43,7 +43,7 @@ pub fn bench_catalog() -> String {
     }
     write!(
         out,
-        "/// The same tools on rmcp's `#[tool]` router.\n#[derive(Clone)]\npub struct RmcpServer;\n\n#[tool_router]\nimpl RmcpServer {{\n{rmcp}}}\n\n#[tool_handler]\nimpl ServerHandler for RmcpServer {{}}\n\n/// The same tools on mcp-tailor.\npub fn tailor_server() -> mcp_tailor::server::TailorServer {{\n    mcp_tailor::server::Server::builder()\n{register}        .build()\n        .unwrap()\n}}\n"
+        "/// The same tools on rmcp's `#[tool]` router.\n#[derive(Clone)]\npub struct RmcpServer;\n\n#[tool_router]\nimpl RmcpServer {{\n{rmcp}}}\n\n#[tool_handler]\nimpl ServerHandler for RmcpServer {{}}\n\n/// The same tools on mcp-tailor.\npub fn built() -> mcp_tailor::server::Server {{\n    mcp_tailor::server::Server::builder()\n{register}        .build()\n        .unwrap()\n}}\n"
     )
     .unwrap();
     out
@@ -71,7 +71,7 @@ pub fn inspect_catalog() -> String {
     }
     write!(
         out,
-        "/// The 200 tools on mcp-tailor.\npub fn inspect_server() -> mcp_tailor::server::TailorServer {{\n    mcp_tailor::server::Server::builder()\n{register}        .build()\n        .unwrap()\n}}\n"
+        "/// The 200 tools on mcp-tailor.\npub fn inspect_server() -> mcp_tailor::server::Server {{\n    mcp_tailor::server::Server::builder()\n{register}        .build()\n        .unwrap()\n}}\n"
     )
     .unwrap();
     out
@@ -213,7 +213,7 @@ pub fn eval_catalog(n: usize, tasks: usize, seed: u64) -> String {
     out.push_str("];\n\n");
     write!(
         out,
-        "/// The {n} tools on mcp-tailor.\npub fn eval_server() -> mcp_tailor::server::TailorServer {{\n    mcp_tailor::server::Server::builder()\n{register}        .build()\n        .unwrap()\n}}\n"
+        "/// The {n} tools on mcp-tailor.\npub fn eval_server() -> mcp_tailor::server::Server {{\n    mcp_tailor::server::Server::builder()\n{register}        .build()\n        .unwrap()\n}}\n"
     )
     .unwrap();
     out

@@ -3,8 +3,9 @@
 //! catalog whose host callbacks fail at random for the principal `fault`.
 
 use mcp_tailor::mcp_tool;
+use mcp_tailor::server::limits::HttpConfig;
 use mcp_tailor::server::rmcp::handler::server::wrapper::Parameters;
-use mcp_tailor::server::{CallContext, HttpConfig, Presentation, Principal, Server, TailorServer};
+use mcp_tailor::server::{CallContext, Presentation, Principal, Server};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde_json::{Map, Value, json};
 use std::net::SocketAddr;
@@ -88,7 +89,7 @@ async fn faulty_presentation(tool: Value, principal: &str) -> Presentation {
 }
 
 /// The small tailored catalog with faulty host callbacks.
-pub fn faulty() -> TailorServer {
+pub fn faulty() -> Server {
     Server::builder()
         .name("robustness", "1.0.0")
         .request_deadline(Duration::from_millis(300))
@@ -160,11 +161,7 @@ pub async fn serve(kind: &str, addr: SocketAddr) {
             axum::serve(listener, router).await.expect("serve");
         }
         kind => {
-            let server = if kind == "tailor" {
-                tailor_server()
-            } else {
-                faulty()
-            };
+            let server = if kind == "tailor" { built() } else { faulty() };
             let router = server.router().layer(axum::middleware::from_fn(principal));
             server
                 .serve_http_on(listener, router, std::future::pending())

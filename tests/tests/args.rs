@@ -3,7 +3,7 @@
 //! an annotated field missing from the schema refused at registration and at first render.
 #![allow(dead_code)]
 
-use mcp_tailor::server::{CallContext, CatalogError, Server};
+use mcp_tailor::server::{BuildError, CallContext, Server};
 use mcp_tailor::{McpArgs, McpTool, RenderCtx, mcp_args, mcp_tool};
 use serde_json::Value;
 
@@ -162,7 +162,7 @@ fn an_annotated_field_missing_from_the_schema_is_an_error() {
     let built = Server::builder()
         .tool(|_: Skips, _: CallContext| async { Ok::<_, String>(serde_json::json!({})) })
         .build();
-    assert_eq!(built.err(), Some(CatalogError::MissingField(missing)));
+    assert_eq!(built.err(), Some(BuildError::MissingField(missing)));
     let render = std::panic::catch_unwind(|| Skips::render(&RenderCtx::new()));
     assert!(render.is_err());
 }

@@ -13,7 +13,7 @@ mod mrtr;
 mod tools;
 
 use mcp_tailor::mcp_tool;
-use mcp_tailor::server::{Server, TailorServer};
+use mcp_tailor::server::Server;
 use std::net::SocketAddr;
 
 /// Triggers a prompts/list_changed notification on matching subscriptions
@@ -30,7 +30,7 @@ use std::net::SocketAddr;
 pub struct TriggerPromptChange {}
 
 /// The server: the suite's tools on the layer, its fixtures behind it.
-pub fn server() -> TailorServer<fixtures::Fixtures> {
+pub fn server() -> Server<fixtures::Fixtures> {
     let builder = Server::builder()
         .handler(fixtures::Fixtures::default())
         .tailor::<TriggerPromptChange>();

@@ -2,7 +2,7 @@
 
 use crate::store::{CallError, Notes};
 use crate::tools::{self, CreateNote, DeleteNote, ReadNote, SearchNotes, TagNote};
-use mcp_tailor::server::{CallContext, Principal, Server, TailorServer};
+use mcp_tailor::server::{CallContext, Principal, Server};
 use serde_json::Value;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -81,7 +81,7 @@ fn on<T: 'static>(
 }
 
 /// The demo's server: five tools over one in-memory store.
-pub fn server(args: &ServeArgs) -> TailorServer {
+pub fn server(args: &ServeArgs) -> Server {
     let store: Store = Arc::default();
     let mut builder = Server::builder()
         .name("mcp-tailor-demo", env!("CARGO_PKG_VERSION"))
@@ -142,7 +142,7 @@ pub async fn run(args: ServeArgs) -> Result<(), String> {
             let bound = listener.local_addr().map_err(|e| e.to_string())?;
             eprintln!(
                 "mcp-tailor demo: streamable HTTP at http://{bound}{}",
-                mcp_tailor::server::MCP_PATH
+                mcp_tailor::server::wire::MCP_PATH
             );
             let router = server
                 .router()

@@ -6,7 +6,7 @@ use super::tokens;
 use crate::ToolDef;
 use crate::server::rmcp::model::{ListToolsResult, ServerResult};
 use crate::server::rmcp::{ErrorData, ServerHandler};
-use crate::server::{Era, Principal, Reader, TailorServer};
+use crate::server::{Era, Principal, Reader, Server};
 
 /// The most `tools/list` pages followed for one catalog.
 const MAX_PAGES: usize = 10_000;
@@ -44,7 +44,7 @@ impl Size {
 
 /// A server's catalog as one caller on one protocol revision sees it.
 pub struct Catalog<'a, H> {
-    server: &'a TailorServer<H>,
+    server: &'a Server<H>,
     principal: Principal,
     protocol: String,
 }
@@ -64,7 +64,7 @@ pub fn wire(result: ListToolsResult, protocol: &str) -> String {
 
 impl<'a, H: ServerHandler + Clone> Catalog<'a, H> {
     /// The catalog of `server` for `principal` on `protocol` (e.g. `2025-11-25`).
-    pub fn new(server: &'a TailorServer<H>, principal: Principal, protocol: &str) -> Self {
+    pub fn new(server: &'a Server<H>, principal: Principal, protocol: &str) -> Self {
         Catalog {
             server,
             principal,

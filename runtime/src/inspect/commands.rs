@@ -5,7 +5,7 @@ use super::{
     Catalog, Finding, Outcome, ReaderClass, Size, USAGE, eval, lint, reader_classes, report,
 };
 use crate::ToolDef;
-use crate::server::TailorServer;
+use crate::server::Server;
 use crate::server::rmcp::{ErrorData, ServerHandler};
 use serde_json::Value;
 
@@ -20,7 +20,7 @@ struct Run<'a, H> {
 
 /// Runs `command`; `Err` is a usage error.
 pub(super) async fn execute<H: ServerHandler + Clone>(
-    server: &TailorServer<H>,
+    server: &Server<H>,
     command: &str,
     options: Options,
 ) -> Result<Outcome, String> {

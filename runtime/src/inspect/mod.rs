@@ -4,7 +4,7 @@
 //! Any host binary exposes it in two lines (or [`run_defs`] for bare definitions):
 //!
 //! ```no_run
-//! # async fn host(server: mcp_tailor::server::TailorServer) {
+//! # async fn host(server: mcp_tailor::server::Server) {
 //! let outcome = mcp_tailor::inspect::run(&server, std::env::args().skip(1)).await;
 //! std::process::exit(outcome.print());
 //! # }
@@ -33,7 +33,7 @@ pub use lint::{Finding, LintConfig, lint};
 pub use readers::{ReaderClass, reader_classes};
 pub use tokens::count as count_tokens;
 
-use crate::server::TailorServer;
+use crate::server::Server;
 use crate::server::rmcp::ServerHandler;
 
 /// How to use the command.
@@ -126,7 +126,7 @@ pub async fn run_defs(
 
 /// Runs one subcommand against `server`'s catalog.
 pub async fn run<H: ServerHandler + Clone>(
-    server: &TailorServer<H>,
+    server: &Server<H>,
     args: impl IntoIterator<Item = String>,
 ) -> Outcome {
     let mut args = args.into_iter();

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use std::fmt::Write as _;
 
 /// The strings of a tool that can be tailored: title, description, each annotated argument.
-pub fn strings(def: &'static ToolDef) -> Vec<(String, &'static Description)> {
+pub(super) fn strings(def: &'static ToolDef) -> Vec<(String, &'static Description)> {
     let mut out = vec![
         ("title".to_owned(), def.title()),
         ("description".to_owned(), def.description()),
@@ -22,7 +22,7 @@ pub fn strings(def: &'static ToolDef) -> Vec<(String, &'static Description)> {
 }
 
 /// What `class` reads of `description` at each level.
-pub fn cells(description: &Description, class: &ReaderClass) -> Vec<Option<&'static str>> {
+pub(super) fn cells(description: &Description, class: &ReaderClass) -> Vec<Option<&'static str>> {
     (0..=MAX_VERBOSITY)
         .map(|level| description.resolve(&class.ctx(level)))
         .collect()
@@ -54,7 +54,7 @@ pub(super) fn levels(first: usize, last: usize) -> String {
 
 /// `matrix`, for people: per tool and string, the readers that read alike and what they
 /// read at each run of levels (with tokens), then the catalog per reader and level.
-pub fn matrix_text(
+pub(super) fn matrix_text(
     defs: &[&'static ToolDef],
     classes: &[ReaderClass],
     catalog: &[(ReaderClass, [Size; 10])],
@@ -101,7 +101,7 @@ pub fn matrix_text(
 }
 
 /// `matrix --json`.
-pub fn matrix_json(
+pub(super) fn matrix_json(
     defs: &[&'static ToolDef],
     classes: &[ReaderClass],
     catalog: &[(ReaderClass, [Size; 10])],
@@ -150,7 +150,7 @@ fn saving(size: &Size, sizes: &[Size; 10]) -> f64 {
 
 /// `tokens`, for people: per reader, the catalog's tokens and bytes at each level and what
 /// each level saves against the richest.
-pub fn tokens_text(catalog: &[(ReaderClass, [Size; 10])]) -> String {
+pub(super) fn tokens_text(catalog: &[(ReaderClass, [Size; 10])]) -> String {
     let mut out = String::from(
         "catalog per reader and level: o200k_base tokens (bytes), saving against the richest level\n",
     );
@@ -170,7 +170,7 @@ pub fn tokens_text(catalog: &[(ReaderClass, [Size; 10])]) -> String {
 }
 
 /// `tokens --json`: `{reader: [{level, tokens, bytes, saving_percent}, …]}`.
-pub fn tokens_json(catalog: &[(ReaderClass, [Size; 10])]) -> Value {
+pub(super) fn tokens_json(catalog: &[(ReaderClass, [Size; 10])]) -> Value {
     let readers: serde_json::Map<String, Value> = catalog
         .iter()
         .map(|(class, sizes)| {
@@ -194,7 +194,7 @@ pub fn tokens_json(catalog: &[(ReaderClass, [Size; 10])]) -> Value {
 
 /// `diff A B`: every string the two readers read differently, per run of levels, and the
 /// catalog's tokens for each at each level.
-pub fn diff_text(
+pub(super) fn diff_text(
     defs: &[&'static ToolDef],
     a: &ReaderClass,
     b: &ReaderClass,

@@ -1,6 +1,7 @@
 //! The server's configuration: `Server::builder()`, optionally wrapping an rmcp handler.
 
-use super::catalog::{Catalog, CatalogError, ToolRegistration};
+use super::built::Server;
+use super::catalog::{BuildError, Catalog, ToolRegistration};
 use super::cursor::CursorSigner;
 use super::failure::{Failure, Reporter};
 use super::inner::NoHandler;
@@ -11,7 +12,6 @@ use super::request::{Principal, RequestInfo};
 use super::results::IntoToolResult;
 use super::session::CallContext;
 use super::shared::{ContextFn, InnerFacts, Shared};
-use super::tailor_server::TailorServer;
 use crate::{Description, McpTool, ToolDef};
 use rmcp::ServerHandler;
 use rmcp::model::Implementation;
@@ -20,7 +20,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Builds a [`TailorServer`].
+/// Builds a [`Server`].
 ///
 /// ```
 /// use mcp_tailor::server::{Server, Instructions};
@@ -36,6 +36,11 @@ use std::time::Duration;
 /// ```
 pub struct ServerBuilder<H = NoHandler> {
     inner: H,
+    settings: Settings,
+}
+
+/// Everything a builder holds besides the wrapped handler: what `handler()` carries over.
+struct Settings {
     registrations: Vec<ToolRegistration>,
     tailored: Vec<&'static ToolDef>,
     server_info: Option<Implementation>,
@@ -55,9 +60,6 @@ pub struct ServerBuilder<H = NoHandler> {
     http: super::limits::HttpConfig,
 }
 
-/// The entry point: `Server::builder()`.
-pub struct Server;
-
 impl Server {
     /// A builder with the defaults: no wrapped handler, no instructions, page size 100,
     /// cursors valid for 300 s under a random per-process secret, a 10 s request
@@ -65,23 +67,25 @@ impl Server {
     pub fn builder() -> ServerBuilder {
         ServerBuilder {
             inner: NoHandler,
-            registrations: Vec::new(),
-            tailored: Vec::new(),
-            server_info: None,
-            instructions: InstructionsSource::None,
-            presentation: None,
-            context: None,
-            reader_source: ReaderSource::default(),
-            default_verbosity: None,
-            page_size: 100,
-            cursor_secrets: None,
-            cursor_ttl: Duration::from_secs(300),
-            list_ttl: None,
-            deadline: Duration::from_secs(10),
-            reporter: None,
-            default_principal: Principal::anonymous(),
-            #[cfg(feature = "http")]
-            http: super::limits::HttpConfig::default(),
+            settings: Settings {
+                registrations: Vec::new(),
+                tailored: Vec::new(),
+                server_info: None,
+                instructions: InstructionsSource::None,
+                presentation: None,
+                context: None,
+                reader_source: ReaderSource::default(),
+                default_verbosity: None,
+                page_size: 100,
+                cursor_secrets: None,
+                cursor_ttl: Duration::from_secs(300),
+                list_ttl: None,
+                deadline: Duration::from_secs(10),
+                reporter: None,
+                default_principal: Principal::anonymous(),
+                #[cfg(feature = "http")]
+                http: super::limits::HttpConfig::default(),
+            },
         }
     }
 }
@@ -95,23 +99,7 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
     pub fn handler<I: ServerHandler + Clone>(self, inner: I) -> ServerBuilder<I> {
         ServerBuilder {
             inner,
-            registrations: self.registrations,
-            tailored: self.tailored,
-            server_info: self.server_info,
-            instructions: self.instructions,
-            presentation: self.presentation,
-            context: self.context,
-            reader_source: self.reader_source,
-            default_verbosity: self.default_verbosity,
-            page_size: self.page_size,
-            cursor_secrets: self.cursor_secrets,
-            cursor_ttl: self.cursor_ttl,
-            list_ttl: self.list_ttl,
-            deadline: self.deadline,
-            reporter: self.reporter,
-            default_principal: self.default_principal,
-            #[cfg(feature = "http")]
-            http: self.http,
+            settings: self.settings,
         }
     }
 
@@ -121,14 +109,14 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
     /// the wrapped handler has no such tool.
     #[must_use]
     pub fn tailor<T: McpTool>(mut self) -> Self {
-        self.tailored.push(T::def());
+        self.settings.tailored.push(T::def());
         self
     }
 
     /// The server's name and version (`serverInfo`); else the wrapped handler's.
     #[must_use]
     pub fn name(mut self, name: &str, version: &str) -> Self {
-        self.server_info = Some(Implementation::new(name, version));
+        self.settings.server_info = Some(Implementation::new(name, version));
         self
     }
 
@@ -147,14 +135,14 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
     /// Registers a tool with its `authorize` predicate, icons or `_meta`.
     #[must_use]
     pub fn register(mut self, registration: ToolRegistration) -> Self {
-        self.registrations.push(registration);
+        self.settings.registrations.push(registration);
         self
     }
 
     /// Static instructions, the same for every request.
     #[must_use]
     pub fn instructions(mut self, text: impl Into<String>) -> Self {
-        self.instructions = InstructionsSource::Static(text.into());
+        self.settings.instructions = InstructionsSource::Static(text.into());
         self
     }
 
@@ -166,7 +154,7 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
         F: Fn(Arc<RequestInfo>) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Instructions> + Send + 'static,
     {
-        self.instructions =
+        self.settings.instructions =
             InstructionsSource::Provider(Arc::new(move |info| Box::pin(provider(info))));
         self
     }
@@ -188,7 +176,8 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
         F: Fn(serde_json::Value, Arc<RequestInfo>) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Presentation> + Send + 'static,
     {
-        self.presentation = Some(Arc::new(move |tool, info| Box::pin(callback(tool, info))));
+        self.settings.presentation =
+            Some(Arc::new(move |tool, info| Box::pin(callback(tool, info))));
         self
     }
 
@@ -200,14 +189,14 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
         F: Fn(Arc<RequestInfo>) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Reader> + Send + 'static,
     {
-        self.context = Some(Arc::new(move |info| Box::pin(callback(info))));
+        self.settings.context = Some(Arc::new(move |info| Box::pin(callback(info))));
         self
     }
 
     /// A client calling itself `client_name` (case-insensitive) reads as `runner`.
     #[must_use]
     pub fn runner_alias(mut self, client_name: &str, runner: &str) -> Self {
-        self.reader_source.alias(client_name, runner);
+        self.settings.reader_source.alias(client_name, runner);
         self
     }
 
@@ -215,8 +204,8 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
     /// `X-MCP-{Runner,Model,Verbosity}` headers are read (both on by default).
     #[must_use]
     pub fn reader_hints(mut self, meta: bool, headers: bool) -> Self {
-        self.reader_source.read_meta = meta;
-        self.reader_source.read_headers = headers;
+        self.settings.reader_source.read_meta = meta;
+        self.settings.reader_source.read_headers = headers;
         self
     }
 
@@ -224,14 +213,14 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
     /// else 5.
     #[must_use]
     pub fn default_verbosity(mut self, level: u8) -> Self {
-        self.default_verbosity = Some(level.min(crate::MAX_VERBOSITY));
+        self.settings.default_verbosity = Some(level.min(crate::MAX_VERBOSITY));
         self
     }
 
     /// Tools per `tools/list` page (at least 1).
     #[must_use]
     pub fn page_size(mut self, size: usize) -> Self {
-        self.page_size = size.max(1);
+        self.settings.page_size = size.max(1);
         self
     }
 
@@ -252,7 +241,7 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
         current: impl Into<Vec<u8>>,
         previous: impl IntoIterator<Item = S>,
     ) -> Self {
-        self.cursor_secrets = Some((
+        self.settings.cursor_secrets = Some((
             current.into(),
             previous.into_iter().map(Into::into).collect(),
         ));
@@ -262,7 +251,7 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
     /// How long a cursor stays valid (default 300 s).
     #[must_use]
     pub fn cursor_ttl(mut self, ttl: Duration) -> Self {
-        self.cursor_ttl = ttl;
+        self.settings.cursor_ttl = ttl;
         self
     }
 
@@ -270,83 +259,93 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
     /// lifetime on a page with a `nextCursor`).
     #[must_use]
     pub fn list_ttl(mut self, ttl: Duration) -> Self {
-        self.list_ttl = Some(ttl);
+        self.settings.list_ttl = Some(ttl);
         self
     }
 
     /// The deadline of every request's host callbacks (default 10 s).
     #[must_use]
     pub fn request_deadline(mut self, deadline: Duration) -> Self {
-        self.deadline = deadline;
+        self.settings.deadline = deadline;
         self
     }
 
     /// Receives the raw cause of every controlled failure (also logged, never sent).
     #[must_use]
     pub fn reporter(mut self, reporter: impl Fn(&Failure) + Send + Sync + 'static) -> Self {
-        self.reporter = Some(Arc::new(reporter));
+        self.settings.reporter = Some(Arc::new(reporter));
         self
     }
 
     /// The limits of the streamable HTTP server (sessions, connections, timeouts, body
-    /// size); see [`HttpConfig`](super::HttpConfig) for each default.
+    /// size); see [`HttpConfig`](super::limits::HttpConfig) for each default.
     #[cfg(feature = "http")]
     #[must_use]
     pub fn http_config(mut self, config: super::limits::HttpConfig) -> Self {
-        self.http = config;
+        self.settings.http = config;
         self
     }
 
     /// The principal of requests that carry none (stdio, or HTTP without a middleware).
     #[must_use]
     pub fn default_principal(mut self, principal: Principal) -> Self {
-        self.default_principal = principal;
+        self.settings.default_principal = principal;
         self
     }
 
     /// Builds the server, rejecting duplicate tool names (registered twice, or registered
     /// and served by the wrapped handler), `.tailor()` names the wrapped handler does not
     /// serve, invalid icons or `_meta`, and a cursor secret under 32 bytes.
-    pub fn build(self) -> Result<TailorServer<H>, CatalogError> {
-        let catalog = Catalog::new(self.registrations)?;
+    pub fn build(self) -> Result<Server<H>, BuildError> {
+        let catalog = Catalog::new(self.settings.registrations)?;
         for entry in catalog.entries() {
             if self.inner.get_tool(entry.def().name()).is_some() {
-                return Err(CatalogError::NameOnBothSides(entry.def().name().to_owned()));
+                return Err(BuildError::NameOnBothSides(entry.def().name().to_owned()));
             }
         }
-        for (i, def) in self.tailored.iter().enumerate() {
+        for (i, def) in self.settings.tailored.iter().enumerate() {
             def.check_schema()?;
-            if self.tailored[..i].iter().any(|d| d.name() == def.name()) {
-                return Err(CatalogError::TailoredTwice(def.name().to_owned()));
+            if self.settings.tailored[..i]
+                .iter()
+                .any(|d| d.name() == def.name())
+            {
+                return Err(BuildError::TailoredTwice(def.name().to_owned()));
             }
             if catalog.get(def.name()).is_some() {
-                return Err(CatalogError::NameOnBothSides(def.name().to_owned()));
+                return Err(BuildError::NameOnBothSides(def.name().to_owned()));
             }
             if self.inner.get_tool(def.name()).is_none() {
-                return Err(CatalogError::NoSuchInnerTool(def.name().to_owned()));
+                return Err(BuildError::NoSuchInnerTool(def.name().to_owned()));
             }
         }
-        let cursor = match self.cursor_secrets {
+        let cursor = match self.settings.cursor_secrets {
             Some((current, previous)) => {
-                CursorSigner::rotating(current, previous, self.cursor_ttl)?
+                CursorSigner::rotating(current, previous, self.settings.cursor_ttl)?
             }
-            None => CursorSigner::random(self.cursor_ttl),
+            None => CursorSigner::random(self.settings.cursor_ttl),
         };
         let default_verbosity = self
+            .settings
             .default_verbosity
             .or_else(env_verbosity)
             .unwrap_or(crate::DEFAULT_VERBOSITY);
         let dynamic = catalog.is_tailored()
-            || self.tailored.iter().any(|d| d.is_tailored())
-            || self.context.is_some()
-            || self.presentation.is_some()
-            || matches!(self.instructions, InstructionsSource::Provider(_));
-        let gated = catalog.is_gated() || self.tailored.iter().any(|d| !d.scopes().is_empty());
+            || self.settings.tailored.iter().any(|d| d.is_tailored())
+            || self.settings.context.is_some()
+            || self.settings.presentation.is_some()
+            || matches!(self.settings.instructions, InstructionsSource::Provider(_));
+        let gated = catalog.is_gated()
+            || self
+                .settings
+                .tailored
+                .iter()
+                .any(|d| !d.scopes().is_empty());
         let declared = self.inner.get_info();
         let inner = InnerFacts {
             tools: declared.capabilities.tools.is_some(),
             logging: declared.capabilities.logging.is_some(),
             logger: self
+                .settings
                 .server_info
                 .as_ref()
                 .map_or(declared.server_info.name, |i| i.name.clone())
@@ -354,26 +353,26 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
         };
         let shared = Arc::new(Shared {
             catalog,
-            tailored: self.tailored,
-            server_info: self.server_info,
-            instructions: self.instructions,
-            presentation: self.presentation,
-            context: self.context,
-            reader_source: Arc::new(self.reader_source),
+            tailored: self.settings.tailored,
+            server_info: self.settings.server_info,
+            instructions: self.settings.instructions,
+            presentation: self.settings.presentation,
+            context: self.settings.context,
+            reader_source: Arc::new(self.settings.reader_source),
             default_verbosity,
-            page_size: self.page_size,
+            page_size: self.settings.page_size,
             cursor,
-            list_ttl: self.list_ttl,
-            deadline: self.deadline,
-            reporter: self.reporter,
-            default_principal: self.default_principal,
+            list_ttl: self.settings.list_ttl,
+            deadline: self.settings.deadline,
+            reporter: self.settings.reporter,
+            default_principal: self.settings.default_principal,
             dynamic,
             gated,
             subscribers: Default::default(),
             inner,
             #[cfg(feature = "http")]
-            http: self.http,
+            http: self.settings.http,
         });
-        Ok(TailorServer::new(shared, self.inner))
+        Ok(Server::new(shared, self.inner))
     }
 }

@@ -41,7 +41,7 @@ fn panic_message(payload: Box<dyn Any + Send>) -> String {
 }
 
 /// Calls `make` and awaits its future until `deadline`, catching a panic in either.
-pub async fn guarded<T>(
+pub(super) async fn guarded<T>(
     deadline: Instant,
     make: impl FnOnce() -> BoxFuture<T>,
 ) -> Result<T, CallbackFailure> {

@@ -128,7 +128,7 @@ fn invalid_arguments(tool: &str, error: &serde_json::Error) -> CallToolResult {
 /// Why a catalog could not be built.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum CatalogError {
+pub enum BuildError {
     /// Two registered tools share a name.
     #[error("tool `{0}` is registered twice; tool names must be unique")]
     DuplicateName(String),
@@ -175,7 +175,7 @@ pub enum CatalogError {
 type SchemaVariant = (Box<[usize]>, Arc<JsonObject>);
 
 /// A registered tool, ready to list and call.
-pub struct ToolEntry {
+pub(crate) struct ToolEntry {
     pub(crate) def: &'static ToolDef,
     handler: Handler,
     pub(crate) authorize: Option<AuthorizeFn>,
@@ -196,18 +196,18 @@ impl std::fmt::Debug for ToolEntry {
 }
 
 impl ToolEntry {
-    fn from_registration(reg: ToolRegistration) -> Result<ToolEntry, CatalogError> {
+    fn from_registration(reg: ToolRegistration) -> Result<ToolEntry, BuildError> {
         reg.def.check_schema()?;
         let tool = reg.def.name().to_owned();
         let icons = match reg.icons {
             None => None,
             Some(icons) => {
-                validate_icons(&icons).map_err(|reason| CatalogError::Icons {
+                validate_icons(&icons).map_err(|reason| BuildError::Icons {
                     tool: tool.clone(),
                     reason,
                 })?;
                 let icons: Vec<Icon> =
-                    serde_json::from_value(icons).map_err(|e| CatalogError::Icons {
+                    serde_json::from_value(icons).map_err(|e| BuildError::Icons {
                         tool: tool.clone(),
                         reason: e.to_string(),
                     })?;
@@ -218,7 +218,7 @@ impl ToolEntry {
             None => None,
             Some(Value::Object(map)) => {
                 for key in map.keys() {
-                    validate_meta_key(key).map_err(|e| CatalogError::Meta {
+                    validate_meta_key(key).map_err(|e| BuildError::Meta {
                         tool: tool.clone(),
                         reason: format!("`{key}`: {e}"),
                     })?;
@@ -226,7 +226,7 @@ impl ToolEntry {
                 Some(MetaObject(map))
             }
             Some(_) => {
-                return Err(CatalogError::Meta {
+                return Err(BuildError::Meta {
                     tool,
                     reason: "`_meta` must be an object".into(),
                 });
@@ -244,7 +244,7 @@ impl ToolEntry {
     }
 
     /// The tool's definition.
-    pub fn def(&self) -> &'static ToolDef {
+    pub(crate) fn def(&self) -> &'static ToolDef {
         self.def
     }
 
@@ -278,7 +278,7 @@ impl ToolEntry {
     }
 
     /// The tool as this reader sees it, before any host presentation.
-    pub fn render(&self, ctx: &RenderCtx<'_>, with_icons: bool) -> Tool {
+    pub(crate) fn render(&self, ctx: &RenderCtx<'_>, with_icons: bool) -> Tool {
         let mut tool = self.def.tool_with_schema(ctx, self.schema(ctx));
         tool.output_schema.clone_from(&self.output_schema);
         if with_icons {
@@ -300,17 +300,17 @@ impl ToolEntry {
 
 /// Every registered tool, in registration order, with unique names.
 #[derive(Debug)]
-pub struct Catalog {
+pub(crate) struct Catalog {
     entries: Vec<ToolEntry>,
 }
 
 impl Catalog {
     /// Builds the catalog, rejecting duplicate names and invalid icons or `_meta`.
-    pub fn new(registrations: Vec<ToolRegistration>) -> Result<Catalog, CatalogError> {
+    pub(crate) fn new(registrations: Vec<ToolRegistration>) -> Result<Catalog, BuildError> {
         let mut entries: Vec<ToolEntry> = Vec::with_capacity(registrations.len());
         for reg in registrations {
             if entries.iter().any(|e| e.def.name() == reg.def.name()) {
-                return Err(CatalogError::DuplicateName(reg.def.name().to_owned()));
+                return Err(BuildError::DuplicateName(reg.def.name().to_owned()));
             }
             entries.push(ToolEntry::from_registration(reg)?);
         }
@@ -318,22 +318,22 @@ impl Catalog {
     }
 
     /// The tools, in registration order.
-    pub fn entries(&self) -> &[ToolEntry] {
+    pub(crate) fn entries(&self) -> &[ToolEntry] {
         &self.entries
     }
 
     /// The tool with this name.
-    pub fn get(&self, name: &str) -> Option<&ToolEntry> {
+    pub(crate) fn get(&self, name: &str) -> Option<&ToolEntry> {
         self.entries.iter().find(|e| e.def.name() == name)
     }
 
     /// Whether any tool's wording depends on the reader.
-    pub fn is_tailored(&self) -> bool {
+    pub(crate) fn is_tailored(&self) -> bool {
         self.entries.iter().any(|e| e.def.is_tailored())
     }
 
     /// Whether any tool's existence depends on the caller (scopes or `authorize`).
-    pub fn is_gated(&self) -> bool {
+    pub(crate) fn is_gated(&self) -> bool {
         self.entries
             .iter()
             .any(|e| !e.def.scopes().is_empty() || e.authorize.is_some())

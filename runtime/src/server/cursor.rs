@@ -21,15 +21,15 @@ const BASE64: base64::engine::GeneralPurpose = base64::engine::general_purpose::
 /// A digest of everything a page depends on, computed from a canonical encoding so that
 /// every replica computes the same one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Binding([u8; 32]);
+pub(crate) struct Binding([u8; 32]);
 
 /// Builds a [`Binding`] from length-prefixed parts, so no two part lists collide.
 #[derive(Clone, Debug, Default)]
-pub struct BindingBuilder(Sha256);
+pub(super) struct BindingBuilder(Sha256);
 
 impl BindingBuilder {
     /// Adds one part.
-    pub fn part(mut self, bytes: impl AsRef<[u8]>) -> Self {
+    pub(super) fn part(mut self, bytes: impl AsRef<[u8]>) -> Self {
         let bytes = bytes.as_ref();
         self.0.update((bytes.len() as u64).to_be_bytes());
         self.0.update(bytes);
@@ -37,7 +37,7 @@ impl BindingBuilder {
     }
 
     /// Adds a part that may be absent (absent and empty differ).
-    pub fn optional(self, part: Option<impl AsRef<[u8]>>) -> Self {
+    pub(super) fn optional(self, part: Option<impl AsRef<[u8]>>) -> Self {
         match part {
             None => self.part([0u8]),
             Some(bytes) => self.part([1u8]).part(bytes),
@@ -45,14 +45,14 @@ impl BindingBuilder {
     }
 
     /// Adds a list of parts: its length, then each part.
-    pub fn list<P: AsRef<[u8]>>(self, parts: impl IntoIterator<Item = P>) -> Self {
+    pub(super) fn list<P: AsRef<[u8]>>(self, parts: impl IntoIterator<Item = P>) -> Self {
         let parts: Vec<P> = parts.into_iter().collect();
         let start = self.part((parts.len() as u64).to_be_bytes());
         parts.into_iter().fold(start, Self::part)
     }
 
     /// The binding.
-    pub fn finish(self) -> Binding {
+    pub(super) fn finish(self) -> Binding {
         Binding(self.0.finalize().into())
     }
 }
@@ -60,7 +60,7 @@ impl BindingBuilder {
 /// Why a cursor was refused. The client only ever learns `invalid_cursor`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum CursorError {
+pub(crate) enum CursorError {
     /// Not base64url, or not the right length or version.
     #[error("malformed cursor")]
     Malformed,
@@ -81,7 +81,7 @@ pub const MIN_SECRET_LEN: usize = 32;
 /// Issues cursors with the newest secret and accepts those of older ones too, so a
 /// deployment can rotate its secret without breaking the cursors in flight.
 #[derive(Clone)]
-pub struct CursorSigner {
+pub(crate) struct CursorSigner {
     /// The signing key first, then the older keys still accepted.
     keys: Vec<Vec<u8>>,
     ttl: Duration,
@@ -106,16 +106,17 @@ fn millis(time: SystemTime) -> u64 {
 }
 
 impl CursorSigner {
-    /// A signer with this secret (share it between replicas behind one load balancer), at
-    /// least [`MIN_SECRET_LEN`] bytes.
-    pub fn new(secret: impl Into<Vec<u8>>, ttl: Duration) -> Result<Self, ShortSecret> {
+    /// A signer with this secret, at least [`MIN_SECRET_LEN`] bytes (the builder's
+    /// `.cursor_secret` goes through [`rotating`](Self::rotating)).
+    #[cfg(test)]
+    pub(crate) fn new(secret: impl Into<Vec<u8>>, ttl: Duration) -> Result<Self, ShortSecret> {
         Self::rotating(secret, Vec::<Vec<u8>>::new(), ttl)
     }
 
     /// A signer that signs with `current` and still accepts cursors signed with any of
     /// `previous` (each at least [`MIN_SECRET_LEN`] bytes): rotate by moving the old
     /// current secret into `previous` for one cursor lifetime.
-    pub fn rotating<S: Into<Vec<u8>>>(
+    pub(crate) fn rotating<S: Into<Vec<u8>>>(
         current: impl Into<Vec<u8>>,
         previous: impl IntoIterator<Item = S>,
         ttl: Duration,
@@ -130,7 +131,7 @@ impl CursorSigner {
     }
 
     /// A signer with a random secret of this process.
-    pub fn random(ttl: Duration) -> Self {
+    pub(crate) fn random(ttl: Duration) -> Self {
         let mut key = vec![0u8; MIN_SECRET_LEN];
         getrandom::fill(&mut key).expect("the operating system's random source failed");
         CursorSigner {
@@ -140,7 +141,7 @@ impl CursorSigner {
     }
 
     /// How long a cursor stays valid.
-    pub fn ttl(&self) -> Duration {
+    pub(crate) fn ttl(&self) -> Duration {
         self.ttl
     }
 
@@ -149,7 +150,7 @@ impl CursorSigner {
     }
 
     /// A cursor for the page starting at `offset`, valid until `now + ttl`.
-    pub fn issue(&self, offset: usize, binding: &Binding, now: SystemTime) -> String {
+    pub(crate) fn issue(&self, offset: usize, binding: &Binding, now: SystemTime) -> String {
         let mut bytes = Vec::with_capacity(PAYLOAD_LEN + MAC_LEN);
         bytes.push(VERSION);
         bytes.extend_from_slice(&u32::try_from(offset).unwrap_or(u32::MAX).to_be_bytes());
@@ -162,7 +163,7 @@ impl CursorSigner {
     }
 
     /// The offset a cursor stands for, if it is genuine, current and bound to `binding`.
-    pub fn verify(
+    pub(crate) fn verify(
         &self,
         cursor: &str,
         binding: &Binding,

@@ -39,11 +39,11 @@ pub struct Failure {
 }
 
 /// The host's failure reporter.
-pub type Reporter = Arc<dyn Fn(&Failure) + Send + Sync>;
+pub(super) type Reporter = Arc<dyn Fn(&Failure) + Send + Sync>;
 
 /// Logs a failure of `kind` (about `tool`, if any) and hands it to the reporter, if one
 /// is set.
-pub fn report(
+pub(super) fn report(
     reporter: Option<&Reporter>,
     kind: FailureKind,
     cause: impl Into<String>,
@@ -82,12 +82,12 @@ pub const CAUSE_TIMEOUT: &str = "timeout";
 const MAX_ECHOED_NAME: usize = 128;
 
 /// `-32603` with `data.reason`: the only thing the client learns of an internal failure.
-pub fn internal(reason: &'static str) -> ErrorData {
+pub(super) fn internal(reason: &'static str) -> ErrorData {
     ErrorData::internal_error(reason.replace('_', " "), Some(json!({ "reason": reason })))
 }
 
 /// `-32603` with `data.reason` and `data.cause: "timeout"`: a callback missed the deadline.
-pub fn timed_out(reason: &'static str) -> ErrorData {
+pub(super) fn timed_out(reason: &'static str) -> ErrorData {
     ErrorData::internal_error(
         format!("{} (timeout)", reason.replace('_', " ")),
         Some(json!({ "reason": reason, "cause": CAUSE_TIMEOUT })),
@@ -96,7 +96,7 @@ pub fn timed_out(reason: &'static str) -> ErrorData {
 
 /// `-32602`, `data.reason = "unknown_tool"`: hidden and unknown tools look the same. The
 /// name is echoed at most [`MAX_ECHOED_NAME`] bytes long.
-pub fn unknown_tool(name: &str) -> ErrorData {
+pub(super) fn unknown_tool(name: &str) -> ErrorData {
     let mut end = name.len().min(MAX_ECHOED_NAME);
     while !name.is_char_boundary(end) {
         end -= 1;
@@ -109,13 +109,13 @@ pub fn unknown_tool(name: &str) -> ErrorData {
 }
 
 /// `-32602`, `data.reason = "invalid_cursor"`.
-pub fn invalid_cursor() -> ErrorData {
+pub(super) fn invalid_cursor() -> ErrorData {
     ErrorData::invalid_params("invalid cursor", Some(json!({ "reason": INVALID_CURSOR })))
 }
 
 /// `-32600`, `data.reason = "no_session"`: a session-only request on a 2026-07-28 request,
 /// which has no session.
-pub fn no_session() -> ErrorData {
+pub(super) fn no_session() -> ErrorData {
     ErrorData::invalid_request(
         "this request has no session (protocol 2026-07-28): send the reader in each \
          request's `_meta` (`mcp-tailor.dev/runner`, `mcp-tailor.dev/model`, \

@@ -31,20 +31,20 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use tokio::time::Instant;
 
-/// One session of a [`TailorServer`](super::TailorServer): implements `rmcp::ServerHandler` in front of the
+/// One session of a [`Server`](super::Server): implements `rmcp::ServerHandler` in front of the
 /// wrapped handler `H`.
 #[derive(Clone)]
-pub struct TailorSession<H = NoHandler> {
+pub struct Session<H = NoHandler> {
     shared: Arc<Shared>,
     session: Arc<SessionState>,
     inner: H,
 }
 
-impl<H: ServerHandler> TailorSession<H> {
+impl<H: ServerHandler> Session<H> {
     /// A session of the server `shared` describes, with its own clone of the wrapped
     /// handler.
     pub(crate) fn new(shared: Arc<Shared>, inner: H) -> Self {
-        TailorSession {
+        Session {
             shared,
             session: Arc::new(SessionState::default()),
             inner,
@@ -156,7 +156,7 @@ macro_rules! forward_notifications {
     )*};
 }
 
-impl<H: ServerHandler> ServerHandler for TailorSession<H> {
+impl<H: ServerHandler> ServerHandler for Session<H> {
     fn get_info(&self) -> ServerConfig {
         let mut info = self.inner.get_info();
         info.capabilities = merge_capabilities(info.capabilities);

@@ -1,12 +1,12 @@
-//! Serving a [`TailorServer`] on streamable HTTP at `/mcp` (feature `http`): rmcp's
+//! Serving a [`Server`] on streamable HTTP at `/mcp` (feature `http`): rmcp's
 //! streamable HTTP service does the protocol; in front of it the layer bounds what a
 //! client can hold (sessions, connections, slow headers and bodies) and answers malformed
 //! bodies with JSON-RPC errors; hyper does HTTP/1.1 with `TCP_NODELAY`.
 
-use super::handler::TailorSession;
+use super::built::Server;
+use super::handler::Session;
 use super::limits::HttpConfig;
 use super::stdio::ServeError;
-use super::tailor_server::TailorServer;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -119,14 +119,14 @@ async fn front(State(front): State<Front>, request: Request, next: Next) -> Resp
         .await
 }
 
-impl<H: ServerHandler + Clone> TailorServer<H> {
+impl<H: ServerHandler + Clone> Server<H> {
     /// The streamable HTTP service (a `tower` service), one session per client, over
     /// `sessions`.
     pub fn http_service(
         &self,
         config: StreamableHttpServerConfig,
         sessions: Arc<LocalSessionManager>,
-    ) -> StreamableHttpService<TailorSession<H>, LocalSessionManager> {
+    ) -> StreamableHttpService<Session<H>, LocalSessionManager> {
         let server = self.clone();
         StreamableHttpService::new(move || Ok(server.session()), sessions, config)
     }

@@ -27,12 +27,13 @@ pub enum Instructions {
 }
 
 /// A host instructions provider.
-pub type InstructionsFn = Arc<dyn Fn(Arc<RequestInfo>) -> BoxFuture<Instructions> + Send + Sync>;
+pub(super) type InstructionsFn =
+    Arc<dyn Fn(Arc<RequestInfo>) -> BoxFuture<Instructions> + Send + Sync>;
 
 /// Where instructions come from.
 #[derive(Clone, Default)]
 #[non_exhaustive]
-pub enum InstructionsSource {
+pub(crate) enum InstructionsSource {
     /// No instructions.
     #[default]
     None,

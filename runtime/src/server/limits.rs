@@ -1,12 +1,21 @@
-//! The limits of the streamable HTTP server (feature `http`): what one client can make the
-//! process hold, and for how long. Kept apart from the transport, which enforces them, so
-//! that the state every session shares can carry them without depending on the transport.
+//! Limits: how much of a host's output and of a client's input the layer accepts, and —
+//! with feature `http` — what one client can make the process hold, and for how long
+//! ([`HttpConfig`]). The streamable HTTP limits are kept apart from the transport that
+//! enforces them, so that the state every session shares carries them without depending on
+//! the transport.
 
+pub use super::cursor::MIN_SECRET_LEN;
+pub use super::icons::{MAX_ICONS, MAX_ICONS_JSON};
+pub use super::instructions::MAX_INSTRUCTIONS;
+pub use super::presentation::{MAX_DESCRIPTION, MAX_META_DEPTH, MAX_TITLE};
+pub use super::reader::MAX_READER_NAME;
+#[cfg(feature = "http")]
 use std::time::Duration;
 
 /// The limits of the streamable HTTP server. Every default is chosen so that one process
 /// on a small machine stays within a known memory bound under abandoned sessions and slow
 /// clients; raise them for a larger deployment.
+#[cfg(feature = "http")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct HttpConfig {
@@ -28,6 +37,7 @@ pub struct HttpConfig {
     pub max_body_bytes: usize,
 }
 
+#[cfg(feature = "http")]
 impl Default for HttpConfig {
     fn default() -> Self {
         HttpConfig {

@@ -5,7 +5,7 @@
 //! handlers, optionally wrap any rmcp `ServerHandler` (`.handler(inner)`: prompts,
 //! resources, completion and everything else the layer does not own go to it unchanged,
 //! and its tools are listed through the same pipeline), and serve it on stdio
-//! ([`TailorServer::serve_stdio`]) or streamable HTTP (`TailorServer::serve_http`, path
+//! ([`Server::serve_stdio`]) or streamable HTTP (`Server::serve_http`, path
 //! `/mcp`). Hosts that keep their own handler use [`Reader::from_request`] and
 //! [`McpTool::tool`](crate::McpTool::tool) instead. Per request the server resolves who reads
 //! (the client's self-reported `clientInfo.name` through an alias table, the session's own
@@ -21,6 +21,7 @@
 #[cfg(feature = "http")]
 mod accept;
 mod builder;
+mod built;
 mod callbacks;
 mod catalog;
 mod cursor;
@@ -33,8 +34,7 @@ mod http;
 mod icons;
 mod inner;
 mod instructions;
-#[cfg(feature = "http")]
-mod limits;
+pub mod limits;
 mod listing;
 mod meta_key;
 mod presentation;
@@ -45,37 +45,45 @@ mod session;
 mod shared;
 mod stdio;
 mod subscriptions;
-mod tailor_server;
 
-pub use builder::{Server, ServerBuilder};
+pub use builder::ServerBuilder;
+pub use built::Server;
 pub use callbacks::{BoxFuture, CallbackFailure};
-pub use catalog::{AuthorizeFn, CatalogError, ToolRegistration};
-pub use cursor::{Binding, BindingBuilder, CursorError, CursorSigner, MIN_SECRET_LEN, ShortSecret};
-pub use custom::SET_READER_METHOD;
+pub use catalog::{AuthorizeFn, BuildError, ToolRegistration};
+pub use cursor::ShortSecret;
 pub use era::Era;
-pub use failure::{
-    CAUSE_TIMEOUT, Failure, FailureKind, INNER_TOOLS_FAILURE, INSTRUCTIONS_PROVIDER_FAILURE,
-    INVALID_CURSOR, NO_SESSION, TOOL_HANDLER_FAILURE, TOOL_PRESENTATION_FAILURE, UNKNOWN_TOOL,
-};
-pub use handler::TailorSession;
-#[cfg(feature = "http")]
-pub use http::MCP_PATH;
-pub use icons::{MAX_ICONS, MAX_ICONS_JSON, validate_icons};
+pub use failure::{Failure, FailureKind};
+pub use handler::Session;
 pub use inner::NoHandler;
-pub use instructions::{Instructions, MAX_INSTRUCTIONS};
-#[cfg(feature = "http")]
-pub use limits::HttpConfig;
-pub use meta_key::{MetaKeyError, validate_meta_key};
-pub use presentation::{MAX_DESCRIPTION, MAX_META_DEPTH, MAX_TITLE, Presentation};
-pub use reader::{
-    DEFAULT_ALIASES, ENV_VERBOSITY, HEADER_MODEL, HEADER_RUNNER, HEADER_VERBOSITY, MAX_READER_NAME,
-    META_MODEL, META_RUNNER, META_VERBOSITY, Reader,
-};
+pub use instructions::Instructions;
+pub use presentation::Presentation;
+pub use reader::Reader;
 pub use request::{Principal, RequestInfo};
 pub use results::IntoToolResult;
 pub use session::CallContext;
 pub use stdio::ServeError;
-pub use tailor_server::TailorServer;
+
+/// The `data.reason` of every JSON-RPC error the layer answers (and `data.cause` where a
+/// deadline passed), for hosts and clients that match on them.
+pub mod reason {
+    pub use super::failure::{
+        CAUSE_TIMEOUT, INNER_TOOLS_FAILURE, INSTRUCTIONS_PROVIDER_FAILURE, INVALID_CURSOR,
+        NO_SESSION, TOOL_HANDLER_FAILURE, TOOL_PRESENTATION_FAILURE, UNKNOWN_TOOL,
+    };
+}
+
+/// Names on the wire and in the environment: the `_meta` keys and HTTP headers that name a
+/// reader, the custom request that sets a session's, the HTTP path, the environment
+/// variable of the default verbosity, and the built-in client-name aliases.
+pub mod wire {
+    pub use super::custom::SET_READER_METHOD;
+    #[cfg(feature = "http")]
+    pub use super::http::MCP_PATH;
+    pub use super::reader::{
+        DEFAULT_ALIASES, ENV_VERBOSITY, HEADER_MODEL, HEADER_RUNNER, HEADER_VERBOSITY, META_MODEL,
+        META_RUNNER, META_VERBOSITY,
+    };
+}
 
 /// The official Rust MCP SDK this layer runs on, re-exported so hosts use the same version.
 pub use rmcp;

@@ -25,7 +25,7 @@ pub enum Presentation {
 
 /// A host presentation callback: the tool's public descriptor (JSON, after tailoring) and
 /// the request.
-pub type PresentationFn =
+pub(super) type PresentationFn =
     Arc<dyn Fn(Value, Arc<RequestInfo>) -> BoxFuture<Presentation> + Send + Sync>;
 
 /// The largest title override, in bytes.

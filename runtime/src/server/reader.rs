@@ -69,7 +69,7 @@ pub const DEFAULT_ALIASES: &[(&str, &str)] = &[
 /// How the server finds each request's reader.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
-pub struct ReaderSource {
+pub(crate) struct ReaderSource {
     aliases: Vec<(String, String)>,
     /// Whether the `mcp-tailor.dev/*` `_meta` keys are read.
     pub read_meta: bool,
@@ -99,14 +99,14 @@ fn level(text: &str) -> Option<u8> {
 
 impl ReaderSource {
     /// Adds (or replaces) an alias: a client calling itself `client_name` reads as `runner`.
-    pub fn alias(&mut self, client_name: &str, runner: &str) {
+    pub(crate) fn alias(&mut self, client_name: &str, runner: &str) {
         let key = client_name.to_lowercase();
         self.aliases.retain(|(name, _)| *name != key);
         self.aliases.push((key, runner.to_owned()));
     }
 
     /// The runner for a self-reported client name: its alias, else the name itself.
-    pub fn runner_for(&self, client_name: &str) -> String {
+    pub(crate) fn runner_for(&self, client_name: &str) -> String {
         let key = client_name.to_lowercase();
         self.aliases
             .iter()

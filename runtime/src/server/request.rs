@@ -185,7 +185,7 @@ impl RequestInfo {
 impl ReaderSource {
     /// The reader of a request: client name, then the session's choice, then headers, then
     /// `_meta` — each later source overriding what it names.
-    pub fn resolve(&self, info: &RequestInfo, session: Option<&Reader>) -> Reader {
+    pub(crate) fn resolve(&self, info: &RequestInfo, session: Option<&Reader>) -> Reader {
         self.resolve_parts(
             info.client_name.as_deref(),
             &info.headers,

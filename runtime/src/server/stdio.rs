@@ -1,4 +1,4 @@
-//! Serving a [`TailorServer`] on stdio (or any rmcp transport), with `rmcp` doing the
+//! Serving a [`Server`] on stdio (or any rmcp transport), with `rmcp` doing the
 //! protocol.
 //!
 //! On stdio, `rmcp` hands the connection back to nobody when an `initialize` fails: the
@@ -7,7 +7,7 @@
 //! `initialize` the session is still unnegotiated and the next `initialize` on the same
 //! connection is served.
 
-use super::tailor_server::TailorServer;
+use super::built::Server;
 use rmcp::service::{RxJsonRpcMessage, ServerInitializeError, TxJsonRpcMessage};
 use rmcp::transport::{IntoTransport, Transport};
 use rmcp::{RoleServer, ServerHandler, serve_server};
@@ -103,7 +103,7 @@ async fn pump<T: Transport<RoleServer>>(
     let _ = transport.close().await;
 }
 
-impl<H: ServerHandler + Clone> TailorServer<H> {
+impl<H: ServerHandler + Clone> Server<H> {
     /// Serves one connection on any `rmcp` transport until the peer closes it. A failed
     /// `initialize` (say, an instructions provider error) leaves the connection open and
     /// unnegotiated; a later valid `initialize` is served.

@@ -3,7 +3,7 @@
 //! duplicate names and bad metadata.
 
 use crate::common::*;
-use mcp_tailor::server::{CallContext, CatalogError, Server, ToolRegistration};
+use mcp_tailor::server::{BuildError, CallContext, Server, ToolRegistration};
 use serde_json::json;
 
 #[tokio::test]
@@ -84,7 +84,7 @@ fn duplicate_names_and_bad_metadata_are_rejected_at_build() {
         .build();
     assert_eq!(
         twice.unwrap_err(),
-        CatalogError::DuplicateName("alpha".into())
+        BuildError::DuplicateName("alpha".into())
     );
     let bad_icons = Server::builder()
         .register(
@@ -92,12 +92,12 @@ fn duplicate_names_and_bad_metadata_are_rejected_at_build() {
                 .icons(json!([{"src": "/x.png"}])),
         )
         .build();
-    assert!(matches!(bad_icons, Err(CatalogError::Icons { .. })));
+    assert!(matches!(bad_icons, Err(BuildError::Icons { .. })));
     let bad_meta = Server::builder()
         .register(
             ToolRegistration::new(|_: Bravo, _| async { Ok::<_, String>(json!({})) })
                 .meta(json!({"dev.mcp/x": 1})),
         )
         .build();
-    assert!(matches!(bad_meta, Err(CatalogError::Meta { .. })));
+    assert!(matches!(bad_meta, Err(BuildError::Meta { .. })));
 }

@@ -12,7 +12,7 @@ use mcp_tailor::server::rmcp::service::{
 use mcp_tailor::server::rmcp::transport::StreamableHttpClientTransport;
 use mcp_tailor::server::rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use mcp_tailor::server::rmcp::{ClientHandler, RoleClient, ServerHandler};
-use mcp_tailor::server::{CallContext, Principal, ServerBuilder, TailorServer};
+use mcp_tailor::server::{CallContext, Principal, Server, ServerBuilder};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -166,7 +166,7 @@ pub fn client_for(
 
 /// Connects an `rmcp` client named `name` over an in-process stdio pipe.
 pub async fn stdio<H: ServerHandler + Clone>(
-    server: &TailorServer<H>,
+    server: &Server<H>,
     name: &str,
     era: Era,
 ) -> (Running, mpsc::UnboundedReceiver<()>) {
@@ -211,7 +211,7 @@ fn header(request: &axum::extract::Request, name: &str) -> Option<String> {
 }
 
 /// Serves `server` on streamable HTTP on a loopback port.
-pub async fn http_server<H: ServerHandler + Clone>(server: &TailorServer<H>) -> SocketAddr {
+pub async fn http_server<H: ServerHandler + Clone>(server: &Server<H>) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let router = server
@@ -267,7 +267,7 @@ pub const COMBOS: [(&str, Era); 4] = [
 
 /// Connects over the named transport (starting an HTTP server when needed).
 pub async fn connect<H: ServerHandler + Clone>(
-    server: &TailorServer<H>,
+    server: &Server<H>,
     transport: &str,
     name: &str,
     era: Era,
@@ -331,7 +331,7 @@ pub struct Raw {
 }
 
 impl Raw {
-    pub fn connect(server: &TailorServer) -> Raw {
+    pub fn connect(server: &Server) -> Raw {
         let (client_io, server_io) = tokio::io::duplex(1 << 20);
         let server = server.clone();
         tokio::spawn(async move {

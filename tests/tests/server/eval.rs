@@ -5,7 +5,7 @@
 use bm25::{Document, Language, SearchEngineBuilder};
 use mcp_tailor::inspect::{self, Catalog, Outcome, ReaderClass};
 use mcp_tailor::mcp_tool;
-use mcp_tailor::server::{CallContext, Principal, Server, TailorServer};
+use mcp_tailor::server::{CallContext, Principal, Server};
 use serde_json::Value;
 
 include!(concat!(env!("OUT_DIR"), "/eval_catalog_120.rs"));
@@ -42,7 +42,7 @@ impl Drop for TasksFile {
     }
 }
 
-async fn run(server: &TailorServer, line: &str) -> Outcome {
+async fn run(server: &Server, line: &str) -> Outcome {
     inspect::run(server, line.split_whitespace().map(str::to_owned)).await
 }
 
@@ -193,7 +193,7 @@ struct Settle {
 #[serde(deny_unknown_fields)]
 struct ListCustomers {}
 
-fn broken() -> TailorServer {
+fn broken() -> Server {
     Server::builder()
         .tool(|_: Settle, _: CallContext| async { Ok::<_, String>(serde_json::json!({})) })
         .tool(|_: ListCustomers, _: CallContext| async { Ok::<_, String>(serde_json::json!({})) })

@@ -12,7 +12,8 @@ use mcp_tailor::server::rmcp::model::{
     ServerNotification, SetLevelRequestParams, SubscriptionFilter,
 };
 use mcp_tailor::server::rmcp::service::ServiceError;
-use mcp_tailor::server::{CallContext, SET_READER_METHOD, Server, TailorServer};
+use mcp_tailor::server::wire::SET_READER_METHOD;
+use mcp_tailor::server::{CallContext, Server};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -41,7 +42,7 @@ pub struct Tally {
     pub doubled: u32,
 }
 
-fn server(cancelled: tokio::sync::mpsc::UnboundedSender<()>) -> TailorServer {
+fn server(cancelled: tokio::sync::mpsc::UnboundedSender<()>) -> Server {
     Server::builder()
         .name("context-server", "1.0.0")
         .tool(|_: Chatty, call: CallContext| async move {

@@ -5,10 +5,10 @@
 use crate::common::*;
 use mcp_tailor::inspect::{self, Outcome};
 use mcp_tailor::mcp_tool;
-use mcp_tailor::server::{CallContext, Server, TailorServer};
+use mcp_tailor::server::{CallContext, Server};
 use serde_json::{Value, json};
 
-async fn run(server: &TailorServer, line: &str) -> Outcome {
+async fn run(server: &Server, line: &str) -> Outcome {
     inspect::run(server, line.split_whitespace().map(str::to_owned)).await
 }
 
@@ -164,7 +164,7 @@ pub struct FixedSearch {
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 pub struct Backwards {}
 
-fn only<T: mcp_tailor::McpTool + serde::de::DeserializeOwned + Send + 'static>() -> TailorServer {
+fn only<T: mcp_tailor::McpTool + serde::de::DeserializeOwned + Send + 'static>() -> Server {
     Server::builder()
         .tool(|_: T, _: CallContext| async { Ok::<_, String>(json!({})) })
         .build()

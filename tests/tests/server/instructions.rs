@@ -1,7 +1,8 @@
 //! Instructions from a static text or a provider, and every failure mode.
 
 use crate::common::*;
-use mcp_tailor::server::{Failure, FailureKind, Instructions, MAX_INSTRUCTIONS};
+use mcp_tailor::server::limits::MAX_INSTRUCTIONS;
+use mcp_tailor::server::{Failure, FailureKind, Instructions};
 use mcp_tailor::{Description, description};
 use serde_json::json;
 use std::sync::atomic::{AtomicUsize, Ordering};

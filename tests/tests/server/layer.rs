@@ -16,7 +16,7 @@ use mcp_tailor::server::rmcp::service::RequestContext;
 use mcp_tailor::server::rmcp::{
     ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router,
 };
-use mcp_tailor::server::{CallContext, CatalogError, Reader, Server};
+use mcp_tailor::server::{BuildError, CallContext, Reader, Server};
 use serde_json::json;
 
 /// Look a book up by title.
@@ -136,7 +136,7 @@ impl ServerHandler for Library {
     }
 }
 
-fn layered() -> mcp_tailor::server::TailorServer<Library> {
+fn layered() -> mcp_tailor::server::Server<Library> {
     abc(&Calls::default())
         .handler(Library)
         .tailor::<Lookup>()
@@ -308,14 +308,14 @@ fn names_on_both_sides_and_tailoring_nothing_are_errors_at_build() {
         .build();
     assert_eq!(
         both.unwrap_err(),
-        CatalogError::NameOnBothSides("lookup".into())
+        BuildError::NameOnBothSides("lookup".into())
     );
     let nothing = Server::builder()
         .handler(Library)
         .tailor::<Missing>()
         .build();
     let error = nothing.unwrap_err();
-    assert_eq!(error, CatalogError::NoSuchInnerTool("missing".into()));
+    assert_eq!(error, BuildError::NoSuchInnerTool("missing".into()));
     assert!(
         error.to_string().contains("has no tool of that name"),
         "{error}"
@@ -327,6 +327,6 @@ fn names_on_both_sides_and_tailoring_nothing_are_errors_at_build() {
         .build();
     assert_eq!(
         twice.unwrap_err(),
-        CatalogError::TailoredTwice("lookup".into())
+        BuildError::TailoredTwice("lookup".into())
     );
 }

@@ -4,7 +4,8 @@
 //! enough to overflow a stack, short cursor secrets.
 
 use crate::common::*;
-use mcp_tailor::server::{CatalogError, HttpConfig, Presentation, ShortSecret};
+use mcp_tailor::server::limits::HttpConfig;
+use mcp_tailor::server::{BuildError, Presentation, ShortSecret};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -56,10 +57,7 @@ fn short_cursor_secrets_fail_the_build() {
     let error = abc(&Calls::default())
         .cursor_secret(b"short".to_vec())
         .build();
-    assert_eq!(
-        error.unwrap_err(),
-        CatalogError::CursorSecret(ShortSecret(5))
-    );
+    assert_eq!(error.unwrap_err(), BuildError::CursorSecret(ShortSecret(5)));
 }
 
 #[tokio::test]

@@ -2,7 +2,8 @@
 //! a host callback, and a session's own choice (with `tools/list_changed`).
 
 use crate::common::*;
-use mcp_tailor::server::{META_RUNNER, META_VERBOSITY, Reader, SET_READER_METHOD};
+use mcp_tailor::server::Reader;
+use mcp_tailor::server::wire::{META_RUNNER, META_VERBOSITY, SET_READER_METHOD};
 use serde_json::json;
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! session clones, with what a host does with it outside a session (list for a request,
 //! notify listeners, open a session).
 
-use super::handler::TailorSession;
+use super::handler::Session;
 use super::inner::NoHandler;
 use super::listing::list_tools;
 use super::reader::Reader;
@@ -15,25 +15,25 @@ use std::sync::Arc;
 use tokio::time::Instant;
 
 /// A built server, wrapping the rmcp handler `H` (none by default). Cheap to clone; each
-/// connection or HTTP session gets its own [`TailorSession`] from [`TailorServer::session`].
+/// connection or HTTP session gets its own [`Session`] from [`Server::session`].
 #[derive(Clone)]
-pub struct TailorServer<H = NoHandler> {
+pub struct Server<H = NoHandler> {
     shared: Arc<Shared>,
     inner: H,
 }
 
-impl<H> std::fmt::Debug for TailorServer<H> {
+impl<H> std::fmt::Debug for Server<H> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TailorServer")
+        f.debug_struct("Server")
             .field("name", &self.shared.server_info.as_ref().map(|i| &i.name))
             .field("tools", &self.shared.catalog.entries().len())
             .finish_non_exhaustive()
     }
 }
 
-impl<H: ServerHandler + Clone> TailorServer<H> {
+impl<H: ServerHandler + Clone> Server<H> {
     pub(crate) fn new(shared: Arc<Shared>, inner: H) -> Self {
-        TailorServer { shared, inner }
+        Server { shared, inner }
     }
 
     /// The `tools/list` result a request described by `info` gets from the registered
@@ -74,13 +74,13 @@ impl<H: ServerHandler + Clone> TailorServer<H> {
 
     /// A fresh session: the `rmcp::ServerHandler` of one connection, with its own clone of
     /// the wrapped handler.
-    pub fn session(&self) -> TailorSession<H> {
-        TailorSession::new(self.shared.clone(), self.inner.clone())
+    pub fn session(&self) -> Session<H> {
+        Session::new(self.shared.clone(), self.inner.clone())
     }
 
     /// The limits of the streamable HTTP server.
     #[cfg(feature = "http")]
-    pub fn http_config(&self) -> &super::HttpConfig {
+    pub fn http_config(&self) -> &super::limits::HttpConfig {
         &self.shared.http
     }
 
