@@ -1,6 +1,6 @@
 //! Limits: how much of a host's output and of a client's input the layer accepts, and —
 //! with feature `http` — what one client can make the process hold, and for how long
-//! ([`HttpConfig`]). The streamable HTTP limits are kept apart from the transport that
+//! (`HttpConfig`). The streamable HTTP limits are kept apart from the transport that
 //! enforces them, so that the state every session shares carries them without depending on
 //! the transport.
 

@@ -1,22 +1,4 @@
-//! Serving tailored tools over MCP on `rmcp` (feature `server`; streamable HTTP with
-//! feature `http`).
-//!
-//! Build a server with [`Server::builder`], register `#[mcp_tool]` types with their
-//! handlers, optionally wrap any rmcp `ServerHandler` (`.handler(inner)`: prompts,
-//! resources, completion and everything else the layer does not own go to it unchanged,
-//! and its tools are listed through the same pipeline), and serve it on stdio
-//! ([`Server::serve_stdio`]) or streamable HTTP (`Server::serve_http`, path
-//! `/mcp`). Hosts that keep their own handler use [`Reader::from_request`] and
-//! [`McpTool::tool`](crate::McpTool::tool) instead. Per request the server resolves who reads
-//! (the client's self-reported `clientInfo.name` through an alias table, the session's own
-//! choice, `X-MCP-*` headers, `mcp-tailor.dev/*` `_meta` keys, or a host callback), decides
-//! visibility (scopes, `authorize`), renders the tailored tools, applies the host's
-//! presentation, and pages the result with signed cursors.
-//!
-//! **`clientInfo` is self-reported.** The MCP specification says it SHOULD NOT drive
-//! security decisions, and here it does not: the reader changes wording only — never which
-//! tools exist, their names, or what arguments they accept. Visibility comes from the
-//! [`Principal`], which the host establishes (an HTTP middleware, or the stdio default).
+#![doc = include_str!("../../docs/server.md")]
 
 #[cfg(feature = "http")]
 mod accept;
