@@ -1,0 +1,230 @@
+//! The house has no import circle: no file of `runtime/src` or `macros/src` reaches itself
+//! through the files it imports. A file imports another when it names a path into that
+//! file's module (`crate::a::b`, `super::x`, `self::x` in a `mod.rs`, `use` groups included;
+//! comments aside). Paths into `lib.rs` or a `mod.rs` are the crate's or folder's re-exports
+//! and entry points, so they make no edge.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Every `.rs` file below `dir`, with its module path (`lib.rs` → `[]`, `a/mod.rs` → `[a]`,
+/// `a/b.rs` → `[a, b]`).
+fn modules(dir: &Path, prefix: &[String], out: &mut BTreeMap<Vec<String>, PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if path.is_dir() {
+            let mut inner = prefix.to_vec();
+            inner.push(name);
+            modules(&path, &inner, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let mut module = prefix.to_vec();
+            if name != "mod" && name != "lib" {
+                module.push(name);
+            }
+            out.insert(module, path);
+        }
+    }
+}
+
+fn is_entry(path: &Path) -> bool {
+    matches!(
+        path.file_name().and_then(|n| n.to_str()),
+        Some("lib.rs" | "mod.rs")
+    )
+}
+
+/// The paths `crate::…`, `super::…`, `self::…` a line of code names, `use` groups expanded
+/// one level: `(head, segments)`.
+fn paths(code: &str) -> Vec<(String, Vec<String>)> {
+    let ident = |s: &str| -> usize {
+        s.char_indices()
+            .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
+            .map_or(s.len(), |(i, _)| i)
+    };
+    let mut out = Vec::new();
+    let bytes = code.as_bytes();
+    let mut at = 0;
+    while at < code.len() {
+        let len = ident(&code[at..]);
+        if len == 0 {
+            at += code[at..].chars().next().map_or(1, char::len_utf8);
+            continue;
+        }
+        let word = &code[at..at + len];
+        let boundary = at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_');
+        at += len;
+        if !boundary || !matches!(word, "crate" | "super" | "self") {
+            continue;
+        }
+        let mut segments = Vec::new();
+        let mut rest = &code[at..];
+        while let Some(after) = rest.strip_prefix("::") {
+            if let Some(group) = after.strip_prefix('{') {
+                let end = group.find('}').unwrap_or(group.len());
+                for item in group[..end].split(',') {
+                    let item = item.trim();
+                    let mut path = segments.clone();
+                    path.extend(
+                        item.split("::")
+                            .map(str::trim)
+                            .take_while(|s| !s.is_empty() && ident(s) == s.len())
+                            .map(str::to_owned),
+                    );
+                    out.push((word.to_owned(), path));
+                }
+                segments.clear();
+                break;
+            }
+            let len = ident(after);
+            if len == 0 {
+                break;
+            }
+            segments.push(after[..len].to_owned());
+            rest = &after[len..];
+        }
+        if !segments.is_empty() {
+            out.push((word.to_owned(), segments));
+        }
+    }
+    out
+}
+
+/// The file → file import graph of one crate's `src`.
+fn graph(src: &Path) -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
+    let mut mods = BTreeMap::new();
+    modules(src, &[], &mut mods);
+    let mut edges: BTreeMap<PathBuf, BTreeSet<PathBuf>> = BTreeMap::new();
+    for (module, file) in &mods {
+        let text = std::fs::read_to_string(file).unwrap();
+        // `self` is the file's own module; `super` its parent (for `a/mod.rs`, the parent of
+        // `a`).
+        let here = module.clone();
+        let parent = module[..module.len().saturating_sub(1)].to_vec();
+        let targets = edges.entry(file.clone()).or_default();
+        for line in text.lines() {
+            let code = line.split("//").next().unwrap_or("");
+            for (head, segments) in paths(code) {
+                let base = match head.as_str() {
+                    "crate" => Vec::new(),
+                    "super" => parent.clone(),
+                    _ => here.clone(),
+                };
+                // The longest prefix of the path that is a file's module.
+                let target = (0..=segments.len()).rev().find_map(|k| {
+                    let mut path = base.clone();
+                    path.extend(segments[..k].iter().cloned());
+                    mods.get(&path)
+                });
+                if let Some(target) = target
+                    && target != file
+                    && !is_entry(target)
+                {
+                    targets.insert(target.clone());
+                }
+            }
+        }
+    }
+    edges
+}
+
+/// The strongly connected sets of more than one file (Tarjan).
+fn circles(edges: &BTreeMap<PathBuf, BTreeSet<PathBuf>>) -> Vec<Vec<PathBuf>> {
+    struct State<'a> {
+        edges: &'a BTreeMap<PathBuf, BTreeSet<PathBuf>>,
+        index: BTreeMap<&'a PathBuf, usize>,
+        low: BTreeMap<&'a PathBuf, usize>,
+        stack: Vec<&'a PathBuf>,
+        on_stack: BTreeSet<&'a PathBuf>,
+        out: Vec<Vec<PathBuf>>,
+    }
+    fn visit<'a>(s: &mut State<'a>, v: &'a PathBuf) {
+        let n = s.index.len();
+        s.index.insert(v, n);
+        s.low.insert(v, n);
+        s.stack.push(v);
+        s.on_stack.insert(v);
+        for w in s.edges.get(v).into_iter().flatten() {
+            if !s.index.contains_key(w) {
+                visit(s, w);
+                let low = s.low[v].min(s.low[w]);
+                s.low.insert(v, low);
+            } else if s.on_stack.contains(w) {
+                let low = s.low[v].min(s.index[w]);
+                s.low.insert(v, low);
+            }
+        }
+        if s.low[v] == s.index[v] {
+            let mut set = Vec::new();
+            while let Some(w) = s.stack.pop() {
+                s.on_stack.remove(w);
+                set.push(w.clone());
+                if w == v {
+                    break;
+                }
+            }
+            if set.len() > 1 {
+                s.out.push(set);
+            }
+        }
+    }
+    let mut state = State {
+        edges,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        out: Vec::new(),
+    };
+    for v in edges.keys() {
+        if !state.index.contains_key(v) {
+            visit(&mut state, v);
+        }
+    }
+    state.out
+}
+
+fn src(krate: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(krate)
+        .join("src")
+}
+
+#[test]
+fn no_file_of_the_runtime_or_the_macros_imports_itself_in_a_circle() {
+    for krate in ["runtime", "macros"] {
+        let edges = graph(&src(krate));
+        assert!(edges.len() > 10, "{krate}: read {} files", edges.len());
+        let found = circles(&edges);
+        assert!(found.is_empty(), "{krate}: import circles {found:#?}");
+    }
+}
+
+#[test]
+fn the_checker_finds_a_circle_and_reads_every_path_form() {
+    assert_eq!(
+        paths("use super::{a::X, b}; let y = crate::c::d(self::e::F);"),
+        [
+            ("super".to_owned(), vec!["a".to_owned(), "X".to_owned()]),
+            ("super".to_owned(), vec!["b".to_owned()]),
+            ("crate".to_owned(), vec!["c".to_owned(), "d".to_owned()]),
+            ("self".to_owned(), vec!["e".to_owned(), "F".to_owned()]),
+        ]
+    );
+    // A crate of three files where a → b → c → a.
+    let dir = std::env::temp_dir().join(format!("mcp-tailor-house-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (file, text) in [
+        ("lib.rs", "mod a;\nmod b;\nmod c;\n"),
+        ("a.rs", "use crate::b::B;\n"),
+        ("b.rs", "use super::c::C; // use crate::a;\n"),
+        ("c.rs", "pub fn f() { crate::a::g() }\n"),
+    ] {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    let found = circles(&graph(&dir));
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].len(), 3);
+}
