@@ -76,9 +76,9 @@ pub enum DescValue {
     List(DescList),
 }
 
-/// A provider matcher: `_` or an exact name.
+/// A runner matcher: `_` or an exact name.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Provider {
+pub enum RunnerMatch {
     Any,
     Exact(String),
 }
@@ -91,14 +91,14 @@ pub enum Model {
     List(Vec<String>),
 }
 
-/// `((provider, model), [ (verbosity(S), tag), …, default = tag ])`.
+/// `((runner, model), [ (verbosity(S), tag), …, default = tag ])`.
 #[derive(Clone)]
 pub struct Runner {
-    pub provider: Provider,
+    pub runner: RunnerMatch,
     pub model: Model,
     pub rules: Vec<(LevelSpec, Tag)>,
     pub default: Option<Tag>,
-    /// The `(provider, model)` tokens, where a warning about the rule points.
+    /// The `(runner, model)` tokens, where a warning about the rule points.
     pub matchers: TokenStream,
 }
 

@@ -91,7 +91,7 @@ fn tailored(table: &Table<usize>, texts: &[Text], k: &TokenStream) -> TokenStrea
     };
     let base = slots(&table.base);
     let rules = table.rules.iter().map(|rule| {
-        let provider = option(rule.provider.as_deref());
+        let runner = option(rule.runner.as_deref());
         let model = match &rule.model {
             ModelMatch::Any => quote!(#k::__private::ModelMatch::Any),
             ModelMatch::Exact(m) => quote!(#k::__private::ModelMatch::Exact(#m)),
@@ -99,7 +99,7 @@ fn tailored(table: &Table<usize>, texts: &[Text], k: &TokenStream) -> TokenStrea
         };
         let slots = slots(&rule.slots);
         quote! {
-            #k::__private::Rule { provider: #provider, model: #model, slots: #slots }
+            #k::__private::Rule { runner: #runner, model: #model, slots: #slots }
         }
     });
     let default_verbosity = option(table.default_verbosity);

@@ -2,7 +2,7 @@
 //! texts, variant tags, and runners. Structural mistakes are reported here, each spanned on
 //! the offending expression; semantic rules (level domain, coverage, tags) live in `valid`.
 
-use crate::ast::{Level, LevelSpec, Model, Provider, Runner, Tag, Text};
+use crate::ast::{Level, LevelSpec, Model, Runner, RunnerMatch, Tag, Text};
 use crate::errors::{Errors, did_you_mean};
 use quote::ToTokens;
 use syn::punctuated::Punctuated;
@@ -230,13 +230,13 @@ pub fn tag(expr: &Expr, errors: &mut Errors) -> Option<Tag> {
     None
 }
 
-/// `runners = [((provider, model), [rules]), …]`.
+/// `runners = [((runner, model), [rules]), …]`.
 pub fn runners(expr: &Expr, errors: &mut Errors) -> Vec<Runner> {
-    let form = "`runners = [((provider, model), [rules]), …]`";
+    let form = "`runners = [((runner, model), [rules]), …]`";
     list(expr, form, errors, runner)
 }
 
-const RUNNER_FORM: &str = "write `((provider, model), [(verbosity(S), tag), …, default = tag])`";
+const RUNNER_FORM: &str = "write `((runner, model), [(verbosity(S), tag), …, default = tag])`";
 
 fn runner(expr: &Expr, errors: &mut Errors) -> Option<Runner> {
     let Expr::Tuple(outer) = expr else {
@@ -249,15 +249,15 @@ fn runner(expr: &Expr, errors: &mut Errors) -> Option<Runner> {
     }
     let matchers = match &outer.elems[0] {
         Expr::Tuple(m) if m.elems.len() == 2 => {
-            let provider = provider(&m.elems[0], errors);
+            let runner = runner_match(&m.elems[0], errors);
             let model = model(&m.elems[1], errors);
-            provider.zip(model)
+            runner.zip(model)
         }
         other => {
             errors.at(
                 other,
                 format!(
-                    "expected `(provider, model)`, found {}; {RUNNER_FORM}",
+                    "expected `(runner, model)`, found {}; {RUNNER_FORM}",
                     describe(other)
                 ),
             );
@@ -277,9 +277,9 @@ fn runner(expr: &Expr, errors: &mut Errors) -> Option<Runner> {
             None
         }
     };
-    let ((provider, model), (rules, default)) = (matchers?, rules?);
+    let ((runner, model), (rules, default)) = (matchers?, rules?);
     Some(Runner {
-        provider,
+        runner,
         model,
         rules,
         default,
@@ -319,10 +319,10 @@ fn runner_rules(
     (rules, default)
 }
 
-fn provider(expr: &Expr, errors: &mut Errors) -> Option<Provider> {
-    match matcher_name(expr, "provider", errors)? {
-        None => Some(Provider::Any),
-        Some(name) => Some(Provider::Exact(name)),
+fn runner_match(expr: &Expr, errors: &mut Errors) -> Option<RunnerMatch> {
+    match matcher_name(expr, "runner", errors)? {
+        None => Some(RunnerMatch::Any),
+        Some(name) => Some(RunnerMatch::Exact(name)),
     }
 }
 

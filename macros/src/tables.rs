@@ -58,7 +58,7 @@ pub enum ModelMatch {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rule<T> {
     /// `None` for `_`.
-    pub provider: Option<String>,
+    pub runner: Option<String>,
     pub model: ModelMatch,
     pub levels: Vec<(Mask, T)>,
     pub default: Option<T>,
@@ -89,7 +89,7 @@ impl<T> Default for Plan<T> {
 /// A runner rule ready for lookup: its ten slots (`None`: fall to the next tier).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleTable<T> {
-    pub provider: Option<String>,
+    pub runner: Option<String>,
     pub model: ModelMatch,
     pub slots: [Option<T>; LEVELS],
 }
@@ -118,14 +118,14 @@ pub enum Shape<T> {
     Tailored(Table<T>),
 }
 
-/// `(model score, provider score)`: exact model 2 > list 1 > any 0; exact provider 1 > any 0.
+/// `(model score, runner score)`: exact model 2 > list 1 > any 0; exact runner 1 > any 0.
 pub fn specificity<T>(rule: &Rule<T>) -> (u8, u8) {
     let model = match rule.model {
         ModelMatch::Exact(_) => 2,
         ModelMatch::List(_) => 1,
         ModelMatch::Any => 0,
     };
-    (model, u8::from(rule.provider.is_some()))
+    (model, u8::from(rule.runner.is_some()))
 }
 
 /// The order resolution tries rules in: indices, most specific first, declaration order
@@ -138,7 +138,7 @@ pub fn rank<T>(rules: &[Rule<T>]) -> Vec<usize> {
 
 /// Whether rule `a` matches every reader (runner and model) that rule `b` matches.
 pub fn covers<T>(a: &Rule<T>, b: &Rule<T>) -> bool {
-    let provider = a.provider.is_none() || a.provider == b.provider;
+    let runner = a.runner.is_none() || a.runner == b.runner;
     let model = match (&a.model, &b.model) {
         (ModelMatch::Any, _) => true,
         (_, ModelMatch::Any) => false,
@@ -147,7 +147,7 @@ pub fn covers<T>(a: &Rule<T>, b: &Rule<T>) -> bool {
         (ModelMatch::List(xs), ModelMatch::Exact(y)) => xs.contains(y),
         (ModelMatch::List(xs), ModelMatch::List(ys)) => ys.iter().all(|y| xs.contains(y)),
     };
-    provider && model
+    runner && model
 }
 
 /// Builds the lookup tables of a plan.
@@ -165,7 +165,7 @@ pub fn build<T: Copy + PartialEq>(plan: Plan<T>) -> Shape<T> {
             slots: gap_fill(&rule.levels)
                 .map(|slots| slots.map(Some))
                 .unwrap_or([rule.default; LEVELS]),
-            provider: rule.provider,
+            runner: rule.runner,
             model: rule.model,
         })
         .collect();
@@ -297,9 +297,9 @@ mod tests {
     }
 
     #[test]
-    fn rules_are_ordered_by_model_then_provider_and_stable() {
-        let rule = |provider: Option<&str>, model: ModelMatch, default: u8| Rule {
-            provider: provider.map(str::to_owned),
+    fn rules_are_ordered_by_model_then_runner_and_stable() {
+        let rule = |runner: Option<&str>, model: ModelMatch, default: u8| Rule {
+            runner: runner.map(str::to_owned),
             model,
             levels: vec![],
             default: Some(default),
@@ -328,7 +328,7 @@ mod tests {
     fn rule_with_levels_ignores_its_default() {
         let Shape::Tailored(table) = build(Plan {
             rules: vec![Rule {
-                provider: Some("codex".into()),
+                runner: Some("codex".into()),
                 model: ModelMatch::Any,
                 levels: vec![(mask(&[0]), 1u8)],
                 default: Some(2),
@@ -378,7 +378,7 @@ mod tests {
             levels: vec![(mask(&[0]), 7u8), (mask(&[9]), 3)],
             default: Some(5),
             rules: vec![Rule {
-                provider: None,
+                runner: None,
                 model: ModelMatch::Any,
                 levels: vec![],
                 default: Some(3),

@@ -5,7 +5,7 @@
 //! Variants that can never be served become warnings (`dead`).
 
 use crate::ast::{
-    Annotations, DescSpec, DescValue, Level, LevelSpec, Model, Provider, Runner, Tag, Text,
+    Annotations, DescSpec, DescValue, Level, LevelSpec, Model, Runner, RunnerMatch, Tag, Text,
     ToolAttr,
 };
 use crate::dead::{self, Warning};
@@ -248,9 +248,9 @@ fn runner_rule(runner: &Runner, variants: &Variants, errors: &mut Errors) -> Rul
         .as_ref()
         .and_then(|t| variants.lookup(t, errors));
     Rule {
-        provider: match &runner.provider {
-            Provider::Any => None,
-            Provider::Exact(name) => Some(name.clone()),
+        runner: match &runner.runner {
+            RunnerMatch::Any => None,
+            RunnerMatch::Exact(name) => Some(name.clone()),
         },
         model: match &runner.model {
             Model::Any => ModelMatch::Any,

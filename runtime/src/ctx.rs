@@ -43,7 +43,7 @@ impl<'a> RenderCtx<'a> {
         }
     }
 
-    /// Sets the runner (harness or provider), compared exactly and case-sensitively.
+    /// Sets the runner (the harness reading), compared exactly and case-sensitively.
     #[must_use]
     pub const fn runner(mut self, runner: &'a str) -> Self {
         self.runner = Some(runner);

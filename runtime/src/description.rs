@@ -55,7 +55,7 @@ pub struct Tailored {
 #[derive(Debug)]
 pub struct Rule {
     /// `None` matches any runner, including none.
-    pub provider: Option<&'static str>,
+    pub runner: Option<&'static str>,
     /// The model matcher.
     pub model: ModelMatch,
     /// The rule's answer per level; `NONE` falls through to the base tier.
@@ -77,11 +77,11 @@ pub enum ModelMatch {
 impl Rule {
     #[inline]
     fn matches(&self, runner: Option<&str>, model: Option<&str>) -> bool {
-        let provider = match self.provider {
+        let runner = match self.runner {
             None => true,
             Some(p) => runner == Some(p),
         };
-        provider
+        runner
             && match self.model {
                 ModelMatch::Any => true,
                 ModelMatch::Exact(m) => model == Some(m),
@@ -179,7 +179,7 @@ impl Description {
 
     /// Every runner named by a rule of this description (`_` names none), in rule order.
     pub fn runners(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.rules().iter().filter_map(|r| r.provider)
+        self.rules().iter().filter_map(|r| r.runner)
     }
 
     /// Every model named by a rule of this description, exactly or in a list.

@@ -27,7 +27,7 @@ struct Interpretive {
 }
 
 struct Runner {
-    provider: Option<&'static str>,
+    runner: Option<&'static str>,
     model: Model,
     levels: BTreeMap<u8, &'static str>,
     default: Option<&'static str>,
@@ -57,14 +57,14 @@ impl Interpretive {
         let (runner, model) = (ctx.runner_name(), ctx.model_name());
         let mut best: Option<((u8, u8), &Runner)> = None;
         for rule in &self.runners {
-            let provider_ok = rule.provider.is_none_or(|p| runner == Some(p));
+            let runner_ok = rule.runner.is_none_or(|p| runner == Some(p));
             let (model_ok, score) = match &rule.model {
                 Model::Any => (true, 0),
                 Model::Exact(m) => (model == Some(*m), 2),
                 Model::List(list) => (model.is_some_and(|m| list.contains(&m)), 1),
             };
-            if provider_ok && model_ok {
-                let key = (score, u8::from(rule.provider.is_some()));
+            if runner_ok && model_ok {
+                let key = (score, u8::from(rule.runner.is_some()));
                 if best.is_none_or(|(b, _)| key > b) {
                     best = Some((key, rule));
                 }
@@ -139,19 +139,19 @@ fn interpretive() -> [Interpretive; 4] {
             vmap: vmap(),
             runners: vec![
                 Runner {
-                    provider: Some("codex"),
+                    runner: Some("codex"),
                     model: Model::Any,
                     levels: BTreeMap::new(),
                     default: Some("codex"),
                 },
                 Runner {
-                    provider: Some("codex"),
+                    runner: Some("codex"),
                     model: Model::List(vec!["spark", "5.4-mini"]),
                     levels: BTreeMap::new(),
                     default: Some("spark"),
                 },
                 Runner {
-                    provider: Some("grok"),
+                    runner: Some("grok"),
                     model: Model::Any,
                     levels: BTreeMap::from([
                         (0, "grok_lo"),
@@ -163,7 +163,7 @@ fn interpretive() -> [Interpretive; 4] {
                     default: None,
                 },
                 Runner {
-                    provider: Some("claude-code"),
+                    runner: Some("claude-code"),
                     model: Model::Exact("opus"),
                     levels: BTreeMap::new(),
                     default: Some("claude"),

@@ -57,7 +57,7 @@ fn levels_data(levels: &[u8]) -> String {
 const RUNNERS: &[&str] = &["codex", "grok", "claude-code"];
 const MODELS: &[&str] = &["5.4", "spark", "x"];
 
-/// A provider or model matcher written into `dsl` (`_`, a name, or a quoted name); the
+/// A runner or model matcher written into `dsl` (`_`, a name, or a quoted name); the
 /// name it matches, if any.
 fn matcher(rng: &mut Rng, names: &[&str], dsl: &mut String) -> Option<String> {
     if rng.chance(35) {
@@ -191,10 +191,10 @@ fn verbosity_map_key(
     vmap
 }
 
-/// One runner `((provider, model), [rules])` as DSL text, and as a reference `RefRule`.
+/// One runner `((runner, model), [rules])` as DSL text, and as a reference `RefRule`.
 fn runner(rng: &mut Rng, tags: &[String]) -> (String, String) {
     let mut m = String::from("((");
-    let provider = matcher(rng, RUNNERS, &mut m);
+    let runner = matcher(rng, RUNNERS, &mut m);
     m.push_str(", ");
     let model = if rng.chance(25) {
         let a = MODELS[rng.below(MODELS.len())];
@@ -224,7 +224,7 @@ fn runner(rng: &mut Rng, tags: &[String]) -> (String, String) {
     m.push_str(&entries.join(", "));
     m.push_str("])");
     let rule = format!(
-        "RefRule {{ provider: {provider:?}, model: {model}, levels: &[{}], default: {rule_default:?} }}",
+        "RefRule {{ runner_name: {runner:?}, model: {model}, levels: &[{}], default: {rule_default:?} }}",
         entries_data(&rule_levels)
     );
     (m, rule)

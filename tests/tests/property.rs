@@ -14,7 +14,7 @@ enum Model {
 }
 
 struct RefRule {
-    provider: Option<&'static str>,
+    runner_name: Option<&'static str>,
     model: Model,
     levels: &'static [(&'static [u8], &'static str)],
     default: Option<&'static str>,
@@ -68,14 +68,14 @@ fn reference(
     // Runner tier: the best score, first declared among equals.
     let mut best: Option<((u8, u8), &RefRule)> = None;
     for rule in d.rules {
-        let provider_ok = rule.provider.is_none() || rule.provider == runner;
+        let runner_ok = rule.runner_name.is_none() || rule.runner_name == runner;
         let (model_ok, model_score) = match rule.model {
             Model::Any => (true, 0),
             Model::Exact(m) => (model == Some(m), 2),
             Model::List(list) => (model.is_some_and(|m| list.contains(&m)), 1),
         };
-        if provider_ok && model_ok {
-            let score = (model_score, u8::from(rule.provider.is_some()));
+        if runner_ok && model_ok {
+            let score = (model_score, u8::from(rule.runner_name.is_some()));
             if best.is_none_or(|(b, _)| score > b) {
                 best = Some((score, rule));
             }

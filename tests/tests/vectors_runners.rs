@@ -127,7 +127,7 @@ fn equally_specific_rules_keep_declaration_order() {
 }
 
 #[test]
-fn provider_breaks_a_model_score_tie() {
+fn runner_breaks_a_model_score_tie() {
     static D: Description = description!(
         descriptions = [p = "P", q = "Q"],
         runners = [
