@@ -70,7 +70,7 @@ fn warnings(warnings: &[Warning], k: &TokenStream) -> TokenStream {
         .iter()
         .map(|w| {
             let kind = syn::Ident::new(w.kind, w.span);
-            quote_spanned! {w.span=> const _: () = #k::__private::dead::#kind; }
+            quote_spanned! {w.span=> const _: () = #k::dead_variant::#kind; }
         })
         .collect()
 }
@@ -117,11 +117,11 @@ fn tailored(table: &Table<usize>, texts: &[Text], k: &TokenStream) -> TokenStrea
     // to check; a text from a const or a macro goes through a `const fn`, which promotion
     // does not cover, so those tables live in a `static`.
     if pool.iter().all(|h| matches!(texts[*h], Text::Lit { .. })) {
-        quote!(#k::Description::__tailored(&#tables))
+        quote!(#k::__private::tailored(&#tables))
     } else {
         quote! {{
             static __MCP_TAILOR_TABLES: #k::__private::Tailored = #tables;
-            #k::Description::__tailored(&__MCP_TAILOR_TABLES)
+            #k::__private::tailored(&__MCP_TAILOR_TABLES)
         }}
     }
 }
@@ -190,7 +190,7 @@ pub fn tool(tool: ValidTool, item: &syn::ItemStruct, k: &TokenStream) -> TokenSt
         impl #k::McpTool for #ident {
             const NAME: &'static ::core::primitive::str = #name;
             fn def() -> &'static #k::ToolDef {
-                static DEF: #k::ToolDef = #k::ToolDef::__new(
+                static DEF: #k::ToolDef = #k::__private::tool_def(
                     #k::__private::ToolParts {
                         name: #name,
                         title: #title,

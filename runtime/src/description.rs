@@ -117,8 +117,8 @@ impl Description {
         }
     }
 
-    #[doc(hidden)]
-    pub const fn __tailored(tables: &'static Tailored) -> Description {
+    /// A tailored description over the tables an expansion emitted.
+    pub(crate) const fn from_tables(tables: &'static Tailored) -> Description {
         Description {
             repr: Repr::Tailored(tables),
         }

@@ -65,6 +65,9 @@ pub mod inspect;
 #[path = "private.rs"]
 pub mod __private;
 
+#[doc(hidden)]
+pub mod dead_variant;
+
 pub use ctx::{DEFAULT_VERBOSITY, MAX_VERBOSITY, RenderCtx};
 pub use description::Description;
 pub use mcp_tailor_macros::{description, mcp_args, mcp_tool};

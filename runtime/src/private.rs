@@ -7,32 +7,14 @@ use crate::tool::McpArgs;
 use serde_json::Value;
 use std::cell::RefCell;
 
-/// The warnings about variants that can never be served: `#[mcp_tool]`, `#[mcp_args]` and
-/// `description!` use one of these constants, spanned on the dead entry, so rustc warns on
-/// stable with the note as the fix. `allow(dead_variants)` on the item silences them.
-pub mod dead {
-    /// One deprecated constant per kind of dead variant, its note the fix.
-    macro_rules! kinds {
-        ($($(#[$doc:meta])* $kind:ident => $note:literal;)*) => {$(
-            $(#[$doc])*
-            #[deprecated(note = $note)]
-            #[allow(non_upper_case_globals)]
-            pub const $kind: () = ();
-        )*};
-    }
+/// A tailored description over an expansion's tables.
+pub const fn tailored(tables: &'static Tailored) -> crate::Description {
+    crate::Description::from_tables(tables)
+}
 
-    kinds! {
-        /// An inline level entry under a non-empty `verbosity_map`.
-        level_entry => "level entry never served: a non-empty `verbosity_map` answers every level; remove the entry or add `allow(dead_variants)`";
-        /// A list's `default` next to level entries or a `verbosity_map`.
-        list_default => "`default` never served: the level entries or the `verbosity_map` answer every level (it is only the definitive text); remove it or add `allow(dead_variants)`";
-        /// A runner rule's `default` next to its level entries.
-        rule_default => "rule `default` never served: the rule's level entries answer every level; remove it or add `allow(dead_variants)`";
-        /// A runner rule that a rule ranked before it always beats.
-        shadowed_rule => "runner rule never wins: an earlier or more specific rule matches every reader it matches; remove it, make it more specific, or add `allow(dead_variants)`";
-        /// A declared variant that no map entry and no rule names.
-        unused_variant => "variant never served: no `verbosity_map` entry or runner rule names its tag; use it, remove it, or add `allow(dead_variants)`";
-    }
+/// A tool definition from an expansion's parts.
+pub const fn tool_def(parts: ToolParts) -> ToolDef {
+    ToolDef::from_parts(parts)
 }
 
 /// The key `mark_args` puts on an `#[mcp_args]` type's schema while a tool's input schema

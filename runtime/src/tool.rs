@@ -201,8 +201,8 @@ pub struct ToolParts {
 }
 
 impl ToolDef {
-    #[doc(hidden)]
-    pub const fn __new(parts: ToolParts) -> ToolDef {
+    /// The definition of the parts an expansion emitted.
+    pub(crate) const fn from_parts(parts: ToolParts) -> ToolDef {
         ToolDef {
             name: parts.name,
             title: parts.title,
