@@ -2,13 +2,13 @@
 //! session clones, with what a host does with it outside a session (list for a request,
 //! notify listeners, open a session).
 
-use super::handler::Session;
-use super::inner::NoHandler;
-use super::listing::list_tools;
-use super::reader::Reader;
-use super::request::RequestInfo;
-use super::shared::Shared;
 use crate::ToolDef;
+use crate::server::listing::list::list_tools;
+use crate::server::registry::inner::NoHandler;
+use crate::server::request::info::RequestInfo;
+use crate::server::request::reader::Reader;
+use crate::server::session::handler::Session;
+use crate::server::shared::Shared;
 use rmcp::model::ListToolsResult;
 use rmcp::{ErrorData, ServerHandler};
 use std::sync::Arc;
@@ -57,7 +57,7 @@ impl<H: ServerHandler + Clone> Server<H> {
     pub async fn list_tools_as(
         &self,
         reader: Reader,
-        principal: super::Principal,
+        principal: crate::server::Principal,
         protocol: &str,
         cursor: Option<&str>,
     ) -> Result<ListToolsResult, ErrorData> {
@@ -80,7 +80,7 @@ impl<H: ServerHandler + Clone> Server<H> {
 
     /// The limits of the streamable HTTP server.
     #[cfg(feature = "http")]
-    pub fn http_config(&self) -> &super::limits::HttpConfig {
+    pub fn http_config(&self) -> &crate::server::limits::HttpConfig {
         &self.shared.http
     }
 

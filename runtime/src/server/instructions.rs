@@ -2,11 +2,11 @@
 //! with text, *omit*, or an error. A configured provider is always used — the static text
 //! is never a fallback — and every way it can fail becomes one controlled error.
 
-use super::callbacks::{BoxFuture, CallbackFailure, guarded};
-use super::failure::{
+use crate::server::callbacks::{BoxFuture, CallbackFailure, guarded};
+use crate::server::failure::{
     FailureKind, INSTRUCTIONS_PROVIDER_FAILURE, Reporter, internal, report, timed_out,
 };
-use super::request::RequestInfo;
+use crate::server::request::info::RequestInfo;
 use rmcp::ErrorData;
 use std::sync::Arc;
 use tokio::time::Instant;

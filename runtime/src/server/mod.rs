@@ -1,49 +1,33 @@
 #![doc = include_str!("../../docs/server.md")]
 
-#[cfg(feature = "http")]
-mod accept;
-mod builder;
 mod built;
 mod callbacks;
-mod catalog;
-mod cursor;
-mod custom;
-mod era;
 mod failure;
-mod handler;
-#[cfg(feature = "http")]
-mod http;
-mod icons;
-mod inner;
 mod instructions;
 pub mod limits;
 mod listing;
-mod meta_key;
-mod presentation;
-mod reader;
+mod registry;
 mod request;
-mod results;
 mod session;
 mod shared;
-mod stdio;
-mod subscriptions;
+mod transport;
 
-pub use builder::ServerBuilder;
 pub use built::Server;
 pub use callbacks::{BoxFuture, CallbackFailure};
-pub use catalog::{AuthorizeFn, BuildError, ToolRegistration};
-pub use cursor::ShortSecret;
-pub use era::Era;
 pub use failure::{Failure, FailureKind};
-pub use handler::Session;
-pub use inner::NoHandler;
 pub use instructions::Instructions;
-pub use presentation::Presentation;
-pub use reader::Reader;
-pub use request::{Principal, RequestInfo};
-pub use results::IntoToolResult;
-pub use session::CallContext;
-pub use stdio::ServeError;
+pub use listing::cursor::ShortSecret;
+pub use listing::presentation::Presentation;
+pub use registry::builder::ServerBuilder;
+pub use registry::catalog::{AuthorizeFn, BuildError, ToolRegistration};
+pub use registry::inner::NoHandler;
+pub use registry::results::IntoToolResult;
+pub use request::era::Era;
+pub use request::info::{Principal, RequestInfo};
+pub use request::reader::Reader;
+pub use session::call::CallContext;
+pub use session::handler::Session;
+pub use transport::error::ServeError;
 
 /// The `data.reason` of every JSON-RPC error the layer answers (and `data.cause` where a
 /// deadline passed), for hosts and clients that match on them.
@@ -58,13 +42,13 @@ pub mod reason {
 /// reader, the custom request that sets a session's, the HTTP path, the environment
 /// variable of the default verbosity, and the built-in client-name aliases.
 pub mod wire {
-    pub use super::custom::SET_READER_METHOD;
-    #[cfg(feature = "http")]
-    pub use super::http::MCP_PATH;
-    pub use super::reader::{
+    pub use super::request::reader::{
         DEFAULT_ALIASES, ENV_VERBOSITY, HEADER_MODEL, HEADER_RUNNER, HEADER_VERBOSITY, META_MODEL,
         META_RUNNER, META_VERBOSITY,
     };
+    pub use super::session::custom::SET_READER_METHOD;
+    #[cfg(feature = "http")]
+    pub use super::transport::http::MCP_PATH;
 }
 
 /// The official Rust MCP SDK this layer runs on, re-exported so hosts use the same version.

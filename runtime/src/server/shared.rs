@@ -1,16 +1,16 @@
 //! The immutable state every session of one built server shares (its subscribers aside,
 //! which come and go). Built by the builder, read by the handler, the listing and calls.
 
-use super::callbacks::{BoxFuture, guarded};
-use super::catalog::Catalog;
-use super::cursor::CursorSigner;
-use super::failure::{FailureKind, Reporter, report};
-use super::instructions::InstructionsSource;
-use super::presentation::PresentationFn;
-use super::reader::{Reader, ReaderSource};
-use super::request::{Principal, RequestInfo};
-use super::subscriptions::Subscribers;
 use crate::ToolDef;
+use crate::server::callbacks::{BoxFuture, guarded};
+use crate::server::failure::{FailureKind, Reporter, report};
+use crate::server::instructions::InstructionsSource;
+use crate::server::listing::cursor::CursorSigner;
+use crate::server::listing::presentation::PresentationFn;
+use crate::server::registry::catalog::Catalog;
+use crate::server::request::info::{Principal, RequestInfo};
+use crate::server::request::reader::{Reader, ReaderSource};
+use crate::server::session::subscriptions::Subscribers;
 use rmcp::model::Implementation;
 use std::sync::Arc;
 use std::time::Duration;
@@ -50,7 +50,7 @@ pub(crate) struct Shared {
     pub(crate) inner: InnerFacts,
     /// The limits of the streamable HTTP server.
     #[cfg(feature = "http")]
-    pub(crate) http: super::limits::HttpConfig,
+    pub(crate) http: crate::server::limits::HttpConfig,
 }
 
 /// The wrapped handler's declarations the layer relies on, taken once at `build`.

@@ -3,16 +3,16 @@
 //! presented catalog, with a bound cursor and the cache hints. The wrapped handler's tools
 //! take the same path as registered ones.
 
-use super::callbacks::{CallbackFailure, guarded};
-use super::catalog::ToolEntry;
-use super::cursor::{Binding, BindingBuilder};
-use super::failure::{
+use crate::server::callbacks::{CallbackFailure, guarded};
+use crate::server::failure::{
     FailureKind, INNER_TOOLS_FAILURE, TOOL_PRESENTATION_FAILURE, internal, invalid_cursor, report,
     timed_out,
 };
-use super::presentation::{self, Presentation};
-use super::request::RequestInfo;
-use super::shared::Shared;
+use crate::server::listing::cursor::{Binding, BindingBuilder};
+use crate::server::listing::presentation::{self, Presentation};
+use crate::server::registry::catalog::ToolEntry;
+use crate::server::request::info::RequestInfo;
+use crate::server::shared::Shared;
 use rmcp::ErrorData;
 use rmcp::model::{CacheScope, ListToolsResult, Tool};
 use sha2::{Digest, Sha256};

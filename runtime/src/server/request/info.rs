@@ -1,9 +1,9 @@
 //! What the server knows about one request: the caller (principal), the client's
 //! self-reported identity, the request's `_meta`, HTTP headers, and the resolved reader.
 
-use super::era::Era;
-use super::reader::{Reader, ReaderSource};
 use crate::RenderCtx;
+use crate::server::request::era::Era;
+use crate::server::request::reader::{Reader, ReaderSource};
 use rmcp::RoleServer;
 use rmcp::model::Implementation;
 use rmcp::service::RequestContext;
@@ -198,7 +198,7 @@ impl ReaderSource {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::reader::{
+    use crate::server::request::reader::{
         HEADER_MODEL, HEADER_VERBOSITY, MAX_READER_NAME, META_MODEL, META_RUNNER, META_VERBOSITY,
     };
     use serde_json::json;

@@ -3,8 +3,8 @@
 //! request after the first few on a keep-alive connection), and hyper's header-read timeout
 //! against slow clients.
 
-use super::limits::HttpConfig;
-use super::stdio::ServeError;
+use crate::server::limits::HttpConfig;
+use crate::server::transport::error::ServeError;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;

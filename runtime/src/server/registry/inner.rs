@@ -2,7 +2,7 @@
 //! and the inner tool list the layer merges into its own.
 #![allow(deprecated)] // rmcp marks logging deprecated (SEP-2577); the layer still serves it.
 
-use super::failure::{FailureKind, INNER_TOOLS_FAILURE, Reporter, internal, report};
+use crate::server::failure::{FailureKind, INNER_TOOLS_FAILURE, Reporter, internal, report};
 use rmcp::model::{Implementation, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};

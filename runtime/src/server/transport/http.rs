@@ -3,10 +3,10 @@
 //! client can hold (sessions, connections, slow headers and bodies) and answers malformed
 //! bodies with JSON-RPC errors; hyper does HTTP/1.1 with `TCP_NODELAY`.
 
-use super::built::Server;
-use super::handler::Session;
-use super::limits::HttpConfig;
-use super::stdio::ServeError;
+use crate::server::built::Server;
+use crate::server::limits::HttpConfig;
+use crate::server::session::handler::Session;
+use crate::server::transport::error::ServeError;
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -167,6 +167,12 @@ impl<H: ServerHandler + Clone> Server<H> {
         router: axum::Router,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServeError> {
-        super::accept::serve(listener, router, self.http_config().clone(), shutdown).await
+        crate::server::transport::accept::serve(
+            listener,
+            router,
+            self.http_config().clone(),
+            shutdown,
+        )
+        .await
     }
 }

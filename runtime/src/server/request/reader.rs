@@ -3,7 +3,7 @@
 //! — for full control — a host callback. (Resolving a whole [`RequestInfo`] sits beside
 //! it, in `request`.)
 //!
-//! [`RequestInfo`]: super::RequestInfo
+//! [`RequestInfo`]: crate::server::RequestInfo
 
 use crate::RenderCtx;
 use rmcp::RoleServer;
@@ -211,7 +211,7 @@ impl Reader {
     /// }
     /// ```
     ///
-    /// [`Server::builder`]: super::Server::builder
+    /// [`Server::builder`]: crate::server::Server::builder
     pub fn from_request(context: &RequestContext<RoleServer>) -> Reader {
         let client = context.client_info();
         let client_name = client.as_ref().map(|c| c.name.as_str());
@@ -237,7 +237,7 @@ impl Reader {
 
     /// The render context for this reader, with the deployment's default verbosity
     /// (`MCP_TAILOR_VERBOSITY`, else 5) as the fallback level. (Inside the layer,
-    /// [`RequestInfo::render_ctx`](super::RequestInfo::render_ctx) uses the server's own default.)
+    /// [`RequestInfo::render_ctx`](crate::server::RequestInfo::render_ctx) uses the server's own default.)
     pub fn render_ctx(&self) -> RenderCtx<'_> {
         // The environment is read (and a bad value logged) once per process, not per call.
         static FALLBACK: std::sync::LazyLock<u8> =

@@ -2,10 +2,10 @@
 //! title, description, icons and `_meta` per request. Anything else — another key, a
 //! wrong type, an invalid value, an error, a panic — fails the whole `tools/list`.
 
-use super::callbacks::BoxFuture;
-use super::icons::validate_icons;
-use super::meta_key::validate_meta_key;
-use super::request::RequestInfo;
+use crate::server::callbacks::BoxFuture;
+use crate::server::listing::icons::validate_icons;
+use crate::server::listing::meta_key::validate_meta_key;
+use crate::server::request::info::RequestInfo;
 use rmcp::model::{Icon, MetaObject, Tool};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -25,7 +25,7 @@ pub enum Presentation {
 
 /// A host presentation callback: the tool's public descriptor (JSON, after tailoring) and
 /// the request.
-pub(super) type PresentationFn =
+pub(crate) type PresentationFn =
     Arc<dyn Fn(Value, Arc<RequestInfo>) -> BoxFuture<Presentation> + Send + Sync>;
 
 /// The largest title override, in bytes.

@@ -7,27 +7,13 @@
 //! `initialize` the session is still unnegotiated and the next `initialize` on the same
 //! connection is served.
 
-use super::built::Server;
+use crate::server::built::Server;
+use crate::server::transport::error::ServeError;
 use rmcp::service::{RxJsonRpcMessage, ServerInitializeError, TxJsonRpcMessage};
 use rmcp::transport::{IntoTransport, Transport};
 use rmcp::{RoleServer, ServerHandler, serve_server};
 use std::sync::Arc;
 use tokio::sync::{Mutex, mpsc};
-
-/// Why serving stopped with an error.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ServeError {
-    /// The handshake failed for a reason other than a failed `initialize`.
-    #[error("MCP handshake failed: {0}")]
-    Handshake(Box<ServerInitializeError>),
-    /// The session task failed.
-    #[error("the session task failed: {0}")]
-    Join(#[from] tokio::task::JoinError),
-    /// Binding or serving the HTTP listener (or another I/O) failed.
-    #[error("I/O: {0}")]
-    Io(#[from] std::io::Error),
-}
 
 /// One handshake attempt's handle onto the retained connection.
 struct Attempt {

@@ -4,14 +4,14 @@
 //! other request and notification goes to the wrapped handler unchanged.
 #![allow(deprecated)] // rmcp marks logging, resource subscriptions and roots deprecated.
 
-use super::custom::{SET_READER_METHOD, malformed_standard_request, set_reader};
-use super::failure::{FailureKind, TOOL_HANDLER_FAILURE, internal, report, unknown_tool};
-use super::inner::{NoHandler, inner_tools, merge_capabilities};
-use super::listing::{inner_is_visible, is_visible, list_tools};
-use super::reader::ReaderScope;
-use super::request::RequestInfo;
-use super::session::{CallContext, SessionState};
-use super::shared::Shared;
+use crate::server::failure::{FailureKind, TOOL_HANDLER_FAILURE, internal, report, unknown_tool};
+use crate::server::listing::list::{inner_is_visible, is_visible, list_tools};
+use crate::server::registry::inner::{NoHandler, inner_tools, merge_capabilities};
+use crate::server::request::info::RequestInfo;
+use crate::server::request::reader::ReaderScope;
+use crate::server::session::call::{CallContext, SessionState};
+use crate::server::session::custom::{SET_READER_METHOD, malformed_standard_request, set_reader};
+use crate::server::shared::Shared;
 use futures::FutureExt as _;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
@@ -31,7 +31,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use tokio::time::Instant;
 
-/// One session of a [`Server`](super::Server): implements `rmcp::ServerHandler` in front of the
+/// One session of a [`Server`](crate::server::Server): implements `rmcp::ServerHandler` in front of the
 /// wrapped handler `H`.
 #[derive(Clone)]
 pub struct Session<H = NoHandler> {
@@ -100,7 +100,7 @@ impl<H: ServerHandler> Session<H> {
 
     async fn call_registered(
         &self,
-        entry: &super::catalog::ToolEntry,
+        entry: &crate::server::registry::catalog::ToolEntry,
         mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
         info: Arc<RequestInfo>,

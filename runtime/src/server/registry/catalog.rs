@@ -1,12 +1,12 @@
 //! Registered tools: each `#[mcp_tool]` type with its handler, optional `authorize`
 //! predicate, icons and `_meta`. Registered definitions never change after `build`.
 
-use super::callbacks::BoxFuture;
-use super::icons::validate_icons;
-use super::meta_key::validate_meta_key;
-use super::request::RequestInfo;
-use super::results::IntoToolResult;
-use super::session::CallContext;
+use crate::server::callbacks::BoxFuture;
+use crate::server::listing::icons::validate_icons;
+use crate::server::listing::meta_key::validate_meta_key;
+use crate::server::registry::results::IntoToolResult;
+use crate::server::request::info::RequestInfo;
+use crate::server::session::call::CallContext;
 use crate::{McpTool, RenderCtx, ToolDef};
 use rmcp::ErrorData;
 use rmcp::model::{
@@ -165,7 +165,7 @@ pub enum BuildError {
     TailoredTwice(String),
     /// A cursor secret is too short.
     #[error(transparent)]
-    CursorSecret(#[from] super::cursor::ShortSecret),
+    CursorSecret(#[from] crate::server::listing::cursor::ShortSecret),
     /// An annotated field is not in the tool's generated input schema.
     #[error(transparent)]
     MissingField(#[from] crate::MissingField),

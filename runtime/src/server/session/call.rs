@@ -3,11 +3,11 @@
 //! requests to the client, and the 2026-07-28 input responses.
 #![allow(deprecated)] // rmcp marks logging, sampling and roots deprecated (SEP-2577).
 
-use super::era::Era;
-use super::failure::no_session;
-use super::reader::Reader;
-use super::request::RequestInfo;
-use super::subscriptions::Subscribers;
+use crate::server::failure::no_session;
+use crate::server::request::era::Era;
+use crate::server::request::info::RequestInfo;
+use crate::server::request::reader::Reader;
+use crate::server::session::subscriptions::Subscribers;
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, CreateMessageRequestParams, CreateMessageResult,
     ElicitRequestParams, ElicitResult, InputResponses, LoggingLevel,

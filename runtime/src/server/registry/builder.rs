@@ -1,17 +1,17 @@
 //! The server's configuration: `Server::builder()`, optionally wrapping an rmcp handler.
 
-use super::built::Server;
-use super::catalog::{BuildError, Catalog, ToolRegistration};
-use super::cursor::CursorSigner;
-use super::failure::{Failure, Reporter};
-use super::inner::NoHandler;
-use super::instructions::{Instructions, InstructionsSource};
-use super::presentation::{Presentation, PresentationFn};
-use super::reader::{Reader, ReaderSource, env_verbosity};
-use super::request::{Principal, RequestInfo};
-use super::results::IntoToolResult;
-use super::session::CallContext;
-use super::shared::{ContextFn, InnerFacts, Shared};
+use crate::server::built::Server;
+use crate::server::failure::{Failure, Reporter};
+use crate::server::instructions::{Instructions, InstructionsSource};
+use crate::server::listing::cursor::CursorSigner;
+use crate::server::listing::presentation::{Presentation, PresentationFn};
+use crate::server::registry::catalog::{BuildError, Catalog, ToolRegistration};
+use crate::server::registry::inner::NoHandler;
+use crate::server::registry::results::IntoToolResult;
+use crate::server::request::info::{Principal, RequestInfo};
+use crate::server::request::reader::{Reader, ReaderSource, env_verbosity};
+use crate::server::session::call::CallContext;
+use crate::server::shared::{ContextFn, InnerFacts, Shared};
 use crate::{Description, McpTool, ToolDef};
 use rmcp::ServerHandler;
 use rmcp::model::Implementation;
@@ -57,7 +57,7 @@ struct Settings {
     reporter: Option<Reporter>,
     default_principal: Principal,
     #[cfg(feature = "http")]
-    http: super::limits::HttpConfig,
+    http: crate::server::limits::HttpConfig,
 }
 
 impl Server {
@@ -84,7 +84,7 @@ impl Server {
                 reporter: None,
                 default_principal: Principal::anonymous(),
                 #[cfg(feature = "http")]
-                http: super::limits::HttpConfig::default(),
+                http: crate::server::limits::HttpConfig::default(),
             },
         }
     }
@@ -278,10 +278,10 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
     }
 
     /// The limits of the streamable HTTP server (sessions, connections, timeouts, body
-    /// size); see [`HttpConfig`](super::limits::HttpConfig) for each default.
+    /// size); see [`HttpConfig`](crate::server::limits::HttpConfig) for each default.
     #[cfg(feature = "http")]
     #[must_use]
-    pub fn http_config(mut self, config: super::limits::HttpConfig) -> Self {
+    pub fn http_config(mut self, config: crate::server::limits::HttpConfig) -> Self {
         self.settings.http = config;
         self
     }

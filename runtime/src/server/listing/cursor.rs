@@ -25,11 +25,11 @@ pub(crate) struct Binding([u8; 32]);
 
 /// Builds a [`Binding`] from length-prefixed parts, so no two part lists collide.
 #[derive(Clone, Debug, Default)]
-pub(super) struct BindingBuilder(Sha256);
+pub(crate) struct BindingBuilder(Sha256);
 
 impl BindingBuilder {
     /// Adds one part.
-    pub(super) fn part(mut self, bytes: impl AsRef<[u8]>) -> Self {
+    pub(crate) fn part(mut self, bytes: impl AsRef<[u8]>) -> Self {
         let bytes = bytes.as_ref();
         self.0.update((bytes.len() as u64).to_be_bytes());
         self.0.update(bytes);
@@ -37,7 +37,7 @@ impl BindingBuilder {
     }
 
     /// Adds a part that may be absent (absent and empty differ).
-    pub(super) fn optional(self, part: Option<impl AsRef<[u8]>>) -> Self {
+    pub(crate) fn optional(self, part: Option<impl AsRef<[u8]>>) -> Self {
         match part {
             None => self.part([0u8]),
             Some(bytes) => self.part([1u8]).part(bytes),
@@ -45,14 +45,14 @@ impl BindingBuilder {
     }
 
     /// Adds a list of parts: its length, then each part.
-    pub(super) fn list<P: AsRef<[u8]>>(self, parts: impl IntoIterator<Item = P>) -> Self {
+    pub(crate) fn list<P: AsRef<[u8]>>(self, parts: impl IntoIterator<Item = P>) -> Self {
         let parts: Vec<P> = parts.into_iter().collect();
         let start = self.part((parts.len() as u64).to_be_bytes());
         parts.into_iter().fold(start, Self::part)
     }
 
     /// The binding.
-    pub(super) fn finish(self) -> Binding {
+    pub(crate) fn finish(self) -> Binding {
         Binding(self.0.finalize().into())
     }
 }

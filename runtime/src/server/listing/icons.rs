@@ -10,7 +10,7 @@ pub const MAX_ICONS: usize = 16;
 pub const MAX_ICONS_JSON: usize = 131_072;
 
 /// Why an icon list was rejected, in words for the log (never for the client).
-pub(super) type IconError = String;
+pub(crate) type IconError = String;
 
 fn is_token(s: &str) -> bool {
     // RFC 7230 `token`.
@@ -125,7 +125,7 @@ fn check_icon(icon: &Value) -> Result<(), IconError> {
 }
 
 /// Checks a complete icon list.
-pub(super) fn validate_icons(icons: &Value) -> Result<(), IconError> {
+pub(crate) fn validate_icons(icons: &Value) -> Result<(), IconError> {
     let list = icons.as_array().ok_or("`icons` must be an array")?;
     if list.len() > MAX_ICONS {
         return Err(format!("at most {MAX_ICONS} icons"));

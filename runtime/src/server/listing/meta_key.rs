@@ -4,7 +4,7 @@
 /// Why a `_meta` key was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub(super) enum MetaKeyError {
+pub(crate) enum MetaKeyError {
     /// Not 1..=256 bytes.
     Length,
     /// The prefix or the name breaks the grammar.
@@ -58,7 +58,7 @@ fn is_name(name: &str) -> bool {
 }
 
 /// Checks a key an application may write (presentation `_meta`, registered `_meta`).
-pub(super) fn validate_meta_key(key: &str) -> Result<(), MetaKeyError> {
+pub(crate) fn validate_meta_key(key: &str) -> Result<(), MetaKeyError> {
     if key.is_empty() || key.len() > 256 {
         return Err(MetaKeyError::Length);
     }

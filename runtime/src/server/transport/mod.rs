@@ -1,0 +1,9 @@
+//! Serving a [`Server`](crate::server::Server) on stdio, and (feature `http`) on streamable
+//! HTTP behind the connection limits.
+
+#[cfg(feature = "http")]
+pub(crate) mod accept;
+pub(crate) mod error;
+#[cfg(feature = "http")]
+pub(crate) mod http;
+pub(crate) mod stdio;
