@@ -1,6 +1,7 @@
 //! A built server: the configuration every session shares and the wrapped handler each
 //! session clones, with what a host does with it outside a session (list for a request,
-//! notify listeners, open a session).
+//! notify listeners, open a session). `Server::builder()` sits with the builder, in
+//! `registry/builder.rs`.
 
 use crate::ToolDef;
 use crate::server::listing::list::list_tools;
