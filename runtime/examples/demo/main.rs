@@ -15,14 +15,16 @@ mod tools;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-usage: demo serve [--http IP:PORT] [--verbosity N] [--default-verbosity N] [--scopes a,b]
+usage: demo serve [--http IP:PORT] [--verbosity N] [--default-verbosity N] [--scopes a,b] [--page-size N]
        demo list | matrix | tokens | diff | lint | eval ...   (mcp_tailor::inspect, below)
 
 serve   serves the notes server over MCP on stdio, or on streamable HTTP at /mcp;
         --verbosity is the level of every request that names none (as in `list`),
         --default-verbosity the fallback level of descriptions without a default of
         their own, --scopes the stdio caller's scopes (on HTTP the X-Demo-Scopes header
-        stands in for authentication)
+        stands in for authentication), --page-size the tools per tools/list page; the
+        cursor secret comes from MCP_TAILOR_CURSOR_SECRET (hex) when set, so replicas
+        accept one another's cursors
 
 ";
 
@@ -274,5 +276,29 @@ mod tests {
         assert_eq!(parsed.verbosity, Some(3));
         assert_eq!(parsed.default_verbosity, Some(1));
         assert_eq!(parsed.scopes, vec!["notes.delete", "x"]);
+        assert_eq!(
+            serve::parse(args("--page-size 2")).unwrap().page_size,
+            Some(2)
+        );
+        assert!(
+            serve::parse(args("--page-size 0"))
+                .unwrap_err()
+                .contains("expected 1 or more")
+        );
+        // Two tools a page: the first page of the five-tool catalog has a cursor.
+        let paged = serve::server(&serve::ServeArgs {
+            page_size: Some(2),
+            scopes: vec!["notes.delete".to_owned()],
+            ..serve::ServeArgs::default()
+        });
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let page = runtime
+            .block_on(paged.list_tools_for(mcp_tailor::server::RequestInfo::default(), None))
+            .unwrap();
+        assert_eq!(page.tools.len(), 2);
+        assert!(page.next_cursor.is_some());
     }
 }

@@ -16,6 +16,8 @@ pub struct ServeArgs {
     /// The server's fallback level.
     pub default_verbosity: Option<u8>,
     pub scopes: Vec<String>,
+    /// Tools per `tools/list` page (the server's default, 100, when absent).
+    pub page_size: Option<usize>,
 }
 
 /// The header the demo reads scopes from on HTTP. A stand-in for real authentication:
@@ -59,6 +61,15 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<ServeArgs, String
                     .map(str::to_owned)
                     .collect();
             }
+            "--page-size" => {
+                let size = args.next().ok_or("`--page-size` needs a number of tools")?;
+                out.page_size = Some(
+                    size.parse()
+                        .ok()
+                        .filter(|&n: &usize| n > 0)
+                        .ok_or_else(|| format!("`--page-size {size}`: expected 1 or more"))?,
+                );
+            }
             other => return Err(format!("unknown option `{other}`")),
         }
     }
@@ -89,6 +100,9 @@ pub fn server(args: &ServeArgs) -> Server {
         .default_principal(Principal::new("local").with_scopes(args.scopes.iter().cloned()));
     if let Some(level) = args.default_verbosity {
         builder = builder.default_verbosity(level);
+    }
+    if let Some(size) = args.page_size {
+        builder = builder.page_size(size);
     }
     if let Some(level) = args.verbosity {
         // An explicit level for every request that names none, as `list --verbosity` sets.

@@ -3,7 +3,7 @@
 use crate::server::built::Server;
 use crate::server::failure::{Failure, Reporter};
 use crate::server::instructions::{Instructions, InstructionsSource};
-use crate::server::listing::cursor::CursorSigner;
+use crate::server::listing::cursor::{CursorSigner, env_secret};
 use crate::server::listing::presentation::{Presentation, PresentationFn};
 use crate::server::registry::catalog::{BuildError, Catalog, ToolRegistration};
 use crate::server::registry::inner::NoHandler;
@@ -62,7 +62,8 @@ struct Settings {
 
 impl Server {
     /// A builder with the defaults: no wrapped handler, no instructions, page size 100,
-    /// cursors valid for 300 s under a random per-process secret, a 10 s request
+    /// cursors valid for 300 s under the secret in `MCP_TAILOR_CURSOR_SECRET` (hex, at least
+    /// 32 bytes) or else a random per-process one, a 10 s request
     /// deadline, verbosity from `MCP_TAILOR_VERBOSITY` or 5.
     pub fn builder() -> ServerBuilder {
         ServerBuilder {
@@ -225,8 +226,9 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
     }
 
     /// The cursor signing secret, at least 32 bytes (shorter fails `build`); give every
-    /// replica behind a load balancer the same one. Without it, each process draws a
-    /// random one.
+    /// replica behind a load balancer the same one. Without it, the secret comes from
+    /// `MCP_TAILOR_CURSOR_SECRET` (hex) when the deployment sets it, so replicas share it
+    /// without code; else each process draws a random one.
     #[must_use]
     pub fn cursor_secret(self, secret: impl Into<Vec<u8>>) -> Self {
         self.cursor_secrets(secret, Vec::<Vec<u8>>::new())
@@ -318,11 +320,15 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
                 return Err(BuildError::NoSuchInnerTool(def.name().to_owned()));
             }
         }
+        // A secret in code wins; else the deployment's, shared by its replicas; else a
+        // random one for this process.
+        let ttl = self.settings.cursor_ttl;
         let cursor = match self.settings.cursor_secrets {
-            Some((current, previous)) => {
-                CursorSigner::rotating(current, previous, self.settings.cursor_ttl)?
-            }
-            None => CursorSigner::random(self.settings.cursor_ttl),
+            Some((current, previous)) => CursorSigner::rotating(current, previous, ttl)?,
+            None => match env_secret()? {
+                Some(shared) => CursorSigner::rotating(shared, Vec::<Vec<u8>>::new(), ttl)?,
+                None => CursorSigner::random(ttl),
+            },
         };
         let default_verbosity = self
             .settings

@@ -166,6 +166,9 @@ pub enum BuildError {
     /// A cursor secret is too short.
     #[error(transparent)]
     CursorSecret(#[from] crate::server::listing::cursor::ShortSecret),
+    /// No cursor secret in code, and the one in `MCP_TAILOR_CURSOR_SECRET` is not hex.
+    #[error("`MCP_TAILOR_CURSOR_SECRET` is not hex (an even number of digits 0-9, a-f)")]
+    EnvCursorSecretNotHex,
     /// An annotated field is not in the tool's generated input schema.
     #[error(transparent)]
     MissingField(#[from] crate::MissingField),
