@@ -6,7 +6,6 @@
 //! protocol era, presented catalog). Any change to any of them, a flipped byte, another
 //! secret or a late use makes the cursor invalid — never another page.
 
-use crate::server::registry::catalog::BuildError;
 use base64::Engine as _;
 use hmac::{KeyInit, Mac};
 use sha2::{Digest, Sha256};
@@ -83,26 +82,6 @@ pub const MIN_SECRET_LEN: usize = 32;
 /// in code: hex, at least [`MIN_SECRET_LEN`] bytes. Replicas that share it accept one
 /// another's cursors.
 pub const ENV_CURSOR_SECRET: &str = "MCP_TAILOR_CURSOR_SECRET";
-
-/// The secret in [`ENV_CURSOR_SECRET`], if it is set: `None` when unset, an error when it is
-/// not hex or shorter than [`MIN_SECRET_LEN`] bytes.
-pub(crate) fn env_secret() -> Result<Option<Vec<u8>>, BuildError> {
-    let Ok(text) = std::env::var(ENV_CURSOR_SECRET) else {
-        return Ok(None);
-    };
-    let text = text.trim();
-    if text.len() % 2 != 0 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(BuildError::EnvCursorSecretNotHex);
-    }
-    let secret: Vec<u8> = (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap_or_default())
-        .collect();
-    if secret.len() < MIN_SECRET_LEN {
-        return Err(ShortSecret(secret.len()).into());
-    }
-    Ok(Some(secret))
-}
 
 /// Issues cursors with the newest secret and accepts those of older ones too, so a
 /// deployment can rotate its secret without breaking the cursors in flight.

@@ -3,7 +3,9 @@
 use crate::server::built::Server;
 use crate::server::failure::{Failure, Reporter};
 use crate::server::instructions::{Instructions, InstructionsSource};
-use crate::server::listing::cursor::{CursorSigner, env_secret};
+use crate::server::listing::cursor::{
+    CursorSigner, ENV_CURSOR_SECRET, MIN_SECRET_LEN, ShortSecret,
+};
 use crate::server::listing::presentation::{Presentation, PresentationFn};
 use crate::server::registry::catalog::{BuildError, Catalog, ToolRegistration};
 use crate::server::registry::inner::NoHandler;
@@ -381,4 +383,24 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
         });
         Ok(Server::new(shared, self.inner))
     }
+}
+
+/// The secret in [`ENV_CURSOR_SECRET`], if it is set: `None` when unset, an error when it is
+/// not hex or shorter than [`MIN_SECRET_LEN`] bytes.
+fn env_secret() -> Result<Option<Vec<u8>>, BuildError> {
+    let Ok(text) = std::env::var(ENV_CURSOR_SECRET) else {
+        return Ok(None);
+    };
+    let text = text.trim();
+    if text.len() % 2 != 0 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(BuildError::EnvCursorSecretNotHex);
+    }
+    let secret: Vec<u8> = (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap_or_default())
+        .collect();
+    if secret.len() < MIN_SECRET_LEN {
+        return Err(ShortSecret(secret.len()).into());
+    }
+    Ok(Some(secret))
 }
