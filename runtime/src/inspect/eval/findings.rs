@@ -9,8 +9,12 @@ use std::collections::HashSet;
 
 /// The query's words whose search terms the richer text has and the terser one lacks, in
 /// query order: the words a terser wording took away.
-fn lost_words(query: &str, terser: &str, richer: &str) -> Vec<String> {
-    let tokenizer = DefaultTokenizer::new(Language::English);
+fn lost_words(
+    tokenizer: &DefaultTokenizer,
+    query: &str,
+    terser: &str,
+    richer: &str,
+) -> Vec<String> {
     let terms = |text: &str| -> HashSet<String> { tokenizer.tokenize(text).into_iter().collect() };
     let (terser, richer) = (terms(terser), terms(richer));
     let mut out: Vec<String> = Vec::new();
@@ -29,7 +33,12 @@ fn lost_words(query: &str, terser: &str, richer: &str) -> Vec<String> {
 
 /// One task in one class, per level: `None` where the search finds its tool (or no richer
 /// level does), else the nearest richer level that finds it and the query words lost.
-fn misses(eval: &Evaluation, class: &ClassEval, at: usize) -> Vec<Option<(usize, Vec<String>)>> {
+fn misses(
+    tokenizer: &DefaultTokenizer,
+    eval: &Evaluation,
+    class: &ClassEval,
+    at: usize,
+) -> Vec<Option<(usize, Vec<String>)>> {
     let task = &eval.tasks[class.tasks[at]];
     let found = |level: usize| class.levels[level].ranks[at].is_some_and(|r| r <= eval.k);
     let text = |level: usize| class.levels[level].search_text(&task.expect).unwrap_or("");
@@ -39,7 +48,10 @@ fn misses(eval: &Evaluation, class: &ClassEval, at: usize) -> Vec<Option<(usize,
                 return None;
             }
             let richer = (level + 1..class.levels.len()).find(|&r| found(r))?;
-            Some((richer, lost_words(&task.query, text(level), text(richer))))
+            Some((
+                richer,
+                lost_words(tokenizer, &task.query, text(level), text(richer)),
+            ))
         })
         .collect()
 }
@@ -48,11 +60,13 @@ fn misses(eval: &Evaluation, class: &ClassEval, at: usize) -> Vec<Option<(usize,
 /// reader, not at this one. Consecutive levels that lose it the same way are one finding,
 /// which names the query words the terser text no longer contains.
 pub fn lost_at_terser_levels(eval: &Evaluation) -> Vec<Finding> {
+    // The tokenizer BM25 uses (stop words, stemmer), built once for every task and level.
+    let tokenizer = DefaultTokenizer::new(Language::English);
     let mut out = Vec::new();
     for class in &eval.classes {
         for at in 0..class.tasks.len() {
             let task = &eval.tasks[class.tasks[at]];
-            let misses = misses(eval, class, at);
+            let misses = misses(&tokenizer, eval, class, at);
             for (first, last) in runs(&misses) {
                 let Some((richer, words)) = &misses[first] else {
                     continue;
@@ -104,17 +118,20 @@ pub fn below_floor(eval: &Evaluation, floor: f64) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::lost_words;
+    use bm25::{DefaultTokenizer, Language};
 
     #[test]
     fn names_the_query_words_the_terser_text_lost() {
+        let tokenizer = DefaultTokenizer::new(Language::English);
         assert_eq!(
             lost_words(
+                &tokenizer,
                 "Find my notes about the quarterly budget!",
                 "search_notes Search notes.",
                 "search_notes Full-text search over every note: budgets, plans, quarterly reviews."
             ),
             ["quarterly", "budget"]
         );
-        assert!(lost_words("find notes", "Search notes.", "Search notes.").is_empty());
+        assert!(lost_words(&tokenizer, "find notes", "Search notes.", "Search notes.").is_empty());
     }
 }
