@@ -173,12 +173,7 @@ impl<H: ServerHandler + Clone> Run<'_, H> {
             .first()
             .map(|(_, levels)| levels[0].entries.iter().map(|e| e.name.as_str()).collect())
             .unwrap_or_default();
-        let labels: Vec<(String, Option<String>)> = self
-            .classes
-            .iter()
-            .map(|c| (c.label(), c.runner().map(str::to_owned)))
-            .collect();
-        if let Err(errors) = tasks.check(&tools, &labels) {
+        if let Err(errors) = tasks.check(&tools, &self.classes) {
             return Ok(Outcome::fail(errors));
         }
         let k = options.top.unwrap_or(eval::CODEX_LIMIT);

@@ -134,7 +134,7 @@ impl Evaluation {
         let mut classes = Vec::new();
         for (class, levels) in listings {
             let about: Vec<usize> = (0..tasks.len())
-                .filter(|&i| tasks[i].applies_to(&class.label(), class.runner()))
+                .filter(|&i| tasks[i].applies_to(&class))
                 .collect();
             if about.is_empty() {
                 continue;

@@ -7,6 +7,7 @@
 //! readers = ["codex", "grok"]        # optional: only these reader classes
 //! ```
 
+use crate::inspect::readers::ReaderClass;
 use serde::Deserialize;
 use std::ops::Range;
 use toml::Spanned;
@@ -38,16 +39,16 @@ impl Task {
         }
     }
 
-    /// Whether the task is about the class labelled `label`, of runner `runner`.
-    pub fn applies_to(&self, label: &str, runner: Option<&str>) -> bool {
-        self.readers.is_empty() || self.readers.iter().any(|r| names_class(r, label, runner))
+    /// Whether the task is about `class` (every class, when it names no readers).
+    pub fn applies_to(&self, class: &ReaderClass) -> bool {
+        self.readers.is_empty() || self.readers.iter().any(|r| names_class(r, class))
     }
 }
 
-/// Whether a `readers` entry names the class labelled `label`, of runner `runner`: the label
-/// itself, or a bare runner (no `/`) for every class of that runner.
-fn names_class(reader: &str, label: &str, runner: Option<&str>) -> bool {
-    reader == label || (!reader.contains('/') && Some(reader) == runner)
+/// Whether a `readers` entry names `class`: its label (`codex/5.4`), or a bare runner (no `/`)
+/// for every class of that runner.
+fn names_class(reader: &str, class: &ReaderClass) -> bool {
+    reader == class.label() || (!reader.contains('/') && Some(reader) == class.runner())
 }
 
 #[derive(Deserialize)]
@@ -134,12 +135,8 @@ impl Tasks {
     }
 
     /// Checks the tasks against a catalog: every `expect` is one of `tools`, every reader
-    /// one of `classes` (label, runner). All errors at once, each `PATH:LINE:COL: message`.
-    pub fn check(
-        &self,
-        tools: &[&str],
-        classes: &[(String, Option<String>)],
-    ) -> Result<(), String> {
+    /// names one of `classes`. All errors at once, each `PATH:LINE:COL: message`.
+    pub fn check(&self, tools: &[&str], classes: &[ReaderClass]) -> Result<(), String> {
         let mut sorted = tools.to_vec();
         sorted.sort_unstable();
         let mut errors = Vec::new();
@@ -155,11 +152,8 @@ impl Tasks {
                 ));
             }
             for (i, reader) in task.readers.iter().enumerate() {
-                let known = classes
-                    .iter()
-                    .any(|(label, runner)| names_class(reader, label, runner.as_deref()));
-                if !known {
-                    let labels: Vec<&str> = classes.iter().map(|(l, _)| l.as_str()).collect();
+                if !classes.iter().any(|class| names_class(reader, class)) {
+                    let labels: Vec<String> = classes.iter().map(ReaderClass::label).collect();
                     let at = task.spans.1.get(i).map_or(0, |s| s.start);
                     errors.push(self.at(
                         at,
@@ -200,10 +194,10 @@ readers = [\"codex\", \"grok/spark\"]
         assert_eq!(tasks.tasks().len(), 2);
         assert_eq!(tasks.tasks()[1].readers, ["codex", "grok/spark"]);
         let tag = &tasks.tasks()[1];
-        assert!(tag.applies_to("codex/5.4", Some("codex")));
-        assert!(tag.applies_to("grok/spark", Some("grok")));
-        assert!(!tag.applies_to("grok", Some("grok")));
-        assert!(tasks.tasks()[0].applies_to("-", None));
+        assert!(tag.applies_to(&ReaderClass::parse("codex/5.4")));
+        assert!(tag.applies_to(&ReaderClass::parse("grok/spark")));
+        assert!(!tag.applies_to(&ReaderClass::parse("grok")));
+        assert!(tasks.tasks()[0].applies_to(&ReaderClass::parse("-")));
     }
 
     #[test]
@@ -226,7 +220,7 @@ readers = [\"codex\", \"grok/spark\"]
         );
         let tasks = Tasks::parse("t.toml", FILE).unwrap();
         let err = tasks
-            .check(&["search_notes"], &[("codex".into(), Some("codex".into()))])
+            .check(&["search_notes"], &[ReaderClass::parse("codex")])
             .unwrap_err();
         assert_eq!(
             err,
