@@ -28,12 +28,11 @@ impl Errors {
     }
 
     /// Records darling's errors (unknown keys, keys given twice), each at its own span and
-    /// phrased like every other error of the macro.
+    /// worded as darling words it: darling exposes no error kind to rephrase by, and its
+    /// rendered text is no interface.
     pub fn darling(&mut self, error: darling::Error) {
-        for one in error.flatten() {
-            let message = house_style(&one.to_string(), alternatives(&format!("{one:?}")));
-            self.at_span(one.span(), message);
-        }
+        self.list
+            .extend(error.flatten().into_iter().map(syn::Error::from));
     }
 
     /// Whether nothing was recorded.
@@ -66,94 +65,25 @@ pub fn backticked<S: AsRef<str>>(names: &[S]) -> String {
         .join(", ")
 }
 
-/// darling's message in the macro's own phrasing: `unknown key `x`; did you mean `y`?`,
-/// `` `x` given twice; keep one ``. The location darling appends (`at annotations`) goes:
-/// the span already points there. `keys` (the error's [`alternatives`]) completes an
-/// unknown key's message where darling's own left the list out.
-fn house_style(message: &str, keys: Option<String>) -> String {
-    let message = match message.rsplit_once(" at ") {
-        Some((head, location))
-            if location
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '/') =>
-        {
-            head
-        }
-        _ => message,
-    };
-    if let Some(rest) = message.strip_prefix("Unknown field: ") {
-        return match rest.split_once(". Did you mean ") {
-            Some((key, close)) => format!("unknown key {key}; did you mean {close}"),
-            None => match (rest.split_once(". Available values: "), keys) {
-                (Some((key, keys)), _) => format!("unknown key {key}; keys here: {keys}"),
-                (None, Some(keys)) => format!("unknown key {rest}; keys here: {keys}"),
-                (None, None) => format!("unknown key {rest}"),
-            },
-        };
-    }
-    if let Some(key) = message.strip_prefix("Duplicate field ") {
-        return format!("{key} given twice; keep one");
-    }
-    let mut chars = message.chars();
-    match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
-        None => String::new(),
-    }
-}
-
-/// The keys darling knew for an unknown key, from its `Debug` form (`alts: {"a", "b"}`): its
-/// message lists them only below ten keys, and `#[mcp_tool]` has ten. `None` for any other
-/// error, or when the form has no such set (a test pins the darling version's form).
-fn alternatives(debug: &str) -> Option<String> {
-    let (_, rest) = debug.split_once("alts: {")?;
-    let (set, _) = rest.split_once('}')?;
-    let keys: Vec<&str> = set.split(", ").map(|k| k.trim_matches('"')).collect();
-    (!set.is_empty()).then(|| backticked(&keys))
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{Errors, house_style};
+    use super::Errors;
 
     #[test]
-    fn unknown_key_lists_every_key_past_darlings_nine() {
-        let keys = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
+    fn darling_errors_keep_darlings_words_and_spans() {
+        let keys = ["name", "title"];
         let mut errors = Errors::default();
-        errors.darling(darling::Error::unknown_field_with_alts("zzz", &keys));
-        errors.darling(darling::Error::unknown_field_with_alts("jj", &keys));
+        errors.darling(darling::Error::multiple(vec![
+            darling::Error::unknown_field_with_alts("nmae", &keys),
+            darling::Error::duplicate_field("title").at("annotations"),
+        ]));
         let messages: Vec<String> = errors.list.iter().map(ToString::to_string).collect();
         assert_eq!(
             messages,
             [
-                "unknown key `zzz`; keys here: `a`, `b`, `c`, `d`, `e`, `f`, `g`, `h`, `i`, `j`",
-                "unknown key `jj`; did you mean `j`?",
+                "Unknown field: `nmae`. Did you mean `name`?",
+                "Duplicate field `title` at annotations",
             ]
         );
-    }
-
-    #[test]
-    fn darling_messages_in_house_style() {
-        let cases = [
-            (
-                "Unknown field: `nmae`. Did you mean `name`?",
-                "unknown key `nmae`; did you mean `name`?",
-            ),
-            (
-                "Unknown field: `zz`. Available values: `a`, `b`",
-                "unknown key `zz`; keys here: `a`, `b`",
-            ),
-            ("Unknown field: `zz`", "unknown key `zz`"),
-            (
-                "Duplicate field `title` at annotations",
-                "`title` given twice; keep one",
-            ),
-            (
-                "Unexpected literal type `string`",
-                "unexpected literal type `string`",
-            ),
-        ];
-        for (darling, ours) in cases {
-            assert_eq!(house_style(darling, None), ours);
-        }
     }
 }
