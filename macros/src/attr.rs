@@ -4,8 +4,9 @@
 //! grammar (`parse`) reads them, so one grammar serves all four call sites.
 
 use crate::errors::Errors;
+use crate::exprs;
+use darling::FromMeta;
 use darling::ast::NestedMeta;
-use darling::{FromField, FromMeta};
 use proc_macro2::TokenStream;
 use syn::{Attribute, Expr, Meta};
 
@@ -199,35 +200,16 @@ pub enum Nested<T> {
 impl<T: FromMeta + Default> FromMeta for Nested<T> {
     fn from_meta(meta: &Meta) -> darling::Result<Self> {
         Ok(match meta {
-            Meta::List(list) => {
-                Nested::List(match NestedMeta::parse_meta_list(list.tokens.clone()) {
-                    Ok(items) => Lenient::read(&items),
-                    Err(error) => Lenient {
-                        value: T::default(),
-                        error: Some(error.into()),
-                    },
-                })
-            }
+            Meta::List(list) => Nested::List(match exprs::meta_list(list.tokens.clone()) {
+                Ok(items) => Lenient::read(&items),
+                Err(error) => Lenient {
+                    value: T::default(),
+                    error: Some(error.into()),
+                },
+            }),
             other => Nested::Misformed(other.path().clone()),
         })
     }
-}
-
-/// A field of a `#[mcp_tool]` or `#[mcp_args]` struct: its doc comment and the keys of its
-/// `#[mcp(...)]` attributes (several are read as one list).
-#[derive(FromField)]
-#[darling(attributes(mcp), forward_attrs(doc))]
-pub struct FieldArgs {
-    pub ident: Option<syn::Ident>,
-    /// The doc comment's text, as `schemars` reads it.
-    #[darling(with = doc_text)]
-    pub attrs: Option<String>,
-    #[darling(flatten)]
-    pub desc: Lenient<DescArgs>,
-}
-
-fn doc_text(attrs: Vec<Attribute>) -> darling::Result<Option<String>> {
-    Ok(doc_comment(&attrs))
 }
 
 /// The doc comment as one text: each line without its first space, joined with newlines,
@@ -254,33 +236,11 @@ pub fn doc_comment(attrs: &[Attribute]) -> Option<String> {
 
 /// Parses an attribute's tokens into `T`, reporting every error into `errors`.
 pub fn read<T: FromMeta + Default>(tokens: TokenStream, errors: &mut Errors) -> T {
-    match NestedMeta::parse_meta_list(unwrap_invisible(tokens)) {
+    match exprs::meta_list(tokens) {
         Ok(items) => Lenient::<T>::read(&items).report(errors),
         Err(error) => {
             errors.push(error);
             T::default()
         }
     }
-}
-
-/// `tokens` with every invisible group (what `macro_rules!` wraps a `$x:literal` or an
-/// `$x:expr` in) replaced by its contents, so a DSL written through a declarative macro
-/// reads exactly like one written by hand.
-pub fn unwrap_invisible(tokens: TokenStream) -> TokenStream {
-    use proc_macro2::{Delimiter, Group, TokenTree};
-    let mut out = TokenStream::new();
-    for tree in tokens {
-        match tree {
-            TokenTree::Group(group) if group.delimiter() == Delimiter::None => {
-                out.extend(unwrap_invisible(group.stream()));
-            }
-            TokenTree::Group(group) => {
-                let mut unwrapped = Group::new(group.delimiter(), unwrap_invisible(group.stream()));
-                unwrapped.set_span(group.span());
-                out.extend([TokenTree::Group(unwrapped)]);
-            }
-            other => out.extend([other]),
-        }
-    }
-    out
 }

@@ -1,11 +1,12 @@
-//! Validated model → tokens: the static tables of each description, the const assertions
-//! for texts the macro cannot see, the warnings about dead variants, and the `McpTool`
-//! impl. Every path is absolute (`::core`, and `mcp_tailor` as `krate`, `crate = path` when
-//! given), so the expansion compiles whatever the caller's scope shadows.
+//! Validated model → tokens: the static tables of a `description!`, the packed table of a
+//! tool or `#[mcp_args]` type (laid out by `packed`), the const assertions for texts the
+//! macro cannot see, the warnings about dead variants, and the impls. Every path is
+//! absolute (`::core`, and `mcp_tailor` as `krate`, `crate = path` when given), so the
+//! expansion compiles whatever the caller's scope shadows.
 
-use crate::ast::{Annotations, Text};
-use crate::attr::Hint;
+use crate::ast::Text;
 use crate::dead::Warning;
+use crate::packed::{Entry, Packer};
 use crate::tables::{self, ModelMatch, Shape, Table};
 use crate::valid::{Checked, ValidField, ValidTool};
 use proc_macro2::TokenStream;
@@ -24,9 +25,9 @@ fn text_tokens(text: &Text, k: &TokenStream) -> TokenStream {
 
 /// A const assertion for each text the macro could not read (a const or a macro), so an
 /// empty or blank one still fails to compile, spanned on the text.
-fn text_assertions(texts: &[Text], k: &TokenStream) -> TokenStream {
+fn text_assertions<'a>(texts: impl IntoIterator<Item = &'a Text>, k: &TokenStream) -> TokenStream {
     texts
-        .iter()
+        .into_iter()
         .filter_map(|text| match text {
             Text::Expr(expr) => Some(quote_spanned! {expr.span()=>
                 const _: () = ::core::assert!(
@@ -50,8 +51,7 @@ fn option(value: Option<impl ToTokens>) -> TokenStream {
 /// An expression of type `mcp_tailor::Description`, preceded by its const assertions and
 /// its warnings.
 pub fn description(checked: Checked, k: &TokenStream) -> TokenStream {
-    let assertions = text_assertions(&checked.texts, k);
-    let warnings = warnings(&checked.warnings, k);
+    let checks = checks(&checked, k);
     let value = match tables::build(checked.plan) {
         Shape::Absent => quote!(#k::Description::ABSENT),
         Shape::Bare(handle) => {
@@ -60,7 +60,7 @@ pub fn description(checked: Checked, k: &TokenStream) -> TokenStream {
         }
         Shape::Tailored(table) => tailored(&table, &checked.texts, k),
     };
-    quote!({ #assertions #warnings #value })
+    quote!({ #checks #value })
 }
 
 /// Each warning as the use of the runtime's deprecated constant for its kind, spanned on
@@ -126,104 +126,86 @@ fn tailored(table: &Table<usize>, texts: &[Text], k: &TokenStream) -> TokenStrea
     }
 }
 
-fn annotations(annotations: Option<&Annotations>, k: &TokenStream) -> TokenStream {
-    let Some(a) = annotations else {
-        return quote!(::core::option::Option::None);
-    };
-    let title = option(a.title.as_ref().map(|text| text_tokens(text, k)));
-    let assertions = text_assertions(a.title.as_slice(), k);
-    let hint = |hint: Option<Hint>| option(hint.map(|Hint(v)| v));
-    let h = &a.hints;
-    let (ro, de, id, ow) = (
-        hint(h.read_only_hint),
-        hint(h.destructive_hint),
-        hint(h.idempotent_hint),
-        hint(h.open_world_hint),
-    );
-    quote! {
-        ::core::option::Option::Some({
-            #assertions
-            #k::__private::Annotations {
-                title: #title,
-                read_only_hint: #ro,
-                destructive_hint: #de,
-                idempotent_hint: #id,
-                open_world_hint: #ow,
-            }
-        })
-    }
-}
-
-/// The fields' table: `(serialized name, description)` pairs.
-fn fields(fields: Vec<ValidField>, k: &TokenStream) -> TokenStream {
-    let fields = fields.into_iter().map(|field| {
-        let name = field.name;
-        let desc = description(field.checked, k);
-        quote!((#name, #desc))
-    });
-    quote!(&[#(#fields),*])
-}
-
-/// The struct, then `imp` (an impl for it) in a lint-allow block of its own.
-fn with_impl(item: &syn::ItemStruct, imp: TokenStream) -> TokenStream {
+/// The struct, then `imp` (an impl for it, with the lints an expansion must not trip), then
+/// `checks` in an anonymous const of their own when there are any: no item rustc does not
+/// need, since each body costs it a type check and a borrow check.
+fn with_impl(item: &syn::ItemStruct, imp: TokenStream, checks: TokenStream) -> TokenStream {
+    let checks = (!checks.is_empty()).then(|| quote!(const _: () = { #checks };));
     quote! {
         #item
-        #[doc(hidden)]
-        #[allow(non_upper_case_globals, unused_qualifications, clippy::absolute_paths)]
-        const _: () = {
-            #[automatically_derived]
-            #imp
-        };
+        #[automatically_derived]
+        #[allow(unused_qualifications, clippy::absolute_paths)]
+        #imp
+        #checks
     }
 }
 
-/// The whole `#[mcp_tool]` expansion.
+/// The const assertions and the warnings of one description.
+fn checks(checked: &Checked, k: &TokenStream) -> TokenStream {
+    let assertions = text_assertions(&checked.texts, k);
+    let warnings = warnings(&checked.warnings, k);
+    quote!(#assertions #warnings)
+}
+
+/// The packed table's fields: `texts` (the entries) and `layout` (one byte-string literal).
+fn table(packer: Packer<'_>, k: &TokenStream) -> TokenStream {
+    let entries = packer.entries.iter().map(|entry| match entry {
+        Entry::Text(text) => text_tokens(text, k),
+        Entry::Name(name) => quote!(#name),
+    });
+    let layout = syn::LitByteStr::new(&packer.layout, proc_macro2::Span::call_site());
+    quote!(texts: &[#(#entries),*], layout: #layout)
+}
+
+/// The whole `#[mcp_tool]` expansion: the struct, its `McpTool` impl with the packed
+/// table, and the checks of what the macro could not read.
 pub fn tool(tool: ValidTool, item: &syn::ItemStruct, k: &TokenStream) -> TokenStream {
     let ident = &tool.ident;
     let name = &tool.name;
-    let title = description(tool.title, k);
-    let description = description(tool.description, k);
-    let fields = fields(tool.fields, k);
-    let annotations = annotations(tool.annotations.as_ref(), k);
-    let scopes = tool.scopes.iter().map(|group| quote!(&[#(#group),*]));
+    let mut packer = Packer::new();
+    let mut checks: TokenStream = [&tool.title, &tool.description]
+        .into_iter()
+        .chain(tool.fields.iter().map(|f| &f.checked))
+        .map(|checked| self::checks(checked, k))
+        .collect();
+    checks.extend(text_assertions(
+        tool.annotations.iter().flat_map(|a| &a.title),
+        k,
+    ));
+    packer.description(&tool.title.texts, tool.title.plan);
+    packer.description(&tool.description.texts, tool.description.plan);
+    packer.fields(&tool.fields);
+    packer.annotations(tool.annotations.as_ref());
+    packer.scopes(&tool.scopes);
+    let table = table(packer, k);
     let imp = quote! {
         impl #k::McpTool for #ident {
-            const NAME: &'static ::core::primitive::str = #name;
-            fn def() -> &'static #k::ToolDef {
-                static DEF: #k::ToolDef = #k::__private::tool_def(
-                    #k::__private::ToolParts {
-                        name: #name,
-                        title: #title,
-                        description: #description,
-                        fields: #fields,
-                        annotations: #annotations,
-                        scopes: &[#(#scopes),*],
-                        schema: #k::__private::input_schema::<#ident>,
-                    },
-                );
-                &DEF
-            }
+            const TABLE: #k::__private::ToolTable = #k::__private::ToolTable {
+                name: #name,
+                #table,
+                schema: #k::__private::input_schema::<Self>,
+            };
         }
     };
-    with_impl(item, imp)
+    with_impl(item, imp, checks)
 }
 
 /// The whole `#[mcp_args]` expansion: the struct, marked so that its schema says where
-/// schemars put it, and its `McpArgs` impl.
+/// schemars put it, and its `McpArgs` impl with the packed table.
 pub fn args(fields: Vec<ValidField>, item: &syn::ItemStruct, k: &TokenStream) -> TokenStream {
     let ident = &item.ident;
-    let fields = self::fields(fields, k);
+    let checks: TokenStream = fields.iter().map(|f| checks(&f.checked, k)).collect();
+    let mut packer = Packer::new();
+    packer.fields(&fields);
+    let table = table(packer, k);
     // After the derives, so that `schemars`' derive helper is introduced before its use.
     let mut item = item.clone();
     item.attrs
         .push(syn::parse_quote!(#[schemars(transform = #k::__private::mark_args::<#ident>)]));
     let imp = quote! {
         impl #k::McpArgs for #ident {
-            fn fields() -> #k::Fields {
-                static FIELDS: #k::Fields = #fields;
-                FIELDS
-            }
+            const TABLE: #k::__private::Packed = #k::__private::Packed { #table };
         }
     };
-    with_impl(&item, imp)
+    with_impl(&item, imp, checks)
 }

@@ -11,10 +11,12 @@ pub fn tool(item: &syn::ItemStruct, name: &str, errors: &Errors, k: &TokenStream
     stub(item, errors, |ident| {
         quote! {
             impl #k::McpTool for #ident {
-                const NAME: &'static ::core::primitive::str = #name;
-                fn def() -> &'static #k::ToolDef {
-                    ::core::unreachable!("`#[mcp_tool]` reported errors")
-                }
+                const TABLE: #k::__private::ToolTable = #k::__private::ToolTable {
+                    name: #name,
+                    texts: &[],
+                    layout: &[],
+                    schema: #k::__private::unreachable_schema,
+                };
             }
         }
     })
@@ -25,9 +27,7 @@ pub fn args(item: &syn::ItemStruct, errors: &Errors, k: &TokenStream) -> TokenSt
     stub(item, errors, |ident| {
         quote! {
             impl #k::McpArgs for #ident {
-                fn fields() -> #k::Fields {
-                    &[]
-                }
+                const TABLE: #k::__private::Packed = #k::__private::Packed { texts: &[], layout: &[] };
             }
         }
     })

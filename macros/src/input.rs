@@ -4,10 +4,10 @@
 //! exactly as `schemars` computes it (`#[schemars(rename…)]` overriding `#[serde(rename…)]`).
 
 use crate::ast::FieldAttr;
-use crate::attr::{self, FieldArgs, doc_comment};
+use crate::attr::{DescArgs, Lenient, doc_comment};
 use crate::errors::Errors;
+use crate::exprs;
 use crate::parse;
-use darling::FromField;
 use proc_macro2::Span;
 use serde_derive_internals::{Ctxt, Derive, ast as serde_ast};
 use syn::ext::IdentExt;
@@ -68,7 +68,7 @@ fn check_shape(item: &syn::ItemStruct, what: &str, field: &str, errors: &mut Err
     well_formed
 }
 
-/// A field's `#[mcp(...)]`, read by darling and stripped from the field (a form that is not
+/// A field's `#[mcp(...)]`, read (keys by darling) and stripped from the field (a form that is not
 /// a list is reported here); `None` for a field without one, or one in error.
 fn field_attr(
     field: &mut syn::Field,
@@ -81,41 +81,48 @@ fn field_attr(
         .iter()
         .find(|a| a.path().is_ident("mcp"))
         .cloned()?;
-    // darling reads the lists; a form that is not a list is this macro's to report.
-    field.attrs.retain_mut(|attr| {
+    // Lists are read below; a form that is not a list is reported here.
+    field.attrs.retain(|attr| {
         if !attr.path().is_ident("mcp") {
             return true;
         }
-        match &mut attr.meta {
-            syn::Meta::List(list) => {
-                list.tokens = attr::unwrap_invisible(std::mem::take(&mut list.tokens));
-                true
-            }
+        match &attr.meta {
+            syn::Meta::List(_) => true,
             other => {
-                errors.at(&*other, "write `#[mcp(description = …)]`");
+                errors.at(other, "write `#[mcp(description = …)]`");
                 false
             }
         }
     });
-    let args = FieldArgs::from_field(field);
-    field.attrs.retain(|a| !a.path().is_ident("mcp"));
-    let args = match args {
-        Ok(args) => args,
-        Err(error) => {
-            errors.darling(error);
-            return None;
+    // Every list's items, read as one list: a key in two of them is a key given twice.
+    let mut items = Vec::new();
+    let mut readable = true;
+    for attr in field.attrs.iter().filter(|a| a.path().is_ident("mcp")) {
+        if let syn::Meta::List(list) = &attr.meta {
+            match exprs::meta_list(list.tokens.clone()) {
+                Ok(list) => items.extend(list),
+                Err(error) => {
+                    errors.push(error);
+                    readable = false;
+                }
+            }
         }
-    };
-    let Some(ident) = args.ident else {
+    }
+    field.attrs.retain(|a| !a.path().is_ident("mcp"));
+    if !readable {
+        return None;
+    }
+    let Some(ident) = field.ident.clone() else {
         errors.at(
             &first,
             format!("`#[mcp]` needs a named field; `{what}` takes a struct with named fields"),
         );
         return None;
     };
-    let desc = parse::desc_spec(&args.desc.report(errors), errors);
+    let args = Lenient::<DescArgs>::read(&items);
+    let desc = parse::desc_spec(&args.report(errors), errors);
     Some(FieldAttr {
-        doc: args.attrs.map(|d| (d, ident.span())),
+        doc: doc_comment(&field.attrs).map(|d| (d, ident.span())),
         serialized_name: serialized_name
             .cloned()
             .unwrap_or_else(|| ident.unraw().to_string()),

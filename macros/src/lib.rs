@@ -11,9 +11,11 @@ mod attr;
 mod dead;
 mod errors;
 mod expand;
+mod exprs;
 mod fallback;
 mod grammar;
 mod input;
+mod packed;
 mod parse;
 mod tables;
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! Tailored descriptions as static tables, and their allocation-free resolution.
+//! Tailored descriptions as lookup tables (built in place by `description!`, decoded from a
+//! tool's packed constant for `#[mcp_tool]`), and their allocation-free resolution.
 
 use crate::ctx::RenderCtx;
 
@@ -9,7 +10,8 @@ const NONE: u8 = u8::MAX;
 /// What a tool's description, title or field description becomes: absent, a bare string,
 /// or a table of variants chosen by a [`RenderCtx`].
 ///
-/// Built by [`description!`](crate::description!) and `#[mcp_tool]`; usable in a `static`.
+/// Built by [`description!`](crate::description!) (usable in a `static`) and decoded from
+/// `#[mcp_tool]`'s tables.
 ///
 /// ```
 /// use mcp_tailor::{Description, RenderCtx, description};
@@ -34,7 +36,8 @@ enum Repr {
     Tailored(&'static Tailored),
 }
 
-/// The tables of a tailored description, as the macros emit them. Not a stable API.
+/// The tables of a tailored description, as `description!` emits them and a tool's packed
+/// table decodes into. Not a stable API.
 #[doc(hidden)]
 #[derive(Debug)]
 pub struct Tailored {
@@ -158,7 +161,7 @@ impl Description {
         matches!(self.repr, Repr::Tailored(_))
     }
 
-    /// The bytes of static tables behind this description, texts excluded: the table
+    /// The bytes of the tables behind this description, texts excluded: the table
     /// struct, its text pool, its runner rules and their model lists. Zero for an absent or
     /// bare description (the text itself is all there is).
     pub fn table_bytes(&self) -> usize {

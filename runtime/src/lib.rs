@@ -2,9 +2,9 @@
 //!
 //! One MCP tool, many readers. Declare a tool's description, title and argument
 //! descriptions once, as a table of variants by verbosity level (0..=9), runner (harness)
-//! and model; `#[mcp_tool]` checks the table completely at compile time and emits static
-//! lookup tables, so resolving the text for a request is an index and a few string
-//! compares.
+//! and model; `#[mcp_tool]` checks the table completely at compile time and emits the
+//! finished lookup tables (one packed constant per tool, decoded once on first use), so
+//! resolving the text for a request is an index and a few string compares.
 //!
 //! ```
 //! use mcp_tailor::{mcp_tool, McpTool, RenderCtx};
@@ -52,7 +52,9 @@ pub mod dsl {}
 struct ReadmeDoctest;
 
 mod ctx;
+mod def;
 mod description;
+mod packed;
 mod tool;
 
 #[cfg(feature = "server")]
@@ -69,6 +71,7 @@ pub mod __private;
 pub mod dead_variant;
 
 pub use ctx::{DEFAULT_VERBOSITY, MAX_VERBOSITY, RenderCtx};
+pub use def::{Annotations, Fields, MissingField, ToolDef};
 pub use description::Description;
 pub use mcp_tailor_macros::{description, mcp_args, mcp_tool};
-pub use tool::{Annotations, Fields, McpArgs, McpTool, MissingField, ToolDef};
+pub use tool::{McpArgs, McpTool};

@@ -1,8 +1,10 @@
 //! Items the macro expansions name. Not a stable API: use the macros instead.
 
+pub use crate::def::Generated;
 pub use crate::description::{ModelMatch, Rule, Tailored};
-pub use crate::tool::{Annotations, Fields, Generated, Nested, ToolDef, ToolParts};
+pub use crate::packed::{Packed, ToolTable, unreachable_schema};
 
+use crate::def::{Fields, Nested};
 use crate::tool::McpArgs;
 use serde_json::Value;
 use std::cell::RefCell;
@@ -10,11 +12,6 @@ use std::cell::RefCell;
 /// A tailored description over an expansion's tables.
 pub const fn tailored(tables: &'static Tailored) -> crate::Description {
     crate::Description::from_tables(tables)
-}
-
-/// A tool definition from an expansion's parts.
-pub const fn tool_def(parts: ToolParts) -> ToolDef {
-    ToolDef::from_parts(parts)
 }
 
 /// The key `mark_args` puts on an `#[mcp_args]` type's schema while a tool's input schema

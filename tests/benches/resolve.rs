@@ -1,18 +1,117 @@
-//! `Description::resolve` (static tables the macro finished) against an interpretive
-//! resolver: the same descriptions as plain `Vec`/`BTreeMap` data, with gap-fill and runner
-//! specificity computed on every call — the way a straightforward port of the reference
-//! library works. Same descriptions, same mix of contexts, side by side in one run.
+//! `Description::resolve` against a hand-written `match` and an interpretive resolver, on
+//! the same descriptions, the same mix of contexts, side by side in one run:
+//!
+//! * `static` — the tables `description!` builds in place (what `#[mcp_tool]` emitted
+//!   before it packed one table per tool);
+//! * `packed` — the same descriptions declared on `#[mcp_tool]` structs, resolved through
+//!   the tables their packed constant decodes into on first use;
+//! * `match` — the answer written out by hand as a `match` on runner, model and level;
+//! * `interpretive` — the same descriptions as plain `Vec`/`BTreeMap` data, with gap-fill
+//!   and runner specificity computed on every call, as a direct port of the reference
+//!   library does.
 //!
 //! `cargo bench -p mcp-tailor-tests --bench resolve`
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use mcp_tailor::{Description, RenderCtx};
+use mcp_tailor::{Description, McpTool, RenderCtx, mcp_tool};
 
 #[path = "shared/descriptions.rs"]
 mod descriptions;
 use descriptions::{BARE, LEVELS, LEVELS_VMAP, RUNNERS};
 use std::collections::BTreeMap;
 use std::hint::black_box;
+
+/// `BARE` on a tool.
+#[mcp_tool(name = "bare", description = "Search the notes.")]
+#[derive(schemars::JsonSchema)]
+struct BareTool {}
+
+/// `LEVELS` on a tool.
+#[mcp_tool(
+    name = "levels",
+    description = [
+        (verbosity(0), "Search."),
+        (verbosity(4), "Search the notes."),
+        (verbosity(9), "Search the notes, in full.")
+    ]
+)]
+#[derive(schemars::JsonSchema)]
+struct LevelsTool {}
+
+/// `LEVELS_VMAP` on a tool.
+#[mcp_tool(
+    name = "levels_vmap",
+    allow(dead_variants),
+    description = [
+        (verbosity(0), "Search."),
+        (verbosity(9), "Search the notes, in full.")
+    ],
+    descriptions = [short = "Search notes.", long = "Search every note by text."],
+    verbosity_map = [(0..=3, short), (7..=9, long)],
+)]
+#[derive(schemars::JsonSchema)]
+struct LevelsVmapTool {}
+
+/// `RUNNERS` on a tool.
+#[mcp_tool(
+    name = "runners",
+    allow(dead_variants),
+    description = [
+        (verbosity(0), "Search."),
+        (verbosity(9), "Search the notes, in full.")
+    ],
+    descriptions = [
+        short = "Search notes.",
+        long = "Search every note by text.",
+        codex = "search(query) (codex)",
+        spark = "search(query) (spark)",
+        grok_lo = "Search: plain words.",
+        grok_hi = "Search notes with plain words; no operators.",
+        claude = "Search notes (claude).",
+    ],
+    verbosity_map = [(0..=3, short), (7..=9, long)],
+    runners = [
+        ((codex, _), [default = codex]),
+        ((codex, [spark, "5.4-mini"]), [default = spark]),
+        (
+            (grok, _),
+            [(verbosity(0..=3), grok_lo), (verbosity(8), grok_hi)]
+        ),
+        (("claude-code", "opus"), [default = claude]),
+    ],
+)]
+#[derive(schemars::JsonSchema)]
+struct RunnersTool {}
+
+/// The four descriptions written out by hand: gap-fill and specificity already applied,
+/// as a `match` a careful author would write for each.
+fn by_hand(shape: usize, ctx: &RenderCtx<'_>) -> Option<&'static str> {
+    let level = ctx.effective_level(None);
+    let vmap = || {
+        Some(if level <= 5 {
+            "Search notes."
+        } else {
+            "Search every note by text."
+        })
+    };
+    match shape {
+        0 => Some("Search the notes."),
+        1 => Some(match level {
+            0..=2 => "Search.",
+            3..=6 => "Search the notes.",
+            _ => "Search the notes, in full.",
+        }),
+        2 => vmap(),
+        _ => match (ctx.runner_name(), ctx.model_name()) {
+            (Some("claude-code"), Some("opus")) => Some("Search notes (claude)."),
+            (Some("codex"), Some("spark" | "5.4-mini")) => Some("search(query) (spark)"),
+            (Some("codex"), _) => Some("search(query) (codex)"),
+            (Some("grok"), _) if level <= 5 => Some("Search: plain words."),
+            (Some("grok"), _) => Some("Search notes with plain words; no operators."),
+            _ => vmap(),
+        },
+    }
+}
 
 /// An interpretive description: what a direct port keeps at run time.
 #[derive(Default)]
@@ -198,17 +297,66 @@ fn bench(c: &mut Criterion) {
         ("levels+vmap", &LEVELS_VMAP),
         ("4 runners+vmap+levels", &RUNNERS),
     ];
+    let packed: [&Description; 4] = [
+        BareTool::def().description(),
+        LevelsTool::def().description(),
+        LevelsVmapTool::def().description(),
+        RunnersTool::def().description(),
+    ];
     let interpretive = interpretive();
     let contexts = contexts();
-    // Both resolvers agree on every case before anything is timed.
-    for ((name, d), i) in statics.iter().zip(&interpretive) {
-        for ctx in &contexts {
-            assert_eq!(d.resolve(ctx), i.resolve(ctx), "{name} {ctx:?}");
+    // Every resolver agrees on every case before anything is timed: the benchmark's
+    // contexts, and every level for every runner and model the descriptions name.
+    let mut every = contexts.clone();
+    for (runner, model) in [
+        (None, None),
+        (Some("codex"), Some("spark")),
+        (Some("codex"), Some("5.4-mini")),
+        (Some("codex"), None),
+        (Some("grok"), None),
+        (Some("claude-code"), Some("opus")),
+        (Some("claude-code"), None),
+    ] {
+        for level in 0..=9 {
+            let mut ctx = RenderCtx::new().verbosity(level);
+            if let Some(runner) = runner {
+                ctx = ctx.runner(runner);
+            }
+            if let Some(model) = model {
+                ctx = ctx.model(model);
+            }
+            every.push(ctx);
+        }
+    }
+    for (shape, ((name, d), i)) in statics.iter().zip(&interpretive).enumerate() {
+        for ctx in &every {
+            let want = d.resolve(ctx);
+            assert_eq!(packed[shape].resolve(ctx), want, "packed {name} {ctx:?}");
+            assert_eq!(by_hand(shape, ctx), want, "match {name} {ctx:?}");
+            assert_eq!(i.resolve(ctx), want, "interpretive {name} {ctx:?}");
         }
     }
     let mut group = c.benchmark_group("resolve");
     group.throughput(Throughput::Elements(contexts.len() as u64));
-    for ((name, d), i) in statics.iter().zip(&interpretive) {
+    for (shape, ((name, d), i)) in statics.iter().zip(&interpretive).enumerate() {
+        group.bench_with_input(
+            BenchmarkId::new("packed", name),
+            &contexts,
+            |b, contexts| {
+                b.iter(|| {
+                    for ctx in contexts {
+                        black_box(packed[shape].resolve(black_box(ctx)));
+                    }
+                })
+            },
+        );
+        group.bench_with_input(BenchmarkId::new("match", name), &contexts, |b, contexts| {
+            b.iter(|| {
+                for ctx in contexts {
+                    black_box(by_hand(shape, black_box(ctx)));
+                }
+            })
+        });
         group.bench_with_input(
             BenchmarkId::new("static", name),
             &contexts,

@@ -476,3 +476,33 @@ fn fuzz_the_macro_pipeline_never_panics() {
         panics[0]
     );
 }
+
+/// The quick reader of `exprs` gives exactly what darling and `syn` give, on the fuzzer's
+/// every input: the same items (tree for tree, span for span) or the same error.
+#[test]
+fn fuzz_the_quick_reader_agrees_with_syn() {
+    let runs: usize = std::env::var("MCP_TAILOR_FUZZ_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_000);
+    let mut rng = Rng(oorandom::Rand64::new(0x5EED_CAFE_F00D_0002));
+    let mut quick = 0usize;
+    for _ in 0..runs {
+        let (attr, item, desc) = input(&mut rng);
+        let fields = syn::parse2::<syn::ItemStruct>(item)
+            .map(|item| {
+                item.fields
+                    .into_iter()
+                    .flat_map(|f| f.attrs)
+                    .filter_map(|a| a.meta.require_list().ok().map(|l| l.tokens.clone()))
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default();
+        for tokens in [attr, desc].into_iter().chain(fields) {
+            quick += usize::from(super::exprs::is_quick(&tokens));
+            super::exprs::assert_agrees(&tokens);
+        }
+    }
+    println!("quick reader: {quick} lists read without syn, all agreeing");
+    assert!(quick > runs / 4, "the quick path is taken for most inputs");
+}

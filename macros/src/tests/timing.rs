@@ -116,6 +116,14 @@ fn darling_read_times() {
         t.elapsed().as_secs_f64() * 1e3
     );
     let t = Instant::now();
+    for (attr, _) in &tools {
+        std::hint::black_box(crate::exprs::meta_list(attr.clone()).unwrap());
+    }
+    println!(
+        "exprs::meta_list   {:.1} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    let t = Instant::now();
     for items in &lists {
         std::hint::black_box(ToolArgs::from_list(items).unwrap());
     }

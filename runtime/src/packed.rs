@@ -1,0 +1,271 @@
+//! The packed tables `#[mcp_tool]` and `#[mcp_args]` emit, and their decoding.
+//!
+//! Each type gets one associated constant: its texts, as one array of `&'static str`, and
+//! a byte string that lays out every description over them (a tool's also carries its
+//! name and its schema function). One constant is what keeps
+//! `cargo check` cheap (rustc builds and evaluates a nested static initializer per item it
+//! is given; a string array and a byte string cost it almost nothing). The first use of a
+//! type decodes its tables into the same [`Tailored`] tables a `description!` builds in
+//! place, kept for the life of the process, so resolution is the same code either way.
+//!
+//! The layout, all integers little-endian, every text an index into `texts` (`u16`):
+//!
+//! ```text
+//! tool        = FORMAT description(title) description(description) fields annotations scopes
+//! args        = FORMAT fields
+//! description = 0 (absent) | 1 text (bare)
+//!             | 2 run base:[u8; 10] default_verbosity:u8 definitive:u8
+//!                 rules:u16 rule*                                  (tailored)
+//! rule        = runner:u16 model slots:[u8; 10]                     (runner NO_TEXT: any)
+//! model       = 0 (any) | 1 text (exact) | 2 run (list)
+//! fields      = count:u16 (name:u16 description)*
+//! annotations = 0 (none) | 1 title:u16 hint hint hint hint          (title NO_TEXT: none)
+//! hint        = 0 (none) | 1 (false) | 2 (true)
+//! scopes      = count:u16 run*
+//! run         = first:u16 count:u16                                 (texts[first..first + count])
+//! ```
+//!
+//! A tailored description's texts are one run, so its slots index them directly;
+//! `default_verbosity` 255 means none. `macros/src/packed.rs` writes the layout.
+
+use crate::def::{Annotations, Fields, Generated, ToolDef, ToolParts};
+use crate::description::{Description, ModelMatch, Rule, Tailored};
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::sync::{OnceLock, PoisonError, RwLock};
+
+/// The layout's version, its first byte: the macros and the runtime ship together (the
+/// macros are pinned to this version), so a mismatch is a broken build, said plainly.
+const FORMAT: u8 = 1;
+
+/// The text index meaning "none".
+const NO_TEXT: u16 = u16::MAX;
+
+/// An `#[mcp_args]` type's packed tables, as the macro emits them. Not a stable API.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Packed {
+    /// Every text of the type: field, runner and model names, description texts.
+    pub texts: &'static [&'static str],
+    /// The layout of the module documentation over `texts`.
+    pub layout: &'static [u8],
+}
+
+/// A tool's packed tables, as `#[mcp_tool]` emits them: everything the tool declares in
+/// one constant, the one item rustc has to check per tool. Not a stable API.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct ToolTable {
+    /// The tool's name.
+    pub name: &'static str,
+    /// Every text of the tool: field, runner and model names, scopes, description texts.
+    pub texts: &'static [&'static str],
+    /// The layout of the module documentation over `texts`.
+    pub layout: &'static [u8],
+    /// Generates the input schema.
+    pub schema: fn() -> Generated,
+}
+
+/// The definition of the tool whose type is `key`: decoded from `table` on first use, then
+/// kept.
+pub(crate) fn tool_def(key: TypeId, table: &ToolTable) -> &'static ToolDef {
+    per_type(key, || {
+        let mut r = Reader::new(table.texts, table.layout);
+        let title = r.description();
+        let description = r.description();
+        let fields = r.fields();
+        let annotations = r.annotations();
+        let scopes = r.scopes();
+        r.end();
+        ToolDef::from_parts(ToolParts {
+            name: table.name,
+            title,
+            description,
+            fields,
+            annotations,
+            scopes,
+            schema: table.schema,
+        })
+    })
+}
+
+/// The field table of the `#[mcp_args]` type whose type is `key`: decoded from `table` on
+/// first use, then kept.
+pub(crate) fn args_fields(key: TypeId, table: &Packed) -> Fields {
+    per_type(key, || {
+        let mut r = Reader::new(table.texts, table.layout);
+        let fields = r.fields();
+        r.end();
+        fields
+    })
+}
+
+/// The schema of a packed `#[mcp_tool]` that never compiled (its fallback impl).
+#[doc(hidden)]
+pub fn unreachable_schema() -> Generated {
+    unreachable!("`#[mcp_tool]` reported errors")
+}
+
+/// The value `make` builds for the type `key`, built once per process and kept: a lookup
+/// in one map of every type's decoded tables (a read lock and a hash of the type id).
+fn per_type<V: Send + Sync + 'static>(key: TypeId, make: impl FnOnce() -> V) -> &'static V {
+    type Values = RwLock<HashMap<(TypeId, TypeId), &'static (dyn Any + Send + Sync)>>;
+    static VALUES: OnceLock<Values> = OnceLock::new();
+    let values = VALUES.get_or_init(Values::default);
+    let key = (key, TypeId::of::<V>());
+    let found = values
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(&key)
+        .copied();
+    let value = match found {
+        Some(value) => value,
+        None => {
+            // Decoded outside the lock; a racing thread's value wins and this one is dropped.
+            let made: &'static (dyn Any + Send + Sync) = Box::leak(Box::new(make()));
+            *values
+                .write()
+                .unwrap_or_else(PoisonError::into_inner)
+                .entry(key)
+                .or_insert(made)
+        }
+    };
+    value
+        .downcast_ref()
+        .expect("the map holds a `V` under the type id of `V`")
+}
+
+/// A cursor over one packed table.
+struct Reader {
+    texts: &'static [&'static str],
+    layout: &'static [u8],
+    at: usize,
+}
+
+impl Reader {
+    fn new(texts: &'static [&'static str], layout: &'static [u8]) -> Self {
+        let mut reader = Reader {
+            texts,
+            layout,
+            at: 0,
+        };
+        let format = reader.byte();
+        assert_eq!(
+            format, FORMAT,
+            "mcp-tailor: a table packed in format {format}, read by a runtime of format \
+             {FORMAT}: `mcp-tailor` and `mcp-tailor-macros` must be the same version"
+        );
+        reader
+    }
+
+    fn byte(&mut self) -> u8 {
+        let byte = self.layout[self.at];
+        self.at += 1;
+        byte
+    }
+
+    fn u16(&mut self) -> u16 {
+        u16::from_le_bytes([self.byte(), self.byte()])
+    }
+
+    fn ten(&mut self) -> &'static [u8; 10] {
+        let slots = self.layout[self.at..self.at + 10]
+            .try_into()
+            .expect("ten bytes");
+        self.at += 10;
+        slots
+    }
+
+    fn text(&mut self) -> &'static str {
+        self.texts[usize::from(self.u16())]
+    }
+
+    fn optional_text(&mut self) -> Option<&'static str> {
+        match self.u16() {
+            NO_TEXT => None,
+            index => Some(self.texts[usize::from(index)]),
+        }
+    }
+
+    fn run(&mut self) -> &'static [&'static str] {
+        let first = usize::from(self.u16());
+        let count = usize::from(self.u16());
+        &self.texts[first..first + count]
+    }
+
+    fn description(&mut self) -> Description {
+        match self.byte() {
+            0 => Description::ABSENT,
+            1 => Description::bare(self.text()),
+            _ => {
+                let texts = self.run();
+                let base = self.ten();
+                let default_verbosity = Some(self.byte()).filter(|&v| v != u8::MAX);
+                let definitive = self.byte();
+                let rules = (0..self.u16()).map(|_| self.rule()).collect::<Vec<_>>();
+                Description::from_tables(Box::leak(Box::new(Tailored {
+                    texts,
+                    base,
+                    rules: Box::leak(rules.into_boxed_slice()),
+                    default_verbosity,
+                    definitive,
+                })))
+            }
+        }
+    }
+
+    fn rule(&mut self) -> Rule {
+        let runner = self.optional_text();
+        let model = match self.byte() {
+            0 => ModelMatch::Any,
+            1 => ModelMatch::Exact(self.text()),
+            _ => ModelMatch::List(self.run()),
+        };
+        Rule {
+            runner,
+            model,
+            slots: self.ten(),
+        }
+    }
+
+    fn fields(&mut self) -> Fields {
+        let fields = (0..self.u16())
+            .map(|_| (self.text(), self.description()))
+            .collect::<Vec<_>>();
+        Box::leak(fields.into_boxed_slice())
+    }
+
+    fn annotations(&mut self) -> Option<Annotations> {
+        if self.byte() == 0 {
+            return None;
+        }
+        let title = self.optional_text();
+        let mut hint = || match self.byte() {
+            0 => None,
+            hint => Some(hint == 2),
+        };
+        Some(Annotations {
+            title,
+            read_only_hint: hint(),
+            destructive_hint: hint(),
+            idempotent_hint: hint(),
+            open_world_hint: hint(),
+        })
+    }
+
+    fn scopes(&mut self) -> &'static [&'static [&'static str]] {
+        let groups = (0..self.u16()).map(|_| self.run()).collect::<Vec<_>>();
+        Box::leak(groups.into_boxed_slice())
+    }
+
+    /// Asserts the whole layout was read: a table the macros and this reader disagree on
+    /// fails here, on first use, not with a wrong text later.
+    fn end(self) {
+        assert_eq!(
+            self.at,
+            self.layout.len(),
+            "mcp-tailor: a packed table longer than its layout; `mcp-tailor` and \
+             `mcp-tailor-macros` must be the same version"
+        );
+    }
+}
