@@ -6,7 +6,7 @@
 
 use crate::ast::Text;
 use crate::dead::Warning;
-use crate::packed::{Entry, Packer};
+use crate::packed::Packer;
 use crate::tables::{self, ModelMatch, Shape, Table};
 use crate::valid::{Checked, ValidField, ValidTool};
 use proc_macro2::TokenStream;
@@ -147,14 +147,15 @@ fn checks(checked: &Checked, k: &TokenStream) -> TokenStream {
     quote!(#assertions #warnings)
 }
 
-/// The packed table's fields: `texts` (the entries) and `layout` (one byte-string literal).
+/// The packed table's fields: `texts` (one string literal, then each text the macro could
+/// not read) and `layout` (one byte-string literal).
 fn table(packer: Packer<'_>, k: &TokenStream) -> TokenStream {
-    let entries = packer.entries.iter().map(|entry| match entry {
-        Entry::Text(text) => text_tokens(text, k),
-        Entry::Name(name) => quote!(#name),
-    });
-    let layout = syn::LitByteStr::new(&packer.layout, proc_macro2::Span::call_site());
-    quote!(texts: &[#(#entries),*], layout: #layout)
+    let packed = packer.finish();
+    let span = proc_macro2::Span::call_site();
+    let literal = syn::LitStr::new(&packed.literal, span);
+    let others = packed.others.iter().map(|text| text_tokens(text, k));
+    let layout = syn::LitByteStr::new(&packed.layout, span);
+    quote!(texts: &[#literal #(, #others)*], layout: #layout)
 }
 
 /// The whole `#[mcp_tool]` expansion: the struct, its `McpTool` impl with the packed
@@ -183,7 +184,6 @@ pub fn tool(tool: ValidTool, item: &syn::ItemStruct, k: &TokenStream) -> TokenSt
             const TABLE: #k::__private::ToolTable = #k::__private::ToolTable {
                 name: #name,
                 #table,
-                schema: #k::__private::input_schema::<Self>,
             };
         }
     };

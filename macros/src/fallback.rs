@@ -15,7 +15,6 @@ pub fn tool(item: &syn::ItemStruct, name: &str, errors: &Errors, k: &TokenStream
                     name: #name,
                     texts: &[],
                     layout: &[],
-                    schema: #k::__private::unreachable_schema,
                 };
             }
         }

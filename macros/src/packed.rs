@@ -1,6 +1,7 @@
 //! Validated tool or `#[mcp_args]` fields → one packed table: every text the type needs in
-//! one list, every description laid out over it in one byte string, in the format the
-//! runtime's `packed.rs` documents and reads. No tokens here: `expand` writes the entries.
+//! one string literal (and the texts the macro cannot read beside it), every description
+//! laid out over them in one byte string, in the format the runtime's `packed.rs` documents
+//! and reads. No tokens here: `expand` writes them.
 //!
 //! One table per type instead of a static initializer per description is what keeps the
 //! expansion cheap for rustc to check (BENCHMARKS.md §3).
@@ -26,7 +27,16 @@ pub enum Entry<'a> {
 
 /// A table being packed.
 pub struct Packer<'a> {
-    pub entries: Vec<Entry<'a>>,
+    entries: Vec<Entry<'a>>,
+    layout: Vec<u8>,
+}
+
+/// A packed table: `literal` (every text the macro could read, back to back), `others`
+/// (each text it could not, in order) and `layout` (the header that rebuilds the list of
+/// texts from both, then the tables).
+pub struct Packed<'a> {
+    pub literal: String,
+    pub others: Vec<&'a Text>,
     pub layout: Vec<u8>,
 }
 
@@ -34,8 +44,35 @@ impl<'a> Packer<'a> {
     pub fn new() -> Self {
         Packer {
             entries: Vec::new(),
-            layout: vec![FORMAT],
+            layout: Vec::new(),
         }
+    }
+
+    /// The finished table: the header (`FORMAT`, then each entry as `1 + len` of the
+    /// literal, or `0` for the next of `others`) before the tables.
+    pub fn finish(self) -> Packed<'a> {
+        let mut packed = Packed {
+            literal: String::new(),
+            others: Vec::new(),
+            layout: vec![FORMAT],
+        };
+        let count = u16::try_from(self.entries.len()).expect("checked as entries were added");
+        packed.layout.extend_from_slice(&count.to_le_bytes());
+        for entry in self.entries {
+            let text = match entry {
+                Entry::Text(Text::Lit { value, .. }) => value.as_str(),
+                Entry::Name(ref name) => name.as_str(),
+                Entry::Text(other) => {
+                    packed.others.push(other);
+                    packed.layout.push(0);
+                    continue;
+                }
+            };
+            packed.literal.push_str(text);
+            varint(&mut packed.layout, text.len() + 1);
+        }
+        packed.layout.extend(self.layout);
+        packed
     }
 
     fn u16(&mut self, value: u16) {
@@ -159,4 +196,13 @@ impl<'a> Packer<'a> {
             self.run(group.iter().cloned().map(Entry::Name));
         }
     }
+}
+
+/// Appends `value` as an unsigned LEB128 number.
+fn varint(out: &mut Vec<u8>, mut value: usize) {
+    while value >= 0x80 {
+        out.push((value & 0x7F) as u8 | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
 }

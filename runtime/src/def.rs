@@ -10,19 +10,20 @@ pub type Fields = &'static [(&'static str, Description)];
 
 /// Where an `#[mcp_args]` type's schema sits in a tool's input schema, and its fields.
 #[derive(Clone, Debug)]
-#[doc(hidden)]
-pub struct Nested {
+pub(crate) struct Nested {
     /// A JSON pointer to the type's object schema.
-    pub pointer: String,
-    pub fields: Fields,
+    pub(crate) pointer: String,
+    /// The type's annotated fields.
+    pub(crate) fields: Fields,
 }
 
-/// A generated input schema and where its `#[mcp_args]` types are. Not a stable API.
+/// A generated input schema and where its `#[mcp_args]` types are.
 #[derive(Debug)]
-#[doc(hidden)]
-pub struct Generated {
-    pub value: Value,
-    pub nested: Vec<Nested>,
+pub(crate) struct Generated {
+    /// The schema.
+    pub(crate) value: Value,
+    /// Where each `#[mcp_args]` type sits, by pointer.
+    pub(crate) nested: Vec<Nested>,
 }
 
 /// An annotated field that the generated input schema does not have (a field that serde

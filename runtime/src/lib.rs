@@ -55,6 +55,7 @@ mod ctx;
 mod def;
 mod description;
 mod packed;
+mod schema;
 mod tool;
 
 #[cfg(feature = "server")]

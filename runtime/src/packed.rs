@@ -1,18 +1,23 @@
 //! The packed tables `#[mcp_tool]` and `#[mcp_args]` emit, and their decoding.
 //!
-//! Each type gets one associated constant: its texts, as one array of `&'static str`, and
-//! a byte string that lays out every description over them (a tool's also carries its
-//! name and its schema function). One constant is what keeps
-//! `cargo check` cheap (rustc builds and evaluates a nested static initializer per item it
-//! is given; a string array and a byte string cost it almost nothing). The first use of a
-//! type decodes its tables into the same [`Tailored`] tables a `description!` builds in
-//! place, kept for the life of the process, so resolution is the same code either way.
+//! Each type gets one associated constant: its texts, and a byte string that lays out
+//! every description over them. One constant of literals is what keeps `cargo check` cheap
+//! (rustc builds, type-checks and borrow-checks every item and body it is given; a string
+//! literal and a byte string cost it almost nothing). The first use of a type decodes its
+//! tables into the same [`Tailored`] tables a `description!` builds in place, kept for the
+//! life of the process, so resolution is the same code either way.
 //!
-//! The layout, all integers little-endian, every text an index into `texts` (`u16`):
+//! `texts` is one string literal holding every text the macro could read, back to back,
+//! then each text it could not (a const, `concat!`, `include_str!`) as an element of its
+//! own. The layout, all integers little-endian, every text an index into the type's list of
+//! texts (`u16`), which the layout's header rebuilds:
 //!
 //! ```text
-//! tool        = FORMAT description(title) description(description) fields annotations scopes
-//! args        = FORMAT fields
+//! tool        = FORMAT entries description(title) description(description) fields
+//!               annotations scopes
+//! args        = FORMAT entries fields
+//! entries     = count:u16 entry*
+//! entry       = varint (below)
 //! description = 0 (absent) | 1 text (bare)
 //!             | 2 run base:[u8; 10] default_verbosity:u8 definitive:u8
 //!                 rules:u16 rule*                                  (tailored)
@@ -25,7 +30,9 @@
 //! run         = first:u16 count:u16                                 (texts[first..first + count])
 //! ```
 //!
-//! A tailored description's texts are one run, so its slots index them directly;
+//! An entry is `0` for the next element of `texts` after the literal (a text the macro
+//! could not read), or `1 + len` as a LEB128 varint for the next `len` bytes of the
+//! literal. A tailored description's texts are one run, so its slots index them directly;
 //! `default_verbosity` 255 means none. `macros/src/packed.rs` writes the layout.
 
 use crate::def::{Annotations, Fields, Generated, ToolDef, ToolParts};
@@ -45,7 +52,8 @@ const NO_TEXT: u16 = u16::MAX;
 #[doc(hidden)]
 #[derive(Debug)]
 pub struct Packed {
-    /// Every text of the type: field, runner and model names, description texts.
+    /// The type's texts: field, runner and model names and description texts, as the
+    /// module documentation says.
     pub texts: &'static [&'static str],
     /// The layout of the module documentation over `texts`.
     pub layout: &'static [u8],
@@ -58,17 +66,20 @@ pub struct Packed {
 pub struct ToolTable {
     /// The tool's name.
     pub name: &'static str,
-    /// Every text of the tool: field, runner and model names, scopes, description texts.
+    /// The tool's texts: field, runner and model names, scopes, description texts, as the
+    /// module documentation says.
     pub texts: &'static [&'static str],
     /// The layout of the module documentation over `texts`.
     pub layout: &'static [u8],
-    /// Generates the input schema.
-    pub schema: fn() -> Generated,
 }
 
 /// The definition of the tool whose type is `key`: decoded from `table` on first use, then
 /// kept.
-pub(crate) fn tool_def(key: TypeId, table: &ToolTable) -> &'static ToolDef {
+pub(crate) fn tool_def(
+    key: TypeId,
+    table: &ToolTable,
+    schema: fn() -> Generated,
+) -> &'static ToolDef {
     per_type(key, || {
         let mut r = Reader::new(table.texts, table.layout);
         let title = r.description();
@@ -84,7 +95,7 @@ pub(crate) fn tool_def(key: TypeId, table: &ToolTable) -> &'static ToolDef {
             fields,
             annotations,
             scopes,
-            schema: table.schema,
+            schema,
         })
     })
 }
@@ -98,12 +109,6 @@ pub(crate) fn args_fields(key: TypeId, table: &Packed) -> Fields {
         r.end();
         fields
     })
-}
-
-/// The schema of a packed `#[mcp_tool]` that never compiled (its fallback impl).
-#[doc(hidden)]
-pub fn unreachable_schema() -> Generated {
-    unreachable!("`#[mcp_tool]` reported errors")
 }
 
 /// The value `make` builds for the type `key`, built once per process and kept: a lookup
@@ -143,9 +148,10 @@ struct Reader {
 }
 
 impl Reader {
-    fn new(texts: &'static [&'static str], layout: &'static [u8]) -> Self {
+    /// A reader of `layout`, past its header: the list of texts rebuilt from `packed`.
+    fn new(packed: &'static [&'static str], layout: &'static [u8]) -> Self {
         let mut reader = Reader {
-            texts,
+            texts: &[],
             layout,
             at: 0,
         };
@@ -155,7 +161,36 @@ impl Reader {
             "mcp-tailor: a table packed in format {format}, read by a runtime of format \
              {FORMAT}: `mcp-tailor` and `mcp-tailor-macros` must be the same version"
         );
+        let (mut literal, mut others) = match packed {
+            [literal, others @ ..] => (*literal, others.iter()),
+            [] => ("", [].iter()),
+        };
+        let texts = (0..reader.u16())
+            .map(|_| match reader.varint() {
+                0 => *others.next().expect("a text for every entry"),
+                len => {
+                    let (text, rest) = literal.split_at(len - 1);
+                    literal = rest;
+                    text
+                }
+            })
+            .collect::<Vec<_>>();
+        reader.texts = Box::leak(texts.into_boxed_slice());
         reader
+    }
+
+    /// An unsigned LEB128 number.
+    fn varint(&mut self) -> usize {
+        let mut value = 0;
+        let mut shift = 0;
+        loop {
+            let byte = self.byte();
+            value |= usize::from(byte & 0x7F) << shift;
+            if byte & 0x80 == 0 {
+                return value;
+            }
+            shift += 7;
+        }
     }
 
     fn byte(&mut self) -> u8 {

@@ -4,13 +4,14 @@
 use crate::ctx::RenderCtx;
 use crate::def::{Fields, ToolDef};
 use crate::packed::{self, Packed, ToolTable};
+use crate::schema::input_schema;
 use serde_json::Value;
 use std::any::TypeId;
 
 /// A tool declared with `#[mcp_tool]`: its name, its tailored strings, and its MCP `Tool`
 /// object for any render context. Every item is an associated function or constant; the
 /// macro writes the packed tables, the rest is provided.
-pub trait McpTool: 'static {
+pub trait McpTool: schemars::JsonSchema + 'static {
     /// The tool's name as MCP clients see it.
     const NAME: &'static str = Self::TABLE.name;
 
@@ -23,7 +24,7 @@ pub trait McpTool: 'static {
     /// lookup in a map of decoded types. Hold on to the `&'static ToolDef` where a path is
     /// hot: a server does, from the moment the tool is registered.
     fn def() -> &'static ToolDef {
-        packed::tool_def(TypeId::of::<Self>(), &Self::TABLE)
+        packed::tool_def(TypeId::of::<Self>(), &Self::TABLE, input_schema::<Self>)
     }
 
     /// The tool's description for this context.
