@@ -6,6 +6,7 @@
 
 use crate::ast::Text;
 use crate::dead::Warning;
+use crate::input::{self, ToolInput};
 use crate::packed::Packer;
 use crate::tables::{self, ModelMatch, Shape, Table};
 use crate::valid::{Checked, ValidField, ValidTool};
@@ -129,7 +130,7 @@ fn tailored(table: &Table<usize>, texts: &[Text], k: &TokenStream) -> TokenStrea
 /// The struct, then `imp` (an impl for it, with the lints an expansion must not trip), then
 /// `checks` in an anonymous const of their own when there are any: no item rustc does not
 /// need, since each body costs it a type check and a borrow check.
-fn with_impl(item: &syn::ItemStruct, imp: TokenStream, checks: TokenStream) -> TokenStream {
+fn with_impl(item: &TokenStream, imp: TokenStream, checks: TokenStream) -> TokenStream {
     let checks = (!checks.is_empty()).then(|| quote!(const _: () = { #checks };));
     quote! {
         #item
@@ -160,7 +161,7 @@ fn table(packer: Packer<'_>, k: &TokenStream) -> TokenStream {
 
 /// The whole `#[mcp_tool]` expansion: the struct, its `McpTool` impl with the packed
 /// table, and the checks of what the macro could not read.
-pub fn tool(tool: ValidTool, item: &syn::ItemStruct, k: &TokenStream) -> TokenStream {
+pub fn tool(tool: ValidTool, input: &ToolInput, k: &TokenStream) -> TokenStream {
     let ident = &tool.ident;
     let name = &tool.name;
     let mut packer = Packer::new();
@@ -187,21 +188,20 @@ pub fn tool(tool: ValidTool, item: &syn::ItemStruct, k: &TokenStream) -> TokenSt
             };
         }
     };
-    with_impl(item, imp, checks)
+    with_impl(&input.emitted, imp, checks)
 }
 
 /// The whole `#[mcp_args]` expansion: the struct, marked so that its schema says where
 /// schemars put it, and its `McpArgs` impl with the packed table.
-pub fn args(fields: Vec<ValidField>, item: &syn::ItemStruct, k: &TokenStream) -> TokenStream {
-    let ident = &item.ident;
+pub fn args(fields: Vec<ValidField>, input: &ToolInput, k: &TokenStream) -> TokenStream {
+    let ident = &input.item.ident;
     let checks: TokenStream = fields.iter().map(|f| checks(&f.checked, k)).collect();
     let mut packer = Packer::new();
     packer.fields(&fields);
     let table = table(packer, k);
     // After the derives, so that `schemars`' derive helper is introduced before its use.
-    let mut item = item.clone();
-    item.attrs
-        .push(syn::parse_quote!(#[schemars(transform = #k::__private::mark_args::<#ident>)]));
+    let mark = quote!(#[schemars(transform = #k::__private::mark_args::<#ident>)]);
+    let item = input::after_outer_attrs(&input.emitted, mark);
     let imp = quote! {
         impl #k::McpArgs for #ident {
             const TABLE: #k::__private::Packed = #k::__private::Packed { #table };

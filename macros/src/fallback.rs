@@ -3,12 +3,13 @@
 //! only the real mistakes, never a cascade. Independent of `expand` by design.
 
 use crate::errors::Errors;
+use crate::input::ToolInput;
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// The fallback of `#[mcp_tool]`: the struct, the errors, and `McpTool` with its `NAME`.
-pub fn tool(item: &syn::ItemStruct, name: &str, errors: &Errors, k: &TokenStream) -> TokenStream {
-    stub(item, errors, |ident| {
+pub fn tool(input: &ToolInput, name: &str, errors: &Errors, k: &TokenStream) -> TokenStream {
+    stub(input, errors, |ident| {
         quote! {
             impl #k::McpTool for #ident {
                 const TABLE: #k::__private::ToolTable = #k::__private::ToolTable {
@@ -22,8 +23,8 @@ pub fn tool(item: &syn::ItemStruct, name: &str, errors: &Errors, k: &TokenStream
 }
 
 /// The fallback of `#[mcp_args]`: the struct, the errors, and `McpArgs` without fields.
-pub fn args(item: &syn::ItemStruct, errors: &Errors, k: &TokenStream) -> TokenStream {
-    stub(item, errors, |ident| {
+pub fn args(input: &ToolInput, errors: &Errors, k: &TokenStream) -> TokenStream {
+    stub(input, errors, |ident| {
         quote! {
             impl #k::McpArgs for #ident {
                 const TABLE: #k::__private::Packed = #k::__private::Packed { texts: &[], layout: &[] };
@@ -35,15 +36,16 @@ pub fn args(item: &syn::ItemStruct, errors: &Errors, k: &TokenStream) -> TokenSt
 /// The struct, the errors, and `imp` for the struct unless it is generic (then the impl
 /// could only add errors).
 fn stub(
-    item: &syn::ItemStruct,
+    input: &ToolInput,
     errors: &Errors,
     imp: impl FnOnce(&syn::Ident) -> TokenStream,
 ) -> TokenStream {
     let errors = errors.to_compile_errors();
-    if !item.generics.params.is_empty() {
+    let item = &input.emitted;
+    if !input.item.generics.params.is_empty() {
         return quote!(#item #errors);
     }
-    let imp = imp(&item.ident);
+    let imp = imp(&input.item.ident);
     quote! {
         #item
         #errors

@@ -8,7 +8,7 @@ use crate::attr::{DescArgs, Lenient, doc_comment};
 use crate::errors::Errors;
 use crate::exprs;
 use crate::parse;
-use proc_macro2::Span;
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use serde_derive_internals::{Ctxt, Derive, ast as serde_ast};
 use syn::ext::IdentExt;
 use syn::{Attribute, Fields};
@@ -16,16 +16,21 @@ use syn::{Attribute, Fields};
 /// The struct, with its `#[mcp]` attributes removed, and what they said.
 pub struct ToolInput {
     pub item: syn::ItemStruct,
+    /// The struct as the expansion gives it back: the tokens as written, minus every field's
+    /// `#[mcp]` (handing rustc back its own tokens costs it less than a re-printing).
+    pub emitted: TokenStream,
     pub doc: Option<(String, Span)>,
     pub fields: Vec<FieldAttr>,
     /// Whether the struct has named fields and no generics, so a real impl can be emitted.
     pub well_formed: bool,
 }
 
-/// Parses the struct. Every `#[mcp]` is stripped, whether or not it is valid. `what` names
-/// the attribute (`#[mcp_tool]`, `#[mcp_args]`) and `field` what a field is, for messages.
+/// Reads the struct (`item`, parsed from `tokens`). Every `#[mcp]` is stripped, whether or
+/// not it is valid. `what` names the attribute (`#[mcp_tool]`, `#[mcp_args]`) and `field`
+/// what a field is, for messages.
 pub fn tool_input(
-    mut item: syn::ItemStruct,
+    item: syn::ItemStruct,
+    tokens: TokenStream,
     what: &str,
     field: &str,
     errors: &mut Errors,
@@ -35,12 +40,13 @@ pub fn tool_input(
     let names = serialized_names(&item);
     let fields = item
         .fields
-        .iter_mut()
+        .iter()
         .enumerate()
         .filter_map(|(index, field)| field_attr(field, names.get(index), what, errors))
         .collect();
     ToolInput {
         item,
+        emitted: without_field_attrs(tokens, "mcp"),
         doc,
         fields,
         well_formed,
@@ -68,47 +74,35 @@ fn check_shape(item: &syn::ItemStruct, what: &str, field: &str, errors: &mut Err
     well_formed
 }
 
-/// A field's `#[mcp(...)]`, read (keys by darling) and stripped from the field (a form that is not
+/// A field's `#[mcp(...)]` attributes, read as one list (keys by darling; a form that is not
 /// a list is reported here); `None` for a field without one, or one in error.
 fn field_attr(
-    field: &mut syn::Field,
+    field: &syn::Field,
     serialized_name: Option<&String>,
     what: &str,
     errors: &mut Errors,
 ) -> Option<FieldAttr> {
-    let first = field
+    let mut attrs = field
         .attrs
         .iter()
-        .find(|a| a.path().is_ident("mcp"))
-        .cloned()?;
-    // Lists are read below; a form that is not a list is reported here.
-    field.attrs.retain(|attr| {
-        if !attr.path().is_ident("mcp") {
-            return true;
-        }
-        match &attr.meta {
-            syn::Meta::List(_) => true,
-            other => {
-                errors.at(other, "write `#[mcp(description = …)]`");
-                false
-            }
-        }
-    });
+        .filter(|a| a.path().is_ident("mcp"))
+        .peekable();
+    let first = (*attrs.peek()?).clone();
     // Every list's items, read as one list: a key in two of them is a key given twice.
     let mut items = Vec::new();
     let mut readable = true;
-    for attr in field.attrs.iter().filter(|a| a.path().is_ident("mcp")) {
-        if let syn::Meta::List(list) = &attr.meta {
-            match exprs::meta_list(list.tokens.clone()) {
+    for attr in attrs {
+        match &attr.meta {
+            syn::Meta::List(list) => match exprs::meta_list(list.tokens.clone()) {
                 Ok(list) => items.extend(list),
                 Err(error) => {
                     errors.push(error);
                     readable = false;
                 }
-            }
+            },
+            other => errors.at(other, "write `#[mcp(description = …)]`"),
         }
     }
-    field.attrs.retain(|a| !a.path().is_ident("mcp"));
     if !readable {
         return None;
     }
@@ -213,4 +207,65 @@ fn renames(attrs: &[Attribute]) -> Vec<Attribute> {
         return Vec::new();
     }
     vec![syn::parse_quote!(#[serde(#(#kept),*)])]
+}
+
+/// The struct's tokens without the field attributes named `name`: every `#[name …]` at the
+/// top level of the struct's body (braces or parentheses) goes, everything else is kept
+/// as it came.
+fn without_field_attrs(tokens: TokenStream, name: &str) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|tree| match tree {
+            TokenTree::Group(body)
+                if matches!(body.delimiter(), Delimiter::Brace | Delimiter::Parenthesis) =>
+            {
+                let mut stripped = Group::new(body.delimiter(), strip_attrs(body.stream(), name));
+                stripped.set_span(body.span());
+                TokenTree::Group(stripped)
+            }
+            other => other,
+        })
+        .collect()
+}
+
+/// `tokens` without the attributes (`#` and a bracket group) whose path starts with `name`.
+fn strip_attrs(tokens: TokenStream, name: &str) -> TokenStream {
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out = Vec::with_capacity(trees.len());
+    let mut i = 0;
+    while i < trees.len() {
+        if let (TokenTree::Punct(pound), Some(TokenTree::Group(attr))) =
+            (&trees[i], trees.get(i + 1))
+            && pound.as_char() == '#'
+            && attr.delimiter() == Delimiter::Bracket
+            && matches!(attr.stream().into_iter().next(), Some(TokenTree::Ident(path)) if path == name)
+        {
+            i += 2;
+            continue;
+        }
+        out.push(trees[i].clone());
+        i += 1;
+    }
+    out.into_iter().collect()
+}
+
+/// `tokens` (an item) with `attr` added after its outer attributes, before its visibility.
+pub fn after_outer_attrs(tokens: &TokenStream, attr: TokenStream) -> TokenStream {
+    let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    let mut at = 0;
+    while let (Some(TokenTree::Punct(pound)), Some(TokenTree::Group(group))) =
+        (trees.get(at), trees.get(at + 1))
+    {
+        if pound.as_char() != '#' || group.delimiter() != Delimiter::Bracket {
+            break;
+        }
+        at += 2;
+    }
+    let (outer, rest) = trees.split_at(at);
+    outer
+        .iter()
+        .cloned()
+        .chain(attr)
+        .chain(rest.iter().cloned())
+        .collect()
 }

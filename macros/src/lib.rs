@@ -72,43 +72,44 @@ mod entry {
         path.map_or_else(|| quote!(::mcp_tailor), ToTokens::to_token_stream)
     }
 
-    /// Runs `expand` on the struct an attribute is on, or says it must be a struct.
+    /// Runs `expand` on the struct an attribute is on (parsed, and its tokens), or says it
+    /// must be a struct.
     fn on_struct(
         item: TokenStream,
         what: &str,
-        expand: impl FnOnce(syn::ItemStruct, &mut Errors) -> TokenStream,
+        expand: impl FnOnce(syn::ItemStruct, TokenStream, &mut Errors) -> TokenStream,
     ) -> TokenStream {
-        match item_struct(item, what) {
-            Ok(item) => expand(item, &mut Errors::default()),
+        match item_struct(item.clone(), what) {
+            Ok(parsed) => expand(parsed, item, &mut Errors::default()),
             Err(tokens) => tokens,
         }
     }
 
     pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
-        on_struct(item, "#[mcp_tool]", |item, errors| {
+        on_struct(item, "#[mcp_tool]", |item, tokens, errors| {
             let args: ToolArgs = attr::read(attr, errors);
             let attr = parse::tool_attr(args, errors);
             let k = krate(attr.desc.krate.as_ref());
             let name = attr.tool_name(&item.ident);
-            let input = input::tool_input(item, "#[mcp_tool]", "a tool argument", errors);
+            let input = input::tool_input(item, tokens, "#[mcp_tool]", "a tool argument", errors);
             match valid::tool(attr, &input, errors) {
-                Some(tool) => expand::tool(tool, &input.item, &k),
-                None => fallback::tool(&input.item, &name, errors, &k),
+                Some(tool) => expand::tool(tool, &input, &k),
+                None => fallback::tool(&input, &name, errors, &k),
             }
         })
     }
 
     pub fn args(attr: TokenStream, item: TokenStream) -> TokenStream {
-        on_struct(item, "#[mcp_args]", |item, errors| {
+        on_struct(item, "#[mcp_args]", |item, tokens, errors| {
             let args: SiteArgs = attr::read(attr, errors);
             let spec = parse::args_attr(&args, errors);
             let k = krate(spec.krate.as_ref());
-            let input = input::tool_input(item, "#[mcp_args]", "an argument", errors);
+            let input = input::tool_input(item, tokens, "#[mcp_args]", "an argument", errors);
             let fields = valid::fields(&input, spec.allow_dead, errors);
             if errors.is_empty() && input.well_formed {
-                expand::args(fields, &input.item, &k)
+                expand::args(fields, &input, &k)
             } else {
-                fallback::args(&input.item, errors, &k)
+                fallback::args(&input, errors, &k)
             }
         })
     }

@@ -73,11 +73,17 @@ fn stage_times() {
         lap(1, &mut t);
         let attr = parse::tool_attr(args, &mut errors);
         lap(2, &mut t);
-        let input = input::tool_input(item, "#[mcp_tool]", "a tool argument", &mut errors);
+        let input = input::tool_input(
+            item,
+            item_tokens.clone(),
+            "#[mcp_tool]",
+            "a tool argument",
+            &mut errors,
+        );
         lap(3, &mut t);
         let tool = valid::tool(attr, &input, &mut errors).unwrap();
         lap(4, &mut t);
-        let tokens = expand::tool(tool, &input.item, &quote!(::mcp_tailor));
+        let tokens = expand::tool(tool, &input, &quote!(::mcp_tailor));
         lap(5, &mut t);
         std::hint::black_box(tokens.to_string());
         lap(6, &mut t);
