@@ -27,7 +27,23 @@ pub struct Reply {
 
 impl Conn {
     pub async fn connect(addr: SocketAddr) -> std::io::Result<Conn> {
-        let stream = TcpStream::connect(addr).await?;
+        Self::connect_from(addr, None).await
+    }
+
+    /// Connects from the loopback address `source` (any `127.x.y.z` reaches the server), so
+    /// that one process can stand for many client addresses.
+    pub async fn connect_from(
+        addr: SocketAddr,
+        source: Option<std::net::IpAddr>,
+    ) -> std::io::Result<Conn> {
+        let stream = match source {
+            None => TcpStream::connect(addr).await?,
+            Some(source) => {
+                let socket = tokio::net::TcpSocket::new_v4()?;
+                socket.bind(SocketAddr::new(source, 0))?;
+                socket.connect(addr).await?
+            }
+        };
         stream.set_nodelay(true)?;
         Ok(Conn {
             stream: BufReader::new(stream),

@@ -35,7 +35,7 @@ struct Plan {
 const CI: Plan = Plan {
     clients: 200,
     requests: 10,
-    sessions: 1_000,
+    sessions: 5_000,
     slow: 200,
     faults: 300,
 };
@@ -240,28 +240,69 @@ async fn load(child: &Child, plan: &Plan, problems: &mut Vec<String>) {
     );
 }
 
+/// How many client addresses the abandoned sessions come from.
+const FLOOD_ADDRESSES: u8 = 50;
+
+/// A flood of `initialize`s never used again, from many loopback addresses; then a new
+/// client must be served at once: a full table makes room from its idle sessions.
 async fn abandoned(child: &Child, plan: &Plan, problems: &mut Vec<String>) {
     let before = child.rss_mb();
     let started = Instant::now();
     let (mut opened, mut refused, mut failed) = (0, 0, 0);
-    let mut conn = Conn::connect(child.addr).await.unwrap();
+    let source = |i: usize| {
+        std::net::IpAddr::from([127, 0, 1, 1 + (i % usize::from(FLOOD_ADDRESSES)) as u8])
+    };
+    let mut conns = Vec::new();
+    for i in 0..usize::from(FLOOD_ADDRESSES) {
+        conns.push(
+            Conn::connect_from(child.addr, Some(source(i)))
+                .await
+                .unwrap(),
+        );
+    }
     for i in 0..plan.sessions {
-        match conn.post(&initialize(i as u64, "abandoner"), &[]).await {
+        let slot = i % conns.len();
+        match conns[slot]
+            .post(&initialize(i as u64, "abandoner"), &[])
+            .await
+        {
             Ok(reply) if reply.status == 200 => opened += 1,
             Ok(reply) if reply.status == 503 => refused += 1,
             _ => {
                 failed += 1;
-                conn = Conn::connect(child.addr).await.unwrap();
+                conns[slot] = Conn::connect_from(child.addr, Some(source(slot)))
+                    .await
+                    .unwrap();
             }
         }
     }
+    let flooded = started.elapsed();
     let after = child.rss_mb();
+    // A new client: initialize, then list on its session.
+    let started = Instant::now();
+    let mut conn = Conn::connect(child.addr).await.unwrap();
+    let init = conn.post(&initialize(1, "newcomer"), &[]).await;
+    let session = init.as_ref().ok().and_then(|r| r.session.clone());
+    let mut listed = false;
+    if let Some(session) = &session {
+        let headers = [
+            ("Mcp-Session-Id", session.clone()),
+            ("MCP-Protocol-Version", "2025-11-25".to_owned()),
+        ];
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let _ = conn.post(&initialized, &headers).await;
+        let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}});
+        listed = conn
+            .post(&list, &headers)
+            .await
+            .is_ok_and(|r| r.status == 200 && r.message.is_some_and(|m| m.get("result").is_some()));
+    }
+    let served = started.elapsed();
+    let config = servers::http_config();
     println!(
-        "abandoned sessions: {} initializes, never closed, in {:.1?}: {opened} opened, {refused} refused (503, table full); RSS {before:.1} → {after:.1} MB",
+        "abandoned sessions: {} initializes from {FLOOD_ADDRESSES} addresses, never used again, in {flooded:.1?}: {opened} opened, {refused} refused (503); RSS {before:.1} → {after:.1} MB; then a new client initialized and listed in {served:.1?}",
         plan.sessions,
-        started.elapsed()
     );
-    let cap = servers::http_config().max_sessions;
     check(
         problems,
         failed == 0,
@@ -269,8 +310,18 @@ async fn abandoned(child: &Child, plan: &Plan, problems: &mut Vec<String>) {
     );
     check(
         problems,
-        opened <= cap,
-        format!("no more sessions than the table holds ({opened} ≤ {cap})"),
+        refused == 0,
+        format!(
+            "a full table makes room from idle sessions: none refused ({refused}; table {}, {} per address)",
+            config.max_sessions, config.max_sessions_per_client
+        ),
+    );
+    check(
+        problems,
+        listed && served < Duration::from_secs(1),
+        format!(
+            "a new client is served within a second of the flood ({served:.1?}, listed: {listed})"
+        ),
     );
     check(
         problems,

@@ -19,10 +19,21 @@ use std::time::Duration;
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct HttpConfig {
-    /// Open sessions (2025 revisions) at most; an `initialize` beyond it answers HTTP 503
-    /// with a JSON-RPC error, and existing sessions are unharmed. Default 1,000 (a session
+    /// Open sessions (2025 revisions) at most. An `initialize` into a full table closes the
+    /// least recently used *idle* session (its next request gets HTTP 404, on which MCP
+    /// clients start a new session) — never one with a request in flight or a response
+    /// stream open; when every session is busy it answers HTTP 503 with a JSON-RPC error.
+    /// Abandoned sessions therefore never lock new clients out. Default 1,000 (a session
     /// held 38 to 76 KB where measured, so 40 to 75 MB at the cap; see ROBUSTNESS.md).
     pub max_sessions: usize,
+    /// Open sessions one client address may hold; past it, an `initialize` from that
+    /// address closes that address's least recently used idle session (HTTP 503 when all
+    /// of them are busy), so a flood from one address only ever evicts its own sessions.
+    /// Default 100. Behind a reverse proxy every client has the proxy's address: raise it
+    /// to `max_sessions` there. The address is axum's `ConnectInfo<SocketAddr>` (set by
+    /// `serve_http`/`serve_http_on`, or by `into_make_service_with_connect_info`); without
+    /// one only `max_sessions` applies.
+    pub max_sessions_per_client: usize,
     /// A session without a request for this long is closed. Default 120 s.
     pub session_idle_timeout: Duration,
     /// Connections served at once; further ones wait in the listen backlog until one
@@ -42,6 +53,7 @@ impl Default for HttpConfig {
     fn default() -> Self {
         HttpConfig {
             max_sessions: 1_000,
+            max_sessions_per_client: 100,
             session_idle_timeout: Duration::from_secs(120),
             max_connections: 512,
             header_read_timeout: Duration::from_secs(10),

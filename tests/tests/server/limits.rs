@@ -1,7 +1,8 @@
 //! What a client can make the server keep, echo or choke on is bounded: malformed calls,
 //! a second handshake, long reader names and tool names, bodies that are not JSON-RPC,
-//! full session tables, slow clients, too many connections, host output nested deep
-//! enough to overflow a stack, short cursor secrets.
+//! full session tables (which make room from idle sessions, per client address too), slow
+//! clients, too many connections, host output nested deep enough to overflow a stack,
+//! short cursor secrets.
 
 use crate::common::*;
 use mcp_tailor::server::limits::HttpConfig;
@@ -87,11 +88,23 @@ async fn host_output_nested_a_million_deep_is_a_controlled_failure() {
     );
 }
 
-/// One HTTP/1.1 request on a fresh connection; the status and the body.
+/// One HTTP/1.1 POST on a fresh connection; the status and the body.
 async fn post(addr: SocketAddr, body: &str, extra: &str) -> (u16, String) {
+    let (status, _, body) = exchange(addr, "POST", body, extra).await;
+    (status, body)
+}
+
+/// One HTTP/1.1 request on a fresh connection, `extra` headers added; the status, the
+/// headers and the body.
+async fn exchange(
+    addr: SocketAddr,
+    method: &str,
+    body: &str,
+    extra: &str,
+) -> (u16, String, String) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+        "{method} /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
          Accept: application/json, text/event-stream\r\n{extra}Content-Length: {}\r\n\
          Connection: close\r\n\r\n{body}",
         body.len()
@@ -106,11 +119,8 @@ async fn post(addr: SocketAddr, body: &str, extra: &str) -> (u16, String) {
     .expect("a response within 10 s")
     .unwrap();
     let status = response[9..12].parse().unwrap();
-    let body = response
-        .split_once("\r\n\r\n")
-        .map_or("", |(_, b)| b)
-        .to_owned();
-    (status, body)
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    (status, head.to_owned(), body.to_owned())
 }
 
 fn initialize(id: u64) -> String {
@@ -142,27 +152,112 @@ async fn bodies_that_are_not_json_rpc_are_400_with_a_json_rpc_error() {
 }
 
 #[tokio::test]
-async fn a_full_session_table_refuses_new_sessions_and_keeps_the_old_ones() {
+async fn a_full_session_table_closes_its_least_recently_used_idle_session() {
+    let mut config = HttpConfig::default();
+    config.max_sessions = 3;
+    let server = abc(&Calls::default()).http_config(config).build().unwrap();
+    let addr = http_server(&server).await;
+    let (first, second, third) = (open(addr).await, open(addr).await, open(addr).await);
+    assert_eq!(ping(addr, &first).await, 200, "a session is served");
+    // The table is full; `second` is the least recently used idle session.
+    let fourth = open(addr).await;
+    assert_eq!(
+        ping(addr, &second).await,
+        404,
+        "the evicted session is gone"
+    );
+    for kept in [&first, &third, &fourth] {
+        assert_eq!(ping(addr, kept).await, 200, "{kept} is kept");
+    }
+    // 2026-07-28 requests have no session: they are served whatever the table holds.
+    let (modern, _) = http(addr, "codex", Era::Modern, &[]).await;
+    assert!(list(&modern, None, json!({})).await.is_ok());
+}
+
+#[tokio::test]
+async fn a_session_with_a_request_in_flight_is_never_closed_and_a_busy_table_answers_503() {
     let mut config = HttpConfig::default();
     config.max_sessions = 2;
     let server = abc(&Calls::default()).http_config(config).build().unwrap();
     let addr = http_server(&server).await;
-    let (first, _) = http(addr, "codex", Era::Legacy, &[]).await;
-    let (_second, _) = http(addr, "grok", Era::Legacy, &[]).await;
+    let (first, second) = (open(addr).await, open(addr).await);
+    // `first` is the older, but its response stream is open: `second` makes room.
+    let _first_stream = listen(addr, &first).await;
+    let third = open(addr).await;
+    assert_eq!(ping(addr, &second).await, 404);
+    assert_eq!(ping(addr, &first).await, 200, "a busy session is kept");
+    let _third_stream = listen(addr, &third).await;
     let (status, body) = post(addr, &initialize(9), "").await;
-    assert_eq!(status, 503, "{body}");
+    assert_eq!(status, 503, "every session is busy: {body}");
     let refused: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(
         (refused["id"].clone(), refused["error"]["code"].clone()),
         (json!(9), json!(-32000))
     );
-    assert!(
-        list(&first, None, json!({})).await.is_ok(),
-        "existing sessions are unharmed"
+    for kept in [&first, &third] {
+        assert_eq!(ping(addr, kept).await, 200, "{kept} is kept");
+    }
+}
+
+#[tokio::test]
+async fn one_client_address_holds_at_most_its_share_and_evicts_only_its_own() {
+    let mut config = HttpConfig::default();
+    config.max_sessions_per_client = 2;
+    let server = abc(&Calls::default()).http_config(config).build().unwrap();
+    let addr = http_server(&server).await;
+    let sessions = [open(addr).await, open(addr).await, open(addr).await];
+    assert_eq!(
+        ping(addr, &sessions[0]).await,
+        404,
+        "the address's oldest goes"
     );
-    // 2026-07-28 requests have no session: they are still served.
-    let (modern, _) = http(addr, "codex", Era::Modern, &[]).await;
-    assert!(list(&modern, None, json!({})).await.is_ok());
+    assert_eq!(ping(addr, &sessions[1]).await, 200);
+    assert_eq!(ping(addr, &sessions[2]).await, 200);
+}
+
+/// Opens a 2025-11-25 session with a raw `initialize` (and `notifications/initialized`),
+/// never to be closed; its id.
+async fn open(addr: SocketAddr) -> String {
+    let (status, headers, body) = exchange(addr, "POST", &initialize(1), "").await;
+    assert_eq!(status, 200, "{body}");
+    let id = headers
+        .lines()
+        .find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_owned())
+        })
+        .expect("a session id");
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let session = format!("Mcp-Session-Id: {id}\r\nMcp-Protocol-Version: 2025-11-25\r\n");
+    let (status, _, _) = exchange(addr, "POST", &initialized.to_string(), &session).await;
+    assert_eq!(status, 202);
+    id
+}
+
+/// A `ping` on session `id`: its HTTP status (404 once the session is gone).
+async fn ping(addr: SocketAddr, id: &str) -> u16 {
+    let ping = json!({"jsonrpc": "2.0", "id": 7, "method": "ping"});
+    let session = format!("Mcp-Session-Id: {id}\r\nMcp-Protocol-Version: 2025-11-25\r\n");
+    exchange(addr, "POST", &ping.to_string(), &session).await.0
+}
+
+/// Opens session `id`'s standalone response stream (`GET /mcp`) and keeps it open: the
+/// session has a request in flight while the stream lives.
+async fn listen(addr: SocketAddr, id: &str) -> TcpStream {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let request = format!(
+        "GET /mcp HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\
+         Mcp-Session-Id: {id}\r\nMcp-Protocol-Version: 2025-11-25\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut head = [0u8; 12];
+    tokio::time::timeout(Duration::from_secs(10), stream.read_exact(&mut head))
+        .await
+        .expect("the stream's head within 10 s")
+        .unwrap();
+    assert_eq!(&head[9..12], b"200", "the stream opens");
+    stream
 }
 
 #[tokio::test]

@@ -5,6 +5,7 @@
 
 use crate::server::limits::HttpConfig;
 use crate::server::transport::error::ServeError;
+use axum::extract::ConnectInfo;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
@@ -30,7 +31,7 @@ pub(crate) async fn serve(
             permit = permits.clone().acquire_owned() => permit.expect("the semaphore is never closed"),
             () = &mut shutdown => break,
         };
-        let (stream, _) = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
                 Err(error) => {
@@ -49,10 +50,11 @@ pub(crate) async fn serve(
         http.timer(TokioTimer::new())
             .header_read_timeout(config.header_read_timeout)
             .keep_alive(true);
-        let connection = http.serve_connection(
-            TokioIo::new(stream),
-            TowerToHyperService::new(router.clone()),
-        );
+        // The peer's address, as axum's `ConnectInfo` carries it: the session admission
+        // counts sessions per client address, and a host's middleware can read it too.
+        let service = router.clone().layer(axum::Extension(ConnectInfo(peer)));
+        let connection =
+            http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             if let Err(error) = connection.await {

@@ -1,32 +1,41 @@
 //! Serving a [`Server`] on streamable HTTP at `/mcp` (feature `http`): rmcp's
 //! streamable HTTP service does the protocol; in front of it the layer bounds what a
-//! client can hold (sessions, connections, slow headers and bodies) and answers malformed
-//! bodies with JSON-RPC errors; hyper does HTTP/1.1 with `TCP_NODELAY`.
+//! client can hold (sessions, connections, slow headers and bodies), makes room in a full
+//! session table (`admission`) and answers malformed bodies with JSON-RPC errors; hyper
+//! does HTTP/1.1 with `TCP_NODELAY`.
 
 use crate::server::built::Server;
 use crate::server::limits::HttpConfig;
 use crate::server::session::handler::Session;
+use crate::server::transport::admission::{Admission, InFlight};
 use crate::server::transport::error::ServeError;
-use axum::body::{Body, Bytes};
-use axum::extract::{Request, State};
+use axum::body::{Body, Bytes, HttpBody};
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rmcp::ServerHandler;
+use rmcp::transport::streamable_http_server::session::SessionId;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 /// The path of the streamable HTTP endpoint.
 pub const MCP_PATH: &str = "/mcp";
 
-/// What the front of the endpoint needs: the limits and the session table.
+/// The header that names a request's session.
+const SESSION_HEADER: &str = "mcp-session-id";
+
+/// What the front of the endpoint needs: the limits, the session table and its use.
 #[derive(Clone)]
 struct Front {
     config: HttpConfig,
     sessions: Arc<LocalSessionManager>,
+    admission: Arc<Admission>,
 }
 
 /// A JSON-RPC error response with an HTTP status.
@@ -49,13 +58,65 @@ fn is_jsonrpc(value: &Value) -> bool {
     }
 }
 
-/// In front of rmcp: bounded, timed body reads; `-32700` for a body that is not JSON and
-/// `-32600` for JSON that is not JSON-RPC (HTTP 400); HTTP 503 for an `initialize` when
-/// the session table is full.
+/// In front of rmcp: every request on a session is in flight until its response body ends;
+/// POST bodies are checked (`post`).
 async fn front(State(front): State<Front>, request: Request, next: Next) -> Response {
-    if request.method() != axum::http::Method::POST {
-        return next.run(request).await;
+    let session = request
+        .headers()
+        .get(SESSION_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(SessionId::from);
+    let in_flight = session.map(|id| front.admission.begin(id));
+    let response = if request.method() == axum::http::Method::POST {
+        post(&front, request, next).await
+    } else {
+        next.run(request).await
+    };
+    match in_flight {
+        Some(in_flight) => {
+            let (parts, body) = response.into_parts();
+            Response::from_parts(
+                parts,
+                Body::new(Guarded {
+                    body,
+                    _in_flight: in_flight,
+                }),
+            )
+        }
+        None => response,
     }
+}
+
+/// A response body that keeps its request in flight until it ends or is dropped.
+struct Guarded {
+    body: Body,
+    _in_flight: InFlight,
+}
+
+impl HttpBody for Guarded {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Bytes>, axum::Error>>> {
+        Pin::new(&mut self.get_mut().body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// A POST: bounded, timed body reads; `-32700` for a body that is not JSON and `-32600` for
+/// JSON that is not JSON-RPC (HTTP 400); an `initialize` makes room for its session, or
+/// gets HTTP 503 when no session can go.
+async fn post(front: &Front, request: Request, next: Next) -> Response {
     let (parts, body) = request.into_parts();
     let read = axum::body::to_bytes(body, front.config.max_body_bytes);
     let bytes: Bytes = match tokio::time::timeout(front.config.body_timeout, read).await {
@@ -97,11 +158,24 @@ async fn front(State(front): State<Front>, request: Request, next: Next) -> Resp
         );
     }
     let opens_session = message.get("method") == Some(&json!("initialize"))
-        && !parts.headers.contains_key("mcp-session-id");
-    if opens_session && front.sessions.sessions.read().await.len() >= front.config.max_sessions {
+        && !parts.headers.contains_key(SESSION_HEADER);
+    let request = Request::from_parts(parts, Body::from(bytes));
+    if !opens_session {
+        return next.run(request).await;
+    }
+    let client = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    if front
+        .admission
+        .make_room(client, &front.sessions)
+        .await
+        .is_err()
+    {
         tracing::warn!(
             max = front.config.max_sessions,
-            "session table full; initialize refused"
+            "session table full, every session busy; initialize refused"
         );
         let id = message.get("id").cloned().unwrap_or(Value::Null);
         let mut response = jsonrpc_error(
@@ -115,8 +189,15 @@ async fn front(State(front): State<Front>, request: Request, next: Next) -> Resp
             .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
         return response;
     }
-    next.run(Request::from_parts(parts, Body::from(bytes)))
-        .await
+    let response = next.run(request).await;
+    if let Some(id) = response
+        .headers()
+        .get(SESSION_HEADER)
+        .and_then(|v| v.to_str().ok())
+    {
+        front.admission.opened(SessionId::from(id), client);
+    }
+    response
 }
 
 impl<H: ServerHandler + Clone> Server<H> {
@@ -142,9 +223,15 @@ impl<H: ServerHandler + Clone> Server<H> {
         let mut rmcp_config = StreamableHttpServerConfig::default();
         rmcp_config.max_request_body_bytes = config.max_body_bytes;
         let service = self.http_service(rmcp_config, sessions.clone());
-        axum::Router::new().nest_service(MCP_PATH, service).layer(
-            axum::middleware::from_fn_with_state(Front { config, sessions }, front),
-        )
+        let admission = Arc::new(Admission::new(&config));
+        let front_state = Front {
+            config,
+            sessions,
+            admission,
+        };
+        axum::Router::new()
+            .nest_service(MCP_PATH, service)
+            .layer(axum::middleware::from_fn_with_state(front_state, front))
     }
 
     /// Serves streamable HTTP at `http://{addr}/mcp` until `shutdown` resolves.

@@ -3,6 +3,8 @@
 
 #[cfg(feature = "http")]
 pub(crate) mod accept;
+#[cfg(feature = "http")]
+pub(crate) mod admission;
 pub(crate) mod error;
 #[cfg(feature = "http")]
 pub(crate) mod http;

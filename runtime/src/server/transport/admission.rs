@@ -1,0 +1,129 @@
+//! Who gets a session when the table is full (streamable HTTP, 2025 revisions).
+//!
+//! A cap alone hands the service to whoever fills the table first: abandoned `initialize`s
+//! would lock every new client out until the idle timeout. So a full table makes room:
+//! the least recently used *idle* session is closed (its next request gets HTTP 404, on
+//! which an MCP client starts a new session), never one with a request in flight — an
+//! open response stream counts as one. One client address holds at most
+//! `max_sessions_per_client` sessions: past it, that address's own least recently used
+//! idle session makes room, so a flood from one address only ever evicts itself. When no
+//! session can go, `initialize` is refused with HTTP 503 as before.
+
+use crate::server::limits::HttpConfig;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::session::{SessionId, SessionManager};
+use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
+
+/// The use of every session the front has seen open.
+pub(crate) struct Admission {
+    max_sessions: usize,
+    max_per_client: usize,
+    uses: Mutex<HashMap<SessionId, Use>>,
+}
+
+/// One session's use.
+struct Use {
+    /// When its last request began or ended.
+    last: Instant,
+    /// Requests begun and not yet answered to the end of their body.
+    in_flight: usize,
+    /// The address that opened it, when the transport knows it.
+    client: Option<IpAddr>,
+}
+
+/// No session can make room: every one the policy may close has a request in flight.
+pub(crate) struct Full;
+
+impl Admission {
+    pub(crate) fn new(config: &HttpConfig) -> Self {
+        Admission {
+            max_sessions: config.max_sessions,
+            max_per_client: config.max_sessions_per_client,
+            uses: Mutex::default(),
+        }
+    }
+
+    fn uses(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, Use>> {
+        self.uses.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Makes room for a session `client` is opening: closes the session the policy picks,
+    /// if the table or the client's share of it is full.
+    pub(crate) async fn make_room(
+        &self,
+        client: Option<IpAddr>,
+        sessions: &LocalSessionManager,
+    ) -> Result<(), Full> {
+        let live: HashSet<SessionId> = sessions.sessions.read().await.keys().cloned().collect();
+        let victim = {
+            let mut uses = self.uses();
+            // Sessions rmcp closed (idle timeout, DELETE) are forgotten here too.
+            uses.retain(|id, _| live.contains(id));
+            let idle_lru = |of_client: bool| {
+                uses.iter()
+                    .filter(|(_, u)| u.in_flight == 0 && (!of_client || u.client == client))
+                    .min_by_key(|(_, u)| u.last)
+                    .map(|(id, _)| id.clone())
+            };
+            let held = uses.values().filter(|u| u.client == client).count();
+            if client.is_some() && held >= self.max_per_client {
+                Some(idle_lru(true).ok_or(Full)?)
+            } else if live.len() >= self.max_sessions {
+                Some(idle_lru(false).ok_or(Full)?)
+            } else {
+                None
+            }
+        };
+        if let Some(id) = victim {
+            self.uses().remove(&id);
+            tracing::info!(session = %id, "session table full: least recently used idle session closed");
+            if let Err(error) = sessions.close_session(&id).await {
+                tracing::debug!(%error, "closing an evicted session");
+            }
+        }
+        Ok(())
+    }
+
+    /// A session was opened by `client`.
+    pub(crate) fn opened(&self, id: SessionId, client: Option<IpAddr>) {
+        self.uses().insert(
+            id,
+            Use {
+                last: Instant::now(),
+                in_flight: 0,
+                client,
+            },
+        );
+    }
+
+    /// A request on session `id` begins; it ends when the guard drops (with the response
+    /// body, so an open stream keeps its session busy).
+    pub(crate) fn begin(self: &Arc<Self>, id: SessionId) -> InFlight {
+        if let Some(used) = self.uses().get_mut(&id) {
+            used.in_flight += 1;
+            used.last = Instant::now();
+        }
+        InFlight {
+            admission: self.clone(),
+            id,
+        }
+    }
+}
+
+/// A request in flight on a session; dropping it ends the request.
+pub(crate) struct InFlight {
+    admission: Arc<Admission>,
+    id: SessionId,
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        if let Some(used) = self.admission.uses().get_mut(&self.id) {
+            used.in_flight = used.in_flight.saturating_sub(1);
+            used.last = Instant::now();
+        }
+    }
+}
