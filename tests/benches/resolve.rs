@@ -86,8 +86,7 @@ struct RunnersTool {}
 /// The four descriptions written out by hand: gap-fill and specificity already applied,
 /// as a `match` a careful author would write for each.
 fn by_hand(shape: usize, ctx: &RenderCtx<'_>) -> Option<&'static str> {
-    let level = ctx.effective_level(None);
-    let vmap = || {
+    let vmap = |level: u8| {
         Some(if level <= 5 {
             "Search notes."
         } else {
@@ -96,19 +95,19 @@ fn by_hand(shape: usize, ctx: &RenderCtx<'_>) -> Option<&'static str> {
     };
     match shape {
         0 => Some("Search the notes."),
-        1 => Some(match level {
+        1 => Some(match ctx.effective_level(None) {
             0..=2 => "Search.",
             3..=6 => "Search the notes.",
             _ => "Search the notes, in full.",
         }),
-        2 => vmap(),
+        2 => vmap(ctx.effective_level(None)),
         _ => match (ctx.runner_name(), ctx.model_name()) {
             (Some("claude-code"), Some("opus")) => Some("Search notes (claude)."),
             (Some("codex"), Some("spark" | "5.4-mini")) => Some("search(query) (spark)"),
             (Some("codex"), _) => Some("search(query) (codex)"),
-            (Some("grok"), _) if level <= 5 => Some("Search: plain words."),
+            (Some("grok"), _) if ctx.effective_level(None) <= 5 => Some("Search: plain words."),
             (Some("grok"), _) => Some("Search notes with plain words; no operators."),
-            _ => vmap(),
+            _ => vmap(ctx.effective_level(None)),
         },
     }
 }
