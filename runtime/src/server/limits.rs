@@ -28,9 +28,11 @@ pub struct HttpConfig {
     pub max_sessions: usize,
     /// Open sessions one client address may hold; past it, an `initialize` from that
     /// address closes that address's least recently used idle session (HTTP 503 when all
-    /// of them are busy), so a flood from one address only ever evicts its own sessions.
-    /// Default 100. Behind a reverse proxy every client has the proxy's address: raise it
-    /// to `max_sessions` there. The address is axum's `ConnectInfo<SocketAddr>` (set by
+    /// of them are busy), so a flood from one address only ever evicts its own sessions and
+    /// leaves the rest of the table to others. Default 250, a quarter of the table: many
+    /// clients behind one address (a NAT, an office) still fit, and one address can never
+    /// take the whole table. Behind a reverse proxy every client has the proxy's address:
+    /// raise it to `max_sessions` there. The address is axum's `ConnectInfo<SocketAddr>` (set by
     /// `serve_http`/`serve_http_on`, or by `into_make_service_with_connect_info`); without
     /// one only `max_sessions` applies.
     pub max_sessions_per_client: usize,
@@ -53,7 +55,7 @@ impl Default for HttpConfig {
     fn default() -> Self {
         HttpConfig {
             max_sessions: 1_000,
-            max_sessions_per_client: 100,
+            max_sessions_per_client: 250,
             session_idle_timeout: Duration::from_secs(120),
             max_connections: 512,
             header_read_timeout: Duration::from_secs(10),

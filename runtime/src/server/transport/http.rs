@@ -113,56 +113,65 @@ impl HttpBody for Guarded {
     }
 }
 
-/// A POST: bounded, timed body reads; `-32700` for a body that is not JSON and `-32600` for
-/// JSON that is not JSON-RPC (HTTP 400); an `initialize` makes room for its session, or
-/// gets HTTP 503 when no session can go.
+/// A POST: its body read and checked (`message`); an `initialize` opens its session through
+/// the admission (`open_session`).
 async fn post(front: &Front, request: Request, next: Next) -> Response {
     let (parts, body) = request.into_parts();
+    let (bytes, message) = match message(front, body).await {
+        Ok(read) => read,
+        Err((status, code, why)) => return jsonrpc_error(status, Value::Null, code, why),
+    };
+    let opens_session = message.get("method") == Some(&json!("initialize"))
+        && !parts.headers.contains_key(SESSION_HEADER);
+    let request = Request::from_parts(parts, Body::from(bytes));
+    if opens_session {
+        open_session(front, request, &message, next).await
+    } else {
+        next.run(request).await
+    }
+}
+
+/// The body, read within the size and time bounds, and the JSON-RPC message it holds; or
+/// why not, as the HTTP status, JSON-RPC code and message of the error response: 408 or
+/// 413, `-32700` for a body that is not JSON and `-32600` for JSON that is not JSON-RPC
+/// (HTTP 400).
+async fn message(
+    front: &Front,
+    body: Body,
+) -> Result<(Bytes, Value), (StatusCode, i64, &'static str)> {
     let read = axum::body::to_bytes(body, front.config.max_body_bytes);
-    let bytes: Bytes = match tokio::time::timeout(front.config.body_timeout, read).await {
-        Err(_) => {
-            return jsonrpc_error(
-                StatusCode::REQUEST_TIMEOUT,
-                Value::Null,
-                -32600,
-                "request body too slow",
-            );
-        }
+    let refuse = |status, code, why| Err((status, code, why));
+    let bytes = match tokio::time::timeout(front.config.body_timeout, read).await {
+        Err(_) => return refuse(StatusCode::REQUEST_TIMEOUT, -32600, "request body too slow"),
         Ok(Err(_)) => {
-            return jsonrpc_error(
+            return refuse(
                 StatusCode::PAYLOAD_TOO_LARGE,
-                Value::Null,
                 -32600,
                 "request body too large",
             );
         }
         Ok(Ok(bytes)) => bytes,
     };
-    let message: Value = match serde_json::from_slice(&bytes) {
-        Ok(message) => message,
-        Err(_) => {
-            return jsonrpc_error(
-                StatusCode::BAD_REQUEST,
-                Value::Null,
-                -32700,
-                "parse error: the body is not JSON",
-            );
-        }
+    let Ok(message) = serde_json::from_slice::<Value>(&bytes) else {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            -32700,
+            "parse error: the body is not JSON",
+        );
     };
     if !is_jsonrpc(&message) {
-        return jsonrpc_error(
+        return refuse(
             StatusCode::BAD_REQUEST,
-            Value::Null,
             -32600,
             "invalid request: not a JSON-RPC 2.0 message",
         );
     }
-    let opens_session = message.get("method") == Some(&json!("initialize"))
-        && !parts.headers.contains_key(SESSION_HEADER);
-    let request = Request::from_parts(parts, Body::from(bytes));
-    if !opens_session {
-        return next.run(request).await;
-    }
+    Ok((bytes, message))
+}
+
+/// An `initialize`: room made for its session (or HTTP 503 with a JSON-RPC error when every
+/// session that could go is busy), then the session recorded as its client's.
+async fn open_session(front: &Front, request: Request, message: &Value, next: Next) -> Response {
     let client = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
