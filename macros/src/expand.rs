@@ -78,16 +78,10 @@ fn warnings(warnings: &[Warning], k: &TokenStream) -> TokenStream {
 
 fn tailored(table: &Table<usize>, texts: &[Text], k: &TokenStream) -> TokenStream {
     let pool = tables::pool(table);
-    let slot = |handle: &Option<usize>| -> u8 {
-        handle
-            .and_then(|h| pool.iter().position(|p| *p == h))
-            .and_then(|i| u8::try_from(i).ok())
-            .unwrap_or(u8::MAX)
-    };
     let pool_texts = pool.iter().map(|h| text_tokens(&texts[*h], k));
     // Ten slots as one byte-string literal: one constant for rustc, not ten operands.
     let slots = |slots: &[Option<usize>]| {
-        let bytes: Vec<u8> = slots.iter().map(slot).collect();
+        let bytes = tables::slot_bytes(&pool, slots);
         syn::LitByteStr::new(&bytes, proc_macro2::Span::call_site())
     };
     let base = slots(&table.base);
@@ -104,7 +98,7 @@ fn tailored(table: &Table<usize>, texts: &[Text], k: &TokenStream) -> TokenStrea
         }
     });
     let default_verbosity = option(table.default_verbosity);
-    let definitive = slot(&table.definitive);
+    let definitive = tables::slot_bytes(&pool, &[table.definitive])[0];
     let tables = quote! {
         #k::__private::Tailored {
             texts: &[#(#pool_texts),*],

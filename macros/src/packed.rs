@@ -120,17 +120,11 @@ impl<'a> Packer<'a> {
     fn tailored(&mut self, table: &Table<usize>, texts: &'a [Text]) {
         let pool = tables::pool(table);
         // A slot is an index into the description's run; `u8::MAX` (no text) is past its end.
-        let slot = |handle: &Option<usize>| -> u8 {
-            handle
-                .and_then(|h| pool.iter().position(|p| *p == h))
-                .and_then(|i| u8::try_from(i).ok())
-                .unwrap_or(u8::MAX)
-        };
-        let slots = |slots: &[Option<usize>]| slots.iter().map(slot).collect::<Vec<u8>>();
+        let slots = |slots: &[Option<usize>]| tables::slot_bytes(&pool, slots);
         self.run(pool.iter().map(|h| Entry::Text(&texts[*h])));
         self.layout.extend(slots(&table.base));
         self.layout.push(table.default_verbosity.unwrap_or(u8::MAX));
-        self.layout.push(slot(&table.definitive));
+        self.layout.extend(slots(&[table.definitive]));
         self.u16(u16::try_from(table.rules.len()).expect("fewer than 65,536 runners"));
         for rule in &table.rules {
             match &rule.runner {

@@ -205,6 +205,20 @@ pub fn pool<T: Copy + PartialEq>(table: &Table<T>) -> Vec<T> {
     used
 }
 
+/// The byte of each slot: the handle's index in `pool`, or `u8::MAX` (no text: always past
+/// the end of a pool, which holds at most 255 texts).
+pub fn slot_bytes<T: Copy + PartialEq>(pool: &[T], slots: &[Option<T>]) -> Vec<u8> {
+    slots
+        .iter()
+        .map(|handle| {
+            handle
+                .and_then(|h| pool.iter().position(|p| *p == h))
+                .and_then(|i| u8::try_from(i).ok())
+                .unwrap_or(u8::MAX)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

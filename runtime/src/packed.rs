@@ -126,13 +126,18 @@ fn per_type<V: Send + Sync + 'static>(key: TypeId, make: impl FnOnce() -> V) -> 
     let value = match found {
         Some(value) => value,
         None => {
-            // Decoded outside the lock; a racing thread's value wins and this one is dropped.
-            let made: &'static (dyn Any + Send + Sync) = Box::leak(Box::new(make()));
-            *values
-                .write()
-                .unwrap_or_else(PoisonError::into_inner)
-                .entry(key)
-                .or_insert(made)
+            // Decoded under the lock, after looking again: two threads meeting a type for
+            // the first time never decode it twice (decoding leaks its tables, so a lost
+            // race would keep a second copy forever). Decoding takes no lock of its own.
+            let mut values = values.write().unwrap_or_else(PoisonError::into_inner);
+            match values.get(&key) {
+                Some(value) => *value,
+                None => {
+                    let made: &'static (dyn Any + Send + Sync) = Box::leak(Box::new(make()));
+                    values.insert(key, made);
+                    made
+                }
+            }
         }
     };
     value
@@ -302,5 +307,62 @@ impl Reader {
             "mcp-tailor: a packed table longer than its layout; `mcp-tailor` and \
              `mcp-tailor-macros` must be the same version"
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FORMAT, Reader, per_type};
+    use std::any::TypeId;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Arc, Barrier};
+
+    #[test]
+    fn texts_are_sliced_from_the_literal_with_the_others_in_their_places() {
+        // Four entries: "ab" (1 + 2), the next other text (0), "" (1 + 0), "cde" (1 + 3).
+        static LAYOUT: [u8; 7] = [FORMAT, 4, 0, 3, 0, 1, 4];
+        let reader = Reader::new(&["abcde", "X"], &LAYOUT);
+        assert_eq!(reader.texts, ["ab", "X", "", "cde"]);
+        reader.end();
+    }
+
+    #[test]
+    fn a_table_of_another_format_or_length_fails_plainly_on_first_use() {
+        let message = |f: fn()| {
+            let payload = std::panic::catch_unwind(f).unwrap_err();
+            payload
+                .downcast_ref::<String>()
+                .cloned()
+                .unwrap_or_default()
+        };
+        let other = message(|| {
+            Reader::new(&[""], &[FORMAT + 1, 0, 0]);
+        });
+        assert!(other.contains("must be the same version"), "{other}");
+        let longer = message(|| Reader::new(&[""], &[FORMAT, 0, 0, 9]).end());
+        assert!(longer.contains("longer than its layout"), "{longer}");
+    }
+
+    #[test]
+    fn threads_meeting_a_type_at_once_decode_it_once() {
+        struct Probe;
+        let made = Arc::new(AtomicUsize::new(0));
+        let start = Arc::new(Barrier::new(8));
+        let threads: Vec<_> = (0..8)
+            .map(|_| {
+                let (made, start) = (made.clone(), start.clone());
+                std::thread::spawn(move || {
+                    start.wait();
+                    let value: &'static u64 = per_type(TypeId::of::<Probe>(), || {
+                        made.fetch_add(1, Ordering::SeqCst);
+                        42
+                    });
+                    std::ptr::from_ref(value) as usize
+                })
+            })
+            .collect();
+        let addresses: Vec<usize> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+        assert_eq!(made.load(Ordering::SeqCst), 1, "decoded once");
+        assert!(addresses.windows(2).all(|w| w[0] == w[1]), "one value");
     }
 }

@@ -13,75 +13,15 @@
 //! `cargo bench -p mcp-tailor-tests --bench resolve`
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use mcp_tailor::{Description, McpTool, RenderCtx, mcp_tool};
+use mcp_tailor::{Description, McpTool, RenderCtx};
 
 #[path = "shared/descriptions.rs"]
 mod descriptions;
-use descriptions::{BARE, LEVELS, LEVELS_VMAP, RUNNERS};
+use descriptions::{
+    BARE, BareTool, LEVELS, LEVELS_VMAP, LevelsTool, LevelsVmapTool, RUNNERS, RunnersTool,
+};
 use std::collections::BTreeMap;
 use std::hint::black_box;
-
-/// `BARE` on a tool.
-#[mcp_tool(name = "bare", description = "Search the notes.")]
-#[derive(schemars::JsonSchema)]
-struct BareTool {}
-
-/// `LEVELS` on a tool.
-#[mcp_tool(
-    name = "levels",
-    description = [
-        (verbosity(0), "Search."),
-        (verbosity(4), "Search the notes."),
-        (verbosity(9), "Search the notes, in full.")
-    ]
-)]
-#[derive(schemars::JsonSchema)]
-struct LevelsTool {}
-
-/// `LEVELS_VMAP` on a tool.
-#[mcp_tool(
-    name = "levels_vmap",
-    allow(dead_variants),
-    description = [
-        (verbosity(0), "Search."),
-        (verbosity(9), "Search the notes, in full.")
-    ],
-    descriptions = [short = "Search notes.", long = "Search every note by text."],
-    verbosity_map = [(0..=3, short), (7..=9, long)],
-)]
-#[derive(schemars::JsonSchema)]
-struct LevelsVmapTool {}
-
-/// `RUNNERS` on a tool.
-#[mcp_tool(
-    name = "runners",
-    allow(dead_variants),
-    description = [
-        (verbosity(0), "Search."),
-        (verbosity(9), "Search the notes, in full.")
-    ],
-    descriptions = [
-        short = "Search notes.",
-        long = "Search every note by text.",
-        codex = "search(query) (codex)",
-        spark = "search(query) (spark)",
-        grok_lo = "Search: plain words.",
-        grok_hi = "Search notes with plain words; no operators.",
-        claude = "Search notes (claude).",
-    ],
-    verbosity_map = [(0..=3, short), (7..=9, long)],
-    runners = [
-        ((codex, _), [default = codex]),
-        ((codex, [spark, "5.4-mini"]), [default = spark]),
-        (
-            (grok, _),
-            [(verbosity(0..=3), grok_lo), (verbosity(8), grok_hi)]
-        ),
-        (("claude-code", "opus"), [default = claude]),
-    ],
-)]
-#[derive(schemars::JsonSchema)]
-struct RunnersTool {}
 
 /// The four descriptions written out by hand: gap-fill and specificity already applied,
 /// as a `match` a careful author would write for each.

@@ -1,19 +1,39 @@
-//! The descriptions the benchmarks share: one of each shape.
+//! The descriptions the benchmarks share: one of each shape, each declared once and built
+//! both ways — as a `description!` static, and on a struct of its own by `#[mcp_tool]`.
 
-use mcp_tailor::{Description, description};
+use mcp_tailor::{Description, description, mcp_tool};
 
-/// A bare text.
-pub static BARE: Description = description!(description = "Search the notes.");
-/// Three levels.
-pub static LEVELS: Description = description!(
+/// Declares `$name` (a `description!` static) and `$tool` (an `#[mcp_tool]` struct named
+/// `$tool_name`) from one DSL.
+macro_rules! both {
+    ($name:ident, $tool:ident, $tool_name:literal, $($dsl:tt)*) => {
+        pub static $name: Description = description!($($dsl)*);
+        #[doc = concat!("`", stringify!($name), "` on a tool.")]
+        #[mcp_tool(name = $tool_name, $($dsl)*)]
+        #[derive(schemars::JsonSchema)]
+        // Benchmarks that only need the statics leave it unused.
+        #[allow(dead_code)]
+        pub struct $tool {}
+    };
+}
+
+both!(BARE, BareTool, "bare", description = "Search the notes.");
+
+both!(
+    LEVELS,
+    LevelsTool,
+    "levels",
     description = [
         (verbosity(0), "Search."),
         (verbosity(4), "Search the notes."),
         (verbosity(9), "Search the notes, in full.")
     ]
 );
-/// Levels and a verbosity map.
-pub static LEVELS_VMAP: Description = description!(
+
+both!(
+    LEVELS_VMAP,
+    LevelsVmapTool,
+    "levels_vmap",
     allow(dead_variants),
     description = [
         (verbosity(0), "Search."),
@@ -22,8 +42,11 @@ pub static LEVELS_VMAP: Description = description!(
     descriptions = [short = "Search notes.", long = "Search every note by text."],
     verbosity_map = [(0..=3, short), (7..=9, long)],
 );
-/// Four runners, a verbosity map and levels.
-pub static RUNNERS: Description = description!(
+
+both!(
+    RUNNERS,
+    RunnersTool,
+    "runners",
     allow(dead_variants),
     description = [
         (verbosity(0), "Search."),
