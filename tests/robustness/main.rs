@@ -6,7 +6,7 @@
 //! ```sh
 //! cargo run -p mcp-tailor-tests --release --bin robustness -- ci      # < 2 min
 //! cargo run -p mcp-tailor-tests --release --bin robustness -- full    # ROBUSTNESS.md
-//! cargo run -p mcp-tailor-tests --release --bin robustness -- bench   # against rmcp
+//! cargo run -p mcp-tailor-tests --release --bin robustness -- bench [RUNS]   # against rmcp
 //! ```
 
 #![allow(missing_docs, dead_code)] // the generated catalog's argument fields are read only by serde
@@ -494,57 +494,102 @@ async fn one_connection(addr: SocketAddr, n: usize) -> (f64, f64) {
         assert_eq!(reply.status, 200);
         times.push(started.elapsed().as_secs_f64() * 1000.0);
     }
+    percentiles(&mut times)
+}
+
+/// The median and the 99th percentile of `times` (ms), sorted in place.
+fn percentiles(times: &mut [f64]) -> (f64, f64) {
     times.sort_by(|a, b| a.total_cmp(b));
+    let n = times.len();
     (times[n / 2], times[n * 99 / 100])
 }
 
-/// `tools/list` per second over `connections` keep-alive connections for `duration`.
-async fn throughput(addr: SocketAddr, connections: usize, duration: Duration) -> f64 {
-    let done = Arc::new(AtomicUsize::new(0));
+/// `tools/list` per second over `connections` keep-alive connections for `duration`, and
+/// the p50 and p99 of every request's latency (ms).
+async fn many_connections(
+    addr: SocketAddr,
+    connections: usize,
+    duration: Duration,
+) -> (f64, f64, f64) {
     let until = Instant::now() + duration;
     let tasks: Vec<_> = (0..connections)
         .map(|_| {
-            let done = done.clone();
             tokio::spawn(async move {
                 let mut conn = Conn::connect(addr).await.unwrap();
                 let headers = modern_headers("tools/list");
                 let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": modern_meta(Some("codex"), None)}});
+                let mut times = Vec::new();
                 while Instant::now() < until {
+                    let started = Instant::now();
                     if conn.post(&list, &headers).await.is_ok_and(|r| r.status == 200) {
-                        done.fetch_add(1, Ordering::Relaxed);
+                        times.push(started.elapsed().as_secs_f64() * 1000.0);
                     }
                 }
+                times
             })
         })
         .collect();
+    let mut times = Vec::new();
     for task in tasks {
-        let _ = task.await;
+        times.extend(task.await.unwrap_or_default());
     }
-    done.load(Ordering::Relaxed) as f64 / duration.as_secs_f64()
+    let rate = times.len() as f64 / duration.as_secs_f64();
+    let (p50, p99) = percentiles(&mut times);
+    (rate, p50, p99)
 }
 
-async fn bench() {
-    println!(
-        "the 100-tool benchmark catalog over streamable HTTP (2026-07-28, tools/list, TCP_NODELAY on both)"
-    );
-    let mut rows = Vec::new();
-    for kind in ["tailor", "rmcp"] {
+/// One run of both servers: per server, p50 and p99 on one connection, then the rate, p50
+/// and p99 over 200 connections.
+async fn bench_run() -> [[f64; 5]; 2] {
+    let mut rows = [[0.0; 5]; 2];
+    for (row, kind) in rows.iter_mut().zip(["tailor", "rmcp"]) {
         let child = Child::start(kind).await;
         let _ = one_connection(child.addr, 200).await; // warm up
         let (p50, p99) = one_connection(child.addr, 2_000).await;
-        let rate = throughput(child.addr, 200, Duration::from_secs(10)).await;
+        let (rate, p50_many, p99_many) =
+            many_connections(child.addr, 200, Duration::from_secs(10)).await;
         println!(
-            "  {kind:<6} one connection: p50 {p50:.3} ms, p99 {p99:.3} ms; 200 connections: {rate:.0} req/s"
+            "  {kind:<6} one connection: p50 {p50:.3} ms, p99 {p99:.3} ms; 200 connections: {rate:.0} req/s, p50 {p50_many:.1} ms, p99 {p99_many:.1} ms"
         );
-        rows.push((p50, p99, rate));
+        *row = [p50, p99, rate, p50_many, p99_many];
     }
-    let (ours, theirs) = (rows[0], rows[1]);
+    rows
+}
+
+/// `runs` runs of [`bench_run`], each printed, then the spread of each ratio.
+async fn bench(runs: usize) {
     println!(
-        "  mcp-tailor / rmcp: p50 {:.2}×, p99 {:.2}×, throughput {:.2}×",
-        ours.0 / theirs.0,
-        ours.1 / theirs.1,
-        ours.2 / theirs.2
+        "the 100-tool benchmark catalog over streamable HTTP (2026-07-28, tools/list, TCP_NODELAY on both)"
     );
+    let names = [
+        "p50, one connection",
+        "p99, one connection",
+        "throughput, 200 connections",
+        "p50, 200 connections",
+        "p99, 200 connections",
+    ];
+    let mut ratios = vec![Vec::new(); names.len()];
+    for run in 1..=runs {
+        println!("run {run} of {runs}");
+        let [ours, theirs] = bench_run().await;
+        let line: Vec<String> = (0..names.len())
+            .map(|i| {
+                let ratio = ours[i] / theirs[i];
+                ratios[i].push(ratio);
+                format!("{} {ratio:.2}×", names[i])
+            })
+            .collect();
+        println!("  mcp-tailor / rmcp: {}", line.join(", "));
+    }
+    println!("mcp-tailor / rmcp over {runs} runs (min – max):");
+    for (name, mut values) in names.iter().zip(ratios) {
+        values.sort_by(|a, b| a.total_cmp(b));
+        println!(
+            "  {name:<28} {:.2}× – {:.2}×",
+            values[0],
+            values[values.len() - 1]
+        );
+    }
 }
 
 fn main() -> ExitCode {
@@ -562,7 +607,8 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("bench") => {
-            runtime.block_on(bench());
+            let runs = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1);
+            runtime.block_on(bench(runs));
             ExitCode::SUCCESS
         }
         Some(size @ ("ci" | "full")) => {
@@ -582,7 +628,7 @@ fn main() -> ExitCode {
             }
         }
         _ => {
-            eprintln!("usage: robustness ci | full | bench");
+            eprintln!("usage: robustness ci | full | bench [RUNS]");
             ExitCode::from(2)
         }
     }
