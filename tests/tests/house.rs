@@ -201,6 +201,33 @@ fn no_file_of_the_runtime_or_the_macros_imports_itself_in_a_circle() {
     }
 }
 
+/// The server's composition root: the files that assemble the parts in its folders.
+const ROOT: [&str; 2] = ["built.rs", "shared.rs"];
+
+/// Imports that run back up: a file in a folder of `server/` naming the composition root
+/// (the built `Server`, the `Shared` state every session holds). Each is a part leaning on
+/// the whole; they are kept to a handful, and this lists them when there are more.
+#[test]
+fn at_most_six_parts_of_the_server_reach_back_up_to_its_root() {
+    let server = src("runtime").join("server");
+    let edges = graph(&src("runtime"));
+    let up: Vec<String> = edges
+        .iter()
+        .filter(|(from, _)| {
+            from.parent()
+                .is_some_and(|d| d.parent() == Some(server.as_path()))
+        })
+        .flat_map(|(from, to)| {
+            to.iter()
+                .filter(|t| t.parent() == Some(server.as_path()))
+                .filter(|t| ROOT.iter().any(|r| t.ends_with(r)))
+                .map(move |t| format!("{} -> {}", from.display(), t.display()))
+        })
+        .collect();
+    assert!(up.len() <= 6, "{} imports run back up: {up:#?}", up.len());
+    assert!(!up.is_empty(), "the count reads the server's folders");
+}
+
 #[test]
 fn the_checker_finds_a_circle_and_reads_every_path_form() {
     assert_eq!(
