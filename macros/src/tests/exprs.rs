@@ -1,12 +1,13 @@
 //! The quick expression reader against `syn`: the same trees, spans included, for every
 //! form the DSL uses, and `syn`'s own answer for everything else.
 
+use super::fuzz;
 use crate::exprs::{expr, meta_list};
 use darling::ast::NestedMeta;
 use proc_macro2::{TokenStream, TokenTree};
 
 /// Whether the quick path reads `tokens` without `syn`.
-pub(super) fn is_quick(tokens: &TokenStream) -> bool {
+fn is_quick(tokens: &TokenStream) -> bool {
     crate::exprs::quick_meta_list(tokens).is_some()
 }
 
@@ -27,7 +28,7 @@ fn spans(tokens: TokenStream) -> Vec<String> {
 }
 
 /// Asserts `meta_list` and darling's `NestedMeta::parse_meta_list` agree on `tokens`.
-pub(super) fn assert_agrees(tokens: &TokenStream) {
+fn assert_agrees(tokens: &TokenStream) {
     let ours = meta_list(tokens.clone());
     let theirs = NestedMeta::parse_meta_list(crate::exprs::unwrap_invisible(tokens.clone()));
     match (ours, theirs) {
@@ -161,4 +162,31 @@ fn invisible_groups_read_as_their_contents() {
         "kept whole for syn: `{inside_a_macro}`"
     );
     assert_agrees(&inside_a_macro);
+}
+
+/// The quick reader of `exprs` gives exactly what darling and `syn` give, on the fuzzer's
+/// every input: the same items (tree for tree, span for span) or the same error.
+#[test]
+fn fuzz_the_quick_reader_agrees_with_syn() {
+    let runs = fuzz::runs();
+    let mut rng = fuzz::Rng(oorandom::Rand64::new(0x5EED_CAFE_F00D_0002));
+    let mut quick = 0usize;
+    for _ in 0..runs {
+        let (attr, item, desc) = fuzz::input(&mut rng);
+        let fields = syn::parse2::<syn::ItemStruct>(item)
+            .map(|item| {
+                item.fields
+                    .into_iter()
+                    .flat_map(|f| f.attrs)
+                    .filter_map(|a| a.meta.require_list().ok().map(|l| l.tokens.clone()))
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default();
+        for tokens in [attr, desc].into_iter().chain(fields) {
+            quick += usize::from(is_quick(&tokens));
+            assert_agrees(&tokens);
+        }
+    }
+    println!("quick reader: {quick} lists read without syn, all agreeing");
+    assert!(quick > runs / 4, "the quick path is taken for most inputs");
 }

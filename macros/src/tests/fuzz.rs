@@ -14,7 +14,7 @@
 use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 
 /// `oorandom`'s seedable generator, with the draws the fuzzer makes.
-struct Rng(oorandom::Rand64);
+pub(super) struct Rng(pub(super) oorandom::Rand64);
 
 impl Rng {
     fn below(&mut self, n: usize) -> usize {
@@ -399,7 +399,7 @@ fn mutate(tokens: TokenStream, rng: &mut Rng) -> TokenStream {
 }
 
 /// One input: the tool attribute, the item, and `description!`'s input.
-fn input(rng: &mut Rng) -> (TokenStream, TokenStream, TokenStream) {
+pub(super) fn input(rng: &mut Rng) -> (TokenStream, TokenStream, TokenStream) {
     let parse = |s: String| s.parse::<TokenStream>().unwrap_or_default();
     let mut attr = parse(tool_attr(rng));
     let mut item = parse(item(rng));
@@ -424,12 +424,17 @@ fn input(rng: &mut Rng) -> (TokenStream, TokenStream, TokenStream) {
     (attr, item, desc)
 }
 
-#[test]
-fn fuzz_the_macro_pipeline_never_panics() {
-    let runs: usize = std::env::var("MCP_TAILOR_FUZZ_RUNS")
+/// How many inputs a fuzz run draws: `MCP_TAILOR_FUZZ_RUNS`, or 20,000.
+pub(super) fn runs() -> usize {
+    std::env::var("MCP_TAILOR_FUZZ_RUNS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(20_000);
+        .unwrap_or(20_000)
+}
+
+#[test]
+fn fuzz_the_macro_pipeline_never_panics() {
+    let runs = runs();
     let seed: u64 = std::env::var("MCP_TAILOR_FUZZ_SEED")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -475,34 +480,4 @@ fn fuzz_the_macro_pipeline_never_panics() {
         panics.len(),
         panics[0]
     );
-}
-
-/// The quick reader of `exprs` gives exactly what darling and `syn` give, on the fuzzer's
-/// every input: the same items (tree for tree, span for span) or the same error.
-#[test]
-fn fuzz_the_quick_reader_agrees_with_syn() {
-    let runs: usize = std::env::var("MCP_TAILOR_FUZZ_RUNS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(20_000);
-    let mut rng = Rng(oorandom::Rand64::new(0x5EED_CAFE_F00D_0002));
-    let mut quick = 0usize;
-    for _ in 0..runs {
-        let (attr, item, desc) = input(&mut rng);
-        let fields = syn::parse2::<syn::ItemStruct>(item)
-            .map(|item| {
-                item.fields
-                    .into_iter()
-                    .flat_map(|f| f.attrs)
-                    .filter_map(|a| a.meta.require_list().ok().map(|l| l.tokens.clone()))
-                    .collect::<Vec<_>>()
-            })
-            .unwrap_or_default();
-        for tokens in [attr, desc].into_iter().chain(fields) {
-            quick += usize::from(super::exprs::is_quick(&tokens));
-            super::exprs::assert_agrees(&tokens);
-        }
-    }
-    println!("quick reader: {quick} lists read without syn, all agreeing");
-    assert!(quick > runs / 4, "the quick path is taken for most inputs");
 }
