@@ -12,6 +12,11 @@ pub use crate::server::request::reader::MAX_READER_NAME;
 #[cfg(feature = "http")]
 use std::time::Duration;
 
+/// The environment variable a replica's tag is read from when the host sets none in code
+/// ([`HttpConfig::replica_tag`]): each replica of a deployment is started with its own.
+#[cfg(feature = "http")]
+pub const ENV_REPLICA_TAG: &str = "MCP_TAILOR_REPLICA_TAG";
+
 /// The limits of the streamable HTTP server. Every default is chosen so that one process
 /// on a small machine stays within a known memory bound under abandoned sessions and slow
 /// clients; raise them for a larger deployment.
@@ -36,6 +41,13 @@ pub struct HttpConfig {
     /// `serve_http`/`serve_http_on`, or by `into_make_service_with_connect_info`); without
     /// one only `max_sessions` applies.
     pub max_sessions_per_client: usize,
+    /// The replica this process is, behind a load balancer: every session id it creates
+    /// then reads `{tag}.{random}`, so the balancer can send each session-bound request to
+    /// the replica that holds the session by the `Mcp-Session-Id` header alone, and
+    /// requests without a session anywhere. Letters, digits, `-` and `_`, at most 32; a
+    /// tag that is not is refused when the server is built. Default none (random ids); with
+    /// none set in code, the builder reads [`ENV_REPLICA_TAG`].
+    pub replica_tag: Option<String>,
     /// A session without a request for this long is closed. Default 120 s.
     pub session_idle_timeout: Duration,
     /// Connections served at once; further ones wait in the listen backlog until one
@@ -56,6 +68,7 @@ impl Default for HttpConfig {
         HttpConfig {
             max_sessions: 1_000,
             max_sessions_per_client: 250,
+            replica_tag: None,
             session_idle_timeout: Duration::from_secs(120),
             max_connections: 512,
             header_read_timeout: Duration::from_secs(10),

@@ -42,6 +42,8 @@ pub mod reason {
 /// reader, the custom request that sets a session's, the HTTP path, the environment
 /// variable of the default verbosity, and the built-in client-name aliases.
 pub mod wire {
+    #[cfg(feature = "http")]
+    pub use super::limits::ENV_REPLICA_TAG;
     pub use super::listing::cursor::ENV_CURSOR_SECRET;
     pub use super::request::reader::{
         DEFAULT_ALIASES, ENV_VERBOSITY, HEADER_MODEL, HEADER_RUNNER, HEADER_VERBOSITY, META_MODEL,

@@ -215,6 +215,43 @@ async fn one_client_address_holds_at_most_its_share_and_evicts_only_its_own() {
     assert_eq!(ping(addr, &sessions[2]).await, 200);
 }
 
+#[tokio::test]
+async fn a_replica_tag_prefixes_every_session_id_and_the_sessions_work_as_any() {
+    let mut config = HttpConfig::default();
+    config.replica_tag = Some("r2".into());
+    config.max_sessions = 2;
+    let server = abc(&Calls::default()).http_config(config).build().unwrap();
+    let addr = http_server(&server).await;
+    let (first, second) = (open(addr).await, open(addr).await);
+    for id in [&first, &second] {
+        assert!(id.starts_with("r2.") && id.len() > 3 + 16, "{id}");
+    }
+    assert_ne!(first, second);
+    assert_eq!(ping(addr, &first).await, 200);
+    // The table is full: eviction works on tagged ids as on any.
+    let third = open(addr).await;
+    assert!(third.starts_with("r2."), "{third}");
+    assert_eq!(ping(addr, &second).await, 404);
+    let (client, _) = http(addr, "codex", Era::Legacy, &[]).await;
+    assert!(list(&client, None, json!({})).await.is_ok());
+}
+
+#[test]
+fn a_replica_tag_that_cannot_go_into_a_session_id_fails_the_build() {
+    for tag in ["", "r.1", "r 1", "é", &"r".repeat(33)] {
+        let mut config = HttpConfig::default();
+        config.replica_tag = Some(tag.to_owned());
+        let error = abc(&Calls::default())
+            .http_config(config)
+            .build()
+            .unwrap_err();
+        assert_eq!(error, BuildError::ReplicaTag(tag.to_owned()), "{tag:?}");
+    }
+    let mut config = HttpConfig::default();
+    config.replica_tag = Some("replica-3_b".to_owned());
+    assert!(abc(&Calls::default()).http_config(config).build().is_ok());
+}
+
 /// Opens a 2025-11-25 session with a raw `initialize` (and `notifications/initialized`),
 /// never to be closed; its id.
 async fn open(addr: SocketAddr) -> String {

@@ -299,8 +299,19 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
 
     /// Builds the server, rejecting duplicate tool names (registered twice, or registered
     /// and served by the wrapped handler), `.tailor()` names the wrapped handler does not
-    /// serve, invalid icons or `_meta`, and a cursor secret under 32 bytes.
-    pub fn build(self) -> Result<Server<H>, BuildError> {
+    /// serve, invalid icons or `_meta`, a cursor secret under 32 bytes, and an invalid
+    /// replica tag (with none in code, it is read from `MCP_TAILOR_REPLICA_TAG`).
+    // Only the streamable HTTP settings are completed here (the replica tag).
+    #[cfg_attr(not(feature = "http"), allow(unused_mut))]
+    pub fn build(mut self) -> Result<Server<H>, BuildError> {
+        #[cfg(feature = "http")]
+        {
+            let http = &mut self.settings.http;
+            if http.replica_tag.is_none() {
+                http.replica_tag = std::env::var(crate::server::limits::ENV_REPLICA_TAG).ok();
+            }
+            check_replica_tag(http.replica_tag.as_deref())?;
+        }
         let catalog = Catalog::new(self.settings.registrations)?;
         for entry in catalog.entries() {
             if self.inner.get_tool(entry.def().name()).is_some() {
@@ -403,4 +414,17 @@ fn env_secret() -> Result<Option<Vec<u8>>, BuildError> {
         return Err(ShortSecret(secret.len()).into());
     }
     Ok(Some(secret))
+}
+
+/// A replica tag is 1 to 32 of `A-Z a-z 0-9 - _`: it goes into session ids and into a load
+/// balancer's routing rules.
+#[cfg(feature = "http")]
+fn check_replica_tag(tag: Option<&str>) -> Result<(), BuildError> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    match tag {
+        Some(tag) if tag.is_empty() || tag.len() > 32 || !tag.chars().all(allowed) => {
+            Err(BuildError::ReplicaTag(tag.to_owned()))
+        }
+        _ => Ok(()),
+    }
 }

@@ -172,6 +172,10 @@ pub enum BuildError {
     /// An annotated field is not in the tool's generated input schema.
     #[error(transparent)]
     MissingField(#[from] crate::MissingField),
+    /// `HttpConfig::replica_tag` is empty, longer than 32 bytes, or holds a character other
+    /// than an ASCII letter, digit, `-` or `_`.
+    #[error("replica tag `{0}`: 1 to 32 of `A-Z a-z 0-9 - _`")]
+    ReplicaTag(String),
 }
 
 /// One rendered input schema and the resolved field texts (by address) it was rendered for.

@@ -10,7 +10,7 @@
 //! session can go, `initialize` is refused with HTTP 503 as before.
 
 use crate::server::limits::HttpConfig;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use crate::server::transport::tagged::TaggedSessions;
 use rmcp::transport::streamable_http_server::session::{SessionId, SessionManager};
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
@@ -55,9 +55,16 @@ impl Admission {
     pub(crate) async fn make_room(
         &self,
         client: Option<IpAddr>,
-        sessions: &LocalSessionManager,
+        sessions: &TaggedSessions,
     ) -> Result<(), Full> {
-        let live: HashSet<SessionId> = sessions.sessions.read().await.keys().cloned().collect();
+        let live: HashSet<SessionId> = sessions
+            .local
+            .sessions
+            .read()
+            .await
+            .keys()
+            .cloned()
+            .collect();
         let victim = {
             let mut uses = self.uses();
             // Sessions rmcp closed (idle timeout, DELETE) are forgotten here too.

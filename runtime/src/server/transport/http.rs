@@ -9,6 +9,7 @@ use crate::server::limits::HttpConfig;
 use crate::server::session::handler::Session;
 use crate::server::transport::admission::{Admission, InFlight};
 use crate::server::transport::error::ServeError;
+use crate::server::transport::tagged::TaggedSessions;
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -34,7 +35,7 @@ const SESSION_HEADER: &str = "mcp-session-id";
 #[derive(Clone)]
 struct Front {
     config: HttpConfig,
-    sessions: Arc<LocalSessionManager>,
+    sessions: Arc<TaggedSessions>,
     admission: Arc<Admission>,
 }
 
@@ -226,12 +227,14 @@ impl<H: ServerHandler + Clone> Server<H> {
     /// [`http_service`](Self::http_service) for more).
     pub fn router(&self) -> axum::Router {
         let config = self.http_config().clone();
-        let mut sessions = LocalSessionManager::default();
-        sessions.session_config.keep_alive = Some(config.session_idle_timeout);
-        let sessions = Arc::new(sessions);
+        let mut local = LocalSessionManager::default();
+        local.session_config.keep_alive = Some(config.session_idle_timeout);
+        let sessions = Arc::new(TaggedSessions::new(local, config.replica_tag.clone()));
         let mut rmcp_config = StreamableHttpServerConfig::default();
         rmcp_config.max_request_body_bytes = config.max_body_bytes;
-        let service = self.http_service(rmcp_config, sessions.clone());
+        let server = self.clone();
+        let service =
+            StreamableHttpService::new(move || Ok(server.session()), sessions.clone(), rmcp_config);
         let admission = Arc::new(Admission::new(&config));
         let front_state = Front {
             config,

@@ -9,3 +9,5 @@ pub(crate) mod error;
 #[cfg(feature = "http")]
 pub(crate) mod http;
 pub(crate) mod stdio;
+#[cfg(feature = "http")]
+pub(crate) mod tagged;
