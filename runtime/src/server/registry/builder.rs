@@ -313,26 +313,7 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
             check_replica_tag(http.replica_tag.as_deref())?;
         }
         let catalog = Catalog::new(self.settings.registrations)?;
-        for entry in catalog.entries() {
-            if self.inner.get_tool(entry.def().name()).is_some() {
-                return Err(BuildError::NameOnBothSides(entry.def().name().to_owned()));
-            }
-        }
-        for (i, def) in self.settings.tailored.iter().enumerate() {
-            def.check_schema()?;
-            if self.settings.tailored[..i]
-                .iter()
-                .any(|d| d.name() == def.name())
-            {
-                return Err(BuildError::TailoredTwice(def.name().to_owned()));
-            }
-            if catalog.get(def.name()).is_some() {
-                return Err(BuildError::NameOnBothSides(def.name().to_owned()));
-            }
-            if self.inner.get_tool(def.name()).is_none() {
-                return Err(BuildError::NoSuchInnerTool(def.name().to_owned()));
-            }
-        }
+        check_names(&catalog, &self.settings.tailored, &self.inner)?;
         // A secret in code wins; else the deployment's, shared by its replicas; else a
         // random one for this process.
         let ttl = self.settings.cursor_ttl;
@@ -427,4 +408,32 @@ fn check_replica_tag(tag: Option<&str>) -> Result<(), BuildError> {
         }
         _ => Ok(()),
     }
+}
+
+/// Every tool name once: none registered and served by the wrapped handler `inner`, none
+/// named twice by `.tailor()`, and every `.tailor()`ed one served by `inner` (its schema
+/// checked too).
+fn check_names<H: ServerHandler>(
+    catalog: &Catalog,
+    tailored: &[&'static ToolDef],
+    inner: &H,
+) -> Result<(), BuildError> {
+    for entry in catalog.entries() {
+        if inner.get_tool(entry.def().name()).is_some() {
+            return Err(BuildError::NameOnBothSides(entry.def().name().to_owned()));
+        }
+    }
+    for (i, def) in tailored.iter().enumerate() {
+        def.check_schema()?;
+        if tailored[..i].iter().any(|d| d.name() == def.name()) {
+            return Err(BuildError::TailoredTwice(def.name().to_owned()));
+        }
+        if catalog.get(def.name()).is_some() {
+            return Err(BuildError::NameOnBothSides(def.name().to_owned()));
+        }
+        if inner.get_tool(def.name()).is_none() {
+            return Err(BuildError::NoSuchInnerTool(def.name().to_owned()));
+        }
+    }
+    Ok(())
 }
