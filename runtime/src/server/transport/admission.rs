@@ -12,7 +12,7 @@
 use crate::server::limits::HttpConfig;
 use crate::server::transport::tagged::TaggedSessions;
 use rmcp::transport::streamable_http_server::session::{SessionId, SessionManager};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
@@ -57,18 +57,12 @@ impl Admission {
         client: Option<IpAddr>,
         sessions: &TaggedSessions,
     ) -> Result<(), Full> {
-        let live: HashSet<SessionId> = sessions
-            .local
-            .sessions
-            .read()
-            .await
-            .keys()
-            .cloned()
-            .collect();
         let victim = {
+            // rmcp's table, read in place: no copy of its ids on every `initialize`.
+            let live = sessions.local.sessions.read().await;
             let mut uses = self.uses();
             // Sessions rmcp closed (idle timeout, DELETE) are forgotten here too.
-            uses.retain(|id, _| live.contains(id));
+            uses.retain(|id, _| live.contains_key(id));
             let idle_lru = |of_client: bool| {
                 uses.iter()
                     .filter(|(_, u)| u.in_flight == 0 && (!of_client || u.client == client))
