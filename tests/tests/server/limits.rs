@@ -155,8 +155,7 @@ async fn bodies_that_are_not_json_rpc_are_400_with_a_json_rpc_error() {
 async fn a_full_session_table_closes_its_least_recently_used_idle_session() {
     let mut config = HttpConfig::default();
     config.max_sessions = 3;
-    let server = abc(&Calls::default()).http_config(config).build().unwrap();
-    let addr = http_server(&server).await;
+    let addr = serve(config).await;
     let (first, second, third) = (open(addr).await, open(addr).await, open(addr).await);
     assert_eq!(ping(addr, &first).await, 200, "a session is served");
     // The table is full; `second` is the least recently used idle session.
@@ -178,8 +177,7 @@ async fn a_full_session_table_closes_its_least_recently_used_idle_session() {
 async fn a_session_with_a_request_in_flight_is_never_closed_and_a_busy_table_answers_503() {
     let mut config = HttpConfig::default();
     config.max_sessions = 2;
-    let server = abc(&Calls::default()).http_config(config).build().unwrap();
-    let addr = http_server(&server).await;
+    let addr = serve(config).await;
     let (first, second) = (open(addr).await, open(addr).await);
     // `first` is the older, but its response stream is open: `second` makes room.
     let _first_stream = listen(addr, &first).await;
@@ -203,8 +201,7 @@ async fn a_session_with_a_request_in_flight_is_never_closed_and_a_busy_table_ans
 async fn one_client_address_holds_at_most_its_share_and_evicts_only_its_own() {
     let mut config = HttpConfig::default();
     config.max_sessions_per_client = 2;
-    let server = abc(&Calls::default()).http_config(config).build().unwrap();
-    let addr = http_server(&server).await;
+    let addr = serve(config).await;
     let sessions = [open(addr).await, open(addr).await, open(addr).await];
     assert_eq!(
         ping(addr, &sessions[0]).await,
@@ -220,8 +217,7 @@ async fn a_replica_tag_prefixes_every_session_id_and_the_sessions_work_as_any() 
     let mut config = HttpConfig::default();
     config.replica_tag = Some("r2".into());
     config.max_sessions = 2;
-    let server = abc(&Calls::default()).http_config(config).build().unwrap();
-    let addr = http_server(&server).await;
+    let addr = serve(config).await;
     let (first, second) = (open(addr).await, open(addr).await);
     for id in [&first, &second] {
         assert!(id.starts_with("r2.") && id.len() > 3 + 16, "{id}");
@@ -252,6 +248,17 @@ fn a_replica_tag_that_cannot_go_into_a_session_id_fails_the_build() {
     assert!(abc(&Calls::default()).http_config(config).build().is_ok());
 }
 
+/// The `abc` catalog with `config`, on streamable HTTP on a loopback port.
+async fn serve(config: HttpConfig) -> SocketAddr {
+    let server = abc(&Calls::default()).http_config(config).build().unwrap();
+    http_server(&server).await
+}
+
+/// The headers of a request on 2025-11-25 session `id`.
+fn on_session(id: &str) -> String {
+    format!("Mcp-Session-Id: {id}\r\nMcp-Protocol-Version: 2025-11-25\r\n")
+}
+
 /// Opens a 2025-11-25 session with a raw `initialize` (and `notifications/initialized`),
 /// never to be closed; its id.
 async fn open(addr: SocketAddr) -> String {
@@ -266,8 +273,7 @@ async fn open(addr: SocketAddr) -> String {
         })
         .expect("a session id");
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    let session = format!("Mcp-Session-Id: {id}\r\nMcp-Protocol-Version: 2025-11-25\r\n");
-    let (status, _, _) = exchange(addr, "POST", &initialized.to_string(), &session).await;
+    let (status, _, _) = exchange(addr, "POST", &initialized.to_string(), &on_session(&id)).await;
     assert_eq!(status, 202);
     id
 }
@@ -275,8 +281,9 @@ async fn open(addr: SocketAddr) -> String {
 /// A `ping` on session `id`: its HTTP status (404 once the session is gone).
 async fn ping(addr: SocketAddr, id: &str) -> u16 {
     let ping = json!({"jsonrpc": "2.0", "id": 7, "method": "ping"});
-    let session = format!("Mcp-Session-Id: {id}\r\nMcp-Protocol-Version: 2025-11-25\r\n");
-    exchange(addr, "POST", &ping.to_string(), &session).await.0
+    exchange(addr, "POST", &ping.to_string(), &on_session(id))
+        .await
+        .0
 }
 
 /// Opens session `id`'s standalone response stream (`GET /mcp`) and keeps it open: the
@@ -284,8 +291,8 @@ async fn ping(addr: SocketAddr, id: &str) -> u16 {
 async fn listen(addr: SocketAddr, id: &str) -> TcpStream {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let request = format!(
-        "GET /mcp HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\
-         Mcp-Session-Id: {id}\r\nMcp-Protocol-Version: 2025-11-25\r\n\r\n"
+        "GET /mcp HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n{}\r\n",
+        on_session(id)
     );
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut head = [0u8; 12];
@@ -302,8 +309,7 @@ async fn slow_clients_are_cut_off_and_never_lock_out_a_new_one() {
     let mut config = HttpConfig::default();
     config.max_connections = 4;
     config.header_read_timeout = Duration::from_millis(500);
-    let server = abc(&Calls::default()).http_config(config).build().unwrap();
-    let addr = http_server(&server).await;
+    let addr = serve(config).await;
     // More trickling connections than the server serves at once.
     let mut slow = Vec::new();
     for _ in 0..8 {
@@ -341,8 +347,7 @@ async fn slow_clients_are_cut_off_and_never_lock_out_a_new_one() {
 async fn idle_keep_alive_connections_are_closed() {
     let mut config = HttpConfig::default();
     config.header_read_timeout = Duration::from_millis(500);
-    let server = abc(&Calls::default()).http_config(config).build().unwrap();
-    let addr = http_server(&server).await;
+    let addr = serve(config).await;
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let body = initialize(1);
     let request = format!(
