@@ -234,12 +234,9 @@ fn strip_attrs(tokens: TokenStream, name: &str) -> TokenStream {
     let mut out = Vec::with_capacity(trees.len());
     let mut i = 0;
     while i < trees.len() {
-        if let (TokenTree::Punct(pound), Some(TokenTree::Group(attr))) =
-            (&trees[i], trees.get(i + 1))
-            && pound.as_char() == '#'
-            && attr.delimiter() == Delimiter::Bracket
-            && matches!(attr.stream().into_iter().next(), Some(TokenTree::Ident(path)) if path == name)
-        {
+        if attr_at(&trees, i).is_some_and(
+            |attr| matches!(attr.stream().into_iter().next(), Some(TokenTree::Ident(path)) if path == name),
+        ) {
             i += 2;
             continue;
         }
@@ -249,16 +246,23 @@ fn strip_attrs(tokens: TokenStream, name: &str) -> TokenStream {
     out.into_iter().collect()
 }
 
+/// The bracket group of the attribute (`#` and `[…]`) starting at `trees[i]`, if one does.
+fn attr_at(trees: &[TokenTree], i: usize) -> Option<&Group> {
+    match (trees.get(i), trees.get(i + 1)) {
+        (Some(TokenTree::Punct(pound)), Some(TokenTree::Group(attr)))
+            if pound.as_char() == '#' && attr.delimiter() == Delimiter::Bracket =>
+        {
+            Some(attr)
+        }
+        _ => None,
+    }
+}
+
 /// `tokens` (an item) with `attr` added after its outer attributes, before its visibility.
 pub fn after_outer_attrs(tokens: &TokenStream, attr: TokenStream) -> TokenStream {
     let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
     let mut at = 0;
-    while let (Some(TokenTree::Punct(pound)), Some(TokenTree::Group(group))) =
-        (trees.get(at), trees.get(at + 1))
-    {
-        if pound.as_char() != '#' || group.delimiter() != Delimiter::Bracket {
-            break;
-        }
+    while attr_at(&trees, at).is_some() {
         at += 2;
     }
     let (outer, rest) = trees.split_at(at);
