@@ -7,13 +7,16 @@ use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 
 /// How long one response may take before the client gives up.
 const TIMEOUT: Duration = Duration::from_secs(30);
 
-/// One keep-alive connection.
+/// One keep-alive connection, its halves apart so that a response is read while the
+/// request is still being written (a server may answer an oversized body early and close).
 pub struct Conn {
-    stream: BufReader<TcpStream>,
+    reader: BufReader<OwnedReadHalf>,
+    writer: OwnedWriteHalf,
     addr: SocketAddr,
 }
 
@@ -45,8 +48,10 @@ impl Conn {
             }
         };
         stream.set_nodelay(true)?;
+        let (reader, writer) = stream.into_split();
         Ok(Conn {
-            stream: BufReader::new(stream),
+            reader: BufReader::new(reader),
+            writer,
             addr,
         })
     }
@@ -98,10 +103,25 @@ impl Conn {
         }
         request.push_str("\r\n");
         request.push_str(body_text);
-        self.stream.get_mut().write_all(request.as_bytes()).await?;
+        // Written and read at once: a response that arrives before the server stops
+        // reading (and closes) is the answer, whatever became of the rest of the write.
+        let (written, reply) = tokio::join!(
+            self.writer.write_all(request.as_bytes()),
+            Self::read_reply(&mut self.reader, id)
+        );
+        match (written, reply) {
+            (_, Ok(reply)) => Ok(reply),
+            (Err(error), Err(_)) | (Ok(()), Err(error)) => Err(error),
+        }
+    }
 
+    /// Reads one response and the JSON-RPC message answering `id` in it.
+    async fn read_reply(
+        reader: &mut BufReader<OwnedReadHalf>,
+        id: Option<Value>,
+    ) -> std::io::Result<Reply> {
         let mut line = String::new();
-        self.stream.read_line(&mut line).await?;
+        reader.read_line(&mut line).await?;
         let status: u16 = line
             .get(9..12)
             .and_then(|s| s.parse().ok())
@@ -114,7 +134,7 @@ impl Conn {
         let (mut length, mut chunked, mut session) = (None, false, None);
         loop {
             line.clear();
-            self.stream.read_line(&mut line).await?;
+            reader.read_line(&mut line).await?;
             let header = line.trim_end();
             if header.is_empty() {
                 break;
@@ -133,20 +153,20 @@ impl Conn {
         if chunked {
             loop {
                 line.clear();
-                self.stream.read_line(&mut line).await?;
+                reader.read_line(&mut line).await?;
                 let size = usize::from_str_radix(line.trim(), 16).unwrap_or(0);
                 if size == 0 {
                     line.clear();
-                    self.stream.read_line(&mut line).await?;
+                    reader.read_line(&mut line).await?;
                     break;
                 }
                 let mut chunk = vec![0; size + 2];
-                self.stream.read_exact(&mut chunk).await?;
+                reader.read_exact(&mut chunk).await?;
                 body.extend_from_slice(&chunk[..size]);
             }
         } else if let Some(length) = length {
             body.resize(length, 0);
-            self.stream.read_exact(&mut body).await?;
+            reader.read_exact(&mut body).await?;
         }
         let text = String::from_utf8_lossy(&body);
         let message = find_reply(&text, id.as_ref());
