@@ -17,6 +17,11 @@ use std::time::Duration;
 #[cfg(feature = "http")]
 pub const ENV_REPLICA_TAG: &str = "MCP_TAILOR_REPLICA_TAG";
 
+/// The environment variable the trusted proxies are read from when the host sets none in
+/// code ([`HttpConfig::trusted_proxies`]): addresses separated by commas.
+#[cfg(feature = "http")]
+pub const ENV_TRUSTED_PROXIES: &str = "MCP_TAILOR_TRUSTED_PROXIES";
+
 /// The limits of the streamable HTTP server. Every default is chosen so that one process
 /// on a small machine stays within a known memory bound under abandoned sessions and slow
 /// clients; raise them for a larger deployment.
@@ -36,11 +41,18 @@ pub struct HttpConfig {
     /// of them are busy), so a flood from one address only ever evicts its own sessions and
     /// leaves the rest of the table to others. Default 250, a quarter of the table: many
     /// clients behind one address (a NAT, an office) still fit, and one address can never
-    /// take the whole table. Behind a reverse proxy every client has the proxy's address:
-    /// raise it to `max_sessions` there. The address is axum's `ConnectInfo<SocketAddr>` (set by
-    /// `serve_http`/`serve_http_on`, or by `into_make_service_with_connect_info`); without
-    /// one only `max_sessions` applies.
+    /// take the whole table. The address is the peer's, axum's `ConnectInfo<SocketAddr>` (set
+    /// by `serve_http`/`serve_http_on`, or by `into_make_service_with_connect_info`), or the
+    /// one a trusted proxy forwarded (see `trusted_proxies`); without one only
+    /// `max_sessions` applies.
     pub max_sessions_per_client: usize,
+    /// The reverse proxies (load balancers) in front of this server. Behind one, every
+    /// peer is the proxy; for a peer listed here, the client address is the right-most
+    /// address of `X-Forwarded-For` that is not itself a trusted proxy (nginx's
+    /// `$proxy_add_x_forwarded_for` appends the address it saw). A header from any other
+    /// peer is ignored, so clients cannot pick their own address. Default none; with none
+    /// set in code, the builder reads [`ENV_TRUSTED_PROXIES`].
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// The replica this process is, behind a load balancer: every session id it creates
     /// then reads `{tag}.{random}`, so the balancer can send each session-bound request to
     /// the replica that holds the session by the `Mcp-Session-Id` header alone, and
@@ -68,6 +80,7 @@ impl Default for HttpConfig {
         HttpConfig {
             max_sessions: 1_000,
             max_sessions_per_client: 250,
+            trusted_proxies: Vec::new(),
             replica_tag: None,
             session_idle_timeout: Duration::from_secs(120),
             max_connections: 512,

@@ -43,7 +43,7 @@ pub mod reason {
 /// variable of the default verbosity, and the built-in client-name aliases.
 pub mod wire {
     #[cfg(feature = "http")]
-    pub use super::limits::ENV_REPLICA_TAG;
+    pub use super::limits::{ENV_REPLICA_TAG, ENV_TRUSTED_PROXIES};
     pub use super::listing::cursor::ENV_CURSOR_SECRET;
     pub use super::request::reader::{
         DEFAULT_ALIASES, ENV_VERBOSITY, HEADER_MODEL, HEADER_RUNNER, HEADER_VERBOSITY, META_MODEL,

@@ -213,6 +213,31 @@ async fn one_client_address_holds_at_most_its_share_and_evicts_only_its_own() {
 }
 
 #[tokio::test]
+async fn behind_a_trusted_proxy_the_share_is_the_forwarded_clients() {
+    let mut config = HttpConfig::default();
+    config.max_sessions_per_client = 2;
+    config.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    let addr = serve(config).await;
+    let from = |client: &str| format!("X-Forwarded-For: {client}\r\n");
+    let mut a = Vec::new();
+    let mut b = Vec::new();
+    for _ in 0..2 {
+        a.push(open_with(addr, &from("203.0.113.1")).await);
+        b.push(open_with(addr, &from("203.0.113.2")).await);
+    }
+    // Four sessions from one peer, two clients behind it: each holds its own share.
+    for id in a.iter().chain(&b) {
+        assert_eq!(ping(addr, id).await, 200, "{id}");
+    }
+    // A third from one client closes that client's oldest, not the other's.
+    let third = open_with(addr, &from("198.51.100.7, 203.0.113.1")).await;
+    assert_eq!(ping(addr, &a[0]).await, 404, "the client's oldest goes");
+    for id in [&a[1], &b[0], &b[1], &third] {
+        assert_eq!(ping(addr, id).await, 200, "{id}");
+    }
+}
+
+#[tokio::test]
 async fn a_replica_tag_prefixes_every_session_id_and_the_sessions_work_as_any() {
     let mut config = HttpConfig::default();
     config.replica_tag = Some("r2".into());
@@ -262,7 +287,12 @@ fn on_session(id: &str) -> String {
 /// Opens a 2025-11-25 session with a raw `initialize` (and `notifications/initialized`),
 /// never to be closed; its id.
 async fn open(addr: SocketAddr) -> String {
-    let (status, headers, body) = exchange(addr, "POST", &initialize(1), "").await;
+    open_with(addr, "").await
+}
+
+/// [`open`], the `initialize` sent with `extra` headers.
+async fn open_with(addr: SocketAddr, extra: &str) -> String {
+    let (status, headers, body) = exchange(addr, "POST", &initialize(1), extra).await;
     assert_eq!(status, 200, "{body}");
     let id = headers
         .lines()

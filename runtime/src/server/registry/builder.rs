@@ -300,8 +300,10 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
     /// Builds the server, rejecting duplicate tool names (registered twice, or registered
     /// and served by the wrapped handler), `.tailor()` names the wrapped handler does not
     /// serve, invalid icons or `_meta`, a cursor secret under 32 bytes, and an invalid
-    /// replica tag (with none in code, it is read from `MCP_TAILOR_REPLICA_TAG`).
-    // Only the streamable HTTP settings are completed here (the replica tag).
+    /// replica tag (with none in code, it is read from `MCP_TAILOR_REPLICA_TAG`), and a
+    /// trusted proxy that is not an IP address (read from `MCP_TAILOR_TRUSTED_PROXIES`
+    /// with none in code).
+    // Only the streamable HTTP settings are completed here (the replica tag, the proxies).
     #[cfg_attr(not(feature = "http"), allow(unused_mut))]
     pub fn build(mut self) -> Result<Server<H>, BuildError> {
         #[cfg(feature = "http")]
@@ -311,6 +313,9 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
                 http.replica_tag = std::env::var(crate::server::limits::ENV_REPLICA_TAG).ok();
             }
             check_replica_tag(http.replica_tag.as_deref())?;
+            if http.trusted_proxies.is_empty() {
+                http.trusted_proxies = env_trusted_proxies()?;
+            }
         }
         let catalog = Catalog::new(self.settings.registrations)?;
         check_names(&catalog, &self.settings.tailored, &self.inner)?;
@@ -408,6 +413,24 @@ fn check_replica_tag(tag: Option<&str>) -> Result<(), BuildError> {
         }
         _ => Ok(()),
     }
+}
+
+/// The addresses in [`ENV_TRUSTED_PROXIES`](crate::server::limits::ENV_TRUSTED_PROXIES),
+/// separated by commas: none when it is unset, an error naming the first that is not an IP
+/// address.
+#[cfg(feature = "http")]
+fn env_trusted_proxies() -> Result<Vec<std::net::IpAddr>, BuildError> {
+    let Ok(text) = std::env::var(crate::server::limits::ENV_TRUSTED_PROXIES) else {
+        return Ok(Vec::new());
+    };
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse()
+                .map_err(|_| BuildError::TrustedProxy(s.to_owned()))
+        })
+        .collect()
 }
 
 /// Every tool name once: none registered and served by the wrapped handler `inner`, none

@@ -176,6 +176,9 @@ pub enum BuildError {
     /// than an ASCII letter, digit, `-` or `_`.
     #[error("replica tag `{0}`: 1 to 32 of `A-Z a-z 0-9 - _`")]
     ReplicaTag(String),
+    /// An entry of `MCP_TAILOR_TRUSTED_PROXIES` is not an IP address.
+    #[error("`MCP_TAILOR_TRUSTED_PROXIES`: `{0}` is not an IP address")]
+    TrustedProxy(String),
 }
 
 /// One rendered input schema and the resolved field texts (by address) it was rendered for.

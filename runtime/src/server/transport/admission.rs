@@ -8,6 +8,9 @@
 //! `max_sessions_per_client` sessions: past it, that address's own least recently used
 //! idle session makes room, so a flood from one address only ever evicts itself. When no
 //! session can go, `initialize` is refused with HTTP 503 as before.
+//!
+//! Behind a reverse proxy the client address is the one a trusted proxy forwarded
+//! (`HttpConfig::trusted_proxies`), so the per-address share still tells clients apart.
 
 use crate::server::limits::HttpConfig;
 use crate::server::transport::tagged::TaggedSessions;
@@ -21,6 +24,7 @@ use std::time::Instant;
 pub(crate) struct Admission {
     max_sessions: usize,
     max_per_client: usize,
+    trusted_proxies: Vec<IpAddr>,
     uses: Mutex<HashMap<SessionId, Use>>,
 }
 
@@ -42,12 +46,28 @@ impl Admission {
         Admission {
             max_sessions: config.max_sessions,
             max_per_client: config.max_sessions_per_client,
+            trusted_proxies: config.trusted_proxies.clone(),
             uses: Mutex::default(),
         }
     }
 
     fn uses(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, Use>> {
         self.uses.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The address of the client behind a request from `peer`: the peer's own, or, when the
+    /// peer is a trusted proxy, the right-most address of `forwarded` (`X-Forwarded-For`)
+    /// that is not a trusted proxy itself (the peer's when the header names none).
+    pub(crate) fn client(&self, peer: Option<IpAddr>, forwarded: Option<&str>) -> Option<IpAddr> {
+        let trusted = |ip: &IpAddr| self.trusted_proxies.contains(ip);
+        match (peer, forwarded) {
+            (Some(peer), Some(forwarded)) if trusted(&peer) => forwarded
+                .rsplit(',')
+                .map_while(|hop| hop.trim().parse::<IpAddr>().ok())
+                .find(|hop| !trusted(hop))
+                .or(Some(peer)),
+            _ => peer,
+        }
     }
 
     /// Makes room for a session `client` is opening: closes the session the policy picks,
@@ -126,5 +146,55 @@ impl Drop for InFlight {
             used.in_flight = used.in_flight.saturating_sub(1);
             used.last = Instant::now();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn admission(trusted: &[&str]) -> Admission {
+        Admission::new(&HttpConfig {
+            trusted_proxies: trusted.iter().map(|ip| ip.parse().unwrap()).collect(),
+            ..HttpConfig::default()
+        })
+    }
+
+    fn ip(text: &str) -> Option<IpAddr> {
+        Some(text.parse().unwrap())
+    }
+
+    #[test]
+    fn a_trusted_proxy_forwards_the_client_address() {
+        let front = admission(&["10.0.0.1", "10.0.0.2"]);
+        let forwarded = Some("203.0.113.9, 198.51.100.7, 10.0.0.2");
+        // The right-most hop that is not a proxy: the address the first proxy saw.
+        assert_eq!(front.client(ip("10.0.0.1"), forwarded), ip("198.51.100.7"));
+        // Without the header, or with only proxies in it, the peer stands.
+        assert_eq!(front.client(ip("10.0.0.1"), None), ip("10.0.0.1"));
+        assert_eq!(
+            front.client(ip("10.0.0.1"), Some("10.0.0.2")),
+            ip("10.0.0.1")
+        );
+        // A hop that is not an address ends the walk: what lies left of it is unverified.
+        assert_eq!(
+            front.client(ip("10.0.0.1"), Some("203.0.113.9, junk")),
+            ip("10.0.0.1")
+        );
+        assert_eq!(front.client(ip("10.0.0.1"), Some("::1")), ip("::1"));
+    }
+
+    #[test]
+    fn any_other_peer_cannot_choose_its_address() {
+        let front = admission(&["10.0.0.1"]);
+        assert_eq!(
+            front.client(ip("192.0.2.4"), Some("203.0.113.9")),
+            ip("192.0.2.4")
+        );
+        assert_eq!(
+            admission(&[]).client(ip("10.0.0.1"), Some("203.0.113.9")),
+            ip("10.0.0.1")
+        );
+        assert_eq!(front.client(None, Some("203.0.113.9")), None);
     }
 }

@@ -173,10 +173,15 @@ async fn message(
 /// An `initialize`: room made for its session (or HTTP 503 with a JSON-RPC error when every
 /// session that could go is busy), then the session recorded as its client's.
 async fn open_session(front: &Front, request: Request, message: &Value, next: Next) -> Response {
-    let client = request
+    let peer = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0.ip());
+    let forwarded = request
+        .headers()
+        .get("x-forwarded-for")
+        .and_then(|v| v.to_str().ok());
+    let client = front.admission.client(peer, forwarded);
     if front
         .admission
         .make_room(client, &front.sessions)
