@@ -227,15 +227,19 @@ impl<H: ServerHandler + Clone> Server<H> {
         StreamableHttpService::new(move || Ok(server.session()), sessions, config)
     }
 
-    /// An `axum` router serving MCP at [`MCP_PATH`] with this server's [`HttpConfig`] and
-    /// rmcp's defaults otherwise (loopback hosts only; build your own router on
+    /// An `axum` router serving MCP at [`MCP_PATH`] with this server's [`HttpConfig`],
+    /// one-message stateless replies as JSON (not an event stream), and rmcp's defaults
+    /// otherwise (loopback hosts only; build your own router on
     /// [`http_service`](Self::http_service) for more).
     pub fn router(&self) -> axum::Router {
         let config = self.http_config().clone();
         let mut local = LocalSessionManager::default();
         local.session_config.keep_alive = Some(config.session_idle_timeout);
         let sessions = Arc::new(TaggedSessions::new(local, config.replica_tag.clone()));
-        let mut rmcp_config = StreamableHttpServerConfig::default();
+        // A stateless (2026-07-28) reply that is one message goes out as JSON with a length,
+        // written whole: a proxy in front either has all of it or none (and may then send
+        // a safe request to another replica), never a stream cut after its headers.
+        let mut rmcp_config = StreamableHttpServerConfig::default().with_json_response(true);
         rmcp_config.max_request_body_bytes = config.max_body_bytes;
         let server = self.clone();
         let service =
