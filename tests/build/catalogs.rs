@@ -43,7 +43,7 @@ pub fn bench_catalog() -> String {
     }
     write!(
         out,
-        "/// The same tools on rmcp's `#[tool]` router.\n#[derive(Clone)]\npub struct RmcpServer;\n\n#[tool_router]\nimpl RmcpServer {{\n{rmcp}}}\n\n#[tool_handler]\nimpl ServerHandler for RmcpServer {{}}\n\n/// The same tools on mcp-tailor.\npub fn built() -> mcp_tailor::server::Server {{\n    mcp_tailor::server::Server::builder()\n{register}        .build()\n        .unwrap()\n}}\n"
+        "/// The same tools on rmcp's `#[tool]` router.\n#[derive(Clone)]\npub struct RmcpServer;\n\n#[tool_router]\nimpl RmcpServer {{\n{rmcp}}}\n\n#[tool_handler]\nimpl ServerHandler for RmcpServer {{}}\n\n/// The same tools on mcp-tailor.\npub fn built() -> mcp_tailor::server::Server {{\n    builder().build().unwrap()\n}}\n\n/// The builder of [`built`], to set more.\npub fn builder() -> mcp_tailor::server::ServerBuilder {{\n    mcp_tailor::server::Server::builder()\n{register}}}\n"
     )
     .unwrap();
     out

@@ -7,11 +7,13 @@
 //! cargo run -p mcp-tailor-tests --release --bin robustness -- ci      # < 2 min
 //! cargo run -p mcp-tailor-tests --release --bin robustness -- full    # ROBUSTNESS.md
 //! cargo run -p mcp-tailor-tests --release --bin robustness -- bench [RUNS]   # against rmcp
+//! cargo run -p mcp-tailor-tests --release --bin robustness -- replicas  # behind nginx
 //! ```
 
 #![allow(missing_docs, dead_code)] // the generated catalog's argument fields are read only by serde
 
 mod client;
+mod replicas;
 mod servers;
 
 use client::{Conn, initialize, modern_headers, modern_meta};
@@ -55,23 +57,19 @@ struct Child {
 
 impl Child {
     async fn start(kind: &str) -> Child {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        Self::start_with(kind, &[]).await
+    }
+
+    /// [`start`](Self::start) with `env` set in the server process.
+    async fn start_with(kind: &str, env: &[(&str, String)]) -> Child {
+        let addr = free_addr();
         let process = tokio::process::Command::new(std::env::current_exe().unwrap())
             .args(["serve", kind, &addr.to_string()])
+            .envs(env.iter().map(|(k, v)| (k, v)))
             .kill_on_drop(true)
             .spawn()
             .expect("the server process starts");
-        for _ in 0..200 {
-            if tokio::net::TcpStream::connect(addr).await.is_ok() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
+        wait_listening(addr).await;
         Child { process, addr }
     }
 
@@ -92,6 +90,24 @@ impl Child {
     fn alive(&mut self) -> bool {
         matches!(self.process.try_wait(), Ok(None))
     }
+}
+
+/// A free loopback address: a port bound and let go.
+fn free_addr() -> SocketAddr {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free loopback port")
+}
+
+/// Waits until something listens at `addr` (5 s at most); whether it does.
+async fn wait_listening(addr: SocketAddr) -> bool {
+    for _ in 0..200 {
+        if tokio::net::TcpStream::connect(addr).await.is_ok() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    false
 }
 
 /// The tools a reader should read, from an identical server built in this process.
@@ -611,11 +627,20 @@ fn main() -> ExitCode {
             runtime.block_on(bench(runs));
             ExitCode::SUCCESS
         }
-        Some(size @ ("ci" | "full")) => {
-            let plan = if size == "ci" { &CI } else { &FULL };
+        Some(run @ ("ci" | "full" | "replicas")) => {
             let started = Instant::now();
-            let problems = runtime.block_on(suite(plan));
-            println!("robustness ({size}) took {:.1?}", started.elapsed());
+            let problems = runtime.block_on(async {
+                match run {
+                    "ci" => suite(&CI).await,
+                    "full" => suite(&FULL).await,
+                    _ => {
+                        let mut problems = Vec::new();
+                        replicas::run(&mut problems).await;
+                        problems
+                    }
+                }
+            });
+            println!("robustness ({run}) took {:.1?}", started.elapsed());
             println!(
                 "robustness: {} passed, {} failed",
                 PASSED.load(Ordering::Relaxed),
@@ -628,7 +653,7 @@ fn main() -> ExitCode {
             }
         }
         _ => {
-            eprintln!("usage: robustness ci | full | bench [RUNS]");
+            eprintln!("usage: robustness ci | full | bench [RUNS] | replicas");
             ExitCode::from(2)
         }
     }

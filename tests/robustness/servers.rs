@@ -139,7 +139,18 @@ async fn principal(
     next.run(request).await
 }
 
-/// Serves `kind` (`tailor`, `rmcp` or `faulty`) at `addr` until the process is killed.
+/// A replica behind a load balancer: the 100-tool catalog, ten tools a page, its tag,
+/// cursor secret and trusted proxies from the environment as a deployment sets them.
+pub fn replica() -> Server {
+    builder()
+        .page_size(10)
+        .http_config(http_config())
+        .build()
+        .expect("a valid catalog and replica environment")
+}
+
+/// Serves `kind` (`tailor`, `rmcp`, `faulty` or `replica`) at `addr` until the process is
+/// killed.
 pub async fn serve(kind: &str, addr: SocketAddr) {
     let listener = tokio::net::TcpListener::bind(addr).await.expect("bind");
     match kind {
@@ -161,7 +172,11 @@ pub async fn serve(kind: &str, addr: SocketAddr) {
             axum::serve(listener, router).await.expect("serve");
         }
         kind => {
-            let server = if kind == "tailor" { built() } else { faulty() };
+            let server = match kind {
+                "tailor" => built(),
+                "replica" => replica(),
+                _ => faulty(),
+            };
             let router = server.router().layer(axum::middleware::from_fn(principal));
             server
                 .serve_http_on(listener, router, std::future::pending())
