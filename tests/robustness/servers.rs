@@ -163,7 +163,8 @@ pub async fn serve(kind: &str, addr: SocketAddr) {
             let service = StreamableHttpService::new(
                 || Ok(RmcpServer),
                 std::sync::Arc::new(LocalSessionManager::default()),
-                StreamableHttpServerConfig::default(),
+                // As mcp-tailor's router answers: one-message stateless replies as JSON.
+                StreamableHttpServerConfig::default().with_json_response(true),
             );
             let router = axum::Router::new().nest_service("/mcp", service);
             let listener = listener.tap_io(|tcp| {
