@@ -12,9 +12,16 @@ fn every_line_of_the_readme_nginx_excerpt_is_in_the_shipped_configuration() {
         .expect("the README shows the nginx configuration");
     let (excerpt, _) = rest.split_once("```").expect("the block ends");
     let shipped: Vec<&str> = SHIPPED.lines().map(str::trim).collect();
-    let lines: Vec<&str> = excerpt.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let lines: Vec<&str> = excerpt
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
     assert!(lines.len() > 10, "{excerpt}");
     for line in lines {
-        assert!(shipped.contains(&line), "README line not in the shipped file: {line}");
+        assert!(
+            shipped.contains(&line),
+            "README line not in the shipped file: {line}"
+        );
     }
 }

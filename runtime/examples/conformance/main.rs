@@ -1,5 +1,6 @@
 //! The MCP conformance suite's reference server, written with mcp-tailor: its test tools
-//! are `#[mcp_tool]` types registered on the layer (one tailored by level and runner),
+//! are `#[mcp_tool]` types registered on the layer (one tailored by level and runner, the
+//! task fixtures run as MCP tasks),
 //! while prompts, resources, completion, logging and two tools of their own come from a
 //! plain rmcp handler passed to `.handler(...)`.
 //!
@@ -10,6 +11,7 @@
 
 mod fixtures;
 mod mrtr;
+mod tasks;
 mod tools;
 
 use mcp_tailor::mcp_tool;
@@ -34,7 +36,7 @@ pub fn server() -> Server<fixtures::Fixtures> {
     let builder = Server::builder()
         .handler(fixtures::Fixtures::default())
         .tailor::<TriggerPromptChange>();
-    mrtr::register(tools::register(builder))
+    tasks::register(mrtr::register(tools::register(builder)))
         .build()
         .expect("the conformance catalog is valid")
 }

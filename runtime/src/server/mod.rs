@@ -27,6 +27,7 @@ pub use request::info::{Principal, RequestInfo};
 pub use request::reader::Reader;
 pub use session::call::CallContext;
 pub use session::handler::Session;
+pub use session::tasks::TaskSupport;
 pub use transport::error::ServeError;
 
 /// The `data.reason` of every JSON-RPC error the layer answers (and `data.cause` where a

@@ -11,6 +11,7 @@ use crate::server::registry::catalog::Catalog;
 use crate::server::request::info::{Principal, RequestInfo};
 use crate::server::request::reader::{Reader, ReaderSource};
 use crate::server::session::subscriptions::Subscribers;
+use crate::server::session::tasks::Tasks;
 use rmcp::model::Implementation;
 use std::sync::Arc;
 use std::time::Duration;
@@ -45,6 +46,8 @@ pub(crate) struct Shared {
     pub(crate) gated: bool,
     /// Who hears `tools/list_changed`.
     pub(crate) subscribers: Arc<Subscribers>,
+    /// The tasks registered tools run as (none unless a tool has task support).
+    pub(crate) tasks: Tasks,
     /// What the wrapped handler declared at `build`, read on every request instead of
     /// asking it again.
     pub(crate) inner: InnerFacts,
@@ -60,6 +63,8 @@ pub(crate) struct InnerFacts {
     pub(crate) tools: bool,
     /// It handles `logging/setLevel` itself.
     pub(crate) logging: bool,
+    /// It runs tasks of its own (declares the tasks extension).
+    pub(crate) tasks: bool,
     /// The logger name of `notifications/message`: the server's name.
     pub(crate) logger: Arc<str>,
 }

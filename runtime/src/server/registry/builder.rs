@@ -349,6 +349,7 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
         let inner = InnerFacts {
             tools: declared.capabilities.tools.is_some(),
             logging: declared.capabilities.logging.is_some(),
+            tasks: declared.capabilities.supports_tasks(),
             logger: self
                 .settings
                 .server_info
@@ -374,6 +375,7 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
             dynamic,
             gated,
             subscribers: Default::default(),
+            tasks: Default::default(),
             inner,
             #[cfg(feature = "http")]
             http: self.settings.http,

@@ -7,6 +7,7 @@ use crate::server::listing::meta_key::validate_meta_key;
 use crate::server::registry::results::IntoToolResult;
 use crate::server::request::info::RequestInfo;
 use crate::server::session::call::CallContext;
+use crate::server::session::tasks::TaskSupport;
 use crate::{McpTool, RenderCtx, ToolDef};
 use rmcp::ErrorData;
 use rmcp::model::{
@@ -32,6 +33,7 @@ pub struct ToolRegistration {
     authorize: Option<AuthorizeFn>,
     icons: Option<Value>,
     meta: Option<Value>,
+    tasks: Option<TaskSupport>,
 }
 
 impl ToolRegistration {
@@ -65,6 +67,7 @@ impl ToolRegistration {
             authorize: None,
             icons: None,
             meta: None,
+            tasks: None,
         }
     }
 
@@ -88,6 +91,7 @@ impl ToolRegistration {
             authorize: None,
             icons: None,
             meta: None,
+            tasks: None,
         }
     }
 
@@ -114,6 +118,18 @@ impl ToolRegistration {
     #[must_use]
     pub fn meta(mut self, meta: Value) -> Self {
         self.meta = Some(meta);
+        self
+    }
+
+    /// Runs the tool as an MCP task (the tasks extension) for clients that declared it:
+    /// a call whose handler has not finished by the time it first waits answers
+    /// `CreateTaskResult`, and the handler goes on in the background, polled with
+    /// `tasks/get`, given input with `tasks/update` (see [`CallContext::task_input`]),
+    /// stopped with `tasks/cancel` (its [`CallContext::cancelled`] fires). The server
+    /// then declares the extension. [`TaskSupport::Required`] refuses clients without it.
+    #[must_use]
+    pub fn tasks(mut self, support: TaskSupport) -> Self {
+        self.tasks = Some(support);
         self
     }
 }
@@ -192,6 +208,8 @@ pub(crate) struct ToolEntry {
     icons: Option<Vec<Icon>>,
     meta: Option<MetaObject>,
     output_schema: Option<Arc<JsonObject>>,
+    /// Whether and how it runs as a task.
+    pub(crate) tasks: Option<TaskSupport>,
     /// Rendered input schemas, one per combination of resolved field descriptions (keyed
     /// by the addresses of the `&'static` texts; a tool has a handful of combinations).
     schemas: RwLock<Vec<SchemaVariant>>,
@@ -249,6 +267,7 @@ impl ToolEntry {
             icons,
             meta,
             output_schema: reg.output_schema,
+            tasks: reg.tasks,
             schemas: RwLock::new(Vec::new()),
         })
     }
@@ -340,6 +359,11 @@ impl Catalog {
     /// Whether any tool's wording depends on the reader.
     pub(crate) fn is_tailored(&self) -> bool {
         self.entries.iter().any(|e| e.def.is_tailored())
+    }
+
+    /// Whether any tool runs as a task.
+    pub(crate) fn has_tasks(&self) -> bool {
+        self.entries.iter().any(|e| e.tasks.is_some())
     }
 
     /// Whether any tool's existence depends on the caller (scopes or `authorize`).

@@ -23,14 +23,27 @@ impl ServerHandler for NoHandler {
 const MAX_INNER_PAGES: usize = 1_000;
 
 /// The layer's capabilities over the wrapped handler's: tools (with `listChanged`) and
-/// logging are the layer's; everything else is the handler's.
-pub(crate) fn merge_capabilities(mut capabilities: ServerCapabilities) -> ServerCapabilities {
+/// logging are the layer's, and the tasks extension when a registered tool runs as a task
+/// (`tasks`); everything else is the handler's.
+pub(crate) fn merge_capabilities(
+    mut capabilities: ServerCapabilities,
+    tasks: bool,
+) -> ServerCapabilities {
     let ours = ServerCapabilities::builder()
         .enable_tools()
         .enable_tool_list_changed()
         .enable_logging()
         .build();
     capabilities.tools = ours.tools;
+    if tasks && !capabilities.supports_tasks() {
+        capabilities
+            .extensions
+            .get_or_insert_with(Default::default)
+            .insert(
+                rmcp::model::TASKS_EXTENSION_ID.to_owned(),
+                Default::default(),
+            );
+    }
     if capabilities.logging.is_none() {
         capabilities.logging = ours.logging;
     }

@@ -126,12 +126,10 @@ impl RequestInfo {
         let protocol_version = context.protocol_version().map(|v| v.as_str().to_owned());
         let client = client.or_else(|| context.client_info());
         let meta = Arc::new(std::mem::take(&mut context.meta.0.0));
-        let (headers, principal) = match context.extensions.get_mut::<http::request::Parts>() {
-            Some(parts) => (
-                Arc::new(std::mem::take(&mut parts.headers)),
-                parts.extensions.get::<Principal>().cloned(),
-            ),
-            None => (empty_headers(), None),
+        let principal = principal_in(context).cloned();
+        let headers = match context.extensions.get_mut::<http::request::Parts>() {
+            Some(parts) => Arc::new(std::mem::take(&mut parts.headers)),
+            None => empty_headers(),
         };
         RequestInfo {
             protocol_version,
@@ -193,6 +191,15 @@ impl ReaderSource {
             session,
         )
     }
+}
+
+/// The principal the host's middleware put on an HTTP request (`None` on stdio, or when
+/// the host set none).
+pub(crate) fn principal_in(context: &RequestContext<RoleServer>) -> Option<&Principal> {
+    context
+        .extensions
+        .get::<http::request::Parts>()
+        .and_then(|parts| parts.extensions.get::<Principal>())
 }
 
 #[cfg(test)]

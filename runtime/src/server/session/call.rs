@@ -8,9 +8,10 @@ use crate::server::request::era::Era;
 use crate::server::request::info::RequestInfo;
 use crate::server::request::reader::Reader;
 use crate::server::session::subscriptions::Subscribers;
+use crate::server::session::tasks::{TaskSlot, not_a_task};
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, CreateMessageRequestParams, CreateMessageResult,
-    ElicitRequestParams, ElicitResult, InputResponses, LoggingLevel,
+    ElicitRequestParams, ElicitResult, InputRequest, InputResponses, LoggingLevel,
     LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ProtocolVersion,
     RequestMetaObject,
 };
@@ -104,6 +105,11 @@ pub struct CallContext {
     request_state: Option<String>,
     /// The request's `_meta` as rmcp's type, built only if a handler asks for it.
     meta: std::sync::OnceLock<RequestMetaObject>,
+    /// Fires when the client cancels the call (or, for a task, the task).
+    cancel: CancellationToken,
+    /// The task this call may become, for a tool with task support and a client that
+    /// declared the extension.
+    task: Option<TaskSlot>,
 }
 
 impl std::fmt::Debug for CallContext {
@@ -135,11 +141,22 @@ impl CallContext {
             session,
             subscribers,
             logger,
+            cancel: context.ct.clone(),
+            task: None,
             context,
             input_responses: call.input_responses.take(),
             request_state: call.request_state.take(),
             meta: std::sync::OnceLock::new(),
         }
+    }
+
+    /// This call may become a task: its context reaches the handler through `slot`, and
+    /// `cancel` (fired by `tasks/cancel`) replaces the request's cancellation, which ends
+    /// with the request.
+    pub(crate) fn for_task(mut self, slot: TaskSlot, cancel: CancellationToken) -> Self {
+        self.task = Some(slot);
+        self.cancel = cancel;
+        self
     }
 
     fn session_bound(&self) -> bool {
@@ -245,19 +262,63 @@ impl CallContext {
         }
     }
 
-    /// Whether the client cancelled this call (`notifications/cancelled`).
+    /// Whether the client cancelled this call (`notifications/cancelled`; for a call
+    /// running as a task, `tasks/cancel`).
     pub fn is_cancelled(&self) -> bool {
-        self.context.ct.is_cancelled()
+        self.cancel.is_cancelled()
     }
 
-    /// Resolves when the client cancels this call.
+    /// Resolves when the client cancels this call (for a task: `tasks/cancel`).
     pub async fn cancelled(&self) {
-        self.context.ct.cancelled().await;
+        self.cancel.cancelled().await;
     }
 
-    /// The call's cancellation token (cancelled on `notifications/cancelled`).
+    /// The call's cancellation token (cancelled on `notifications/cancelled`; for a task,
+    /// on `tasks/cancel`).
     pub fn cancellation_token(&self) -> CancellationToken {
-        self.context.ct.clone()
+        self.cancel.clone()
+    }
+
+    /// Whether this call may run as a task: the tool has task support and the client
+    /// declared the tasks extension.
+    pub fn is_task(&self) -> bool {
+        self.task.is_some()
+    }
+
+    /// The id of the task this call became; waits until it is one (at the handler's first
+    /// wait), so a handler that needs the id becomes a task by asking. `None` when the
+    /// call cannot run as a task.
+    pub async fn task_id(&self) -> Option<String> {
+        let slot = self.task.as_ref()?;
+        slot.task().await.map(|task| task.task_id().to_owned())
+    }
+
+    /// Asks the client for input in a task (elicitation, sampling, roots): the task
+    /// reports `input_required` with `request` under `key` (unique within the task) until
+    /// the client answers with `tasks/update`; the answer. Asking makes the call a task.
+    /// An error when the call cannot run as a task (see [`is_task`](Self::is_task)),
+    /// or when the task is cancelled while waiting.
+    pub async fn task_input(
+        &self,
+        key: impl Into<String>,
+        request: InputRequest,
+    ) -> Result<serde_json::Value, ErrorData> {
+        match &self.task {
+            Some(slot) => slot.input(key.into(), request).await,
+            None => Err(not_a_task()),
+        }
+    }
+
+    /// Sets the task's `statusMessage`, shown by `tasks/get`; `false` when the call is not
+    /// (yet) a task.
+    pub fn set_task_status(&self, message: impl Into<String>) -> bool {
+        match self.task.as_ref().and_then(TaskSlot::current) {
+            Some(task) => {
+                task.set_status_message(message);
+                true
+            }
+            None => false,
+        }
     }
 
     /// Asks the client's model for a message (`sampling/createMessage`; session-bound

@@ -7,16 +7,17 @@
 use crate::server::failure::{FailureKind, TOOL_HANDLER_FAILURE, internal, report, unknown_tool};
 use crate::server::listing::list::{inner_is_visible, is_visible, list_tools};
 use crate::server::registry::inner::{NoHandler, inner_tools, merge_capabilities};
-use crate::server::request::info::RequestInfo;
+use crate::server::request::info::{RequestInfo, principal_in};
 use crate::server::request::reader::ReaderScope;
 use crate::server::session::call::{CallContext, SessionState};
 use crate::server::session::custom::{SET_READER_METHOD, malformed_standard_request, set_reader};
+use crate::server::session::tasks::{Call, TaskSlot, TaskSupport};
 use crate::server::shared::Shared;
 use futures::FutureExt as _;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
-    CompleteRequestParams, CompleteResult, CustomNotification, CustomRequest, CustomResult,
-    DiscoverResult, GetPromptRequestParams, GetPromptResponse, GetSkillRequestParams,
+    ClientCapabilities, CompleteRequestParams, CompleteResult, CustomNotification, CustomRequest,
+    CustomResult, DiscoverResult, GetPromptRequestParams, GetPromptResponse, GetSkillRequestParams,
     GetSkillResult, GetTaskParams, GetTaskResult, Implementation, InitializeRequestParams,
     InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
     ListSkillsResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
@@ -30,6 +31,7 @@ use std::borrow::Cow;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
 
 /// One session of a [`Server`](crate::server::Server): implements `rmcp::ServerHandler` in front of the
 /// wrapped handler `H`.
@@ -105,6 +107,7 @@ impl<H: ServerHandler> Session<H> {
         context: RequestContext<RoleServer>,
         info: Arc<RequestInfo>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let principal = info.principal.id.clone();
         let call = CallContext::new(
             info,
             self.session.clone(),
@@ -113,22 +116,56 @@ impl<H: ServerHandler> Session<H> {
             self.scoped(context),
             &mut request,
         );
+        let declared = call
+            .client_capabilities()
+            .is_some_and(|capabilities| capabilities.supports_tasks());
         let arguments = request.arguments.unwrap_or_default();
-        match AssertUnwindSafe(entry.call(arguments, call))
-            .catch_unwind()
-            .await
-        {
-            Ok(result) => result,
-            Err(_) => {
-                report(
-                    self.shared.reporter.as_ref(),
-                    FailureKind::Handler,
-                    "the tool handler panicked",
-                    Some(request.name.to_string()),
-                );
-                Err(internal(TOOL_HANDLER_FAILURE))
+        let reporter = self.shared.reporter.clone();
+        let name = request.name.to_string();
+        let guarded = |call: CallContext| -> Call {
+            let run = entry.call(arguments, call);
+            Box::pin(async move {
+                AssertUnwindSafe(run)
+                    .catch_unwind()
+                    .await
+                    .unwrap_or_else(|_| {
+                        report(
+                            reporter.as_ref(),
+                            FailureKind::Handler,
+                            "the tool handler panicked",
+                            Some(name),
+                        );
+                        Err(internal(TOOL_HANDLER_FAILURE))
+                    })
+            })
+        };
+        match (entry.tasks, declared) {
+            (None, _) | (Some(TaskSupport::Optional), false) => guarded(call).await,
+            (Some(TaskSupport::Required), false) => {
+                Err(ErrorData::missing_required_client_capability(
+                    ClientCapabilities::builder().enable_tasks().build(),
+                ))
+            }
+            (Some(_), true) => {
+                let (slot, cancel) = (TaskSlot::default(), CancellationToken::new());
+                let call = guarded(call.for_task(slot.clone(), cancel.clone()));
+                self.shared.tasks.run(&principal, call, slot, cancel).await
             }
         }
+    }
+
+    /// The principal of a request, for the tasks it may see.
+    fn principal(&self, context: &RequestContext<RoleServer>) -> String {
+        principal_in(context).map_or_else(
+            || self.shared.default_principal.id.clone(),
+            |principal| principal.id.clone(),
+        )
+    }
+
+    /// Whether a `tasks/*` request for `id` is the layer's: a task of its own, or any
+    /// task when the wrapped handler runs none.
+    fn owns_task(&self, id: &str) -> bool {
+        !self.shared.inner.tasks || self.shared.tasks.knows(id)
     }
 }
 
@@ -159,7 +196,7 @@ macro_rules! forward_notifications {
 impl<H: ServerHandler> ServerHandler for Session<H> {
     fn get_info(&self) -> ServerConfig {
         let mut info = self.inner.get_info();
-        info.capabilities = merge_capabilities(info.capabilities);
+        info.capabilities = merge_capabilities(info.capabilities, self.shared.catalog.has_tasks());
         if let Some(server_info) = &self.shared.server_info {
             info.server_info = server_info.clone();
         }
@@ -337,12 +374,48 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
         read_resource(ReadResourceRequestParams) -> ReadResourceResponse;
         subscribe(SubscribeRequestParams) -> ();
         unsubscribe(UnsubscribeRequestParams) -> ();
-        get_task(GetTaskParams) -> GetTaskResult;
-        update_task(UpdateTaskParams) -> ();
-        cancel_task(CancelTaskParams) -> ();
         list_skills(Option<PaginatedRequestParams>) -> ListSkillsResult;
         get_skill(GetSkillRequestParams) -> GetSkillResult;
         read_resource_directory(ReadResourceDirectoryRequestParams) -> ReadResourceDirectoryResult;
+    }
+
+    // `tasks/*`: the layer's tasks answered here, any other the wrapped handler's.
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        if self.owns_task(&request.task_id) {
+            return self.shared.tasks.get(&request, &self.principal(&context));
+        }
+        self.inner.get_task(request, self.scoped(context)).await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if self.owns_task(&request.task_id) {
+            let principal = self.principal(&context);
+            return self.shared.tasks.update(request, &principal);
+        }
+        self.inner.update_task(request, self.scoped(context)).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if self.owns_task(&request.task_id) {
+            return self
+                .shared
+                .tasks
+                .cancel(&request, &self.principal(&context));
+        }
+        self.inner.cancel_task(request, self.scoped(context)).await
     }
 
     forward_notifications! {

@@ -1,0 +1,241 @@
+//! Registered tools as MCP tasks (the tasks extension, SEP-2663,
+//! `io.modelcontextprotocol/tasks`), on rmcp's `TaskManager`.
+//!
+//! A tool registered with [`TaskSupport`] runs as a task when the client declared the
+//! extension (for the session, or in the request's `_meta`): its handler starts at once, and
+//! if it has not finished by the time it first waits, the call answers `CreateTaskResult`
+//! and the handler goes on in the background; `tasks/get` then reports it (and inlines its
+//! result once done), `tasks/update` brings it the client's input, `tasks/cancel` asks it to
+//! stop. A handler that answers without waiting — an `InputRequiredResult` round, a result
+//! at hand — answers the call directly, which the extension allows. Each task belongs to
+//! the principal that started it: to anyone else its id is unknown.
+
+use rmcp::ErrorData;
+use rmcp::model::{
+    CallToolResponse, CallToolResult, CancelTaskParams, CreateTaskResult, GetTaskParams,
+    GetTaskResult, InputRequest, UpdateTaskParams,
+};
+use rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Mutex;
+use std::task::Poll;
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+
+/// Whether a registered tool runs as an MCP task when the client supports them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TaskSupport {
+    /// A task for clients that declared the tasks extension; a plain call for the rest.
+    Optional,
+    /// A task, always: a client that did not declare the extension gets `-32021`
+    /// (missing required client capability) and the handler does not run.
+    Required,
+}
+
+/// The tasks of one server, and whose each one is.
+#[derive(Default)]
+pub(crate) struct Tasks {
+    manager: TaskManager,
+    /// Task id → the principal that started it. Ids rmcp has evicted are pruned as new
+    /// tasks start.
+    owners: Mutex<HashMap<String, String>>,
+}
+
+impl std::fmt::Debug for Tasks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tasks").finish_non_exhaustive()
+    }
+}
+
+/// A handler's call that may become a task: the link through which the task's context
+/// reaches the handler once it is one.
+#[derive(Clone)]
+pub(crate) struct TaskSlot {
+    context: watch::Sender<Option<TaskContext>>,
+}
+
+impl std::fmt::Debug for TaskSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let id = self.current().map(|task| task.task_id().to_owned());
+        f.debug_struct("TaskSlot").field("task", &id).finish()
+    }
+}
+
+impl Default for TaskSlot {
+    fn default() -> Self {
+        TaskSlot {
+            context: watch::Sender::new(None),
+        }
+    }
+}
+
+impl TaskSlot {
+    /// The task the call became, once it is one (at the handler's first wait).
+    pub(crate) async fn task(&self) -> Option<TaskContext> {
+        let mut receiver = self.context.subscribe();
+        receiver
+            .wait_for(Option::is_some)
+            .await
+            .ok()
+            .and_then(|context| context.clone())
+    }
+
+    /// The task the call is, if it is one already.
+    pub(crate) fn current(&self) -> Option<TaskContext> {
+        self.context.borrow().clone()
+    }
+
+    /// Asks the client for input under `key`; the task reports `input_required` until a
+    /// `tasks/update` answers it.
+    pub(crate) async fn input(
+        &self,
+        key: String,
+        request: InputRequest,
+    ) -> Result<serde_json::Value, ErrorData> {
+        let Some(task) = self.task().await else {
+            return Err(not_a_task());
+        };
+        task.request_input(key, request)
+            .await
+            .map_err(|exit| match exit {
+                TaskExit::Cancelled => ErrorData::internal_error("the task was cancelled", None),
+                TaskExit::Error(error) => error,
+            })
+    }
+}
+
+/// The error of a task-only request on a call that is not a task.
+pub(crate) fn not_a_task() -> ErrorData {
+    ErrorData::invalid_request(
+        "this call is not running as a task (the tool has no task support, or the client \
+         did not declare the tasks extension)",
+        None,
+    )
+}
+
+/// The error of a task id this server does not know (or that is not the caller's).
+fn unknown_task(id: &str) -> ErrorData {
+    ErrorData::invalid_params(format!("unknown task `{id}`"), None)
+}
+
+/// A handler's future, its panics already caught and reported.
+pub(crate) type Call = Pin<Box<dyn Future<Output = Result<CallToolResponse, ErrorData>> + Send>>;
+
+impl Tasks {
+    /// Runs `call` for `principal`: answered directly if it finishes before it first
+    /// waits, else as a task whose context `slot` passes to the handler and whose
+    /// `tasks/cancel` fires `cancel`.
+    pub(crate) async fn run(
+        &self,
+        principal: &str,
+        mut call: Call,
+        slot: TaskSlot,
+        cancel: CancellationToken,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let first = std::future::poll_fn(|cx| Poll::Ready(call.as_mut().poll(cx))).await;
+        if let Poll::Ready(answer) = first {
+            return answer;
+        }
+        let task = self.manager.spawn(TaskOptions::default(), move |context| {
+            slot.context.send_replace(Some(context.clone()));
+            Box::pin(async move {
+                let stop = async {
+                    context.cancelled().await;
+                    cancel.cancel();
+                    std::future::pending::<()>().await;
+                };
+                let outcome = tokio::select! {
+                    outcome = call => outcome,
+                    () = stop => unreachable!("`stop` never finishes"),
+                };
+                settle(outcome, context.is_cancel_requested())
+            })
+        });
+        {
+            let mut owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
+            if owners.len() >= 64 && owners.len().is_power_of_two() {
+                owners.retain(|id, _| self.manager.get_task(id).is_ok());
+            }
+            owners.insert(task.task_id.clone(), principal.to_owned());
+        }
+        Ok(CreateTaskResult::new(task).into())
+    }
+
+    /// Whether `id` is a task of this layer (whoever started it).
+    pub(crate) fn knows(&self, id: &str) -> bool {
+        self.owners
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains_key(id)
+    }
+
+    /// `id`, if it is `principal`'s; an unknown task otherwise.
+    fn owned(&self, id: &str, principal: &str) -> Result<(), ErrorData> {
+        let owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
+        match owners.get(id) {
+            Some(owner) if owner == principal => Ok(()),
+            _ => Err(unknown_task(id)),
+        }
+    }
+
+    /// `tasks/get` for `principal`.
+    pub(crate) fn get(
+        &self,
+        params: &GetTaskParams,
+        principal: &str,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.owned(&params.task_id, principal)?;
+        self.manager
+            .get_task(&params.task_id)
+            .map(GetTaskResult::new)
+    }
+
+    /// `tasks/update` for `principal`.
+    pub(crate) fn update(
+        &self,
+        params: UpdateTaskParams,
+        principal: &str,
+    ) -> Result<(), ErrorData> {
+        self.owned(&params.task_id, principal)?;
+        self.manager
+            .update_task(&params.task_id, params.input_responses)
+    }
+
+    /// `tasks/cancel` for `principal`.
+    pub(crate) fn cancel(
+        &self,
+        params: &CancelTaskParams,
+        principal: &str,
+    ) -> Result<(), ErrorData> {
+        self.owned(&params.task_id, principal)?;
+        self.manager.cancel_task(&params.task_id)
+    }
+}
+
+/// How a finished handler settles its task: a tool result completes it (a tool error too,
+/// as `completed` with `isError`), a protocol error fails it; once `tasks/cancel` arrived,
+/// any failure is the cancellation. A task cannot answer with another round of input or
+/// another task.
+fn settle(
+    outcome: Result<CallToolResponse, ErrorData>,
+    cancel_requested: bool,
+) -> Result<CallToolResult, TaskExit> {
+    match outcome {
+        Ok(CallToolResponse::Complete(result))
+            if cancel_requested && result.is_error == Some(true) =>
+        {
+            Err(TaskExit::Cancelled)
+        }
+        Ok(CallToolResponse::Complete(result)) => Ok(result),
+        Ok(_) => Err(TaskExit::Error(ErrorData::internal_error(
+            "a task's handler answered with another round (InputRequiredResult or a task); \
+                 in a task, ask for input with CallContext::task_input",
+            None,
+        ))),
+        Err(_) if cancel_requested => Err(TaskExit::Cancelled),
+        Err(error) => Err(TaskExit::Error(error)),
+    }
+}
