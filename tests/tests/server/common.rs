@@ -139,11 +139,17 @@ pub fn client_for(
     name: &str,
     era: Era,
 ) -> (Client, mpsc::UnboundedReceiver<()>, ClientLifecycleMode) {
+    client_with(name, era, ClientCapabilities::default())
+}
+
+/// [`client_for`], declaring `capabilities`.
+pub fn client_with(
+    name: &str,
+    era: Era,
+    capabilities: ClientCapabilities,
+) -> (Client, mpsc::UnboundedReceiver<()>, ClientLifecycleMode) {
     let (tx, rx) = mpsc::unbounded_channel();
-    let mut info = ClientInfo::new(
-        ClientCapabilities::default(),
-        Implementation::new(name, "1.0"),
-    );
+    let mut info = ClientInfo::new(capabilities, Implementation::new(name, "1.0"));
     let lifecycle = match era {
         Era::Legacy => {
             info = info.with_protocol_version(ProtocolVersion::V_2025_11_25);
@@ -170,13 +176,23 @@ pub async fn stdio<H: ServerHandler + Clone>(
     name: &str,
     era: Era,
 ) -> (Running, mpsc::UnboundedReceiver<()>) {
+    stdio_with(server, name, era, ClientCapabilities::default()).await
+}
+
+/// [`stdio`], the client declaring `capabilities`.
+pub async fn stdio_with<H: ServerHandler + Clone>(
+    server: &Server<H>,
+    name: &str,
+    era: Era,
+    capabilities: ClientCapabilities,
+) -> (Running, mpsc::UnboundedReceiver<()>) {
     let (client_io, server_io) = tokio::io::duplex(1 << 20);
     let server = server.clone();
     tokio::spawn(async move {
         let (read, write) = tokio::io::split(server_io);
         let _ = server.serve_transport((read, write)).await;
     });
-    let (handler, rx, lifecycle) = client_for(name, era);
+    let (handler, rx, lifecycle) = client_with(name, era, capabilities);
     let (read, write) = tokio::io::split(client_io);
     let running = handler
         .serve_with_lifecycle((read, write), lifecycle)
@@ -245,6 +261,17 @@ pub async fn try_http(
     era: Era,
     headers: &[(&str, &str)],
 ) -> Result<(Running, mpsc::UnboundedReceiver<()>), ClientInitializeError> {
+    try_http_with(addr, name, era, headers, ClientCapabilities::default()).await
+}
+
+/// Like [`try_http`], the client declaring `capabilities`.
+pub async fn try_http_with(
+    addr: SocketAddr,
+    name: &str,
+    era: Era,
+    headers: &[(&str, &str)],
+    capabilities: ClientCapabilities,
+) -> Result<(Running, mpsc::UnboundedReceiver<()>), ClientInitializeError> {
     let custom: HashMap<_, _> = headers
         .iter()
         .map(|(k, v)| (k.parse().unwrap(), v.parse().unwrap()))
@@ -252,7 +279,7 @@ pub async fn try_http(
     let config = StreamableHttpClientTransportConfig::with_uri(format!("http://{addr}/mcp"))
         .custom_headers(custom);
     let transport = StreamableHttpClientTransport::from_config(config);
-    let (handler, rx, lifecycle) = client_for(name, era);
+    let (handler, rx, lifecycle) = client_with(name, era, capabilities);
     let running = handler.serve_with_lifecycle(transport, lifecycle).await?;
     Ok((running, rx))
 }

@@ -16,4 +16,5 @@ mod limits;
 mod own_handler;
 mod presentation;
 mod readers;
+mod tasks;
 mod visibility;

@@ -309,12 +309,12 @@ impl CallContext {
         }
     }
 
-    /// Sets the task's `statusMessage`, shown by `tasks/get`; `false` when the call is not
-    /// (yet) a task.
+    /// Sets the task's `statusMessage`, shown by `tasks/get` (set before the call becomes
+    /// a task, it is the task's first); `false` when the call cannot run as a task.
     pub fn set_task_status(&self, message: impl Into<String>) -> bool {
-        match self.task.as_ref().and_then(TaskSlot::current) {
-            Some(task) => {
-                task.set_status_message(message);
+        match &self.task {
+            Some(slot) => {
+                slot.set_status(message.into());
                 true
             }
             None => false,

@@ -55,11 +55,17 @@ impl std::fmt::Debug for Tasks {
 #[derive(Clone)]
 pub(crate) struct TaskSlot {
     context: watch::Sender<Option<TaskContext>>,
+    /// A status message set before the call became a task: the task's first.
+    status: std::sync::Arc<Mutex<Option<String>>>,
 }
 
 impl std::fmt::Debug for TaskSlot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let id = self.current().map(|task| task.task_id().to_owned());
+        let id = self
+            .context
+            .borrow()
+            .as_ref()
+            .map(|task| task.task_id().to_owned());
         f.debug_struct("TaskSlot").field("task", &id).finish()
     }
 }
@@ -68,6 +74,7 @@ impl Default for TaskSlot {
     fn default() -> Self {
         TaskSlot {
             context: watch::Sender::new(None),
+            status: Default::default(),
         }
     }
 }
@@ -83,9 +90,13 @@ impl TaskSlot {
             .and_then(|context| context.clone())
     }
 
-    /// The task the call is, if it is one already.
-    pub(crate) fn current(&self) -> Option<TaskContext> {
-        self.context.borrow().clone()
+    /// Sets the task's status message (kept for the task when the call is not one yet).
+    pub(crate) fn set_status(&self, message: String) {
+        let task = self.context.borrow().clone();
+        match task {
+            Some(task) => task.set_status_message(message),
+            None => *self.status.lock().unwrap_or_else(|e| e.into_inner()) = Some(message),
+        }
     }
 
     /// Asks the client for input under `key`; the task reports `input_required` until a
@@ -139,7 +150,9 @@ impl Tasks {
         if let Poll::Ready(answer) = first {
             return answer;
         }
-        let task = self.manager.spawn(TaskOptions::default(), move |context| {
+        let mut options = TaskOptions::default();
+        options.status_message = slot.status.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let task = self.manager.spawn(options, move |context| {
             slot.context.send_replace(Some(context.clone()));
             Box::pin(async move {
                 let stop = async {
