@@ -1,9 +1,11 @@
 //! The suite's prompts, resources, completion, logging level and resource subscriptions,
-//! plus two tools of its own: a plain rmcp `ServerHandler` that knows nothing of
-//! mcp-tailor, wrapped by the layer with `.handler(...)`.
+//! skills (SEP-2640, served from `skills/` by rmcp's `SkillCatalog`), plus two tools of its
+//! own: a plain rmcp `ServerHandler` that knows nothing of mcp-tailor, wrapped by the layer
+//! with `.handler(...)` — which passes the skills methods through unchanged.
 #![allow(deprecated)] // rmcp marks logging and resource subscriptions deprecated (SEP-2577).
 
 use crate::tools::IMAGE;
+use mcp_tailor::server::rmcp::handler::server::skill_catalog::SkillCatalog;
 use mcp_tailor::server::rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams,
     CompleteResult, CompletionInfo, ContentBlock, GetPromptRequestParams, GetPromptResponse,
@@ -13,6 +15,10 @@ use mcp_tailor::server::rmcp::model::{
     ReadResourceResponse, ReadResourceResult, Reference, Resource, ResourceContents,
     ResourceTemplate, Role, ServerCapabilities, ServerConfig, SetLevelRequestParams,
     SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
+};
+use mcp_tailor::server::rmcp::model::{
+    GetSkillRequestParams, GetSkillResult, ListSkillsResult, ReadResourceDirectoryRequestParams,
+    ReadResourceDirectoryResult,
 };
 use mcp_tailor::server::rmcp::service::{RequestContext, SubscriptionContext, SubscriptionSink};
 use mcp_tailor::server::rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -25,12 +31,29 @@ use std::sync::{Arc, Mutex};
 const CACHE_TTL_MS: u64 = 60_000;
 
 /// The wrapped handler. Clones share their state: each session gets one.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Fixtures {
     streams: Arc<Mutex<HashMap<u64, SubscriptionSink>>>,
     next_stream: Arc<AtomicU64>,
     subscribed: Arc<Mutex<HashSet<String>>>,
     log_level: Arc<Mutex<Option<LoggingLevel>>>,
+    skills: Arc<SkillCatalog>,
+}
+
+/// The folder the skills are served from.
+const SKILLS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/conformance/skills");
+
+impl Fixtures {
+    /// The fixtures, the skills read from [`SKILLS`] once.
+    pub fn load() -> Result<Fixtures, Box<dyn std::error::Error>> {
+        Ok(Fixtures {
+            streams: Arc::default(),
+            next_stream: Arc::default(),
+            subscribed: Arc::default(),
+            log_level: Arc::default(),
+            skills: Arc::new(SkillCatalog::from_dir(SKILLS)?),
+        })
+    }
 }
 
 fn object(value: Value) -> JsonObject {
@@ -94,6 +117,7 @@ impl ServerHandler for Fixtures {
                 .enable_completions()
                 .enable_logging()
                 .enable_tools()
+                .enable_skills_with_directory_read()
                 .build(),
         )
         .with_server_info(Implementation::new(
@@ -199,16 +223,18 @@ impl ServerHandler for Fixtures {
         _: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(ListResourcesResult::with_all_items(vec![
+        let mut resources = vec![
             Resource::new("test://static-text", "Static Text Resource")
                 .with_description("A static text resource for testing")
                 .with_mime_type("text/plain"),
             Resource::new("test://static-binary", "Static Binary Resource")
                 .with_description("A static binary/blob resource for testing")
                 .with_mime_type("image/png"),
-        ])
-        .with_ttl_ms(CACHE_TTL_MS)
-        .with_cache_scope(CacheScope::Public))
+        ];
+        resources.extend(self.skills.resources());
+        Ok(ListResourcesResult::with_all_items(resources)
+            .with_ttl_ms(CACHE_TTL_MS)
+            .with_cache_scope(CacheScope::Public))
     }
 
     async fn list_resource_templates(
@@ -231,6 +257,9 @@ impl ServerHandler for Fixtures {
         _: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let uri = request.uri.as_str();
+        if let Some(skill_file) = self.skills.read_resource(uri) {
+            return Ok(skill_file.into());
+        }
         let contents = match uri {
             "test://static-text" => text_contents(
                 uri,
@@ -265,6 +294,30 @@ impl ServerHandler for Fixtures {
             .with_ttl_ms(CACHE_TTL_MS)
             .with_cache_scope(CacheScope::Public)
             .into())
+    }
+
+    async fn list_skills(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        Ok(self.skills.list_skills())
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, ErrorData> {
+        self.skills.get_skill(&request.uri)
+    }
+
+    async fn read_resource_directory(
+        &self,
+        request: ReadResourceDirectoryRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceDirectoryResult, ErrorData> {
+        self.skills.read_resource_directory(&request.uri)
     }
 
     async fn list_prompts(

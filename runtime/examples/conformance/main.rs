@@ -1,8 +1,8 @@
 //! The MCP conformance suite's reference server, written with mcp-tailor: its test tools
 //! are `#[mcp_tool]` types registered on the layer (one tailored by level and runner, the
 //! task fixtures run as MCP tasks),
-//! while prompts, resources, completion, logging and two tools of their own come from a
-//! plain rmcp handler passed to `.handler(...)`.
+//! while prompts, resources, skills, completion, logging and two tools of their own come
+//! from a plain rmcp handler passed to `.handler(...)`.
 //!
 //! ```sh
 //! cargo run -p mcp-tailor --example conformance -- --http 127.0.0.1:8001   # /mcp
@@ -34,7 +34,7 @@ pub struct TriggerPromptChange {}
 /// The server: the suite's tools on the layer, its fixtures behind it.
 pub fn server() -> Server<fixtures::Fixtures> {
     let builder = Server::builder()
-        .handler(fixtures::Fixtures::default())
+        .handler(fixtures::Fixtures::load().expect("the skills folder loads"))
         .tailor::<TriggerPromptChange>();
     tasks::register(mrtr::register(tools::register(builder)))
         .build()
