@@ -87,8 +87,8 @@ pub enum Era {
     Modern,
 }
 
-/// A client that records `notifications/tools/list_changed`, and every log message and
-/// progress notification (as JSON, in `heard`).
+/// A client that records `notifications/tools/list_changed`, and every log message,
+/// progress and task status notification (as JSON, in `heard`).
 #[derive(Clone)]
 pub struct Client {
     pub info: ClientInfo,
@@ -123,6 +123,17 @@ impl ClientHandler for Client {
     async fn on_progress(
         &self,
         params: mcp_tailor::server::rmcp::model::ProgressNotificationParam,
+        _: mcp_tailor::server::rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        self.heard
+            .lock()
+            .unwrap()
+            .push(serde_json::to_value(params).unwrap());
+    }
+
+    async fn on_task_status(
+        &self,
+        params: mcp_tailor::server::rmcp::model::TaskStatusNotificationParams,
         _: mcp_tailor::server::rmcp::service::NotificationContext<RoleClient>,
     ) {
         self.heard

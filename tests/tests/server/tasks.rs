@@ -1,8 +1,8 @@
 //! Registered tools as MCP tasks (the tasks extension, SEP-2663), driven by rmcp's client
 //! over streamable HTTP and stdio: a call that waits becomes a task the caller polls,
 //! updates and cancels; one that does not answers directly; a required-task tool refuses
-//! a client without the extension; a task is its principal's alone; and a wrapped
-//! handler's own tasks pass through the layer unchanged.
+//! a client without the extension; a task is its principal's alone; a session hears its
+//! tasks' changes; and a wrapped handler's own tasks pass through the layer unchanged.
 
 use crate::common::*;
 use mcp_tailor::mcp_tool;
@@ -454,4 +454,77 @@ async fn over_stdio_a_task_runs_the_same() {
     let task = created(call_once(&client, "wait", json!({"ms": 40})).await.unwrap());
     let done = until(&client, &task.task.task_id, "completed").await;
     assert_eq!(done["result"]["content"][0]["text"], "\"waited 40 ms\"");
+}
+
+/// The `notifications/tasks` a client heard for task `id`: their statuses, and the last.
+fn heard_of(client: &Running, id: &str) -> (Vec<String>, Option<Value>) {
+    let heard = client.service().heard.lock().unwrap().clone();
+    let about: Vec<Value> = heard.into_iter().filter(|h| h["taskId"] == id).collect();
+    let statuses = about
+        .iter()
+        .map(|h| h["status"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    (statuses, about.last().cloned())
+}
+
+#[tokio::test]
+async fn a_session_hears_its_task_ask_for_input_and_end_and_a_stateless_client_polls() {
+    let server = tasks_builder(&Counts::default()).build().unwrap();
+    let addr = http_server(&server).await;
+    let session = client(addr, Era::Legacy, "alice", true).await;
+    let task = created(call_once(&session, "confirm", json!({})).await.unwrap());
+    let id = task.task.task_id.clone();
+    let mut statuses = Vec::new();
+    for _ in 0..500 {
+        statuses = heard_of(&session, &id).0;
+        if !statuses.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(statuses, ["input_required"], "told when it needs input");
+    let (_, asked) = heard_of(&session, &id);
+    assert_eq!(
+        asked.unwrap()["inputRequests"]["ok"]["method"],
+        "elicitation/create"
+    );
+    let answer: InputResponses =
+        serde_json::from_value(json!({"ok": {"action": "accept", "content": {"ok": false}}}))
+            .unwrap();
+    session
+        .update_task(UpdateTaskParams::new(id.clone(), answer))
+        .await
+        .map_err(mcp_error)
+        .unwrap();
+    for _ in 0..500 {
+        statuses = heard_of(&session, &id).0;
+        if statuses.len() == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        statuses,
+        ["input_required", "completed"],
+        "told when it ends"
+    );
+    let (_, ended) = heard_of(&session, &id);
+    assert_eq!(
+        ended.unwrap()["result"]["content"][0]["text"],
+        format!("task {id}: ok = false"),
+        "the end carries the result, as tasks/get reads it"
+    );
+
+    let stateless = client(addr, Era::Modern, "alice", true).await;
+    let task = created(
+        call_once(&stateless, "wait", json!({"ms": 20}))
+            .await
+            .unwrap(),
+    );
+    until(&stateless, &task.task.task_id, "completed").await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert!(
+        heard_of(&stateless, &task.task.task_id).0.is_empty(),
+        "no session: it polls"
+    );
 }

@@ -9,9 +9,9 @@ use crate::server::listing::list::{inner_is_visible, is_visible, list_tools};
 use crate::server::registry::inner::{NoHandler, inner_tools, merge_capabilities};
 use crate::server::request::info::{RequestInfo, principal_in};
 use crate::server::request::reader::ReaderScope;
-use crate::server::session::call::{CallContext, SessionState};
+use crate::server::session::call::{CallContext, SessionState, has_session};
 use crate::server::session::custom::{SET_READER_METHOD, malformed_standard_request, set_reader};
-use crate::server::session::tasks::{Call, TaskSlot, TaskSupport};
+use crate::server::session::tasks::{Call, TaskSupport};
 use crate::server::shared::Shared;
 use futures::FutureExt as _;
 use rmcp::model::{
@@ -108,6 +108,7 @@ impl<H: ServerHandler> Session<H> {
         info: Arc<RequestInfo>,
     ) -> Result<CallToolResponse, ErrorData> {
         let principal = info.principal.id.clone();
+        let session = has_session(&context).then(|| context.peer.clone());
         let call = CallContext::new(
             info,
             self.session.clone(),
@@ -147,7 +148,8 @@ impl<H: ServerHandler> Session<H> {
                 ))
             }
             (Some(_), true) => {
-                let (slot, cancel) = (TaskSlot::default(), CancellationToken::new());
+                let slot = self.shared.tasks.slot(session);
+                let cancel = CancellationToken::new();
                 let call = guarded(call.for_task(slot.clone(), cancel.clone()));
                 self.shared.tasks.run(&principal, call, slot, cancel).await
             }

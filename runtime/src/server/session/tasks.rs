@@ -9,13 +9,18 @@
 //! stop. A handler that answers without waiting — an `InputRequiredResult` round, a result
 //! at hand — answers the call directly, which the extension allows. Each task belongs to
 //! the principal that started it: to anyone else its id is unknown.
+//!
+//! A task started on a session (2025 revisions) tells that session of its changes with
+//! `notifications/tasks` (when it needs input, and when it ends), each the task as
+//! `tasks/get` reads it at that moment. A 2026-07-28 client polls: rmcp 3.11's
+//! `subscriptions/listen` has no filter for tasks and refuses to carry their notifications.
 
-use rmcp::ErrorData;
 use rmcp::model::{
     CallToolResponse, CallToolResult, CancelTaskParams, CreateTaskResult, GetTaskParams,
-    GetTaskResult, InputRequest, UpdateTaskParams,
+    GetTaskResult, InputRequest, Notification, ServerNotification, UpdateTaskParams,
 };
 use rmcp::task_manager::{TaskContext, TaskExit, TaskManager, TaskOptions};
+use rmcp::{ErrorData, Peer, RoleServer};
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
@@ -57,6 +62,49 @@ pub(crate) struct TaskSlot {
     context: watch::Sender<Option<TaskContext>>,
     /// A status message set before the call became a task: the task's first.
     status: std::sync::Arc<Mutex<Option<String>>>,
+    /// Who hears the task's changes, if anyone.
+    notifier: Option<Notifier>,
+}
+
+/// The session a task was started on, told of the task's changes.
+#[derive(Clone)]
+struct Notifier {
+    peer: Peer<RoleServer>,
+    manager: TaskManager,
+}
+
+impl Notifier {
+    /// Sends task `id` as `tasks/get` reads it now.
+    async fn now(&self, id: &str) {
+        if let Ok(task) = self.manager.get_task(id) {
+            let notification = Notification::new(task.into());
+            let sent = self
+                .peer
+                .send_notification(ServerNotification::TaskStatusNotification(notification))
+                .await;
+            if let Err(error) = sent {
+                tracing::debug!(%error, "could not send notifications/tasks");
+            }
+        }
+    }
+
+    /// Sends task `id` once rmcp has recorded its end: the task's operation returns just
+    /// before rmcp records it, on the same worker; this waits for that (1 s at most).
+    fn when_ended(self, id: String) {
+        tokio::spawn(async move {
+            for _ in 0..1_000 {
+                tokio::task::yield_now().await;
+                let ended = self
+                    .manager
+                    .get_task(&id)
+                    .is_ok_and(|task| task.status().is_terminal());
+                if ended {
+                    return self.now(&id).await;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+            }
+        });
+    }
 }
 
 impl std::fmt::Debug for TaskSlot {
@@ -67,15 +115,6 @@ impl std::fmt::Debug for TaskSlot {
             .as_ref()
             .map(|task| task.task_id().to_owned());
         f.debug_struct("TaskSlot").field("task", &id).finish()
-    }
-}
-
-impl Default for TaskSlot {
-    fn default() -> Self {
-        TaskSlot {
-            context: watch::Sender::new(None),
-            status: Default::default(),
-        }
     }
 }
 
@@ -109,12 +148,21 @@ impl TaskSlot {
         let Some(task) = self.task().await else {
             return Err(not_a_task());
         };
-        task.request_input(key, request)
-            .await
-            .map_err(|exit| match exit {
-                TaskExit::Cancelled => ErrorData::internal_error("the task was cancelled", None),
-                TaskExit::Error(error) => error,
-            })
+        let mut asking = std::pin::pin!(task.request_input(key, request));
+        // The request is registered at the first poll: then the session hears of it.
+        let first = std::future::poll_fn(|cx| Poll::Ready(asking.as_mut().poll(cx))).await;
+        let answer = match (first, &self.notifier) {
+            (Poll::Ready(answer), _) => answer,
+            (Poll::Pending, Some(notifier)) => {
+                notifier.now(task.task_id()).await;
+                asking.await
+            }
+            (Poll::Pending, None) => asking.await,
+        };
+        answer.map_err(|exit| match exit {
+            TaskExit::Cancelled => ErrorData::internal_error("the task was cancelled", None),
+            TaskExit::Error(error) => error,
+        })
     }
 }
 
@@ -136,6 +184,19 @@ fn unknown_task(id: &str) -> ErrorData {
 pub(crate) type Call = Pin<Box<dyn Future<Output = Result<CallToolResponse, ErrorData>> + Send>>;
 
 impl Tasks {
+    /// The slot of a call that may become a task; `session`, the peer of the session the
+    /// call came on, hears the task's changes.
+    pub(crate) fn slot(&self, session: Option<Peer<RoleServer>>) -> TaskSlot {
+        TaskSlot {
+            context: watch::Sender::new(None),
+            status: Default::default(),
+            notifier: session.map(|peer| Notifier {
+                peer,
+                manager: self.manager.clone(),
+            }),
+        }
+    }
+
     /// Runs `call` for `principal`: answered directly if it finishes before it first
     /// waits, else as a task whose context `slot` passes to the handler and whose
     /// `tasks/cancel` fires `cancel`.
@@ -152,6 +213,7 @@ impl Tasks {
         }
         let mut options = TaskOptions::default();
         options.status_message = slot.status.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let notifier = slot.notifier.clone();
         let task = self.manager.spawn(options, move |context| {
             slot.context.send_replace(Some(context.clone()));
             Box::pin(async move {
@@ -164,7 +226,11 @@ impl Tasks {
                     outcome = call => outcome,
                     () = stop => unreachable!("`stop` never finishes"),
                 };
-                settle(outcome, context.is_cancel_requested())
+                let settled = settle(outcome, context.is_cancel_requested());
+                if let Some(notifier) = notifier {
+                    notifier.when_ended(context.task_id().to_owned());
+                }
+                settled
             })
         });
         {
