@@ -2,8 +2,9 @@
 //! cursor secret, nginx trusted as their proxy) behind `deploy/nginx/mcp-tailor.conf` as
 //! shipped, only its addresses replaced. Stateless (2026-07-28) clients walk paged
 //! `tools/list`s across the replicas; session-bound (2025-11-25) clients keep their
-//! sessions; then one replica is killed mid-walk: no walk loses a page, and its session
-//! clients get HTTP 404 and recover by starting a new session.
+//! sessions; stateless tasks are polled through nginx on the replica that runs them; then
+//! one replica is killed mid-walk: no walk loses a page, and its session clients get HTTP
+//! 404 and recover by starting a new session.
 
 use crate::client::{Conn, Reply, initialize, modern_headers, modern_meta};
 use crate::{Child, check, free_addr, servers, wait_listening};
@@ -26,6 +27,7 @@ const TAGS: [&str; 3] = ["r1", "r2", "r3"];
 const WALKS: usize = 30;
 const SESSIONS: usize = 30;
 const WALKERS: usize = 20;
+const TASKS: usize = 12;
 
 /// nginx in front of the replicas, in a directory of its own; stopped and removed on drop.
 struct Nginx {
@@ -279,21 +281,74 @@ async fn stateless_call(addr: SocketAddr) -> Result<(), String> {
     .map(drop)
 }
 
-/// The tools a stateless client should read: the catalog, listed whole in this process.
+/// The tools a stateless client should read: a replica's catalog, every page of it listed
+/// in this process.
 async fn expected() -> Vec<Value> {
-    let result = servers::built()
-        .list_tools_as(
-            Reader::default(),
-            Principal::anonymous(),
-            "2026-07-28",
-            None,
-        )
-        .await
-        .expect("the catalog lists");
-    serde_json::to_value(result).unwrap()["tools"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
+    let server = servers::replica();
+    let (mut tools, mut cursor) = (Vec::new(), None::<String>);
+    loop {
+        let page = server
+            .list_tools_as(
+                Reader::default(),
+                Principal::anonymous(),
+                "2026-07-28",
+                cursor.as_deref(),
+            )
+            .await
+            .expect("the catalog lists");
+        let page = serde_json::to_value(page).unwrap();
+        tools.extend(page["tools"].as_array().cloned().unwrap_or_default());
+        match page["nextCursor"].as_str() {
+            Some(next) => cursor = Some(next.to_owned()),
+            None => return tools,
+        }
+    }
+}
+
+/// A stateless request with the tasks extension declared, `method` in `Mcp-Method` and
+/// `name` in `Mcp-Name`: its result.
+async fn with_tasks(
+    conn: &mut Conn,
+    id: u64,
+    method: &str,
+    name: &str,
+    mut params: Value,
+) -> Result<Value, String> {
+    let mut meta = modern_meta(None, None);
+    meta["io.modelcontextprotocol/clientCapabilities"] =
+        json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+    params["_meta"] = meta;
+    let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+    let mut headers = modern_headers(method);
+    headers.push(("Mcp-Name", name.to_owned()));
+    result_of(
+        conn.post(&body, &headers)
+            .await
+            .map_err(|e| e.to_string())?,
+    )
+}
+
+/// One stateless client's task: started through nginx, polled through nginx until it
+/// ends; its id, or what went wrong.
+async fn task_run(addr: SocketAddr) -> Result<String, String> {
+    let mut conn = Conn::connect(addr).await.map_err(|e| e.to_string())?;
+    let args = json!({"name": "job", "arguments": {"ms": 150}});
+    let created = with_tasks(&mut conn, 1, "tools/call", "job", args).await?;
+    let id = created["taskId"]
+        .as_str()
+        .ok_or(format!("no task: {created}"))?
+        .to_owned();
+    for poll in 2..200 {
+        let task = with_tasks(&mut conn, poll, "tasks/get", &id, json!({"taskId": id})).await?;
+        match task["status"].as_str() {
+            Some("working") => tokio::time::sleep(Duration::from_millis(20)).await,
+            Some("completed") if task["result"]["structuredContent"]["slept_ms"] == 150 => {
+                return Ok(id);
+            }
+            _ => return Err(format!("task {id}: {task}")),
+        }
+    }
+    Err(format!("task {id} never ended"))
 }
 
 /// `count` walks at once, each a page every `pause`: the walks that read every tool in
@@ -400,6 +455,34 @@ async fn steady(nginx: &Nginx, want: &[Value], problems: &mut Vec<String>) {
         problems,
         served.len() == TAGS.len() && served.values().all(|&n| n * 6 >= pages.max(1)),
         format!("every replica served pages of the walks (pages by upstream: {served:?})"),
+    );
+
+    let runs: Vec<_> = (0..TASKS)
+        .map(|_| tokio::spawn(task_run(nginx.addr)))
+        .collect();
+    let (mut ended, mut by_replica, mut failures) =
+        (0, BTreeMap::<String, usize>::new(), Vec::new());
+    for run in runs {
+        match run.await.map_err(|e| e.to_string()).and_then(|ran| ran) {
+            Ok(id) => {
+                ended += 1;
+                *by_replica
+                    .entry(id.split('.').next().unwrap_or_default().to_owned())
+                    .or_default() += 1;
+            }
+            Err(error) => failures.push(error),
+        }
+    }
+    check(
+        problems,
+        ended == TASKS && by_replica.len() == TAGS.len(),
+        format!(
+            "{ended}/{TASKS} stateless tasks, each polled through nginx, reached the replica running them to the end (tasks by replica: {by_replica:?}){}",
+            failures
+                .first()
+                .map(|f| format!("; first failure: {f}"))
+                .unwrap_or_default()
+        ),
     );
 
     let mut tags = BTreeMap::<String, usize>::new();

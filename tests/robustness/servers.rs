@@ -5,7 +5,9 @@
 use mcp_tailor::mcp_tool;
 use mcp_tailor::server::limits::HttpConfig;
 use mcp_tailor::server::rmcp::handler::server::wrapper::Parameters;
-use mcp_tailor::server::{CallContext, Presentation, Principal, Server};
+use mcp_tailor::server::{
+    CallContext, Presentation, Principal, Server, TaskSupport, ToolRegistration,
+};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde_json::{Map, Value, json};
 use std::net::SocketAddr;
@@ -139,10 +141,24 @@ async fn principal(
     next.run(request).await
 }
 
-/// A replica behind a load balancer: the 100-tool catalog, ten tools a page, its tag,
-/// cursor secret and trusted proxies from the environment as a deployment sets them.
+/// A job of `ms` milliseconds, run as an MCP task for clients that support them.
+#[mcp_tool(name = "job")]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct Job {
+    /// How long the job takes.
+    pub ms: u64,
+}
+
+/// A replica behind a load balancer: the 100-tool catalog and a task tool, ten tools a
+/// page, its tag, cursor secret and trusted proxies from the environment as a deployment
+/// sets them.
 pub fn replica() -> Server {
+    let job = |args: Job, _: CallContext| async move {
+        tokio::time::sleep(Duration::from_millis(args.ms)).await;
+        Ok::<_, String>(json!({"slept_ms": args.ms}))
+    };
     builder()
+        .register(ToolRegistration::new(job).tasks(TaskSupport::Optional))
         .page_size(10)
         .http_config(http_config())
         .build()

@@ -54,9 +54,10 @@ pub struct HttpConfig {
     /// set in code, the builder reads [`ENV_TRUSTED_PROXIES`].
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// The replica this process is, behind a load balancer: every session id it creates
-    /// then reads `{tag}.{random}`, so the balancer can send each session-bound request to
-    /// the replica that holds the session by the `Mcp-Session-Id` header alone, and
-    /// requests without a session anywhere. Letters, digits, `-` and `_`, at most 32; a
+    /// then reads `{tag}.{random}` (and every task id `{tag}.{id}`), so the balancer can
+    /// send each session-bound request to the replica that holds the session by the
+    /// `Mcp-Session-Id` header alone (a `tasks/*` request by its `Mcp-Name`), and requests
+    /// without either anywhere. Letters, digits, `-` and `_`, at most 32; a
     /// tag that is not is refused when the server is built. Default none (random ids); with
     /// none set in code, the builder reads [`ENV_REPLICA_TAG`].
     pub replica_tag: Option<String>,

@@ -528,3 +528,43 @@ async fn a_session_hears_its_task_ask_for_input_and_end_and_a_stateless_client_p
         "no session: it polls"
     );
 }
+
+#[tokio::test]
+async fn a_replicas_task_ids_carry_its_tag_for_the_balancer_to_route_by() {
+    let mut config = mcp_tailor::server::limits::HttpConfig::default();
+    config.replica_tag = Some("r7".into());
+    let server = tasks_builder(&Counts::default())
+        .http_config(config)
+        .build()
+        .unwrap();
+    let addr = http_server(&server).await;
+    let client = client(addr, Era::Modern, "alice", true).await;
+    let task = created(call_once(&client, "confirm", json!({})).await.unwrap());
+    let id = task.task.task_id.clone();
+    let bare = id.strip_prefix("r7.").expect("the replica's tag first");
+    let asking = until(&client, &id, "input_required").await;
+    assert_eq!(
+        asking["taskId"],
+        id.as_str(),
+        "tasks/get answers with the id asked for"
+    );
+    assert_eq!(
+        get(&client, bare).await.unwrap_err().code.0,
+        -32602,
+        "rmcp's id alone is unknown"
+    );
+    let answer: InputResponses =
+        serde_json::from_value(json!({"ok": {"action": "accept", "content": {"ok": true}}}))
+            .unwrap();
+    client
+        .update_task(UpdateTaskParams::new(id.clone(), answer))
+        .await
+        .map_err(mcp_error)
+        .unwrap();
+    let done = until(&client, &id, "completed").await;
+    assert_eq!(
+        done["result"]["content"][0]["text"],
+        format!("task {id}: ok = true"),
+        "CallContext::task_id is the id the client sees"
+    );
+}

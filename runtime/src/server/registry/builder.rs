@@ -13,6 +13,7 @@ use crate::server::registry::results::IntoToolResult;
 use crate::server::request::info::{Principal, RequestInfo};
 use crate::server::request::reader::{Reader, ReaderSource, env_verbosity};
 use crate::server::session::call::CallContext;
+use crate::server::session::tasks::Tasks;
 use crate::server::shared::{ContextFn, InnerFacts, Shared};
 use crate::{Description, McpTool, ToolDef};
 use rmcp::ServerHandler;
@@ -357,6 +358,10 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
                 .map_or(declared.server_info.name, |i| i.name.clone())
                 .into(),
         };
+        #[cfg(feature = "http")]
+        let tasks = Tasks::new(self.settings.http.replica_tag.as_deref());
+        #[cfg(not(feature = "http"))]
+        let tasks = Tasks::new(None);
         let shared = Arc::new(Shared {
             catalog,
             tailored: self.settings.tailored,
@@ -375,7 +380,7 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
             dynamic,
             gated,
             subscribers: Default::default(),
-            tasks: Default::default(),
+            tasks,
             inner,
             #[cfg(feature = "http")]
             http: self.settings.http,

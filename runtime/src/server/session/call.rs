@@ -289,8 +289,7 @@ impl CallContext {
     /// wait), so a handler that needs the id becomes a task by asking. `None` when the
     /// call cannot run as a task.
     pub async fn task_id(&self) -> Option<String> {
-        let slot = self.task.as_ref()?;
-        slot.task().await.map(|task| task.task_id().to_owned())
+        self.task.as_ref()?.task_id().await
     }
 
     /// Asks the client for input in a task (elicitation, sampling, roots): the task

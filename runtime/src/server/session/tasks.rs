@@ -14,6 +14,10 @@
 //! `notifications/tasks` (when it needs input, and when it ends), each the task as
 //! `tasks/get` reads it at that moment. A 2026-07-28 client polls: rmcp 3.11's
 //! `subscriptions/listen` has no filter for tasks and refuses to carry their notifications.
+//!
+//! Behind a load balancer, a replica's task ids read `{replica tag}.{id}` (like its session
+//! ids), so that `tasks/*` requests — which name the task in their `Mcp-Name` header — can
+//! be routed to the replica that runs the task.
 
 use rmcp::model::{
     CallToolResponse, CallToolResult, CancelTaskParams, CreateTaskResult, GetTaskParams,
@@ -41,9 +45,9 @@ pub enum TaskSupport {
 }
 
 /// The tasks of one server, and whose each one is.
-#[derive(Default)]
 pub(crate) struct Tasks {
     manager: TaskManager,
+    ids: TaskIds,
     /// Task id → the principal that started it. Ids rmcp has evicted are pruned as new
     /// tasks start.
     owners: Mutex<HashMap<String, String>>,
@@ -52,6 +56,30 @@ pub(crate) struct Tasks {
 impl std::fmt::Debug for Tasks {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Tasks").finish_non_exhaustive()
+    }
+}
+
+/// Task ids as clients see them: rmcp's, behind the replica's tag when it has one.
+#[derive(Clone, Debug, Default)]
+struct TaskIds {
+    tag: Option<std::sync::Arc<str>>,
+}
+
+impl TaskIds {
+    /// The id a client sees for rmcp's `id`.
+    fn public(&self, id: &str) -> String {
+        match &self.tag {
+            Some(tag) => format!("{tag}.{id}"),
+            None => id.to_owned(),
+        }
+    }
+
+    /// rmcp's id for the id a client sent; `None` when it is not this replica's.
+    fn private<'a>(&self, id: &'a str) -> Option<&'a str> {
+        match &self.tag {
+            Some(tag) => id.strip_prefix(&**tag)?.strip_prefix('.'),
+            None => Some(id),
+        }
     }
 }
 
@@ -64,6 +92,7 @@ pub(crate) struct TaskSlot {
     status: std::sync::Arc<Mutex<Option<String>>>,
     /// Who hears the task's changes, if anyone.
     notifier: Option<Notifier>,
+    ids: TaskIds,
 }
 
 /// The session a task was started on, told of the task's changes.
@@ -71,12 +100,14 @@ pub(crate) struct TaskSlot {
 struct Notifier {
     peer: Peer<RoleServer>,
     manager: TaskManager,
+    ids: TaskIds,
 }
 
 impl Notifier {
-    /// Sends task `id` as `tasks/get` reads it now.
+    /// Sends task `id` (rmcp's) as `tasks/get` reads it now.
     async fn now(&self, id: &str) {
-        if let Ok(task) = self.manager.get_task(id) {
+        if let Ok(mut task) = self.manager.get_task(id) {
+            task.task.task_id = self.ids.public(id);
             let notification = Notification::new(task.into());
             let sent = self
                 .peer
@@ -127,6 +158,12 @@ impl TaskSlot {
             .await
             .ok()
             .and_then(|context| context.clone())
+    }
+
+    /// The id of the task the call became, as the client sees it (waits until it is one).
+    pub(crate) async fn task_id(&self) -> Option<String> {
+        let task = self.task().await?;
+        Some(self.ids.public(task.task_id()))
     }
 
     /// Sets the task's status message (kept for the task when the call is not one yet).
@@ -184,6 +221,17 @@ fn unknown_task(id: &str) -> ErrorData {
 pub(crate) type Call = Pin<Box<dyn Future<Output = Result<CallToolResponse, ErrorData>> + Send>>;
 
 impl Tasks {
+    /// The tasks of a server whose replica tag, if any, is `tag`.
+    pub(crate) fn new(tag: Option<&str>) -> Tasks {
+        Tasks {
+            manager: TaskManager::new(),
+            ids: TaskIds {
+                tag: tag.map(Into::into),
+            },
+            owners: Mutex::default(),
+        }
+    }
+
     /// The slot of a call that may become a task; `session`, the peer of the session the
     /// call came on, hears the task's changes.
     pub(crate) fn slot(&self, session: Option<Peer<RoleServer>>) -> TaskSlot {
@@ -193,7 +241,9 @@ impl Tasks {
             notifier: session.map(|peer| Notifier {
                 peer,
                 manager: self.manager.clone(),
+                ids: self.ids.clone(),
             }),
+            ids: self.ids.clone(),
         }
     }
 
@@ -240,22 +290,28 @@ impl Tasks {
             }
             owners.insert(task.task_id.clone(), principal.to_owned());
         }
+        let mut task = task;
+        task.task_id = self.ids.public(&task.task_id);
         Ok(CreateTaskResult::new(task).into())
     }
 
     /// Whether `id` is a task of this layer (whoever started it).
     pub(crate) fn knows(&self, id: &str) -> bool {
-        self.owners
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .contains_key(id)
+        self.ids.private(id).is_some_and(|id| {
+            self.owners
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .contains_key(id)
+        })
     }
 
-    /// `id`, if it is `principal`'s; an unknown task otherwise.
-    fn owned(&self, id: &str, principal: &str) -> Result<(), ErrorData> {
+    /// rmcp's id for `id`, if it is `principal`'s task; an unknown task otherwise.
+    fn owned<'a>(&self, id: &'a str, principal: &str) -> Result<&'a str, ErrorData> {
         let owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
-        match owners.get(id) {
-            Some(owner) if owner == principal => Ok(()),
+        match self.ids.private(id) {
+            Some(private) if owners.get(private).is_some_and(|owner| owner == principal) => {
+                Ok(private)
+            }
             _ => Err(unknown_task(id)),
         }
     }
@@ -266,10 +322,10 @@ impl Tasks {
         params: &GetTaskParams,
         principal: &str,
     ) -> Result<GetTaskResult, ErrorData> {
-        self.owned(&params.task_id, principal)?;
-        self.manager
-            .get_task(&params.task_id)
-            .map(GetTaskResult::new)
+        let private = self.owned(&params.task_id, principal)?;
+        let mut task = self.manager.get_task(private)?;
+        task.task.task_id.clone_from(&params.task_id);
+        Ok(GetTaskResult::new(task))
     }
 
     /// `tasks/update` for `principal`.
@@ -278,9 +334,8 @@ impl Tasks {
         params: UpdateTaskParams,
         principal: &str,
     ) -> Result<(), ErrorData> {
-        self.owned(&params.task_id, principal)?;
-        self.manager
-            .update_task(&params.task_id, params.input_responses)
+        let private = self.owned(&params.task_id, principal)?;
+        self.manager.update_task(private, params.input_responses)
     }
 
     /// `tasks/cancel` for `principal`.
@@ -289,8 +344,8 @@ impl Tasks {
         params: &CancelTaskParams,
         principal: &str,
     ) -> Result<(), ErrorData> {
-        self.owned(&params.task_id, principal)?;
-        self.manager.cancel_task(&params.task_id)
+        let private = self.owned(&params.task_id, principal)?;
+        self.manager.cancel_task(private)
     }
 }
 
@@ -316,5 +371,25 @@ fn settle(
         ))),
         Err(_) if cancel_requested => Err(TaskExit::Cancelled),
         Err(error) => Err(TaskExit::Error(error)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TaskIds;
+
+    #[test]
+    fn a_replicas_task_ids_carry_its_tag_and_others_are_not_its_own() {
+        let tagged = TaskIds {
+            tag: Some("r2".into()),
+        };
+        assert_eq!(tagged.public("5f0c"), "r2.5f0c");
+        assert_eq!(tagged.private("r2.5f0c"), Some("5f0c"));
+        for foreign in ["r1.5f0c", "5f0c", "r2", "r25f0c", "r22.5f0c"] {
+            assert_eq!(tagged.private(foreign), None, "{foreign}");
+        }
+        let plain = TaskIds::default();
+        assert_eq!(plain.public("5f0c"), "5f0c");
+        assert_eq!(plain.private("r2.5f0c"), Some("r2.5f0c"));
     }
 }
