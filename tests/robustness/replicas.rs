@@ -84,6 +84,9 @@ impl Nginx {
                 "-c",
                 &format!("{d}/nginx.conf"),
             ])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
             .kill_on_drop(true)
             .spawn()
             .map_err(|e| format!("{}: {e}", binary.display()))?;
@@ -122,6 +125,9 @@ impl Nginx {
 }
 
 impl Drop for Nginx {
+    /// Stops nginx as its manual says (`-s stop`: the master stops its workers, then
+    /// itself) and waits for the master to be gone (5 s at most) before the last resort:
+    /// a master killed outright would leave its workers running.
     fn drop(&mut self) {
         let d = self.dir.display();
         let _ = std::process::Command::new(&self.binary)
@@ -135,7 +141,15 @@ impl Drop for Nginx {
                 "-s",
                 "stop",
             ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
             .status();
+        for _ in 0..500 {
+            if !matches!(self.process.try_wait(), Ok(None)) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
         let _ = self.process.start_kill();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
