@@ -75,22 +75,42 @@ impl Conn {
         self.post_raw_id(body, headers, None).await
     }
 
+    /// POSTs `body` and reads the whole response without parsing it (the load benchmark:
+    /// the client's own JSON parsing would compete with the server for the CPU); its
+    /// status.
+    pub async fn post_unparsed(
+        &mut self,
+        body: &Value,
+        headers: &[(&str, String)],
+    ) -> std::io::Result<u16> {
+        let body = body.to_string();
+        let exchange = self.exchange(&body, headers, None, false);
+        let reply = tokio::time::timeout(TIMEOUT, exchange)
+            .await
+            .map_err(|_| {
+                std::io::Error::new(std::io::ErrorKind::TimedOut, "no response in time")
+            })??;
+        Ok(reply.status)
+    }
+
     async fn post_raw_id(
         &mut self,
         body: &str,
         headers: &[(&str, String)],
         id: Option<Value>,
     ) -> std::io::Result<Reply> {
-        tokio::time::timeout(TIMEOUT, self.exchange(body, headers, id))
+        tokio::time::timeout(TIMEOUT, self.exchange(body, headers, id, true))
             .await
             .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "no response in time"))?
     }
 
+    /// One request and its response; the JSON-RPC reply to `id` found in it if `parse`.
     async fn exchange(
         &mut self,
         body_text: &str,
         headers: &[(&str, String)],
         id: Option<Value>,
+        parse: bool,
     ) -> std::io::Result<Reply> {
         let mut request = format!(
             "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
@@ -107,7 +127,7 @@ impl Conn {
         // reading (and closes) is the answer, whatever became of the rest of the write.
         let (written, reply) = tokio::join!(
             self.writer.write_all(request.as_bytes()),
-            Self::read_reply(&mut self.reader, id)
+            Self::read_reply(&mut self.reader, id, parse)
         );
         match (written, reply) {
             (_, Ok(reply)) => Ok(reply),
@@ -119,6 +139,7 @@ impl Conn {
     async fn read_reply(
         reader: &mut BufReader<OwnedReadHalf>,
         id: Option<Value>,
+        parse: bool,
     ) -> std::io::Result<Reply> {
         let mut line = String::new();
         reader.read_line(&mut line).await?;
@@ -168,8 +189,9 @@ impl Conn {
             body.resize(length, 0);
             reader.read_exact(&mut body).await?;
         }
-        let text = String::from_utf8_lossy(&body);
-        let message = find_reply(&text, id.as_ref());
+        let message = parse
+            .then(|| find_reply(&String::from_utf8_lossy(&body), id.as_ref()))
+            .flatten();
         Ok(Reply {
             status,
             session,
