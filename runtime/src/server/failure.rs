@@ -75,6 +75,9 @@ pub const UNKNOWN_TOOL: &str = "unknown_tool";
 pub const INVALID_CURSOR: &str = "invalid_cursor";
 /// `data.reason` of a session-only request made without a session (`-32600`).
 pub const NO_SESSION: &str = "no_session";
+/// `data.reason` of a task-capable call from a principal already running its most tasks
+/// (`-32000`).
+pub const TOO_MANY_TASKS: &str = "too_many_tasks";
 /// `data.cause` added when a host callback missed the request deadline.
 pub const CAUSE_TIMEOUT: &str = "timeout";
 
@@ -111,6 +114,15 @@ pub(super) fn unknown_tool(name: &str) -> ErrorData {
 /// `-32602`, `data.reason = "invalid_cursor"`.
 pub(super) fn invalid_cursor() -> ErrorData {
     ErrorData::invalid_params("invalid cursor", Some(json!({ "reason": INVALID_CURSOR })))
+}
+
+/// `-32000`, `data.reason = "too_many_tasks"`: the caller runs `max` tasks already.
+pub(super) fn too_many_tasks(max: usize) -> ErrorData {
+    ErrorData::new(
+        rmcp::model::ErrorCode(-32000),
+        format!("too many running tasks ({max} at most per caller); retry when one has ended"),
+        Some(json!({ "reason": TOO_MANY_TASKS, "max": max })),
+    )
 }
 
 /// `-32600`, `data.reason = "no_session"`: a session-only request on a 2026-07-28 request,

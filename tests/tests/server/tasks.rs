@@ -568,3 +568,62 @@ async fn a_replicas_task_ids_carry_its_tag_for_the_balancer_to_route_by() {
         "CallContext::task_id is the id the client sees"
     );
 }
+
+#[tokio::test]
+async fn a_principal_runs_at_most_its_share_of_tasks_and_an_ended_one_frees_its_place() {
+    let counts = Counts::default();
+    let server = tasks_builder(&counts)
+        .max_tasks_per_principal(2)
+        .build()
+        .unwrap();
+    let addr = http_server(&server).await;
+    let alice = client(addr, Era::Modern, "alice", true).await;
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let task = created(
+            call_once(&alice, "wait", json!({"ms": 60_000}))
+                .await
+                .unwrap(),
+        );
+        ids.push(task.task.task_id);
+    }
+    let error = call_once(&alice, "wait", json!({"ms": 10}))
+        .await
+        .unwrap_err();
+    assert_eq!(error.code.0, -32000, "{error:?}");
+    assert_eq!(reason(&error), mcp_tailor::server::reason::TOO_MANY_TASKS);
+    assert_eq!(
+        counts.runs.load(Ordering::SeqCst),
+        2,
+        "the third handler never ran"
+    );
+    // Another principal has places of its own; a plain call is no task and takes none.
+    let bob = client(addr, Era::Modern, "bob", true).await;
+    created(
+        call_once(&bob, "wait", json!({"ms": 60_000}))
+            .await
+            .unwrap(),
+    );
+    let plain = client(addr, Era::Modern, "alice", false).await;
+    assert!(matches!(
+        call_once(&plain, "wait", json!({"ms": 10})).await.unwrap(),
+        CallToolResponse::Complete(_)
+    ));
+    // An ended task gives its place back.
+    alice
+        .cancel_task(CancelTaskParams::new(ids[0].clone()))
+        .await
+        .map_err(mcp_error)
+        .unwrap();
+    until(&alice, &ids[0], "cancelled").await;
+    let mut again = Err(error);
+    for _ in 0..100 {
+        again = call_once(&alice, "wait", json!({"ms": 10})).await;
+        if again.is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let task = created(again.expect("a place again once a task ended"));
+    until(&alice, &task.task.task_id, "completed").await;
+}

@@ -59,6 +59,7 @@ struct Settings {
     deadline: Duration,
     reporter: Option<Reporter>,
     default_principal: Principal,
+    max_tasks_per_principal: usize,
     #[cfg(feature = "http")]
     http: crate::server::limits::HttpConfig,
 }
@@ -87,6 +88,7 @@ impl Server {
                 deadline: Duration::from_secs(10),
                 reporter: None,
                 default_principal: Principal::anonymous(),
+                max_tasks_per_principal: 100,
                 #[cfg(feature = "http")]
                 http: crate::server::limits::HttpConfig::default(),
             },
@@ -218,6 +220,16 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
     #[must_use]
     pub fn default_verbosity(mut self, level: u8) -> Self {
         self.settings.default_verbosity = Some(level.min(crate::MAX_VERBOSITY));
+        self
+    }
+
+    /// The tasks one principal may run at once (at least 1; default 100). A task outlives
+    /// its request (rmcp keeps it 5 minutes); past this, a call that could become a task is
+    /// refused with `-32000` ([`reason::TOO_MANY_TASKS`](crate::server::reason::TOO_MANY_TASKS))
+    /// before its handler runs, until one of the principal's tasks ends.
+    #[must_use]
+    pub fn max_tasks_per_principal(mut self, max: usize) -> Self {
+        self.settings.max_tasks_per_principal = max.max(1);
         self
     }
 
@@ -359,9 +371,10 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
                 .into(),
         };
         #[cfg(feature = "http")]
-        let tasks = Tasks::new(self.settings.http.replica_tag.as_deref());
+        let tag = self.settings.http.replica_tag.as_deref();
         #[cfg(not(feature = "http"))]
-        let tasks = Tasks::new(None);
+        let tag = None;
+        let tasks = Tasks::new(tag, self.settings.max_tasks_per_principal);
         let shared = Arc::new(Shared {
             catalog,
             tailored: self.settings.tailored,

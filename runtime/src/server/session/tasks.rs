@@ -15,10 +15,16 @@
 //! `tasks/get` reads it at that moment. A 2026-07-28 client polls: rmcp 3.11's
 //! `subscriptions/listen` has no filter for tasks and refuses to carry their notifications.
 //!
+//! A principal runs at most `max_tasks_per_principal` tasks at once (the builder's; 100 by
+//! default): past it, a call that could become a task is refused (`too_many_tasks`) before
+//! its handler runs, so one caller cannot fill the process with tasks that outlive their
+//! requests.
+//!
 //! Behind a load balancer, a replica's task ids read `{replica tag}.{id}` (like its session
 //! ids), so that `tasks/*` requests — which name the task in their `Mcp-Name` header — can
 //! be routed to the replica that runs the task.
 
+use crate::server::failure::too_many_tasks;
 use rmcp::model::{
     CallToolResponse, CallToolResult, CancelTaskParams, CreateTaskResult, GetTaskParams,
     GetTaskResult, InputRequest, Notification, ServerNotification, UpdateTaskParams,
@@ -28,6 +34,7 @@ use rmcp::{ErrorData, Peer, RoleServer};
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::sync::Mutex;
 use std::task::Poll;
 use tokio::sync::watch;
@@ -51,6 +58,28 @@ pub(crate) struct Tasks {
     /// Task id → the principal that started it. Ids rmcp has evicted are pruned as new
     /// tasks start.
     owners: Mutex<HashMap<String, String>>,
+    /// Principal → its calls that are, or may become, tasks now.
+    running: Arc<Mutex<HashMap<String, usize>>>,
+    max_running: usize,
+}
+
+/// A principal's place among its running tasks: taken before a task-capable call runs,
+/// given back when it answers directly or its task ends (or is dropped, expired).
+struct Place {
+    running: Arc<Mutex<HashMap<String, usize>>>,
+    principal: String,
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(count) = running.get_mut(&self.principal) {
+            *count -= 1;
+            if *count == 0 {
+                running.remove(&self.principal);
+            }
+        }
+    }
 }
 
 impl std::fmt::Debug for Tasks {
@@ -221,15 +250,32 @@ fn unknown_task(id: &str) -> ErrorData {
 pub(crate) type Call = Pin<Box<dyn Future<Output = Result<CallToolResponse, ErrorData>> + Send>>;
 
 impl Tasks {
-    /// The tasks of a server whose replica tag, if any, is `tag`.
-    pub(crate) fn new(tag: Option<&str>) -> Tasks {
+    /// The tasks of a server whose replica tag, if any, is `tag`, each principal running
+    /// at most `max_running` at once.
+    pub(crate) fn new(tag: Option<&str>, max_running: usize) -> Tasks {
         Tasks {
             manager: TaskManager::new(),
             ids: TaskIds {
                 tag: tag.map(Into::into),
             },
             owners: Mutex::default(),
+            running: Arc::default(),
+            max_running,
         }
+    }
+
+    /// A place for `principal`, or `too_many_tasks` when it has none left.
+    fn place(&self, principal: &str) -> Result<Place, ErrorData> {
+        let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        let count = running.entry(principal.to_owned()).or_default();
+        if *count >= self.max_running {
+            return Err(too_many_tasks(self.max_running));
+        }
+        *count += 1;
+        Ok(Place {
+            running: self.running.clone(),
+            principal: principal.to_owned(),
+        })
     }
 
     /// The slot of a call that may become a task; `session`, the peer of the session the
@@ -257,6 +303,7 @@ impl Tasks {
         slot: TaskSlot,
         cancel: CancellationToken,
     ) -> Result<CallToolResponse, ErrorData> {
+        let place = self.place(principal)?;
         let first = std::future::poll_fn(|cx| Poll::Ready(call.as_mut().poll(cx))).await;
         if let Poll::Ready(answer) = first {
             return answer;
@@ -267,6 +314,7 @@ impl Tasks {
         let task = self.manager.spawn(options, move |context| {
             slot.context.send_replace(Some(context.clone()));
             Box::pin(async move {
+                let _place = place;
                 let stop = async {
                     context.cancelled().await;
                     cancel.cancel();
