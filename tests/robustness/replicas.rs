@@ -76,14 +76,7 @@ impl Nginx {
         std::fs::write(dir.join("mcp-tailor.conf"), site).map_err(|e| e.to_string())?;
         std::fs::write(dir.join("nginx.conf"), main).map_err(|e| e.to_string())?;
         let process = tokio::process::Command::new(&binary)
-            .args([
-                "-p",
-                &format!("{d}/"),
-                "-e",
-                &format!("{d}/error.log"),
-                "-c",
-                &format!("{d}/nginx.conf"),
-            ])
+            .args(arguments(&dir))
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -124,23 +117,27 @@ impl Nginx {
     }
 }
 
+/// nginx's arguments for a run in `dir`: its prefix, error log and configuration there.
+fn arguments(dir: &std::path::Path) -> [String; 6] {
+    let d = dir.display();
+    [
+        "-p".into(),
+        format!("{d}/"),
+        "-e".into(),
+        format!("{d}/error.log"),
+        "-c".into(),
+        format!("{d}/nginx.conf"),
+    ]
+}
+
 impl Drop for Nginx {
     /// Stops nginx as its manual says (`-s stop`: the master stops its workers, then
     /// itself) and waits for the master to be gone (5 s at most) before the last resort:
     /// a master killed outright would leave its workers running.
     fn drop(&mut self) {
-        let d = self.dir.display();
         let _ = std::process::Command::new(&self.binary)
-            .args([
-                "-p",
-                &format!("{d}/"),
-                "-e",
-                &format!("{d}/error.log"),
-                "-c",
-                &format!("{d}/nginx.conf"),
-                "-s",
-                "stop",
-            ])
+            .args(arguments(&self.dir))
+            .args(["-s", "stop"])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .status();

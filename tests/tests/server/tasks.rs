@@ -115,6 +115,17 @@ async fn confirm(_: Confirm, call: CallContext) -> Result<CallToolResult, ErrorD
     ))]))
 }
 
+/// Answers the `confirm` task's question with `ok`, through `tasks/update`.
+async fn answer(client: &Running, id: &str, ok: bool) {
+    let answer: InputResponses =
+        serde_json::from_value(json!({"ok": {"action": "accept", "content": {"ok": ok}}})).unwrap();
+    client
+        .update_task(UpdateTaskParams::new(id.to_owned(), answer))
+        .await
+        .map_err(mcp_error)
+        .unwrap();
+}
+
 fn with_tasks() -> ClientCapabilities {
     ClientCapabilities::builder().enable_tasks().build()
 }
@@ -262,14 +273,7 @@ async fn a_task_asks_for_input_and_resumes_with_the_answer_of_tasks_update() {
     assert_eq!(asking["status"], "input_required", "{asking}");
     let request = &asking["inputRequests"]["ok"];
     assert_eq!(request["method"], "elicitation/create", "{asking}");
-    let answer: InputResponses =
-        serde_json::from_value(json!({"ok": {"action": "accept", "content": {"ok": true}}}))
-            .unwrap();
-    client
-        .update_task(UpdateTaskParams::new(id.clone(), answer))
-        .await
-        .map_err(mcp_error)
-        .unwrap();
+    answer(&client, &id, true).await;
     let done = until(&client, &id, "completed").await;
     assert_eq!(
         done["result"]["content"][0]["text"],
@@ -488,14 +492,7 @@ async fn a_session_hears_its_task_ask_for_input_and_end_and_a_stateless_client_p
         asked.unwrap()["inputRequests"]["ok"]["method"],
         "elicitation/create"
     );
-    let answer: InputResponses =
-        serde_json::from_value(json!({"ok": {"action": "accept", "content": {"ok": false}}}))
-            .unwrap();
-    session
-        .update_task(UpdateTaskParams::new(id.clone(), answer))
-        .await
-        .map_err(mcp_error)
-        .unwrap();
+    answer(&session, &id, false).await;
     for _ in 0..500 {
         statuses = heard_of(&session, &id).0;
         if statuses.len() == 2 {
@@ -553,14 +550,7 @@ async fn a_replicas_task_ids_carry_its_tag_for_the_balancer_to_route_by() {
         -32602,
         "rmcp's id alone is unknown"
     );
-    let answer: InputResponses =
-        serde_json::from_value(json!({"ok": {"action": "accept", "content": {"ok": true}}}))
-            .unwrap();
-    client
-        .update_task(UpdateTaskParams::new(id.clone(), answer))
-        .await
-        .map_err(mcp_error)
-        .unwrap();
+    answer(&client, &id, true).await;
     let done = until(&client, &id, "completed").await;
     assert_eq!(
         done["result"]["content"][0]["text"],
