@@ -230,6 +230,21 @@ pub fn modern_meta(runner: Option<&str>, level: Option<u8>) -> Value {
     meta
 }
 
+/// The `_meta` of a 2026-07-28 request from a client that declares the tasks extension.
+pub fn tasks_meta() -> Value {
+    let mut meta = modern_meta(None, None);
+    meta["io.modelcontextprotocol/clientCapabilities"] =
+        json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+    meta
+}
+
+/// The headers of a 2026-07-28 request for `method` on the tool, prompt or task `name`.
+pub fn named_headers(method: &str, name: &str) -> Vec<(&'static str, String)> {
+    let mut headers = modern_headers(method);
+    headers.push(("Mcp-Name", name.to_owned()));
+    headers
+}
+
 /// The headers of a 2026-07-28 request for `method`.
 pub fn modern_headers(method: &str) -> Vec<(&'static str, String)> {
     vec![

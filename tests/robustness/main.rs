@@ -1,7 +1,8 @@
-//! The robustness suite: load, abandoned sessions, slow clients, hostile input and host
-//! faults against a real server process on loopback, with its memory sampled before and
-//! after; and the load benchmark against plain rmcp. Every loop is bounded in count and
-//! time, and every run stops by itself.
+//! The robustness suite: load, abandoned sessions, slow clients, hostile input, host
+//! faults and a task flood against a real server process on loopback, with its memory
+//! sampled before and after; the load benchmark against plain rmcp; and three replicas
+//! behind real nginx. Every loop is bounded in count and time, and every run stops by
+//! itself.
 //!
 //! ```sh
 //! cargo run -p mcp-tailor-tests --release --bin robustness -- ci      # < 2 min
@@ -32,6 +33,8 @@ struct Plan {
     sessions: usize,
     slow: usize,
     faults: usize,
+    /// Task-augmented calls from one principal.
+    tasks: usize,
 }
 
 const CI: Plan = Plan {
@@ -40,6 +43,7 @@ const CI: Plan = Plan {
     sessions: 5_000,
     slow: 200,
     faults: 300,
+    tasks: 1_000,
 };
 const FULL: Plan = Plan {
     clients: 400,
@@ -47,6 +51,7 @@ const FULL: Plan = Plan {
     sessions: 10_000,
     slow: 1_000,
     faults: 5_000,
+    tasks: 5_000,
 };
 
 /// A server in a child process of this binary.
@@ -489,6 +494,7 @@ async fn suite(plan: &Plan) -> Vec<String> {
     hostile_input(&child, &mut problems).await;
     slow_clients(&child, plan, &mut problems).await;
     abandoned(&child, plan, &mut problems).await;
+    task_flood(&child, plan, &mut problems).await;
     let alive = child.alive();
     check(
         &mut problems,
@@ -496,6 +502,92 @@ async fn suite(plan: &Plan) -> Vec<String> {
         "the server process is still running".into(),
     );
     problems
+}
+
+/// One principal starts `plan.tasks` ten-minute tasks over 10 connections: it may run the
+/// server's share (100) and no more, each one past it refused before its handler runs;
+/// another principal's task is still started and polled to its end.
+async fn task_flood(child: &Child, plan: &Plan, problems: &mut Vec<String>) {
+    let before = child.rss_mb();
+    let started = Instant::now();
+    let start = |principal: &'static str, ms: u64, count: usize| {
+        let addr = child.addr;
+        tokio::spawn(async move {
+            let mut tally = (Vec::new(), 0, 0); // (task ids, refused, other)
+            let Ok(mut conn) = Conn::connect(addr).await else {
+                tally.2 += count;
+                return tally;
+            };
+            let mut headers = client::named_headers("tools/call", "job");
+            headers.push(("X-Principal", principal.to_owned()));
+            for i in 0..count {
+                let params =
+                    json!({"name": "job", "arguments": {"ms": ms}, "_meta": client::tasks_meta()});
+                let call =
+                    json!({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params});
+                let message = conn
+                    .post(&call, &headers)
+                    .await
+                    .ok()
+                    .and_then(|r| r.message);
+                let message = message.unwrap_or_default();
+                match (
+                    message["result"]["taskId"].as_str(),
+                    message["error"]["data"]["reason"].as_str(),
+                ) {
+                    (Some(id), _) => tally.0.push(id.to_owned()),
+                    (None, Some(mcp_tailor::server::reason::TOO_MANY_TASKS)) => tally.1 += 1,
+                    _ => tally.2 += 1,
+                }
+            }
+            tally
+        })
+    };
+    let floods: Vec<_> = (0..10)
+        .map(|_| start("flooder", 600_000, plan.tasks / 10))
+        .collect();
+    let (mut created, mut refused, mut other) = (0, 0, 0);
+    for flood in floods {
+        let (ids, no, failed) = flood.await.unwrap_or_default();
+        (created, refused, other) = (created + ids.len(), refused + no, other + failed);
+    }
+    let elapsed = started.elapsed();
+    // Another principal: one task, polled to its end.
+    let (ids, _, _) = start("bystander", 50, 1).await.unwrap_or_default();
+    let mut ended = false;
+    if let (Some(id), Ok(mut conn)) = (ids.first(), Conn::connect(child.addr).await) {
+        let mut headers = client::named_headers("tasks/get", id);
+        headers.push(("X-Principal", "bystander".to_owned()));
+        for poll in 0..100 {
+            let get = json!({"jsonrpc": "2.0", "id": poll, "method": "tasks/get", "params": {"taskId": id, "_meta": client::tasks_meta()}});
+            let status = conn.post(&get, &headers).await.ok().and_then(|r| r.message);
+            if status
+                .as_ref()
+                .is_some_and(|m| m["result"]["status"] == "completed")
+            {
+                ended = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+    println!(
+        "task flood: {} task calls from one principal in {elapsed:.1?}: {created} tasks, {refused} refused (too_many_tasks), {other} other; RSS {before:.1} → {:.1} MB; another principal's task ended: {ended}",
+        plan.tasks,
+        child.rss_mb()
+    );
+    check(
+        problems,
+        created == 100 && refused == plan.tasks - 100 && other == 0,
+        format!(
+            "one principal runs its share of tasks and no more ({created} started, {refused} refused, {other} other)"
+        ),
+    );
+    check(
+        problems,
+        ended,
+        "another principal's task still starts and ends".into(),
+    );
 }
 
 /// p50 and p99 of `n` sequential `tools/list` on one keep-alive connection, in ms.

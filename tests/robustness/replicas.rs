@@ -6,7 +6,9 @@
 //! one replica is killed mid-walk: no walk loses a page, and its session clients get HTTP
 //! 404 and recover by starting a new session.
 
-use crate::client::{Conn, Reply, initialize, modern_headers, modern_meta};
+use crate::client::{
+    Conn, Reply, initialize, modern_headers, modern_meta, named_headers, tasks_meta,
+};
 use crate::{Child, check, free_addr, servers, wait_listening};
 use mcp_tailor::server::reason::INVALID_CURSOR;
 use mcp_tailor::server::wire::{ENV_CURSOR_SECRET, ENV_REPLICA_TAG, ENV_TRUSTED_PROXIES};
@@ -282,8 +284,7 @@ async fn stateless_call(addr: SocketAddr) -> Result<(), String> {
     let mut params = json!({"name": "tool_1", "arguments": {"a": "x"}});
     params["_meta"] = modern_meta(None, None);
     let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
-    let mut headers = modern_headers("tools/call");
-    headers.push(("Mcp-Name", "tool_1".to_owned()));
+    let headers = named_headers("tools/call", "tool_1");
     result_of(
         conn.post(&call, &headers)
             .await
@@ -325,18 +326,10 @@ async fn with_tasks(
     name: &str,
     mut params: Value,
 ) -> Result<Value, String> {
-    let mut meta = modern_meta(None, None);
-    meta["io.modelcontextprotocol/clientCapabilities"] =
-        json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
-    params["_meta"] = meta;
+    params["_meta"] = tasks_meta();
     let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-    let mut headers = modern_headers(method);
-    headers.push(("Mcp-Name", name.to_owned()));
-    result_of(
-        conn.post(&body, &headers)
-            .await
-            .map_err(|e| e.to_string())?,
-    )
+    let reply = conn.post(&body, &named_headers(method, name)).await;
+    result_of(reply.map_err(|e| e.to_string())?)
 }
 
 /// One stateless client's task: started through nginx, polled through nginx until it

@@ -90,7 +90,13 @@ async fn faulty_presentation(tool: Value, principal: &str) -> Presentation {
     }
 }
 
-/// The small tailored catalog with faulty host callbacks.
+/// Sleeps `ms`, then answers how long it slept (a task for clients that support them).
+async fn job(args: Job, _: CallContext) -> Result<Value, String> {
+    tokio::time::sleep(Duration::from_millis(args.ms)).await;
+    Ok(json!({"slept_ms": args.ms}))
+}
+
+/// The small tailored catalog with faulty host callbacks, and a task tool.
 pub fn faulty() -> Server {
     Server::builder()
         .name("robustness", "1.0.0")
@@ -98,7 +104,7 @@ pub fn faulty() -> Server {
         .http_config(http_config())
         .presentation(|tool, info| async move { faulty_presentation(tool, &info.principal.id).await })
         .register(
-            mcp_tailor::server::ToolRegistration::new(|args: Find, _: CallContext| async move {
+            ToolRegistration::new(|args: Find, _: CallContext| async move {
                 Ok::<_, String>(json!({"found": args.query}))
             })
             .authorize(|_, info| async move {
@@ -109,6 +115,7 @@ pub fn faulty() -> Server {
             }),
         )
         .tool(|args: Read, _: CallContext| async move { Ok::<_, String>(json!({"id": args.id})) })
+        .register(ToolRegistration::new(job).tasks(TaskSupport::Optional))
         .tool(|args: Delete, _: CallContext| async move { Ok::<_, String>(json!({"deleted": args.id})) })
         .build()
         .expect("a valid catalog")
@@ -153,10 +160,6 @@ pub struct Job {
 /// page, its tag, cursor secret and trusted proxies from the environment as a deployment
 /// sets them.
 pub fn replica() -> Server {
-    let job = |args: Job, _: CallContext| async move {
-        tokio::time::sleep(Duration::from_millis(args.ms)).await;
-        Ok::<_, String>(json!({"slept_ms": args.ms}))
-    };
     builder()
         .register(ToolRegistration::new(job).tasks(TaskSupport::Optional))
         .page_size(10)
