@@ -114,10 +114,7 @@ impl ClientHandler for Client {
         params: mcp_tailor::server::rmcp::model::LoggingMessageNotificationParam,
         _: mcp_tailor::server::rmcp::service::NotificationContext<RoleClient>,
     ) {
-        self.heard
-            .lock()
-            .unwrap()
-            .push(serde_json::to_value(params).unwrap());
+        self.hear(params);
     }
 
     async fn on_progress(
@@ -125,10 +122,7 @@ impl ClientHandler for Client {
         params: mcp_tailor::server::rmcp::model::ProgressNotificationParam,
         _: mcp_tailor::server::rmcp::service::NotificationContext<RoleClient>,
     ) {
-        self.heard
-            .lock()
-            .unwrap()
-            .push(serde_json::to_value(params).unwrap());
+        self.hear(params);
     }
 
     async fn on_task_status(
@@ -136,6 +130,13 @@ impl ClientHandler for Client {
         params: mcp_tailor::server::rmcp::model::TaskStatusNotificationParams,
         _: mcp_tailor::server::rmcp::service::NotificationContext<RoleClient>,
     ) {
+        self.hear(params);
+    }
+}
+
+impl Client {
+    /// Records a notification's params, as JSON.
+    fn hear(&self, params: impl serde::Serialize) {
         self.heard
             .lock()
             .unwrap()

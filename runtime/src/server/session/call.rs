@@ -151,11 +151,11 @@ impl CallContext {
     }
 
     /// This call may become a task: its context reaches the handler through `slot`, and
-    /// `cancel` (fired by `tasks/cancel`) replaces the request's cancellation, which ends
-    /// with the request.
-    pub(crate) fn for_task(mut self, slot: TaskSlot, cancel: CancellationToken) -> Self {
+    /// the slot's cancellation (fired by `tasks/cancel`) replaces the request's, which
+    /// ends with the request.
+    pub(crate) fn for_task(mut self, slot: TaskSlot) -> Self {
+        self.cancel = slot.cancel.clone();
         self.task = Some(slot);
-        self.cancel = cancel;
         self
     }
 

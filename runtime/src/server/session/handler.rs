@@ -31,7 +31,6 @@ use std::borrow::Cow;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use tokio::time::Instant;
-use tokio_util::sync::CancellationToken;
 
 /// One session of a [`Server`](crate::server::Server): implements `rmcp::ServerHandler` in front of the
 /// wrapped handler `H`.
@@ -149,9 +148,8 @@ impl<H: ServerHandler> Session<H> {
             }
             (Some(_), true) => {
                 let slot = self.shared.tasks.slot(session);
-                let cancel = CancellationToken::new();
-                let call = guarded(call.for_task(slot.clone(), cancel.clone()));
-                self.shared.tasks.run(&principal, call, slot, cancel).await
+                let call = guarded(call.for_task(slot.clone()));
+                self.shared.tasks.run(&principal, call, slot).await
             }
         }
     }

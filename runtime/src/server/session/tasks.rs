@@ -122,6 +122,8 @@ pub(crate) struct TaskSlot {
     /// Who hears the task's changes, if anyone.
     notifier: Option<Notifier>,
     ids: TaskIds,
+    /// Fired by `tasks/cancel`: the call's cancellation once it is a task.
+    pub(crate) cancel: CancellationToken,
 }
 
 /// The session a task was started on, told of the task's changes.
@@ -216,8 +218,7 @@ impl TaskSlot {
         };
         let mut asking = std::pin::pin!(task.request_input(key, request));
         // The request is registered at the first poll: then the session hears of it.
-        let first = std::future::poll_fn(|cx| Poll::Ready(asking.as_mut().poll(cx))).await;
-        let answer = match (first, &self.notifier) {
+        let answer = match (poll_once(asking.as_mut()).await, &self.notifier) {
             (Poll::Ready(answer), _) => answer,
             (Poll::Pending, Some(notifier)) => {
                 notifier.now(task.task_id()).await;
@@ -244,6 +245,11 @@ pub(crate) fn not_a_task() -> ErrorData {
 /// The error of a task id this server does not know (or that is not the caller's).
 fn unknown_task(id: &str) -> ErrorData {
     ErrorData::invalid_params(format!("unknown task `{id}`"), None)
+}
+
+/// Polls `future` once: its output if it finished without waiting.
+async fn poll_once<F: Future + ?Sized>(mut future: Pin<&mut F>) -> Poll<F::Output> {
+    std::future::poll_fn(|cx| Poll::Ready(future.as_mut().poll(cx))).await
 }
 
 /// A handler's future, its panics already caught and reported.
@@ -290,24 +296,24 @@ impl Tasks {
                 ids: self.ids.clone(),
             }),
             ids: self.ids.clone(),
+            cancel: CancellationToken::new(),
         }
     }
 
     /// Runs `call` for `principal`: answered directly if it finishes before it first
     /// waits, else as a task whose context `slot` passes to the handler and whose
-    /// `tasks/cancel` fires `cancel`.
+    /// `tasks/cancel` fires the slot's `cancel`.
     pub(crate) async fn run(
         &self,
         principal: &str,
         mut call: Call,
         slot: TaskSlot,
-        cancel: CancellationToken,
     ) -> Result<CallToolResponse, ErrorData> {
         let place = self.place(principal)?;
-        let first = std::future::poll_fn(|cx| Poll::Ready(call.as_mut().poll(cx))).await;
-        if let Poll::Ready(answer) = first {
+        if let Poll::Ready(answer) = poll_once(call.as_mut()).await {
             return answer;
         }
+        let cancel = slot.cancel.clone();
         let mut options = TaskOptions::default();
         options.status_message = slot.status.lock().unwrap_or_else(|e| e.into_inner()).take();
         let notifier = slot.notifier.clone();
