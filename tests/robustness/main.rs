@@ -553,24 +553,9 @@ async fn task_flood(child: &Child, plan: &Plan, problems: &mut Vec<String>) {
     }
     let elapsed = started.elapsed();
     // Another principal: one task, polled to its end.
-    let (ids, _, _) = start("bystander", 50, 1).await.unwrap_or_default();
-    let mut ended = false;
-    if let (Some(id), Ok(mut conn)) = (ids.first(), Conn::connect(child.addr).await) {
-        let mut headers = client::named_headers("tasks/get", id);
-        headers.push(("X-Principal", "bystander".to_owned()));
-        for poll in 0..100 {
-            let get = json!({"jsonrpc": "2.0", "id": poll, "method": "tasks/get", "params": {"taskId": id, "_meta": client::tasks_meta()}});
-            let status = conn.post(&get, &headers).await.ok().and_then(|r| r.message);
-            if status
-                .as_ref()
-                .is_some_and(|m| m["result"]["status"] == "completed")
-            {
-                ended = true;
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
+    let ended = replicas::task_run(child.addr, 50, Some("bystander"))
+        .await
+        .is_ok();
     println!(
         "task flood: {} task calls from one principal in {elapsed:.1?}: {created} tasks, {refused} refused (too_many_tasks), {other} other; RSS {before:.1} → {:.1} MB; another principal's task ended: {ended}",
         plan.tasks,

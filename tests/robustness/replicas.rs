@@ -318,35 +318,41 @@ async fn expected() -> Vec<Value> {
 }
 
 /// A stateless request with the tasks extension declared, `method` in `Mcp-Method` and
-/// `name` in `Mcp-Name`: its result.
+/// `name` in `Mcp-Name`, from `principal` (`X-Principal`) if given: its result.
 async fn with_tasks(
     conn: &mut Conn,
-    id: u64,
-    method: &str,
-    name: &str,
+    (id, method, name): (u64, &str, &str),
     mut params: Value,
+    principal: Option<&str>,
 ) -> Result<Value, String> {
     params["_meta"] = tasks_meta();
     let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-    let reply = conn.post(&body, &named_headers(method, name)).await;
+    let mut headers = named_headers(method, name);
+    headers.extend(principal.map(|p| ("X-Principal", p.to_owned())));
+    let reply = conn.post(&body, &headers).await;
     result_of(reply.map_err(|e| e.to_string())?)
 }
 
-/// One stateless client's task: started through nginx, polled through nginx until it
-/// ends; its id, or what went wrong.
-async fn task_run(addr: SocketAddr) -> Result<String, String> {
+/// One stateless client's `job` task of `ms` milliseconds, as `principal` if given:
+/// started, then polled until it ends; its id, or what went wrong.
+pub async fn task_run(
+    addr: SocketAddr,
+    ms: u64,
+    principal: Option<&str>,
+) -> Result<String, String> {
     let mut conn = Conn::connect(addr).await.map_err(|e| e.to_string())?;
-    let args = json!({"name": "job", "arguments": {"ms": 150}});
-    let created = with_tasks(&mut conn, 1, "tools/call", "job", args).await?;
+    let args = json!({"name": "job", "arguments": {"ms": ms}});
+    let created = with_tasks(&mut conn, (1, "tools/call", "job"), args, principal).await?;
     let id = created["taskId"]
         .as_str()
         .ok_or(format!("no task: {created}"))?
         .to_owned();
     for poll in 2..200 {
-        let task = with_tasks(&mut conn, poll, "tasks/get", &id, json!({"taskId": id})).await?;
+        let get = json!({"taskId": id});
+        let task = with_tasks(&mut conn, (poll, "tasks/get", &id), get, principal).await?;
         match task["status"].as_str() {
             Some("working") => tokio::time::sleep(Duration::from_millis(20)).await,
-            Some("completed") if task["result"]["structuredContent"]["slept_ms"] == 150 => {
+            Some("completed") if task["result"]["structuredContent"]["slept_ms"] == ms => {
                 return Ok(id);
             }
             _ => return Err(format!("task {id}: {task}")),
@@ -462,7 +468,7 @@ async fn steady(nginx: &Nginx, want: &[Value], problems: &mut Vec<String>) {
     );
 
     let runs: Vec<_> = (0..TASKS)
-        .map(|_| tokio::spawn(task_run(nginx.addr)))
+        .map(|_| tokio::spawn(task_run(nginx.addr, 150, None)))
         .collect();
     let (mut ended, mut by_replica, mut failures) =
         (0, BTreeMap::<String, usize>::new(), Vec::new());
