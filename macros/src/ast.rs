@@ -1,40 +1,49 @@
-//! The parsed model of the DSL. Every piece keeps the span of the tokens it came from, so
-//! validation can point at the offending token.
+//! The macro's side of the DSL's model: the shared model (`mcp-tailor-model`) over the
+//! macro's tokens, and what only a tool declares (name, annotations, scopes).
 
+pub use mcp_tailor_model::ast::{Model, RunnerMatch};
+use mcp_tailor_model::{Front, ast as model};
 use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
 
-/// A verbosity level as written (not yet checked against 0..=9).
-#[derive(Clone, Debug)]
-pub struct Level {
-    pub value: i128,
-    /// The tokens as written, so an error spans all of them (`-1`, not just `-`).
-    pub tokens: TokenStream,
-}
+/// The macro's front of the shared model: locations are the tokens as written (an error
+/// spans all of them), texts are literals or `&'static str` expressions.
+#[derive(Clone, Copy, Debug)]
+pub struct Macro;
 
-/// A level spec `S`: `N`, `LO..=HI` or `[A, B, …]`.
-#[derive(Clone, Debug)]
-pub enum LevelSpec {
-    One(Level),
-    Range {
-        lo: Level,
-        hi: Level,
-        tokens: TokenStream,
-    },
-    Set {
-        members: Vec<Level>,
-        tokens: TokenStream,
-    },
-}
+impl Front for Macro {
+    type Loc = TokenStream;
+    type Text = Text;
 
-impl LevelSpec {
-    /// The spec's tokens as written.
-    pub fn tokens(&self) -> &TokenStream {
-        match self {
-            LevelSpec::One(level) => &level.tokens,
-            LevelSpec::Range { tokens, .. } | LevelSpec::Set { tokens, .. } => tokens,
+    fn literal(text: &Text) -> Option<&str> {
+        match text {
+            Text::Lit { value, .. } => Some(value),
+            Text::Expr(_) => None,
+        }
+    }
+
+    fn text_loc(text: &Text) -> TokenStream {
+        match text {
+            Text::Lit { lit, .. } => lit.to_token_stream(),
+            Text::Expr(expr) => expr.to_token_stream(),
         }
     }
 }
+
+/// A verbosity level as written (not yet checked against 0..=9).
+pub type Level = model::Level<Macro>;
+/// A level spec `S`: `N`, `LO..=HI` or `[A, B, …]`.
+pub type LevelSpec = model::LevelSpec<Macro>;
+/// A variant tag: `foo_bar` or `"hippo-5"`, normalised to its string.
+pub type Tag = model::Tag<Macro>;
+/// `[ (verbosity(S), T), …, default = T, default_verbosity = N ]`.
+pub type DescList = model::DescList<Macro>;
+/// The value of `description =` or `title =`.
+pub type DescValue = model::DescValue<Macro>;
+/// `((runner, model), [ (verbosity(S), tag), …, default = tag ])`.
+pub type Runner = model::Runner<Macro>;
+/// One description site's keys.
+pub type DescSpec = model::DescSpec<Macro>;
 
 /// A text `T`: a string literal (checked now) or an expression of type `&'static str`
 /// (`concat!`, `include_str!`, a const path — checked by an emitted const assertion).
@@ -44,73 +53,10 @@ pub enum Text {
     Expr(syn::Expr),
 }
 
-impl Text {
-    /// Where the text was written.
-    pub fn span(&self) -> Span {
-        match self {
-            Text::Lit { lit, .. } => lit.span(),
-            Text::Expr(expr) => syn::spanned::Spanned::span(expr),
-        }
-    }
-}
-
-/// A variant tag: `foo_bar` or `"hippo-5"`, normalised to its string.
-#[derive(Clone, Debug)]
-pub struct Tag {
-    pub name: String,
-    pub span: Span,
-}
-
-/// `[ (verbosity(S), T), …, default = T, default_verbosity = N ]`.
+/// A description site that may name the crate: `description!`, `#[mcp_tool]`, `#[mcp_args]`.
 #[derive(Clone, Default)]
-pub struct DescList {
-    pub entries: Vec<(LevelSpec, Text)>,
-    pub default: Option<Text>,
-    pub default_verbosity: Option<Level>,
-}
-
-/// The value of `description =` or `title =`.
-#[derive(Clone)]
-pub enum DescValue {
-    Bare(Text),
-    List(DescList),
-}
-
-/// A runner matcher: `_` or an exact name.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RunnerMatch {
-    Any,
-    Exact(String),
-}
-
-/// A model matcher: `_`, an exact name, or a membership list.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Model {
-    Any,
-    Exact(String),
-    List(Vec<String>),
-}
-
-/// `((runner, model), [ (verbosity(S), tag), …, default = tag ])`.
-#[derive(Clone)]
-pub struct Runner {
-    pub runner: RunnerMatch,
-    pub model: Model,
-    pub rules: Vec<(LevelSpec, Tag)>,
-    pub default: Option<Tag>,
-    /// The `(runner, model)` tokens, where a warning about the rule points.
-    pub matchers: TokenStream,
-}
-
-/// One description site: a tool's description, a field's `#[mcp]`, or `description!`.
-#[derive(Clone, Default)]
-pub struct DescSpec {
-    pub description: Option<DescValue>,
-    pub descriptions: Vec<(Tag, Text)>,
-    pub verbosity_map: Vec<(LevelSpec, Tag)>,
-    pub runners: Vec<Runner>,
-    /// `allow(dead_variants)`: no warning for variants that can never be served.
-    pub allow_dead: bool,
+pub struct Site {
+    pub spec: DescSpec,
     /// `crate = path`: the path of `mcp_tailor` in the expansion.
     pub krate: Option<syn::Path>,
 }
@@ -127,7 +73,7 @@ pub struct Annotations {
 pub struct ToolAttr {
     pub name: Option<(String, Span)>,
     pub title: Option<DescValue>,
-    pub desc: DescSpec,
+    pub desc: Site,
     pub annotations: Option<Annotations>,
     /// All groups are required; one scope of each group suffices.
     pub scopes: Vec<Vec<String>>,

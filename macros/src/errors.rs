@@ -1,5 +1,6 @@
-//! Error accumulation: every rule reports into one `Errors`, and the caller turns the lot
-//! into `compile_error!` invocations at once — no `?` inside a validation loop.
+//! Error accumulation: every rule (the macro's own and the shared model's) reports into one
+//! `Errors`, and the caller turns the lot into `compile_error!` invocations at once — no `?`
+//! inside a validation loop.
 
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
@@ -46,23 +47,11 @@ impl Errors {
     }
 }
 
-/// The candidate closest to `word`, when one is close enough to be a likely misspelling.
-pub fn did_you_mean<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    candidates
-        .iter()
-        .map(|c| (strsim::jaro_winkler(word, c), *c))
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
-}
-
-/// `` `a`, `b`, `c` `` — a list of names for a message.
-pub fn backticked<S: AsRef<str>>(names: &[S]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{}`", n.as_ref()))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The shared model's rules report here, each error spanned on the tokens it names.
+impl mcp_tailor_model::Sink<TokenStream> for Errors {
+    fn error(&mut self, loc: TokenStream, message: String) {
+        self.at(loc, message);
+    }
 }
 
 #[cfg(test)]

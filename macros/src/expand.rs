@@ -5,11 +5,11 @@
 //! expansion compiles whatever the caller's scope shadows.
 
 use crate::ast::Text;
-use crate::dead::Warning;
 use crate::input::{self, ToolInput};
 use crate::packed::Packer;
-use crate::tables::{self, ModelMatch, Shape, Table};
 use crate::valid::{Checked, ValidField, ValidTool};
+use mcp_tailor_model::dead::Warning;
+use mcp_tailor_model::tables::{self, ModelMatch, Shape, Table};
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -66,12 +66,13 @@ pub fn description(checked: Checked, k: &TokenStream) -> TokenStream {
 
 /// Each warning as the use of the runtime's deprecated constant for its kind, spanned on
 /// the dead entry: rustc's own warning, on stable, with the fix as its note.
-fn warnings(warnings: &[Warning], k: &TokenStream) -> TokenStream {
+fn warnings(warnings: &[Warning<TokenStream>], k: &TokenStream) -> TokenStream {
     warnings
         .iter()
         .map(|w| {
-            let kind = syn::Ident::new(w.kind, w.span);
-            quote_spanned! {w.span=> const _: () = #k::dead_variant::#kind; }
+            let span = syn::spanned::Spanned::span(&w.loc);
+            let kind = syn::Ident::new(w.kind, span);
+            quote_spanned! {span=> const _: () = #k::dead_variant::#kind; }
         })
         .collect()
 }

@@ -3,14 +3,16 @@
 //! the offending expression; semantic rules (level domain, coverage, tags) live in `valid`.
 
 use crate::ast::{Level, LevelSpec, Model, Runner, RunnerMatch, Tag, Text};
-use crate::errors::{Errors, did_you_mean};
+use crate::errors::Errors;
+use mcp_tailor_model::errors::did_you_mean;
+use mcp_tailor_model::rules;
 use quote::ToTokens;
 use syn::punctuated::Punctuated;
 use syn::{Expr, Lit, RangeLimits, Token, UnOp};
 
 const TEXT_FORMS: &str =
     "a string literal, `concat!(…)`, `include_str!(…)` or a path to a `&'static str` const";
-const SPEC_FORMS: &str = "an integer 0..=9, `LO..=HI` or `[A, B, …]`";
+use rules::SPEC_FORMS;
 
 /// The identifier of a one-segment path expression (`foo`), if that is what `expr` is.
 pub fn single_ident(expr: &Expr) -> Option<syn::Ident> {
@@ -68,16 +70,10 @@ pub fn level(expr: &Expr, errors: &mut Errors) -> Option<Level> {
         let value = if negative { -value } else { value };
         return Some(Level {
             value,
-            tokens: expr.to_token_stream(),
+            loc: expr.to_token_stream(),
         });
     }
-    errors.at(
-        expr,
-        format!(
-            "expected a verbosity level: {SPEC_FORMS}; found {}",
-            describe(expr)
-        ),
-    );
+    errors.at(expr, rules::expected_level(&describe(expr)));
     None
 }
 
@@ -86,7 +82,7 @@ pub fn level_spec(expr: &Expr, errors: &mut Errors) -> Option<LevelSpec> {
     match expr {
         Expr::Range(range) => {
             let (Some(start), Some(end)) = (&range.start, &range.end) else {
-                errors.at(range, "open range; write both bounds as `LO..=HI`");
+                errors.at(range, rules::OPEN_RANGE);
                 return None;
             };
             let lo = level(start, errors);
@@ -96,18 +92,10 @@ pub fn level_spec(expr: &Expr, errors: &mut Errors) -> Option<LevelSpec> {
                 RangeLimits::Closed(_) => Some(LevelSpec::Range {
                     lo,
                     hi,
-                    tokens: range.to_token_stream(),
+                    loc: range.to_token_stream(),
                 }),
                 RangeLimits::HalfOpen(_) => {
-                    let hint = if hi.value > lo.value {
-                        format!("write `{}..={}`", lo.value, hi.value - 1)
-                    } else {
-                        "write `LO..=HI`".to_owned()
-                    };
-                    errors.at(
-                        range,
-                        format!("exclusive range `{}..{}`; {hint}", lo.value, hi.value),
-                    );
+                    errors.at(range, rules::exclusive_range(lo.value, hi.value));
                     None
                 }
             }
@@ -116,7 +104,7 @@ pub fn level_spec(expr: &Expr, errors: &mut Errors) -> Option<LevelSpec> {
             let members: Vec<_> = set.elems.iter().filter_map(|m| level(m, errors)).collect();
             (members.len() == set.elems.len()).then(|| LevelSpec::Set {
                 members,
-                tokens: set.to_token_stream(),
+                loc: set.to_token_stream(),
             })
         }
         Expr::Call(call) if single_ident(&call.func).is_some_and(|i| i == "verbosity") => {
@@ -175,21 +163,14 @@ pub fn text(expr: &Expr, errors: &mut Errors) -> Option<Text> {
             lit: Lit::Str(lit), ..
         }) => {
             let value = lit.value();
-            if value.is_empty() {
-                errors.at(lit, "empty text; write the description or remove the entry");
-                None
-            } else if value.trim().is_empty() {
-                errors.at(
-                    lit,
-                    "blank text (only whitespace); write the description or remove the entry",
-                );
-                None
-            } else {
-                Some(Text::Lit {
-                    value,
-                    lit: lit.clone(),
-                })
+            if let Some(problem) = rules::text_problem(&value) {
+                errors.at(lit, problem);
+                return None;
             }
+            Some(Text::Lit {
+                value,
+                lit: lit.clone(),
+            })
         }
         Expr::Macro(_) | Expr::Path(_) => Some(Text::Expr(expr.clone())),
         Expr::Paren(p) => text(&p.expr, errors),
@@ -208,7 +189,7 @@ pub fn tag(expr: &Expr, errors: &mut Errors) -> Option<Tag> {
     if let Some(ident) = single_ident(expr) {
         return Some(Tag {
             name: ident.to_string(),
-            span: ident.span(),
+            loc: ident.to_token_stream(),
         });
     }
     if let Expr::Lit(syn::ExprLit {
@@ -217,7 +198,7 @@ pub fn tag(expr: &Expr, errors: &mut Errors) -> Option<Tag> {
     {
         return Some(Tag {
             name: s.value(),
-            span: s.span(),
+            loc: s.to_token_stream(),
         });
     }
     errors.at(
@@ -301,10 +282,7 @@ fn runner_rules(
             }
             Expr::Assign(assign) if single_ident(&assign.left).is_some_and(|k| k == "default") => {
                 if default_seen {
-                    errors.at(
-                        &assign.left,
-                        "`default` given twice in one rule list; keep one",
-                    );
+                    errors.at(&assign.left, rules::RULE_DEFAULT_TWICE);
                     continue;
                 }
                 default_seen = true;
@@ -334,7 +312,7 @@ fn model(expr: &Expr, errors: &mut Errors) -> Option<Model> {
             .filter_map(|m| match matcher_name(m, "model", errors) {
                 Some(Some(name)) => Some(name),
                 Some(None) => {
-                    errors.at(m, "`_` cannot stand inside a model list; write `_` alone");
+                    errors.at(m, rules::ANY_IN_LIST);
                     None
                 }
                 None => None,
@@ -360,10 +338,7 @@ fn matcher_name(expr: &Expr, what: &str, errors: &mut Errors) -> Option<Option<S
             ..
         }) => {
             let written = lit.to_token_stream().to_string();
-            errors.at(
-                lit,
-                format!("numeric {what} `{written}`; write `\"{written}\"`"),
-            );
+            errors.at(lit, rules::numeric_matcher(what, &written));
             None
         }
         other => match single_ident(other) {

@@ -8,7 +8,6 @@
 
 mod ast;
 mod attr;
-mod dead;
 mod errors;
 mod expand;
 mod exprs;
@@ -17,7 +16,6 @@ mod grammar;
 mod input;
 mod packed;
 mod parse;
-mod tables;
 #[cfg(test)]
 mod tests;
 mod valid;
@@ -105,7 +103,7 @@ mod entry {
             let spec = parse::args_attr(&args, errors);
             let k = krate(spec.krate.as_ref());
             let input = input::tool_input(item, tokens, "#[mcp_args]", "an argument", errors);
-            let fields = valid::fields(&input, spec.allow_dead, errors);
+            let fields = valid::fields(&input, spec.spec.allow_dead, errors);
             if errors.is_empty() && input.well_formed {
                 expand::args(fields, &input, &k)
             } else {
@@ -117,9 +115,9 @@ mod entry {
     pub fn description(input: TokenStream) -> TokenStream {
         let mut errors = Errors::default();
         let args: SiteArgs = attr::read(input, &mut errors);
-        let spec = parse::site_spec(&args, &mut errors);
-        let checked = valid::desc(&spec, None, spec.allow_dead, &mut errors);
-        let k = krate(spec.krate.as_ref());
+        let site = parse::site_spec(&args, &mut errors);
+        let checked = valid::desc(&site.spec, None, &mut errors);
+        let k = krate(site.krate.as_ref());
         if errors.is_empty() {
             expand::description(checked, &k)
         } else {

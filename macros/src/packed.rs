@@ -8,8 +8,8 @@
 
 use crate::ast::{Annotations, Text};
 use crate::attr::Hint;
-use crate::tables::{self, ModelMatch, Shape, Table};
 use crate::valid::ValidField;
+use mcp_tailor_model::tables::{self, ModelMatch, Shape, Table};
 
 /// The layout's version; the runtime refuses any other.
 const FORMAT: u8 = 1;

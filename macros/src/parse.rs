@@ -2,12 +2,16 @@
 //! every value to the one expression grammar (`grammar`): the tool's `#[mcp_tool(...)]`, a
 //! field's `#[mcp(...)]`, `title =`, and `description!(...)`.
 
-use crate::ast::{Annotations, DescList, DescSpec, DescValue, LevelSpec, Tag, Text, ToolAttr};
+use crate::ast::{
+    Annotations, DescList, DescSpec, DescValue, LevelSpec, Site, Tag, Text, ToolAttr,
+};
 use crate::attr::{Allow, AnnotationArgs, DescArgs, Nested, SiteArgs, ToolArgs, value};
-use crate::errors::{Errors, did_you_mean};
+use crate::errors::Errors;
 use crate::grammar::{
     level, level_entry, level_key, level_spec, list, runners, single_ident, string_lit, tag, text,
 };
+use mcp_tailor_model::errors::did_you_mean;
+use mcp_tailor_model::rules;
 use syn::punctuated::Punctuated;
 use syn::{Expr, Lit, Token};
 
@@ -25,16 +29,15 @@ pub fn desc_spec(args: &DescArgs, errors: &mut Errors) -> DescSpec {
         verbosity_map: value(&args.verbosity_map, errors, verbosity_map).unwrap_or_default(),
         runners: value(&args.runners, errors, runners).unwrap_or_default(),
         allow_dead: Allow::dead_variants(&args.allow),
-        krate: None,
     }
 }
 
 /// `description!(...)`, the tool's own description keys, and `#[mcp_args(...)]`: a
 /// description site that may name the crate.
-pub fn site_spec(args: &SiteArgs, errors: &mut Errors) -> DescSpec {
-    DescSpec {
+pub fn site_spec(args: &SiteArgs, errors: &mut Errors) -> Site {
+    Site {
         krate: value(&args.krate, errors, crate_path).flatten(),
-        ..desc_spec(&args.desc, errors)
+        spec: desc_spec(&args.desc, errors),
     }
 }
 
@@ -53,7 +56,7 @@ pub fn tool_attr(args: ToolArgs, errors: &mut Errors) -> ToolAttr {
 }
 
 /// `#[mcp_args(...)]`: only `crate` and `allow`; descriptions belong on the fields.
-pub fn args_attr(args: &SiteArgs, errors: &mut Errors) -> DescSpec {
+pub fn args_attr(args: &SiteArgs, errors: &mut Errors) -> Site {
     let d = &args.desc;
     for value in [
         &d.description,
@@ -69,10 +72,12 @@ pub fn args_attr(args: &SiteArgs, errors: &mut Errors) -> DescSpec {
             "`#[mcp_args]` takes only `crate = path` and `allow(dead_variants)`; put descriptions on the fields with `#[mcp(...)]`",
         );
     }
-    DescSpec {
-        allow_dead: Allow::dead_variants(&d.allow),
+    Site {
+        spec: DescSpec {
+            allow_dead: Allow::dead_variants(&d.allow),
+            ..DescSpec::default()
+        },
         krate: value(&args.krate, errors, crate_path).flatten(),
-        ..DescSpec::default()
     }
 }
 
@@ -166,7 +171,7 @@ fn desc_list(items: &Punctuated<Expr, Token![,]>, is_title: bool, errors: &mut E
                 match name.as_str() {
                     "default" | "default_verbosity" => {
                         if seen.contains(&name) {
-                            errors.at(&key, format!("`{name}` given twice in one list; keep one"));
+                            errors.at(&key, rules::given_twice_in_list(&name));
                             continue;
                         }
                         seen.push(name.clone());
@@ -176,14 +181,9 @@ fn desc_list(items: &Punctuated<Expr, Token![,]>, is_title: bool, errors: &mut E
                             list.default_verbosity = level(&assign.right, errors);
                         }
                     }
-                    "descriptions" | "verbosity_map" | "runners" if is_title => errors.at(
-                        &key,
-                        format!("misplaced key `{name}`: a title takes no named variants, only level entries, `default` and `default_verbosity`"),
-                    ),
-                    "descriptions" | "verbosity_map" | "runners" => errors.at(
-                        &key,
-                        format!("misplaced key `{name}`: write it beside `description = [...]`, not inside the list"),
-                    ),
+                    "descriptions" | "verbosity_map" | "runners" => {
+                        errors.at(&key, rules::misplaced_key(&name, is_title));
+                    }
                     _ => {
                         let hint = match did_you_mean(&name, LIST_KEYS) {
                             Some(close) => format!("did you mean `{close}`?"),

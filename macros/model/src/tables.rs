@@ -1,8 +1,9 @@
 //! Pure table building: level expansion, gap-fill into 10 slots, the tier collapse, and
-//! runner ordering by specificity. No `syn` here: the input is plain data and every
-//! function is unit-tested over all ten levels.
+//! runner ordering by specificity. The input is plain data and every function is
+//! unit-tested over all ten levels.
 //!
-//! A "handle" `T` stands for one text; the expansion maps handles to a pooled `&'static str`.
+//! A "handle" `T` stands for one text: the macro's expansion maps handles to pooled
+//! `&'static str`s, the runtime's file loader to owned strings.
 
 /// The number of verbosity levels (0..=9).
 pub const LEVELS: usize = 10;
@@ -59,18 +60,26 @@ pub enum ModelMatch {
 pub struct Rule<T> {
     /// `None` for `_`.
     pub runner: Option<String>,
+    /// The model matcher.
     pub model: ModelMatch,
+    /// The rule's level entries: a mask each (masks do not overlap) and its text.
     pub levels: Vec<(Mask, T)>,
+    /// The rule's `default = tag`.
     pub default: Option<T>,
 }
 
 /// Everything one description declares, tags already turned into handles.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan<T> {
+    /// The description list's level entries.
     pub levels: Vec<(Mask, T)>,
+    /// The `verbosity_map`, tags already turned into their texts.
     pub vmap: Vec<(Mask, T)>,
+    /// The bare text, or the list's `default`.
     pub default: Option<T>,
+    /// The list's `default_verbosity`.
     pub default_verbosity: Option<u8>,
+    /// The runner rules, in declaration order.
     pub rules: Vec<Rule<T>>,
 }
 
@@ -89,8 +98,11 @@ impl<T> Default for Plan<T> {
 /// A runner rule ready for lookup: its ten slots (`None`: fall to the next tier).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleTable<T> {
+    /// `None` for `_`.
     pub runner: Option<String>,
+    /// The model matcher.
     pub model: ModelMatch,
+    /// The rule's text per level.
     pub slots: [Option<T>; LEVELS],
 }
 
@@ -102,6 +114,7 @@ pub struct Table<T> {
     pub base: [Option<T>; LEVELS],
     /// Runner rules, most specific first (ties keep declaration order).
     pub rules: Vec<RuleTable<T>>,
+    /// The description's own `default_verbosity`.
     pub default_verbosity: Option<u8>,
     /// The definitive text (the list's `default`).
     pub definitive: Option<T>,

@@ -1,5 +1,5 @@
-//! Variants that can never be served: each becomes a warning spanned on the dead entry, with
-//! the one-line fix. A site silences its warnings with `allow(dead_variants)`.
+//! Variants that can never be served: each becomes a warning at the dead entry, of one
+//! kind. A site silences its warnings with `allow(dead_variants)`.
 //!
 //! A non-empty tier always answers, so what sits below it is dead: inline level entries
 //! under a non-empty `verbosity_map`, a list's `default` under level entries or a map (it is
@@ -7,41 +7,48 @@
 //! never wins when a rule ranked before it matches every reader it matches. A declared tag
 //! no map entry and no rule names is never served.
 
-use crate::ast::{DescSpec, DescValue, Tag};
+use crate::ast::{DescSpec, DescValue, Front, Tag};
 use crate::tables::{self, Rule};
-use proc_macro2::Span;
-use syn::spanned::Spanned;
 
 /// One warning: where, and which kind (the runtime crate holds each kind's message, as the
-/// note of a deprecated constant named after the kind).
-pub struct Warning {
-    pub span: Span,
+/// note of a deprecated constant named after the kind: `level_entry`, `list_default`,
+/// `rule_default`, `shadowed_rule`, `unused_variant`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning<L> {
+    /// Where the dead entry was written.
+    pub loc: L,
+    /// Which kind of dead variant it is.
     pub kind: &'static str,
 }
 
 /// The dead variants of one description site; `rules` are its runners as planned, one per
 /// runner of `spec`, in declaration order.
-pub fn warnings<T>(spec: &DescSpec, rules: &[Rule<T>]) -> Vec<Warning> {
+pub fn warnings<F: Front, T>(spec: &DescSpec<F>, rules: &[Rule<T>]) -> Vec<Warning<F::Loc>> {
     let mut out = Vec::new();
-    let mut warn = |span: Span, kind: &'static str| out.push(Warning { span, kind });
+    let mut warn = |loc: &F::Loc, kind: &'static str| {
+        out.push(Warning {
+            loc: loc.clone(),
+            kind,
+        });
+    };
     if let Some(DescValue::List(list)) = &spec.description {
         let map = !spec.verbosity_map.is_empty();
         if map {
             for (level, _) in &list.entries {
-                warn(level.tokens().span(), "level_entry");
+                warn(level.loc(), "level_entry");
             }
         }
         if let Some(default) = &list.default
             && (map || !list.entries.is_empty())
         {
-            warn(default.span(), "list_default");
+            warn(&F::text_loc(default), "list_default");
         }
     }
     for runner in &spec.runners {
         if let Some(default) = &runner.default
             && !runner.rules.is_empty()
         {
-            warn(default.span, "rule_default");
+            warn(&default.loc, "rule_default");
         }
     }
     let order = tables::rank(rules);
@@ -50,11 +57,11 @@ pub fn warnings<T>(spec: &DescSpec, rules: &[Rule<T>]) -> Vec<Warning> {
             .iter()
             .any(|&a| tables::covers(&rules[a], &rules[index]))
         {
-            warn(spec.runners[index].matchers.span(), "shadowed_rule");
+            warn(&spec.runners[index].matchers, "shadowed_rule");
         }
     }
-    let used = |tag: &Tag| {
-        let name = |t: &Tag| t.name == tag.name;
+    let used = |tag: &Tag<F>| {
+        let name = |t: &Tag<F>| t.name == tag.name;
         spec.verbosity_map.iter().any(|(_, t)| name(t))
             || spec.runners.iter().any(|r| {
                 r.rules.iter().any(|(_, t)| name(t)) || r.default.as_ref().is_some_and(name)
@@ -62,7 +69,7 @@ pub fn warnings<T>(spec: &DescSpec, rules: &[Rule<T>]) -> Vec<Warning> {
     };
     for (tag, _) in &spec.descriptions {
         if !used(tag) {
-            warn(tag.span, "unused_variant");
+            warn(&tag.loc, "unused_variant");
         }
     }
     out
