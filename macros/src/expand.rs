@@ -78,6 +78,7 @@ fn warnings(warnings: &[Warning<TokenStream>], k: &TokenStream) -> TokenStream {
 }
 
 fn tailored(table: &Table<usize>, texts: &[Text], k: &TokenStream) -> TokenStream {
+    let cow = quote!(#k::__private::Cow::Borrowed);
     let pool = tables::pool(table);
     let pool_texts = pool.iter().map(|h| text_tokens(&texts[*h], k));
     // Ten slots as one byte-string literal: one constant for rustc, not ten operands.
@@ -87,39 +88,33 @@ fn tailored(table: &Table<usize>, texts: &[Text], k: &TokenStream) -> TokenStrea
     };
     let base = slots(&table.base);
     let rules = table.rules.iter().map(|rule| {
-        let runner = option(rule.runner.as_deref());
+        let runner = option(rule.runner.as_deref().map(|r| quote!(#cow(#r))));
         let model = match &rule.model {
             ModelMatch::Any => quote!(#k::__private::ModelMatch::Any),
-            ModelMatch::Exact(m) => quote!(#k::__private::ModelMatch::Exact(#m)),
-            ModelMatch::List(ms) => quote!(#k::__private::ModelMatch::List(&[#(#ms),*])),
+            ModelMatch::Exact(m) => quote!(#k::__private::ModelMatch::Exact(#cow(#m))),
+            ModelMatch::List(ms) => {
+                quote!(#k::__private::ModelMatch::List(#cow(&[#(#cow(#ms)),*])))
+            }
         };
         let slots = slots(&rule.slots);
         quote! {
-            #k::__private::Rule { runner: #runner, model: #model, slots: #slots }
+            #k::__private::Rule { runner: #runner, model: #model, slots: *#slots }
         }
     });
     let default_verbosity = option(table.default_verbosity);
     let definitive = tables::slot_bytes(&pool, &[table.definitive])[0];
-    let tables = quote! {
-        #k::__private::Tailored {
-            texts: &[#(#pool_texts),*],
-            base: #base,
-            rules: &[#(#rules),*],
+    // The tables live in a `static`: they hold `Cow`s (a run-time table owns its texts),
+    // which promotion to `'static` does not cover.
+    quote! {{
+        static __MCP_TAILOR_TABLES: #k::__private::Tailored = #k::__private::Tailored {
+            texts: #cow(&[#(#cow(#pool_texts)),*]),
+            base: *#base,
+            rules: #cow(&[#(#rules),*]),
             default_verbosity: #default_verbosity,
             definitive: #definitive,
-        }
-    };
-    // Literal tables are promoted to `'static` where they stand, one item fewer for rustc
-    // to check; a text from a const or a macro goes through a `const fn`, which promotion
-    // does not cover, so those tables live in a `static`.
-    if pool.iter().all(|h| matches!(texts[*h], Text::Lit { .. })) {
-        quote!(#k::__private::tailored(&#tables))
-    } else {
-        quote! {{
-            static __MCP_TAILOR_TABLES: #k::__private::Tailored = #tables;
-            #k::__private::tailored(&__MCP_TAILOR_TABLES)
-        }}
-    }
+        };
+        #k::__private::tailored(&__MCP_TAILOR_TABLES)
+    }}
 }
 
 /// The struct, then `imp` (an impl for it, with the lints an expansion must not trip), then

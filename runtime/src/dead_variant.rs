@@ -5,13 +5,25 @@
 //! macros name them.
 
 /// One deprecated constant per kind of dead variant, its note the fix.
+/// The same notes are the messages of a tailoring file's warnings ([`message`]).
 macro_rules! kinds {
-    ($($(#[$doc:meta])* $kind:ident => $note:literal;)*) => {$(
-        $(#[$doc])*
-        #[deprecated(note = $note)]
-        #[allow(non_upper_case_globals)]
-        pub const $kind: () = ();
-    )*};
+    ($($(#[$doc:meta])* $kind:ident => $note:literal;)*) => {
+        $(
+            $(#[$doc])*
+            #[deprecated(note = $note)]
+            #[allow(non_upper_case_globals)]
+            pub const $kind: () = ();
+        )*
+
+        /// The note of the dead-variant kind `kind` (as `mcp-tailor-model` names kinds).
+        #[cfg_attr(not(feature = "tailoring"), allow(dead_code))]
+        pub(crate) fn message(kind: &str) -> &'static str {
+            match kind {
+                $(stringify!($kind) => $note,)*
+                _ => "variant never served",
+            }
+        }
+    };
 }
 
 kinds! {

@@ -3,6 +3,7 @@
 use crate::ctx::RenderCtx;
 use crate::description::Description;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 /// Annotated fields: serialized name and description.
@@ -302,8 +303,8 @@ impl ToolDef {
     fn object<S>(&self, ctx: &RenderCtx<'_>, input_schema: S) -> ToolObject<'_, S> {
         ToolObject {
             name: self.name,
-            title: self.title.resolve(ctx),
-            description: self.description.resolve(ctx),
+            title: self.title.resolve_cow(ctx),
+            description: self.description.resolve_cow(ctx),
             input_schema,
             annotations: self.annotations.as_ref(),
         }
@@ -338,8 +339,8 @@ impl ToolDef {
         if let Some(title) = self.title.resolve(ctx) {
             tool.title = Some(title.to_owned());
         }
-        if let Some(description) = self.description.resolve(ctx) {
-            tool.description = Some(std::borrow::Cow::Borrowed(description));
+        if let Some(description) = self.description.resolve_cow(ctx) {
+            tool.description = Some(description);
         }
         if self.argument_descriptions().next().is_some() {
             self.tailor_properties(std::sync::Arc::make_mut(&mut tool.input_schema), ctx);
@@ -359,8 +360,8 @@ impl ToolDef {
 /// `inputSchema`; `annotations` when declared. Encoded as JSON or as an `rmcp` tool.
 struct ToolObject<'a, S> {
     name: &'static str,
-    title: Option<&'static str>,
-    description: Option<&'static str>,
+    title: Option<Cow<'static, str>>,
+    description: Option<Cow<'static, str>>,
     input_schema: S,
     annotations: Option<&'a Annotations>,
 }
@@ -370,10 +371,10 @@ impl ToolObject<'_, Value> {
         let mut tool = Map::new();
         tool.insert("name".into(), self.name.into());
         if let Some(title) = self.title {
-            tool.insert("title".into(), title.into());
+            tool.insert("title".into(), title.into_owned().into());
         }
         if let Some(description) = self.description {
-            tool.insert("description".into(), description.into());
+            tool.insert("description".into(), description.into_owned().into());
         }
         tool.insert("inputSchema".into(), self.input_schema);
         if let Some(annotations) = self.annotations {
@@ -386,9 +387,9 @@ impl ToolObject<'_, Value> {
 #[cfg(feature = "server")]
 impl ToolObject<'_, std::sync::Arc<Map<String, Value>>> {
     fn into_rmcp(self) -> rmcp::model::Tool {
-        let description = self.description.map(std::borrow::Cow::Borrowed);
-        let mut tool = rmcp::model::Tool::new_with_raw(self.name, description, self.input_schema);
-        tool.title = self.title.map(str::to_owned);
+        let mut tool =
+            rmcp::model::Tool::new_with_raw(self.name, self.description, self.input_schema);
+        tool.title = self.title.map(Cow::into_owned);
         tool.annotations = self.annotations.map(Annotations::to_rmcp);
         tool
     }

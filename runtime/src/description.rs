@@ -2,6 +2,8 @@
 //! tool's packed constant for `#[mcp_tool]`), and their allocation-free resolution.
 
 use crate::ctx::RenderCtx;
+use std::borrow::Cow;
+use std::sync::Arc;
 
 /// The slot value meaning "no text": always past the end of a pool (pools hold at most
 /// 255 texts), so `texts.get(NONE)` is `None` without a branch of its own.
@@ -24,29 +26,40 @@ const NONE: u8 = u8::MAX;
 /// assert_eq!(GUIDE.resolve(&RenderCtx::new().verbosity(8)), Some("A notes server: create, search, tag."));
 /// assert_eq!(GUIDE.resolve(&RenderCtx::new().runner("codex")), Some("Notes (codex)."));
 /// ```
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Description {
     repr: Repr,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum Repr {
     Absent,
-    Bare(&'static str),
+    Bare(Str),
+    /// Tables a macro finished at compile time (or decoded once from a tool's constant).
     Tailored(&'static Tailored),
+    /// Tables built at run time (a tailoring file), shared by every clone.
+    #[cfg_attr(not(feature = "tailoring"), allow(dead_code))]
+    Shared(Arc<Tailored>),
 }
 
-/// The tables of a tailored description, as `description!` emits them and a tool's packed
-/// table decodes into. Not a stable API.
+/// A text of a table: borrowed from the binary, or owned when built at run time.
+type Str = Cow<'static, str>;
+
+/// A list of a table: borrowed from the binary, or owned when built at run time.
+type List<T> = Cow<'static, [T]>;
+
+/// The tables of a tailored description, as `description!` emits them, a tool's packed
+/// table decodes into, and a tailoring file builds: borrowed or owned, one resolution. Not
+/// a stable API.
 #[doc(hidden)]
 #[derive(Debug)]
 pub struct Tailored {
     /// The distinct texts this description can answer with (at most 255).
-    pub texts: &'static [&'static str],
+    pub texts: List<Str>,
     /// Tiers 4–6 (vmap, levels, default) collapsed into one gap-filled slot per level.
-    pub base: &'static [u8; 10],
+    pub base: [u8; 10],
     /// Runner rules, most specific first.
-    pub rules: &'static [Rule],
+    pub rules: List<Rule>,
     /// The description's own `default_verbosity`.
     pub default_verbosity: Option<u8>,
     /// The definitive text's slot.
@@ -55,47 +68,47 @@ pub struct Tailored {
 
 /// One runner rule, as the macros emit it. Not a stable API.
 #[doc(hidden)]
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Rule {
     /// `None` matches any runner, including none.
-    pub runner: Option<&'static str>,
+    pub runner: Option<Str>,
     /// The model matcher.
     pub model: ModelMatch,
     /// The rule's answer per level; `NONE` falls through to the base tier.
-    pub slots: &'static [u8; 10],
+    pub slots: [u8; 10],
 }
 
 /// A runner rule's model matcher. Not a stable API.
 #[doc(hidden)]
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum ModelMatch {
     /// `_`: any model, including none.
     Any,
     /// Exactly this model.
-    Exact(&'static str),
+    Exact(Str),
     /// Any model of the list.
-    List(&'static [&'static str]),
+    List(List<Str>),
 }
 
 impl Rule {
     #[inline]
     fn matches(&self, runner: Option<&str>, model: Option<&str>) -> bool {
-        let runner = match self.runner {
+        let runner = match &self.runner {
             None => true,
-            Some(p) => runner == Some(p),
+            Some(p) => runner == Some(&**p),
         };
         runner
-            && match self.model {
+            && match &self.model {
                 ModelMatch::Any => true,
-                ModelMatch::Exact(m) => model == Some(m),
-                ModelMatch::List(list) => model.is_some_and(|m| list.contains(&m)),
+                ModelMatch::Exact(m) => model == Some(&**m),
+                ModelMatch::List(list) => model.is_some_and(|m| list.iter().any(|l| l == m)),
             }
     }
 }
 
 impl Tailored {
     #[inline]
-    fn resolve(&self, ctx: &RenderCtx<'_>) -> Option<&'static str> {
+    fn resolve(&self, ctx: &RenderCtx<'_>) -> Option<&str> {
         let level = usize::from(ctx.effective_level(self.default_verbosity));
         let mut slot = self.base[level];
         let (runner, model) = (ctx.runner_name(), ctx.model_name());
@@ -105,7 +118,12 @@ impl Tailored {
         {
             slot = rule.slots[level];
         }
-        self.texts.get(usize::from(slot)).copied()
+        self.text(slot)
+    }
+
+    #[inline]
+    fn text(&self, slot: u8) -> Option<&str> {
+        self.texts.get(usize::from(slot)).map(|text| &**text)
     }
 }
 
@@ -116,7 +134,15 @@ impl Description {
     /// A bare description: the same text for every context.
     pub const fn bare(text: &'static str) -> Description {
         Description {
-            repr: Repr::Bare(text),
+            repr: Repr::Bare(Cow::Borrowed(text)),
+        }
+    }
+
+    /// A bare description of a text built at run time.
+    #[cfg_attr(not(feature = "tailoring"), allow(dead_code))]
+    pub(crate) fn bare_owned(text: String) -> Description {
+        Description {
+            repr: Repr::Bare(Cow::Owned(text)),
         }
     }
 
@@ -127,14 +153,45 @@ impl Description {
         }
     }
 
-    /// The text for this context, or `None`. Allocation-free: an index and a few string
-    /// compares over tables the macro finished at compile time.
+    /// A tailored description over tables built at run time.
+    #[cfg_attr(not(feature = "tailoring"), allow(dead_code))]
+    pub(crate) fn shared(tables: Tailored) -> Description {
+        Description {
+            repr: Repr::Shared(Arc::new(tables)),
+        }
+    }
+
+    /// The tables, however they are held.
     #[inline]
-    pub fn resolve(&self, ctx: &RenderCtx<'_>) -> Option<&'static str> {
-        match self.repr {
+    fn tables(&self) -> Option<&Tailored> {
+        match &self.repr {
+            Repr::Tailored(tables) => Some(tables),
+            Repr::Shared(tables) => Some(tables),
+            Repr::Absent | Repr::Bare(_) => None,
+        }
+    }
+
+    /// The text for this context, or `None`. Allocation-free: an index and a few string
+    /// compares over finished tables, whether the macro finished them at compile time or a
+    /// tailoring file at run time.
+    #[inline]
+    pub fn resolve(&self, ctx: &RenderCtx<'_>) -> Option<&str> {
+        match &self.repr {
             Repr::Absent => None,
             Repr::Bare(text) => Some(text),
             Repr::Tailored(tables) => tables.resolve(ctx),
+            Repr::Shared(tables) => tables.resolve(ctx),
+        }
+    }
+
+    /// The text for this context as rmcp's `Tool` holds it: borrowed from tables the
+    /// binary holds (no allocation), a copy of a run-time table's text.
+    pub fn resolve_cow(&self, ctx: &RenderCtx<'_>) -> Option<Cow<'static, str>> {
+        match &self.repr {
+            Repr::Absent => None,
+            Repr::Bare(text) => Some(text.clone()),
+            Repr::Tailored(tables) => tables.resolve(ctx).map(Cow::Borrowed),
+            Repr::Shared(tables) => tables.resolve(ctx).map(|text| Cow::Owned(text.to_owned())),
         }
     }
 
@@ -143,11 +200,10 @@ impl Description {
     /// A list's `default` is never *resolved* while the list has level entries (gap-fill
     /// answers every level), yet it remains the description's definitive wording — for
     /// documentation, for a catalog's reference view, and for the demo's `matrix`.
-    pub fn definitive(&self) -> Option<&'static str> {
-        match self.repr {
-            Repr::Absent => None,
+    pub fn definitive(&self) -> Option<&str> {
+        match &self.repr {
             Repr::Bare(text) => Some(text),
-            Repr::Tailored(tables) => tables.texts.get(usize::from(tables.definitive)).copied(),
+            _ => self.tables().and_then(|t| t.text(t.definitive)),
         }
     }
 
@@ -158,7 +214,7 @@ impl Description {
 
     /// Whether the text can depend on the context (a table of variants).
     pub const fn is_tailored(&self) -> bool {
-        matches!(self.repr, Repr::Tailored(_))
+        matches!(self.repr, Repr::Tailored(_) | Repr::Shared(_))
     }
 
     /// The bytes of the tables behind this description, texts excluded: the table
@@ -166,27 +222,27 @@ impl Description {
     /// bare description (the text itself is all there is).
     pub fn table_bytes(&self) -> usize {
         use std::mem::{size_of, size_of_val};
-        let Repr::Tailored(tables) = self.repr else {
+        let Some(tables) = self.tables() else {
             return 0;
         };
         let models: usize = tables
             .rules
             .iter()
-            .map(|r| match r.model {
-                ModelMatch::List(list) => size_of_val(list),
+            .map(|r| match &r.model {
+                ModelMatch::List(list) => size_of_val(&**list),
                 _ => 0,
             })
             .sum();
-        size_of::<Tailored>() + size_of_val(tables.texts) + size_of_val(tables.rules) + models
+        size_of::<Tailored>() + size_of_val(&*tables.texts) + size_of_val(&*tables.rules) + models
     }
 
     /// Every runner named by a rule of this description (`_` names none), in rule order.
-    pub fn runners(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.rules().iter().filter_map(|r| r.runner)
+    pub fn runners(&self) -> impl Iterator<Item = &str> + '_ {
+        self.rules().iter().filter_map(|r| r.runner.as_deref())
     }
 
     /// Every model named by a rule of this description, exactly or in a list.
-    pub fn models(&self) -> impl Iterator<Item = &'static str> + '_ {
+    pub fn models(&self) -> impl Iterator<Item = &str> + '_ {
         self.rules()
             .iter()
             .flat_map(|r| match &r.model {
@@ -194,22 +250,20 @@ impl Description {
                 ModelMatch::Exact(m) => std::slice::from_ref(m),
                 ModelMatch::List(list) => list,
             })
-            .copied()
+            .map(|m| &**m)
     }
 
-    fn rules(&self) -> &'static [Rule] {
-        match self.repr {
-            Repr::Tailored(tables) => tables.rules,
-            _ => &[],
-        }
+    fn rules(&self) -> &[Rule] {
+        self.tables().map_or(&[], |t| &t.rules)
     }
 
     /// Every distinct text this description can resolve to (empty when absent).
-    pub fn texts(&self) -> &[&'static str] {
-        match &self.repr {
-            Repr::Absent => &[],
+    pub fn texts(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        let texts = match &self.repr {
+            Repr::Absent => &[][..],
             Repr::Bare(text) => std::slice::from_ref(text),
-            Repr::Tailored(tables) => tables.texts,
-        }
+            _ => self.tables().map_or(&[][..], |t| &t.texts),
+        };
+        texts.iter().map(|text| &**text)
     }
 }

@@ -64,6 +64,9 @@ pub mod server;
 #[cfg(feature = "inspect")]
 pub mod inspect;
 
+#[cfg(feature = "tailoring")]
+mod tailoring;
+
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
@@ -75,4 +78,6 @@ pub use ctx::{DEFAULT_VERBOSITY, MAX_VERBOSITY, RenderCtx};
 pub use def::{Annotations, Fields, MissingField, ToolDef};
 pub use description::Description;
 pub use mcp_tailor_macros::{description, mcp_args, mcp_tool};
+#[cfg(feature = "tailoring")]
+pub use tailoring::{Diagnostic, LoadError, Location, Tailoring, ToolTailoring};
 pub use tool::{McpArgs, McpTool};

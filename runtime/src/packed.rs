@@ -38,6 +38,7 @@
 use crate::def::{Annotations, Fields, Generated, ToolDef, ToolParts};
 use crate::description::{Description, ModelMatch, Rule, Tailored};
 use std::any::{Any, TypeId};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{OnceLock, PoisonError, RwLock};
 
@@ -145,6 +146,11 @@ fn per_type<V: Send + Sync + 'static>(key: TypeId, make: impl FnOnce() -> V) -> 
         .expect("the map holds a `V` under the type id of `V`")
 }
 
+/// A list of the binary's texts as a table holds it.
+fn borrowed(texts: &'static [&'static str]) -> Cow<'static, [Cow<'static, str>]> {
+    texts.iter().copied().map(Cow::Borrowed).collect()
+}
+
 /// A cursor over one packed table.
 struct Reader {
     texts: &'static [&'static str],
@@ -238,15 +244,15 @@ impl Reader {
             0 => Description::ABSENT,
             1 => Description::bare(self.text()),
             _ => {
-                let texts = self.run();
-                let base = self.ten();
+                let texts = borrowed(self.run());
+                let base = *self.ten();
                 let default_verbosity = Some(self.byte()).filter(|&v| v != u8::MAX);
                 let definitive = self.byte();
                 let rules = (0..self.u16()).map(|_| self.rule()).collect::<Vec<_>>();
                 Description::from_tables(Box::leak(Box::new(Tailored {
                     texts,
                     base,
-                    rules: Box::leak(rules.into_boxed_slice()),
+                    rules: Cow::Owned(rules),
                     default_verbosity,
                     definitive,
                 })))
@@ -258,13 +264,13 @@ impl Reader {
         let runner = self.optional_text();
         let model = match self.byte() {
             0 => ModelMatch::Any,
-            1 => ModelMatch::Exact(self.text()),
-            _ => ModelMatch::List(self.run()),
+            1 => ModelMatch::Exact(Cow::Borrowed(self.text())),
+            _ => ModelMatch::List(borrowed(self.run())),
         };
         Rule {
-            runner,
+            runner: runner.map(Cow::Borrowed),
             model,
-            slots: self.ten(),
+            slots: *self.ten(),
         }
     }
 

@@ -2,6 +2,7 @@
 
 pub use crate::description::{ModelMatch, Rule, Tailored};
 pub use crate::packed::{Packed, ToolTable};
+pub use std::borrow::Cow;
 
 use crate::tool::McpArgs;
 

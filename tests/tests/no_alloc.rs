@@ -77,11 +77,31 @@ fn resolve_does_not_allocate() {
     // The first use of a tool decodes its packed tables, once per process; resolving
     // never allocates after that.
     let _ = Tool::def();
+    // The same tables, built at run time from a tailoring file: owned, resolved by the
+    // same code.
+    let file = mcp_tailor::Tailoring::from_toml_str(
+        r#"
+        [tools.t.description]
+        allow = ["dead_variants"]
+        levels = [{ verbosity = 0, text = "lo" }, { verbosity = 9, text = "hi" }]
+        default = "def"
+        descriptions = { a = "A", b = "B", c = "C" }
+        verbosity_map = [{ verbosity = "0..=3", tag = "a" }]
+        runners = [
+          { runner = "codex", model = ["5.4", "spark"], levels = [{ verbosity = "0..=4", tag = "b" }, { verbosity = 9, tag = "c" }] },
+          { runner = "grok", model = "_", default = "a" },
+          { runner = "_", model = "5.4", default = "c" },
+          { runner = "claude-code", model = "_" },
+        ]
+        "#,
+    )
+    .unwrap();
+    let owned = file.tool("t").unwrap().description().unwrap();
     let before = allocations();
     let mut seen = 0usize;
     for _ in 0..1000 {
         for ctx in &contexts {
-            for d in [&TAILORED, &BARE, &ABSENT] {
+            for d in [&TAILORED, &BARE, &ABSENT, owned] {
                 seen += d.resolve(ctx).map_or(0, str::len);
             }
             seen += Tool::description(ctx).map_or(0, str::len);

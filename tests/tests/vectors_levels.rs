@@ -2,7 +2,7 @@
 
 use mcp_tailor::{Description, RenderCtx, description};
 
-fn at(d: &Description, level: u8) -> Option<&'static str> {
+fn at(d: &Description, level: u8) -> Option<&str> {
     d.resolve(&RenderCtx::new().verbosity(level))
 }
 

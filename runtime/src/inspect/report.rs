@@ -22,7 +22,7 @@ pub(super) fn strings(def: &'static ToolDef) -> Vec<(String, &'static Descriptio
 }
 
 /// What `class` reads of `description` at each level.
-pub(super) fn cells(description: &Description, class: &ReaderClass) -> Vec<Option<&'static str>> {
+pub(super) fn cells<'a>(description: &'a Description, class: &ReaderClass) -> Vec<Option<&'a str>> {
     (0..=MAX_VERBOSITY)
         .map(|level| description.resolve(&class.ctx(level)))
         .collect()

@@ -273,11 +273,5 @@ async fn registered_definitions_never_change() {
     let alpha = server.tools().find(|t| t.name() == "alpha").unwrap();
     assert_eq!(alpha.description().definitive(), None);
     assert_eq!(alpha.description().texts().len(), 4);
-    assert!(
-        alpha
-            .description()
-            .texts()
-            .iter()
-            .all(|t| *t != "presented")
-    );
+    assert!(alpha.description().texts().all(|t| t != "presented"));
 }

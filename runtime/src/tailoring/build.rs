@@ -1,0 +1,44 @@
+//! A checked description of the file → the runtime's [`Description`]: the model's tables
+//! (`tables::build`), their texts owned, resolved by the same code as the macro's.
+
+use super::read::File;
+use crate::description::{Description, ModelMatch, Rule, Tailored};
+use mcp_tailor_model::tables::{self, LEVELS, Shape};
+use mcp_tailor_model::valid::Checked;
+use std::borrow::Cow;
+
+/// The description a checked site amounts to.
+pub(crate) fn description(checked: &Checked<File>) -> Description {
+    let text = |handle: usize| checked.texts[handle].value.clone();
+    let table = match tables::build(checked.plan.clone()) {
+        Shape::Absent => return Description::ABSENT,
+        Shape::Bare(handle) => return Description::bare_owned(text(handle)),
+        Shape::Tailored(table) => table,
+    };
+    let pool = tables::pool(&table);
+    let slots = |slots: &[Option<usize>]| -> [u8; LEVELS] {
+        let bytes = tables::slot_bytes(&pool, slots);
+        bytes.try_into().expect("ten slots make ten bytes")
+    };
+    let owned = |names: &[String]| names.iter().cloned().map(Cow::Owned).collect();
+    let rules = table
+        .rules
+        .iter()
+        .map(|rule| Rule {
+            runner: rule.runner.clone().map(Cow::Owned),
+            model: match &rule.model {
+                tables::ModelMatch::Any => ModelMatch::Any,
+                tables::ModelMatch::Exact(name) => ModelMatch::Exact(Cow::Owned(name.clone())),
+                tables::ModelMatch::List(names) => ModelMatch::List(owned(names)),
+            },
+            slots: slots(&rule.slots),
+        })
+        .collect();
+    Description::shared(Tailored {
+        texts: pool.iter().map(|h| Cow::Owned(text(*h))).collect(),
+        base: slots(&table.base),
+        rules,
+        default_verbosity: table.default_verbosity,
+        definitive: tables::slot_bytes(&pool, &[table.definitive])[0],
+    })
+}
