@@ -263,3 +263,48 @@ fn loading_a_missing_file_names_it() {
             .starts_with("/nonexistent/tailoring.toml: cannot read")
     );
 }
+
+#[test]
+fn tailor_tool_reaches_nested_arguments_through_refs() {
+    use mcp_tailor::server::rmcp::model::Tool;
+    let t = Tailoring::from_toml_str(
+        r#"
+        [tools.find]
+        title = { levels = [{ verbosity = 0, text = "Find" }, { verbosity = 9, text = "Find notes" }] }
+        [tools.find.arguments.query]
+        description = "Words."
+        [tools.find.arguments."filter.tag"]
+        description = { levels = [{ verbosity = 0, text = "tag" }, { verbosity = 9, text = "A tag to filter by." }] }
+        [tools.find.arguments."filter.missing"]
+        description = "Not in the schema: left alone."
+        "#,
+    )
+    .unwrap();
+    let schema = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "q"},
+            "filter": {"$ref": "#/$defs/Filter"}
+        },
+        "$defs": {"Filter": {"type": "object", "properties": {"tag": {"type": "string"}}}}
+    });
+    let mut tool = Tool::new(
+        "find",
+        "Find notes.",
+        std::sync::Arc::new(schema.as_object().unwrap().clone()),
+    );
+    t.tool("find")
+        .unwrap()
+        .tailor_tool(&mut tool, &RenderCtx::new().verbosity(9));
+    let json = serde_json::to_value(&tool).unwrap();
+    assert_eq!(json["title"], "Find notes");
+    assert_eq!(json["description"], "Find notes.");
+    assert_eq!(
+        json["inputSchema"]["properties"]["query"]["description"],
+        "Words."
+    );
+    assert_eq!(
+        json["inputSchema"]["$defs"]["Filter"]["properties"]["tag"]["description"],
+        "A tag to filter by."
+    );
+}

@@ -3,13 +3,13 @@
 //! notify listeners, open a session). `Server::builder()` sits with the builder, in
 //! `registry/builder.rs`.
 
-use crate::ToolDef;
 use crate::server::listing::list::list_tools;
 use crate::server::registry::inner::NoHandler;
 use crate::server::request::info::RequestInfo;
 use crate::server::request::reader::Reader;
 use crate::server::session::handler::Session;
 use crate::server::shared::Shared;
+use crate::{Tailoring, ToolDef};
 use rmcp::model::ListToolsResult;
 use rmcp::{ErrorData, ServerHandler};
 use std::sync::Arc;
@@ -105,6 +105,20 @@ impl<H: ServerHandler + Clone> Server<H> {
     /// clients. Call it when what a tool's visibility depends on changes.
     pub async fn notify_tool_list_changed(&self) {
         self.shared.subscribers.tools_changed().await;
+    }
+
+    /// Swaps the tailoring file in force (atomically: a listing reads the old file or the
+    /// new one, never a mix), then tells every client its tool list changed. Build with
+    /// [`tailoring`](crate::server::ServerBuilder::tailoring) (an empty
+    /// [`Tailoring::default`] will do) so listings are marked as varying by reader.
+    pub async fn set_tailoring(&self, tailoring: Tailoring) {
+        self.shared.file.set(tailoring);
+        self.notify_tool_list_changed().await;
+    }
+
+    /// The tailoring file in force (empty when none was given).
+    pub fn tailoring(&self) -> Arc<Tailoring> {
+        self.shared.file.get()
     }
 
     /// The number of clients that would hear [`notify_tool_list_changed`](Self::notify_tool_list_changed).

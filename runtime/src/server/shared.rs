@@ -8,6 +8,7 @@ use crate::server::instructions::InstructionsSource;
 use crate::server::listing::cursor::CursorSigner;
 use crate::server::listing::presentation::PresentationFn;
 use crate::server::registry::catalog::Catalog;
+use crate::server::registry::file::FileTailoring;
 use crate::server::request::info::{Principal, RequestInfo};
 use crate::server::request::reader::{Reader, ReaderSource};
 use crate::server::session::subscriptions::Subscribers;
@@ -25,6 +26,8 @@ pub(crate) struct Shared {
     /// `#[mcp_tool]` definitions whose strings tailor the wrapped handler's tools of the
     /// same name.
     pub(crate) tailored: Vec<&'static ToolDef>,
+    /// The tailoring file in force (empty without one).
+    pub(crate) file: FileTailoring,
     /// The name and version set on the builder; else the wrapped handler's.
     pub(crate) server_info: Option<Implementation>,
     pub(crate) instructions: InstructionsSource,

@@ -281,3 +281,6 @@ fn location(file: &str, source: &str, offset: usize) -> Location {
         column: source[line_start..offset].chars().count() + 1,
     }
 }
+
+#[cfg(feature = "server")]
+mod apply;

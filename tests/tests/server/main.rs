@@ -16,5 +16,6 @@ mod limits;
 mod own_handler;
 mod presentation;
 mod readers;
+mod tailoring_file;
 mod tasks;
 mod visibility;

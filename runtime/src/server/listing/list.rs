@@ -142,6 +142,7 @@ fn inner_candidates(
     tools: &mut Vec<Tool>,
 ) -> Result<(), ErrorData> {
     let ctx = info.render_ctx();
+    let file = shared.file.get();
     for mut tool in inner {
         if shared.catalog.get(&tool.name).is_some() {
             report(
@@ -155,8 +156,12 @@ fn inner_candidates(
         if !inner_is_visible(shared, &tool.name, info) {
             continue;
         }
-        if let Some(def) = shared.tailoring(&tool.name) {
+        let def = shared.tailoring(&tool.name);
+        if let Some(def) = def {
             def.tailor_tool(&mut tool, &ctx);
+        }
+        if let Some(file) = file.tool(&tool.name) {
+            file.tailor_tool_under(&mut tool, &ctx, def);
         }
         if !info.supports_icons() {
             tool.icons = None;
@@ -179,9 +184,14 @@ pub(crate) async fn list_tools(
     let with_icons = info.supports_icons();
     // The whole presented catalog is computed before paging: the cursor binds its digest.
     let mut tools: Vec<Tool> = Vec::with_capacity(shared.catalog.entries().len() + inner.len());
+    let file = shared.file.get();
     for entry in shared.catalog.entries() {
         if is_visible(shared, entry, info, deadline).await {
-            tools.push(entry.render(&ctx, with_icons));
+            let mut tool = entry.render(&ctx, with_icons);
+            if let Some(file) = file.tool(entry.def.name()) {
+                file.tailor_tool_under(&mut tool, &ctx, Some(entry.def));
+            }
+            tools.push(tool);
         }
     }
     inner_candidates(shared, inner, info, &mut tools)?;

@@ -8,6 +8,7 @@ use crate::server::listing::cursor::{
 };
 use crate::server::listing::presentation::{Presentation, PresentationFn};
 use crate::server::registry::catalog::{BuildError, Catalog, ToolRegistration};
+use crate::server::registry::file::{FileTailoring, log_findings};
 use crate::server::registry::inner::NoHandler;
 use crate::server::registry::results::IntoToolResult;
 use crate::server::request::info::{Principal, RequestInfo};
@@ -15,7 +16,7 @@ use crate::server::request::reader::{Reader, ReaderSource, env_verbosity};
 use crate::server::session::call::CallContext;
 use crate::server::session::tasks::Tasks;
 use crate::server::shared::{ContextFn, InnerFacts, Shared};
-use crate::{Description, McpTool, ToolDef};
+use crate::{Description, McpTool, Tailoring, ToolDef};
 use rmcp::ServerHandler;
 use rmcp::model::Implementation;
 use serde::de::DeserializeOwned;
@@ -46,6 +47,7 @@ pub struct ServerBuilder<H = NoHandler> {
 struct Settings {
     registrations: Vec<ToolRegistration>,
     tailored: Vec<&'static ToolDef>,
+    file: Option<Tailoring>,
     server_info: Option<Implementation>,
     instructions: InstructionsSource,
     presentation: Option<PresentationFn>,
@@ -75,6 +77,7 @@ impl Server {
             settings: Settings {
                 registrations: Vec::new(),
                 tailored: Vec::new(),
+                file: None,
                 server_info: None,
                 instructions: InstructionsSource::None,
                 presentation: None,
@@ -116,6 +119,20 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
     #[must_use]
     pub fn tailor<T: McpTool>(mut self) -> Self {
         self.settings.tailored.push(T::def());
+        self
+    }
+
+    /// Applies a tailoring file by tool name to the registered tools and the wrapped
+    /// handler's: each title, description and argument description the file declares,
+    /// resolved per reader. Where a tool's `#[mcp_tool]` table (registered, or attached
+    /// with [`tailor`](Self::tailor)) declares the same item, the table wins and `build`
+    /// logs a warning. The file's `[instructions]` replace the wrapped handler's, unless
+    /// the builder sets instructions of its own. A file naming a tool the server lacks is
+    /// no error (an upstream may add it later). Swap it while serving with
+    /// [`Server::set_tailoring`](crate::server::Server::set_tailoring).
+    #[must_use]
+    pub fn tailoring(mut self, tailoring: Tailoring) -> Self {
+        self.settings.file = Some(tailoring);
         self
     }
 
@@ -347,7 +364,11 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
             .default_verbosity
             .or_else(env_verbosity)
             .unwrap_or(crate::DEFAULT_VERBOSITY);
-        let dynamic = catalog.is_tailored()
+        if let Some(file) = &self.settings.file {
+            log_findings(file, &catalog, &self.settings.tailored);
+        }
+        let dynamic = self.settings.file.is_some()
+            || catalog.is_tailored()
             || self.settings.tailored.iter().any(|d| d.is_tailored())
             || self.settings.context.is_some()
             || self.settings.presentation.is_some()
@@ -378,6 +399,7 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
         let shared = Arc::new(Shared {
             catalog,
             tailored: self.settings.tailored,
+            file: FileTailoring::new(self.settings.file.unwrap_or_default()),
             server_info: self.settings.server_info,
             instructions: self.settings.instructions,
             presentation: self.settings.presentation,

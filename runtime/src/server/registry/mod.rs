@@ -3,5 +3,6 @@
 
 pub(crate) mod builder;
 pub(crate) mod catalog;
+pub(crate) mod file;
 pub(crate) mod inner;
 pub(crate) mod results;

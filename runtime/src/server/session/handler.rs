@@ -85,14 +85,17 @@ impl<H: ServerHandler> Session<H> {
         context
     }
 
-    /// The server's instructions for this request: the layer's own, else the wrapped
-    /// handler's static ones.
+    /// The server's instructions for this request: the layer's own, else the tailoring
+    /// file's (resolved for the reader), else the wrapped handler's static ones.
     async fn instructions(
         &self,
         info: &Arc<RequestInfo>,
         deadline: Instant,
     ) -> Result<Option<String>, ErrorData> {
-        let fallback = self.inner.get_info().instructions;
+        let fallback = match self.shared.file.get().instructions() {
+            Some(file) => file.resolve(&info.render_ctx()).map(str::to_owned),
+            None => self.inner.get_info().instructions,
+        };
         self.shared
             .instructions
             .resolve(info, deadline, self.shared.reporter.as_ref(), fallback)
