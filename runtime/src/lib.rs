@@ -67,6 +67,9 @@ pub mod inspect;
 #[cfg(feature = "tailoring")]
 mod tailoring;
 
+#[cfg(feature = "gateway")]
+pub mod gateway;
+
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;

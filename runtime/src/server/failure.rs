@@ -80,17 +80,20 @@ pub const NO_SESSION: &str = "no_session";
 pub const TOO_MANY_TASKS: &str = "too_many_tasks";
 /// `data.cause` added when a host callback missed the request deadline.
 pub const CAUSE_TIMEOUT: &str = "timeout";
+/// The gateway's upstream server could not answer: it could not be started or reached, it
+/// exited, or (with `data.cause: "timeout"`) it missed the request deadline.
+pub const UPSTREAM_FAILURE: &str = "upstream_failure";
 
 /// The longest tool name echoed back in an `unknown_tool` error (longer ones are cut).
 const MAX_ECHOED_NAME: usize = 128;
 
 /// `-32603` with `data.reason`: the only thing the client learns of an internal failure.
-pub(super) fn internal(reason: &'static str) -> ErrorData {
+pub(crate) fn internal(reason: &'static str) -> ErrorData {
     ErrorData::internal_error(reason.replace('_', " "), Some(json!({ "reason": reason })))
 }
 
 /// `-32603` with `data.reason` and `data.cause: "timeout"`: a callback missed the deadline.
-pub(super) fn timed_out(reason: &'static str) -> ErrorData {
+pub(crate) fn timed_out(reason: &'static str) -> ErrorData {
     ErrorData::internal_error(
         format!("{} (timeout)", reason.replace('_', " ")),
         Some(json!({ "reason": reason, "cause": CAUSE_TIMEOUT })),

@@ -2,13 +2,13 @@
 
 mod built;
 mod callbacks;
-mod failure;
+pub(crate) mod failure;
 mod instructions;
 pub mod limits;
 mod listing;
 mod registry;
 mod request;
-mod session;
+pub(crate) mod session;
 mod shared;
 mod transport;
 
@@ -36,6 +36,7 @@ pub mod reason {
     pub use super::failure::{
         CAUSE_TIMEOUT, INNER_TOOLS_FAILURE, INSTRUCTIONS_PROVIDER_FAILURE, INVALID_CURSOR,
         NO_SESSION, TOO_MANY_TASKS, TOOL_HANDLER_FAILURE, TOOL_PRESENTATION_FAILURE, UNKNOWN_TOOL,
+        UPSTREAM_FAILURE,
     };
 }
 

@@ -194,7 +194,13 @@ impl Tailoring {
         }
         let mut diagnostics: Vec<(usize, String)> = syntax
             .iter()
-            .map(|e| (e.span().map_or(0, |s| s.start), e.message().to_owned()))
+            .map(|e| {
+                let span = e.span().unwrap_or(0..0);
+                (
+                    span.start,
+                    syntax_message(e.message(), source.get(span.clone())),
+                )
+            })
             .chain(
                 errors
                     .into_vec()
@@ -267,6 +273,17 @@ impl ToolTailoring {
     /// Where the file declares the tool.
     pub fn location(&self) -> &Location {
         &self.at
+    }
+}
+
+/// A TOML syntax error's message; a key given twice is named (TOML forbids it, so the
+/// rule "one `default` per list" and its kin are TOML's there).
+fn syntax_message(message: &str, at: Option<&str>) -> String {
+    match at {
+        Some(key) if message == "duplicate key" && !key.is_empty() => {
+            format!("`{key}` given twice; keep one")
+        }
+        _ => message.to_owned(),
     }
 }
 

@@ -1,0 +1,57 @@
+//! `mcp-tailor`: check a tailoring file, or serve any MCP server tailored by one.
+//!
+//! ```text
+//! mcp-tailor check FILE
+//! mcp-tailor proxy [--tailoring FILE] [--http ADDR] [--deadline SECS] (-- COMMAND ARGS… | --upstream URL)
+//! ```
+
+mod args;
+mod proxy;
+
+use args::Command;
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: mcp-tailor check FILE
+       mcp-tailor proxy [--tailoring FILE] [--http ADDR] [--deadline SECS] (-- COMMAND ARGS… | --upstream URL)
+
+check   load FILE with every rule the #[mcp_tool] macro applies; exit 1 with each error
+        on stderr as FILE:LINE:COL: message (warnings are printed and exit 0)
+proxy   serve the upstream server (a stdio command, or streamable HTTP at URL) with its
+        tools' wording tailored by FILE, on stdio or at http://ADDR/mcp; FILE is watched
+        (and SIGHUP reloads it): a valid edit takes effect at once, an invalid one is
+        logged and the previous tables stay";
+
+fn main() -> ExitCode {
+    let command = match args::parse(std::env::args().skip(1)) {
+        Ok(command) => command,
+        Err(message) => {
+            eprintln!("mcp-tailor: {message}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match command {
+        Command::Help => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Command::Check { file } => check(&file),
+        Command::Proxy(options) => proxy::run(options),
+    }
+}
+
+/// `check FILE`: every error, then 1; or the warnings, then 0.
+fn check(file: &str) -> ExitCode {
+    match mcp_tailor::Tailoring::load(file) {
+        Ok(tailoring) => {
+            for warning in tailoring.warnings() {
+                eprintln!("{warning}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("{error}");
+            ExitCode::FAILURE
+        }
+    }
+}

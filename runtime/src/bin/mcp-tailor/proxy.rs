@@ -1,0 +1,151 @@
+//! `proxy`: the gateway behind the layer, on stdio or streamable HTTP, with the tailoring
+//! file watched and reloaded.
+
+use crate::args::ProxyOptions;
+use mcp_tailor::Tailoring;
+use mcp_tailor::gateway::Gateway;
+use mcp_tailor::server::Server;
+use notify::Watcher;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// How long the gateway waits for the upstream, under the layer's deadline so its error
+/// is the one the client gets.
+const MARGIN: Duration = Duration::from_millis(250);
+
+pub(crate) fn run(options: ProxyOptions) -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,rmcp=warn".into()),
+        )
+        .init();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("mcp-tailor: cannot start the runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(serve(options)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("mcp-tailor: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(options: ProxyOptions) -> Result<(), String> {
+    let tailoring = match &options.tailoring {
+        Some(path) => Tailoring::load(path).map_err(|e| e.to_string())?,
+        None => Tailoring::default(),
+    };
+    let upstream_deadline = options.deadline.saturating_sub(MARGIN).max(MARGIN);
+    let gateway = Gateway::connect(options.upstream.clone(), upstream_deadline)
+        .await
+        .map_err(|e| e.to_string())?;
+    let server = Server::builder()
+        .handler(gateway)
+        .tailoring(tailoring)
+        .request_deadline(options.deadline)
+        .build()
+        .map_err(|e| e.to_string())?;
+    if let Some(path) = &options.tailoring {
+        tokio::spawn(watch(server.clone(), PathBuf::from(path)));
+    }
+    tracing::info!("serving {} tailored", options.upstream);
+    match options.http {
+        Some(addr) => {
+            eprintln!("mcp-tailor proxy on http://{addr}/mcp");
+            let shutdown = async {
+                let _ = tokio::signal::ctrl_c().await;
+            };
+            server
+                .serve_http(addr, shutdown)
+                .await
+                .map_err(|e| e.to_string())
+        }
+        None => server.serve_stdio().await.map_err(|e| e.to_string()),
+    }
+}
+
+/// Reloads the file when it changes (or on SIGHUP): a valid file is swapped in and every
+/// client told to list again; an invalid one is logged, error by error, and the previous
+/// tables stay.
+async fn watch(server: Server<Gateway>, path: PathBuf) {
+    let (tx, mut changes) = mpsc::unbounded_channel();
+    let name = path.file_name().map(ToOwned::to_owned);
+    let watched = name.clone();
+    let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        if let Ok(event) = event
+            && event
+                .paths
+                .iter()
+                .any(|p| p.file_name() == watched.as_deref())
+        {
+            let _ = tx.send(());
+        }
+    });
+    // Editors replace a file by renaming over it: watch its folder, not the file.
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let _watcher = match watcher.and_then(|mut w| {
+        w.watch(folder, notify::RecursiveMode::NonRecursive)
+            .map(|()| w)
+    }) {
+        Ok(watcher) => Some(watcher),
+        Err(error) => {
+            tracing::warn!(
+                "cannot watch {}: {error}; SIGHUP still reloads it",
+                path.display()
+            );
+            None
+        }
+    };
+    let mut hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()).ok();
+    let mut last = std::fs::read_to_string(&path).ok();
+    loop {
+        let hup = async {
+            match &mut hangup {
+                Some(signal) => signal.recv().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            Some(()) = changes.recv() => {}
+            _ = hup => {}
+        }
+        // One edit makes several events: let them settle, then read once.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        while changes.try_recv().is_ok() {}
+        let source = std::fs::read_to_string(&path).ok();
+        if source == last {
+            continue;
+        }
+        last = source;
+        match Tailoring::load(&path) {
+            Ok(tailoring) => {
+                for warning in tailoring.warnings() {
+                    tracing::warn!("{warning}");
+                }
+                server.set_tailoring(tailoring).await;
+                tracing::info!("{}: reloaded; clients told to list again", path.display());
+            }
+            Err(error) => {
+                for line in error.to_string().lines() {
+                    tracing::error!("{line}");
+                }
+                tracing::error!(
+                    "{}: not reloaded; still serving the previous tables",
+                    path.display()
+                );
+            }
+        }
+    }
+}

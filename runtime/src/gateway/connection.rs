@@ -1,0 +1,164 @@
+//! Connections to the upstream: opening one (a child process or streamable HTTP), and the
+//! slot a session or the stateless requests keep theirs in, replaced when it died.
+
+use super::Upstream;
+use super::relay::Relay;
+use rmcp::model::{ClientConfig, Implementation, ProtocolVersion, ServerConfig};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, Peer, RoleClient, RoleServer, RunningService,
+};
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long opening a connection (start, handshake) may take.
+const OPEN_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Why the upstream could not be reached.
+#[derive(Debug, thiserror::Error)]
+pub enum UpstreamError {
+    /// The command could not be started.
+    #[error("cannot start `{upstream}`: {error}")]
+    Start {
+        /// The upstream.
+        upstream: String,
+        /// What the system said.
+        error: std::io::Error,
+    },
+    /// The handshake failed or timed out.
+    #[error("`{upstream}` did not complete the MCP handshake: {reason}")]
+    Handshake {
+        /// The upstream.
+        upstream: String,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+/// One live connection to the upstream.
+pub(super) struct Connection {
+    service: RunningService<RoleClient, Relay>,
+}
+
+impl Connection {
+    /// Opens a connection. With `client` (a session-bound downstream's `initialize`), it is
+    /// that client's own upstream session: the same name, capabilities and protocol
+    /// version, relaying the upstream's requests to `downstream`. Without, it is the shared
+    /// connection: `server/discover` where the upstream speaks 2026-07-28, else
+    /// `initialize`.
+    pub(super) async fn open(
+        upstream: &Upstream,
+        client: Option<ClientConfig>,
+        downstream: Option<Peer<RoleServer>>,
+    ) -> Result<Connection, UpstreamError> {
+        let name = upstream.to_string();
+        let lifecycle = match &client {
+            Some(_) => ClientLifecycleMode::Initialize,
+            None => ClientLifecycleMode::Auto {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                legacy_version: None,
+            },
+        };
+        let info = client.unwrap_or_else(|| {
+            ClientConfig::new(
+                Default::default(),
+                Implementation::new("mcp-tailor-gateway", env!("CARGO_PKG_VERSION")),
+            )
+        });
+        let relay = Relay::new(info, downstream);
+        let handshake = |reason: String| UpstreamError::Handshake {
+            upstream: name.clone(),
+            reason,
+        };
+        let open = async {
+            match upstream {
+                Upstream::Command { program, args } => {
+                    let mut command = tokio::process::Command::new(program);
+                    command.args(args);
+                    let transport =
+                        TokioChildProcess::new(command).map_err(|error| UpstreamError::Start {
+                            upstream: name.clone(),
+                            error,
+                        })?;
+                    relay
+                        .serve_with_lifecycle(transport, lifecycle)
+                        .await
+                        .map_err(|e| handshake(e.to_string()))
+                }
+                Upstream::Http(url) => {
+                    let transport = StreamableHttpClientTransport::from_uri(url.as_str());
+                    relay
+                        .serve_with_lifecycle(transport, lifecycle)
+                        .await
+                        .map_err(|e| handshake(e.to_string()))
+                }
+            }
+        };
+        let service = tokio::time::timeout(OPEN_TIMEOUT, open)
+            .await
+            .map_err(|_| handshake(format!("no answer within {OPEN_TIMEOUT:?}")))??;
+        Ok(Connection { service })
+    }
+
+    /// The upstream, to send requests to.
+    pub(super) fn peer(&self) -> &Peer<RoleClient> {
+        self.service.peer()
+    }
+
+    /// This connection's relay (progress tokens in flight).
+    pub(super) fn relay(&self) -> &Relay {
+        self.service.service()
+    }
+
+    /// Whether the upstream is gone (exited, or closed the stream).
+    pub(super) fn is_closed(&self) -> bool {
+        self.service.is_transport_closed()
+    }
+
+    /// The upstream's handshake answer, as this server's own `get_info`.
+    pub(super) fn server_info(&self) -> ServerConfig {
+        let mut config = ServerConfig::default();
+        if let Some(info) = self.peer().peer_info() {
+            config.protocol_version = info.protocol_version.clone();
+            config.capabilities = info.capabilities.clone();
+            if let Some(server_info) = &info.server_info {
+                config.server_info = server_info.clone();
+            }
+            config.instructions = info.instructions.clone();
+        }
+        config
+    }
+}
+
+/// Where a connection is kept: opened on first use, replaced once it died.
+#[derive(Default)]
+pub(super) struct Slot(tokio::sync::Mutex<Option<Arc<Connection>>>);
+
+impl Slot {
+    /// Keeps `connection`.
+    pub(super) fn put(&self, connection: Connection) {
+        if let Ok(mut slot) = self.0.try_lock() {
+            *slot = Some(Arc::new(connection));
+        }
+    }
+
+    /// The live connection, opening one with `open` when there is none or it died. Two
+    /// requests arriving first at once open one connection, not two.
+    pub(super) async fn get<F>(&self, open: F) -> Result<Arc<Connection>, UpstreamError>
+    where
+        F: AsyncFnOnce() -> Result<Connection, UpstreamError>,
+    {
+        let mut slot = self.0.lock().await;
+        if let Some(live) = slot.as_ref().filter(|c| !c.is_closed()) {
+            return Ok(live.clone());
+        }
+        let connection = Arc::new(open().await?);
+        *slot = Some(connection.clone());
+        Ok(connection)
+    }
+
+    /// The connection, if one is open (live or not).
+    pub(super) async fn current(&self) -> Option<Arc<Connection>> {
+        self.0.lock().await.clone()
+    }
+}

@@ -1,0 +1,279 @@
+//! The gateway's server side: every request forwarded to the upstream connection of its
+//! session (or the shared one), within the deadline, cancelled upstream when the client
+//! cancels; results and errors come back unchanged.
+#![allow(deprecated)] // rmcp marks logging deprecated (SEP-2577); a proxy forwards it still.
+
+use super::Gateway;
+use super::connection::{Connection, UpstreamError};
+use crate::server::failure::{UPSTREAM_FAILURE, internal, timed_out};
+use crate::server::session::call::has_session;
+use rmcp::model::*;
+use rmcp::service::{NotificationContext, RequestContext, RoleServer};
+use rmcp::{ErrorData, ServerHandler};
+use serde::de::DeserializeOwned;
+use std::sync::Arc;
+
+impl Gateway {
+    /// The connection this request goes over: the session's own (opened with the client's
+    /// `initialize` on first use), or the shared one for a stateless request.
+    async fn connection(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Arc<Connection>, ErrorData> {
+        let upstream = &self.shared.upstream;
+        let opened = if has_session(context) {
+            let client = context.peer.peer_info().map(|info| (*info).clone());
+            let peer = context.peer.clone();
+            self.session
+                .get(async || Connection::open(upstream, client, Some(peer)).await)
+                .await
+        } else {
+            self.shared
+                .stateless
+                .get(async || Connection::open(upstream, None, None).await)
+                .await
+        };
+        opened.map_err(|error: UpstreamError| {
+            tracing::warn!("{error}");
+            internal(UPSTREAM_FAILURE)
+        })
+    }
+
+    /// Sends `request` upstream and waits for its answer, the deadline or the client's
+    /// cancellation (then cancelled upstream too).
+    async fn forward(
+        &self,
+        request: ClientRequest,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<ServerResult, ErrorData> {
+        let connection = self.connection(context).await?;
+        let theirs = context.meta.get_progress_token();
+        // The client's own `_meta` (its client info and capabilities on a stateless
+        // request) goes upstream as it came, over what the connection would set.
+        let mut options = rmcp::service::PeerRequestOptions::no_options();
+        options.meta = Some(context.meta.clone());
+        let handle = connection
+            .peer()
+            .send_cancellable_request(request, options)
+            .await
+            .map_err(|e| unavailable(&e.to_string()))?;
+        let relay = connection.relay();
+        if let Some(theirs) = theirs {
+            relay.track(handle.progress_token.clone(), theirs, context.peer.clone());
+        }
+        let ours = handle.progress_token.clone();
+        let (id, peer) = (handle.id.clone(), handle.peer.clone());
+        let outcome = tokio::select! {
+            answer = tokio::time::timeout(self.shared.deadline, handle.rx) => Some(answer),
+            () = context.ct.cancelled() => None,
+        };
+        relay.untrack(&ours);
+        let cancel = async |reason: &str| {
+            let params = CancelledNotificationParam::new(Some(id.clone()), Some(reason.to_owned()));
+            let _ = peer.notify_cancelled(params).await;
+        };
+        match outcome {
+            Some(Ok(Ok(Ok(result)))) => Ok(result),
+            Some(Ok(Ok(Err(rmcp::ServiceError::McpError(error))))) => Err(error),
+            Some(Ok(Ok(Err(other)))) => Err(unavailable(&other.to_string())),
+            Some(Ok(Err(_))) => Err(unavailable("the upstream closed the connection")),
+            Some(Err(_)) => {
+                cancel("the gateway's request deadline passed").await;
+                tracing::warn!("the upstream missed the request deadline");
+                Err(timed_out(UPSTREAM_FAILURE))
+            }
+            None => {
+                cancel("the client cancelled the request").await;
+                Err(ErrorData::internal_error("cancelled", None))
+            }
+        }
+    }
+
+    /// [`forward`](Self::forward), the answer read as `T`.
+    async fn ask<T: Answer>(
+        &self,
+        request: ClientRequest,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<T, ErrorData> {
+        T::read(self.forward(request, context).await?)
+    }
+
+    /// [`forward`](Self::forward) of a request answered with an empty result.
+    async fn tell(
+        &self,
+        request: ClientRequest,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.forward(request, context).await.map(drop)
+    }
+}
+
+/// What a forwarded request is answered with, read from the upstream's result.
+trait Answer: Sized {
+    fn read(result: ServerResult) -> Result<Self, ErrorData>;
+}
+
+/// A plain result: the upstream's answer is parsed as the first shape it fits, so it is
+/// read again as the one asked for.
+macro_rules! plain_answers {
+    ($($result:ty),*) => {$(
+        impl Answer for $result {
+            fn read(result: ServerResult) -> Result<Self, ErrorData> {
+                reread(result)
+            }
+        }
+    )*};
+}
+
+// (`ReadResourceDirectoryResult` is `ListResourcesResult`.)
+plain_answers!(
+    CompleteResult,
+    ListPromptsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ListToolsResult,
+    GetTaskResult,
+    ListSkillsResult,
+    GetSkillResult,
+    CustomResult
+);
+
+/// A result that may also be "input required" (or, for a tool call, a task).
+macro_rules! mrtr_answers {
+    ($($response:ident($complete:ident) $(task $task:ident)?;)*) => {$(
+        impl Answer for $response {
+            fn read(result: ServerResult) -> Result<Self, ErrorData> {
+                match result {
+                    ServerResult::InputRequiredResult(input) => Ok($response::InputRequired(input)),
+                    $(ServerResult::CreateTaskResult(task) => Ok($response::$task(task)),)?
+                    other => reread(other).map($response::Complete),
+                }
+            }
+        }
+    )*};
+}
+
+mrtr_answers! {
+    CallToolResponse(CallToolResult) task Task;
+    GetPromptResponse(GetPromptResult);
+    ReadResourceResponse(ReadResourceResult);
+}
+
+fn reread<T: DeserializeOwned>(result: ServerResult) -> Result<T, ErrorData> {
+    serde_json::to_value(result)
+        .and_then(serde_json::from_value)
+        .map_err(|e| {
+            unavailable(&format!(
+                "the upstream answered with an unexpected result: {e}"
+            ))
+        })
+}
+
+/// `-32603`, `data.reason = "upstream_failure"`; the cause goes to the log.
+fn unavailable(cause: &str) -> ErrorData {
+    tracing::warn!("upstream failure: {cause}");
+    internal(UPSTREAM_FAILURE)
+}
+
+/// `ServerHandler` methods forwarded with their params: `method(Params) -> Result = Variant`.
+macro_rules! forward {
+    ($($method:ident($params:ty) -> $result:ty = $variant:ident($make:expr);)*) => {$(
+        async fn $method(
+            &self,
+            request: $params,
+            context: RequestContext<RoleServer>,
+        ) -> Result<$result, ErrorData> {
+            self.ask(ClientRequest::$variant($make(request)), &context).await
+        }
+    )*};
+}
+
+/// `ServerHandler` methods forwarded with their params, answered with nothing.
+macro_rules! tell {
+    ($($method:ident($params:ty) = $variant:ident;)*) => {$(
+        async fn $method(
+            &self,
+            request: $params,
+            context: RequestContext<RoleServer>,
+        ) -> Result<(), ErrorData> {
+            self.tell(ClientRequest::$variant(Request::new(request)), &context).await
+        }
+    )*};
+}
+
+/// A request of optional params.
+fn optional<M: Default, P>(params: Option<P>) -> RequestOptionalParam<M, P> {
+    let mut request = RequestOptionalParam::with_param(());
+    request.params = None;
+    RequestOptionalParam {
+        method: request.method,
+        params,
+        extensions: request.extensions,
+    }
+}
+
+impl ServerHandler for Gateway {
+    fn get_info(&self) -> ServerConfig {
+        self.shared.info.clone()
+    }
+
+    forward! {
+        complete(CompleteRequestParams) -> CompleteResult = CompleteRequest(Request::new);
+        get_prompt(GetPromptRequestParams) -> GetPromptResponse = GetPromptRequest(Request::new);
+        list_prompts(Option<PaginatedRequestParams>) -> ListPromptsResult = ListPromptsRequest(optional);
+        list_resources(Option<PaginatedRequestParams>) -> ListResourcesResult = ListResourcesRequest(optional);
+        list_resource_templates(Option<PaginatedRequestParams>) -> ListResourceTemplatesResult = ListResourceTemplatesRequest(optional);
+        read_resource(ReadResourceRequestParams) -> ReadResourceResponse = ReadResourceRequest(Request::new);
+        call_tool(CallToolRequestParams) -> CallToolResponse = CallToolRequest(Request::new);
+        list_tools(Option<PaginatedRequestParams>) -> ListToolsResult = ListToolsRequest(optional);
+        get_task(GetTaskParams) -> GetTaskResult = GetTaskRequest(Request::new);
+        list_skills(Option<PaginatedRequestParams>) -> ListSkillsResult = ListSkillsRequest(optional);
+        get_skill(GetSkillRequestParams) -> GetSkillResult = GetSkillRequest(Request::new);
+        read_resource_directory(ReadResourceDirectoryRequestParams) -> ReadResourceDirectoryResult = ReadResourceDirectoryRequest(Request::new);
+    }
+
+    tell! {
+        set_level(SetLevelRequestParams) = SetLevelRequest;
+        subscribe(SubscribeRequestParams) = SubscribeRequest;
+        unsubscribe(UnsubscribeRequestParams) = UnsubscribeRequest;
+        update_task(UpdateTaskParams) = UpdateTaskRequest;
+        cancel_task(CancelTaskParams) = CancelTaskRequest;
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        self.ask(ClientRequest::CustomRequest(request), &context)
+            .await
+    }
+
+    async fn ping(&self, _: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+        Ok(())
+    }
+
+    /// A session opens its upstream session as soon as it is initialized, so the upstream
+    /// can send it requests and notifications before its first request.
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        if context.peer.peer_info().is_none() {
+            return;
+        }
+        let upstream = &self.shared.upstream;
+        let client = context.peer.peer_info().map(|info| (*info).clone());
+        let peer = context.peer.clone();
+        if let Err(error) = self
+            .session
+            .get(async || Connection::open(upstream, client, Some(peer)).await)
+            .await
+        {
+            tracing::warn!("{error}");
+        }
+    }
+
+    async fn on_roots_list_changed(&self, _: NotificationContext<RoleServer>) {
+        if let Some(connection) = self.session.current().await {
+            let _ = connection.peer().notify_roots_list_changed().await;
+        }
+    }
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite (`server --suite active`, both protocol
+# revisions) through the gateway: `mcp-tailor proxy --http` in front of the conformance
+# example run as a stdio upstream, then in front of it over streamable HTTP. The gateway
+# applies a tailoring file, so the suite also sees tailored wording pass its checks.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. tests/conformance/suite.sh
+
+cargo build -q -p mcp-tailor --example conformance
+cargo build -q -p mcp-tailor --features cli --bin mcp-tailor
+example="$PWD/target/debug/examples/conformance"
+gateway="$PWD/target/debug/mcp-tailor"
+out="$PWD/target/conformance-gateway"
+rm -rf "$out" && mkdir -p "$out"
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
+
+# The file rewords one of the suite's tools for every reader (the suite checks its
+# results, not its wording).
+cat > "$out/tailoring.toml" <<'TOML'
+[instructions]
+levels = [{ verbosity = 0, text = "Conformance server." }, { verbosity = 9, text = "The MCP conformance suite's reference server, behind mcp-tailor's gateway." }]
+
+[tools.test_simple_text.description]
+levels = [{ verbosity = 0, text = "Simple text." }, { verbosity = 9, text = "Returns a simple text: the suite's first tool, tailored." }]
+TOML
+
+run() { # NAME URL: the active suite of both revisions against URL
+  local name=$1 url=$2
+  for version in 2025-11-25 2026-07-28; do
+    echo "== conformance through the gateway ($name): server --suite active --spec-version $version"
+    "$node" "$suite" server --url "$url" --suite active --spec-version "$version" \
+      --expected-failures tests/conformance/gateway-expected-failures.yaml \
+      -o "$out/$name-$version" > "$out/$name-$version.log" 2>&1 \
+      || { cat "$out/$name-$version.log"; exit 1; }
+    sed -n '/=== SUMMARY ===/,$p' "$out/$name-$version.log"
+  done
+}
+
+# A stdio upstream: the gateway starts the example itself, one process per session.
+port=$(free_port)
+"$gateway" proxy --tailoring "$out/tailoring.toml" --http "127.0.0.1:$port" -- "$example" \
+  > "$out/gateway-stdio.log" 2>&1 &
+pids+=($!)
+wait_port "$port"
+run stdio "http://127.0.0.1:$port/mcp"
+
+# An HTTP upstream.
+upstream=$(free_port)
+"$example" --http "127.0.0.1:$upstream" > "$out/upstream.log" 2>&1 &
+pids+=($!)
+wait_port "$upstream"
+port=$(free_port)
+"$gateway" proxy --tailoring "$out/tailoring.toml" --http "127.0.0.1:$port" \
+  --upstream "http://127.0.0.1:$upstream/mcp" > "$out/gateway-http.log" 2>&1 &
+pids+=($!)
+wait_port "$port"
+run http "http://127.0.0.1:$port/mcp"
