@@ -1,7 +1,9 @@
-//! The demo driven by a client written by someone else: the official Python MCP SDK
-//! (`tests/python/requirements.txt` pins it), over stdio and streamable HTTP, in both
-//! protocol eras, as `codex` and as `grok`. `.ci/run` builds the demo, installs the SDK
-//! into a virtual environment, and runs this with `--ignored` and `MCP_TAILOR_PYTHON`.
+//! The official Python MCP SDK (`tests/python/requirements.txt` pins it) on both sides:
+//! its client drives the demo over stdio and streamable HTTP, in both protocol eras, as
+//! `codex` and as `grok`; and a server written with it runs behind `mcp-tailor proxy`,
+//! tailored by a file its client then reads per reader, reloaded while connected.
+//! `.ci/run` builds the demo and the command, installs the SDK into a virtual
+//! environment, and runs these with `--ignored` and `MCP_TAILOR_PYTHON`.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -10,25 +12,17 @@ fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-#[test]
-#[ignore = "needs the Python MCP SDK and a built demo; run by .ci/run"]
-fn the_python_sdk_drives_the_demo() {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| workspace().join("target"), PathBuf::from);
-    let demo = target.join("debug").join("examples").join("demo");
-    assert!(
-        demo.exists(),
-        "{} is missing: run `cargo build -p mcp-tailor --example demo` first",
-        demo.display()
-    );
+fn target() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace().join("target"), PathBuf::from)
+}
+
+/// Runs `tests/python/SCRIPT ARGS…` with the SDK's Python; asserts every check passed.
+fn run_python(script: &str, args: &[PathBuf]) {
     let python = std::env::var("MCP_TAILOR_PYTHON").unwrap_or_else(|_| "python3".to_owned());
-    let script = workspace()
-        .join("tests")
-        .join("python")
-        .join("demo_client.py");
+    let script = workspace().join("tests").join("python").join(script);
     let output = Command::new(&python)
         .arg(&script)
-        .arg(&demo)
+        .args(args)
         .output()
         .unwrap_or_else(|e| panic!("running {python}: {e}"));
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -39,4 +33,35 @@ fn the_python_sdk_drives_the_demo() {
         "the Python client reported failures:\n{stdout}"
     );
     assert!(stdout.contains(" passed, 0 failed"), "{stdout}");
+}
+
+/// `path`, or the command that builds it.
+fn built(path: PathBuf, build: &str) -> PathBuf {
+    assert!(
+        path.exists(),
+        "{} is missing: run `{build}` first",
+        path.display()
+    );
+    path
+}
+
+#[test]
+#[ignore = "needs the Python MCP SDK and a built demo; run by .ci/run"]
+fn the_python_sdk_drives_the_demo() {
+    let demo = built(
+        target().join("debug").join("examples").join("demo"),
+        "cargo build -p mcp-tailor --example demo",
+    );
+    run_python("demo_client.py", &[demo]);
+}
+
+#[test]
+#[ignore = "needs the Python MCP SDK and a built mcp-tailor command; run by .ci/run"]
+fn a_python_sdk_server_behind_the_gateway_reads_per_reader() {
+    let gateway = built(
+        target().join("debug").join("mcp-tailor"),
+        "cargo build -p mcp-tailor --features cli --bin mcp-tailor",
+    );
+    let work = target().join("gateway-python");
+    run_python("gateway_client.py", &[gateway, work]);
 }
