@@ -6,6 +6,8 @@
 //! * `packed` — the same descriptions declared on `#[mcp_tool]` structs, resolved through
 //!   the tables their packed constant decodes into on first use;
 //! * `match` — the answer written out by hand as a `match` on runner, model and level;
+//! * `file` — the same descriptions as a tailoring file's tables, built at run time and
+//!   owned (`Tailoring`), resolved by the same code as `static`;
 //! * `interpretive` — the same descriptions as plain `Vec`/`BTreeMap` data, with gap-fill
 //!   and runner specificity computed on every call, as a direct port of the reference
 //!   library does.
@@ -243,6 +245,11 @@ fn bench(c: &mut Criterion) {
         RunnersTool::def().description(),
     ];
     let interpretive = interpretive();
+    let file = mcp_tailor::Tailoring::from_toml_str(descriptions::FILE).expect("valid");
+    let owned: Vec<Description> = ["bare", "levels", "levels_vmap", "runners"]
+        .iter()
+        .map(|name| file.tool(name).unwrap().description().unwrap().clone())
+        .collect();
     let contexts = contexts();
     // Every resolver agrees on every case before anything is timed: the benchmark's
     // contexts, and every level for every runner and model the descriptions name.
@@ -273,6 +280,7 @@ fn bench(c: &mut Criterion) {
             assert_eq!(packed[shape].resolve(ctx), want, "packed {name} {ctx:?}");
             assert_eq!(by_hand(shape, ctx), want, "match {name} {ctx:?}");
             assert_eq!(i.resolve(ctx), want, "interpretive {name} {ctx:?}");
+            assert_eq!(owned[shape].resolve(ctx), want, "file {name} {ctx:?}");
         }
     }
     let mut group = c.benchmark_group("resolve");
@@ -307,6 +315,13 @@ fn bench(c: &mut Criterion) {
                 })
             },
         );
+        group.bench_with_input(BenchmarkId::new("file", name), &contexts, |b, contexts| {
+            b.iter(|| {
+                for ctx in contexts {
+                    black_box(owned[shape].resolve(black_box(ctx)));
+                }
+            })
+        });
         group.bench_with_input(
             BenchmarkId::new("interpretive", name),
             &contexts,

@@ -685,6 +685,57 @@ async fn bench(runs: usize) {
     }
 }
 
+/// `tools/list` through the gateway against the upstream directly: the plain-rmcp
+/// benchmark catalog upstream, the gateway (tailoring it with the same wording the
+/// mcp-tailor catalog declares) in front of it, each its own process; `runs` runs, each
+/// measuring both side by side, then the spread of each ratio.
+async fn gateway_bench(runs: usize) {
+    println!(
+        "tools/list through the gateway / the upstream directly (the 100-tool catalog, 2026-07-28, HTTP)"
+    );
+    let names = [
+        "p50, one connection",
+        "p99, one connection",
+        "throughput, 200 connections",
+    ];
+    let mut ratios = vec![Vec::new(); names.len()];
+    let mut added = Vec::new();
+    for run in 1..=runs {
+        let upstream = Child::start("rmcp").await;
+        let url = format!("http://{}/mcp", upstream.addr);
+        let gateway = Child::start_with("gateway", &[(servers::ENV_UPSTREAM, url)]).await;
+        let mut rows = Vec::new();
+        for (kind, addr) in [("upstream", upstream.addr), ("gateway", gateway.addr)] {
+            let _ = one_connection(addr, 200).await; // warm up
+            let (p50, p99) = one_connection(addr, 2_000).await;
+            let (rate, _, _) = many_connections(addr, 200, Duration::from_secs(10)).await;
+            println!(
+                "  run {run}: {kind:<8} one connection: p50 {p50:.3} ms, p99 {p99:.3} ms; 200 connections: {rate:.0} req/s"
+            );
+            rows.push([p50, p99, rate]);
+        }
+        added.push(rows[1][0] - rows[0][0]);
+        for (i, values) in ratios.iter_mut().enumerate() {
+            values.push(rows[1][i] / rows[0][i]);
+        }
+    }
+    println!("gateway / upstream over {runs} runs (min – max):");
+    for (name, mut values) in names.iter().zip(ratios) {
+        values.sort_by(|a, b| a.total_cmp(b));
+        println!(
+            "  {name:<28} {:.2}× – {:.2}×",
+            values[0],
+            values[values.len() - 1]
+        );
+    }
+    added.sort_by(|a, b| a.total_cmp(b));
+    println!(
+        "  p50 added by the gateway    {:.3} ms – {:.3} ms",
+        added[0],
+        added[added.len() - 1]
+    );
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -702,6 +753,11 @@ fn main() -> ExitCode {
         Some("bench") => {
             let runs = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1);
             runtime.block_on(bench(runs));
+            ExitCode::SUCCESS
+        }
+        Some("gateway") => {
+            let runs = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1);
+            runtime.block_on(gateway_bench(runs));
             ExitCode::SUCCESS
         }
         Some(run @ ("ci" | "full" | "replicas")) => {
@@ -730,7 +786,7 @@ fn main() -> ExitCode {
             }
         }
         _ => {
-            eprintln!("usage: robustness ci | full | bench [RUNS] | replicas");
+            eprintln!("usage: robustness ci | full | bench [RUNS] | gateway [RUNS] | replicas");
             ExitCode::from(2)
         }
     }

@@ -15,6 +15,46 @@ use std::time::Duration;
 
 include!(concat!(env!("OUT_DIR"), "/bench_catalog.rs"));
 
+/// The environment variable naming the gateway's upstream (`robustness gateway`).
+pub const ENV_UPSTREAM: &str = "MCP_TAILOR_BENCH_UPSTREAM";
+
+/// The tailoring file the gateway applies to the plain-rmcp benchmark catalog: the same
+/// wording the mcp-tailor catalog declares in its tables (every even tool by level and for
+/// codex, its first argument by level).
+pub fn bench_tailoring() -> String {
+    (0..100)
+        .step_by(2)
+        .map(|i| {
+            format!(
+                r#"[tools.tool_{i}.description]
+levels = [{{ verbosity = 0, text = "T{i}." }}, {{ verbosity = 5, text = "Tool {i} does its thing." }}, {{ verbosity = 9, text = "Tool {i} does its thing, with every detail a frontier model can use." }}]
+descriptions = {{ codex_v = "tool_{i}(a, b?, c) -> result" }}
+runners = [{{ runner = "codex", model = "_", default = "codex_v" }}]
+[tools.tool_{i}.arguments.a]
+description = {{ levels = [{{ verbosity = 0, text = "a" }}, {{ verbosity = 9, text = "The first argument of tool {i}, in full." }}] }}
+"#
+            )
+        })
+        .collect()
+}
+
+/// The gateway in front of the upstream named by [`ENV_UPSTREAM`], tailored by
+/// [`bench_tailoring`]: what `mcp-tailor proxy --http` serves.
+async fn gateway() -> Server<mcp_tailor::gateway::Gateway> {
+    use mcp_tailor::gateway::{Gateway, Upstream};
+    let url = std::env::var(ENV_UPSTREAM).expect("the upstream's URL");
+    let gateway = Gateway::connect(Upstream::Http(url), Duration::from_secs(9))
+        .await
+        .expect("the upstream answers");
+    let tailoring = mcp_tailor::Tailoring::from_toml_str(&bench_tailoring()).expect("valid");
+    Server::builder()
+        .handler(gateway)
+        .tailoring(tailoring)
+        .http_config(http_config())
+        .build()
+        .expect("builds")
+}
+
 /// Tailored by level and runner.
 #[mcp_tool(
     description = [(verbosity(0..=3), "Find notes."), (verbosity(4..=9), "Find notes by the words in their title or body.")],
@@ -190,6 +230,13 @@ pub async fn serve(kind: &str, addr: SocketAddr) {
                 let _ = tcp.set_nodelay(true);
             });
             axum::serve(listener, router).await.expect("serve");
+        }
+        "gateway" => {
+            let server = gateway().await;
+            server
+                .serve_http_on(listener, server.router(), std::future::pending())
+                .await
+                .expect("serve");
         }
         kind => {
             let server = match kind {

@@ -7,6 +7,7 @@ use rmcp::model::{ClientConfig, Implementation, ProtocolVersion, ServerConfig};
 use rmcp::service::{
     ClientLifecycleMode, ClientServiceExt, Peer, RoleClient, RoleServer, RunningService,
 };
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use std::sync::Arc;
 use std::time::Duration;
@@ -33,6 +34,19 @@ pub enum UpstreamError {
         /// What went wrong.
         reason: String,
     },
+}
+
+/// The HTTP client of an upstream connection. rmcp's default opens a TCP connection per
+/// request (no idle pool, against stalls when a response body is left unread); the gateway
+/// reads every response whole, so it keeps connections alive, without Nagle's delay: on
+/// loopback that is most of a forwarded request's cost.
+fn http_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .tcp_nodelay(true)
+        .pool_idle_timeout(Duration::from_secs(30))
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap_or_default()
 }
 
 /// One live connection to the upstream.
@@ -86,7 +100,9 @@ impl Connection {
                         .map_err(|e| handshake(e.to_string()))
                 }
                 Upstream::Http(url) => {
-                    let transport = StreamableHttpClientTransport::from_uri(url.as_str());
+                    let config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
+                    let transport =
+                        StreamableHttpClientTransport::with_client(http_client(), config);
                     relay
                         .serve_with_lifecycle(transport, lifecycle)
                         .await

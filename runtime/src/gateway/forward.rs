@@ -113,13 +113,16 @@ trait Answer: Sized {
     fn read(result: ServerResult) -> Result<Self, ErrorData>;
 }
 
-/// A plain result: the upstream's answer is parsed as the first shape it fits, so it is
-/// read again as the one asked for.
+/// A plain result: taken as it came when rmcp parsed it as the one asked for; else (rmcp
+/// parses an answer as the first shape it fits) read again as that one.
 macro_rules! plain_answers {
-    ($($result:ty),*) => {$(
+    ($($result:ident),*) => {$(
         impl Answer for $result {
             fn read(result: ServerResult) -> Result<Self, ErrorData> {
-                reread(result)
+                match result {
+                    ServerResult::$result(result) => Ok(result),
+                    other => reread(other),
+                }
             }
         }
     )*};
@@ -146,6 +149,7 @@ macro_rules! mrtr_answers {
                 match result {
                     ServerResult::InputRequiredResult(input) => Ok($response::InputRequired(input)),
                     $(ServerResult::CreateTaskResult(task) => Ok($response::$task(task)),)?
+                    ServerResult::$complete(result) => Ok($response::Complete(result)),
                     other => reread(other).map($response::Complete),
                 }
             }

@@ -35,6 +35,8 @@
 //! **every** error at once, each `FILE:LINE:COL: message`; variants that can never be served
 //! are warnings ([`Tailoring::warnings`]), worded as the macro's.
 
+#[cfg(feature = "server")]
+mod apply;
 mod build;
 mod read;
 
@@ -159,7 +161,8 @@ impl Tailoring {
 
     /// Loads TOML text, naming it `file` in every diagnostic.
     pub fn parse(file: &str, source: &str) -> Result<Tailoring, LoadError> {
-        let at = |span: Range<usize>| location(file, source, span.start);
+        let lines = Lines::new(file, source);
+        let at = |span: Range<usize>| lines.locate(span.start);
         let (root, syntax) = toml::de::DeTable::parse_recoverable(source);
         let mut errors: Errors<Range<usize>> = Errors::default();
         let spec = read::file(&root, &mut errors);
@@ -213,7 +216,7 @@ impl Tailoring {
             let diagnostics = diagnostics
                 .into_iter()
                 .map(|(offset, message)| Diagnostic {
-                    at: location(file, source, offset),
+                    at: lines.locate(offset),
                     message,
                 })
                 .collect();
@@ -287,17 +290,38 @@ fn syntax_message(message: &str, at: Option<&str>) -> String {
     }
 }
 
-/// The 1-based line and column (in characters) of byte `offset` of `source`.
-fn location(file: &str, source: &str, offset: usize) -> Location {
-    let offset = offset.min(source.len());
-    let before = &source[..offset];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    Location {
-        file: file.to_owned(),
-        line: before.matches('\n').count() + 1,
-        column: source[line_start..offset].chars().count() + 1,
-    }
+/// Where each line of a source starts, so a byte offset becomes `LINE:COL` in a binary
+/// search (a file of thousands of tools has thousands of locations).
+struct Lines<'s> {
+    file: &'s str,
+    source: &'s str,
+    starts: Vec<usize>,
 }
 
-#[cfg(feature = "server")]
-mod apply;
+impl<'s> Lines<'s> {
+    fn new(file: &'s str, source: &'s str) -> Self {
+        let starts = std::iter::once(0)
+            .chain(source.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Lines {
+            file,
+            source,
+            starts,
+        }
+    }
+
+    /// The 1-based line and column (in characters) of byte `offset`.
+    fn locate(&self, offset: usize) -> Location {
+        let offset = offset.min(self.source.len());
+        let line = self.starts.partition_point(|&start| start <= offset);
+        let start = self.starts[line - 1];
+        Location {
+            file: self.file.to_owned(),
+            line,
+            column: self
+                .source
+                .get(start..offset)
+                .map_or(1, |s| s.chars().count() + 1),
+        }
+    }
+}

@@ -72,3 +72,31 @@ both!(
         (("claude-code", "opus"), [default = claude]),
     ],
 );
+
+/// The same four descriptions as a tailoring file's tables (tools `bare`, `levels`,
+/// `levels_vmap`, `runners`): built at run time, owned.
+pub const FILE: &str = r#"
+[tools.bare]
+description = "Search the notes."
+
+[tools.levels.description]
+levels = [{ verbosity = 0, text = "Search." }, { verbosity = 4, text = "Search the notes." }, { verbosity = 9, text = "Search the notes, in full." }]
+
+[tools.levels_vmap.description]
+allow = ["dead_variants"]
+levels = [{ verbosity = 0, text = "Search." }, { verbosity = 9, text = "Search the notes, in full." }]
+descriptions = { short = "Search notes.", long = "Search every note by text." }
+verbosity_map = [{ verbosity = "0..=3", tag = "short" }, { verbosity = "7..=9", tag = "long" }]
+
+[tools.runners.description]
+allow = ["dead_variants"]
+levels = [{ verbosity = 0, text = "Search." }, { verbosity = 9, text = "Search the notes, in full." }]
+descriptions = { short = "Search notes.", long = "Search every note by text.", codex = "search(query) (codex)", spark = "search(query) (spark)", grok_lo = "Search: plain words.", grok_hi = "Search notes with plain words; no operators.", claude = "Search notes (claude)." }
+verbosity_map = [{ verbosity = "0..=3", tag = "short" }, { verbosity = "7..=9", tag = "long" }]
+runners = [
+  { runner = "codex", model = "_", default = "codex" },
+  { runner = "codex", model = ["spark", "5.4-mini"], default = "spark" },
+  { runner = "grok", model = "_", levels = [{ verbosity = "0..=3", tag = "grok_lo" }, { verbosity = 8, tag = "grok_hi" }] },
+  { runner = "claude-code", model = "opus", default = "claude" },
+]
+"#;
