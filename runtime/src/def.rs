@@ -146,6 +146,17 @@ pub(crate) struct ToolParts {
     pub(crate) schema: fn() -> Generated,
 }
 
+/// The parts of a [`ToolDef`] known only at run time.
+#[cfg(feature = "inspect")]
+pub(crate) struct RuntimeParts {
+    pub(crate) name: String,
+    pub(crate) title: Description,
+    pub(crate) description: Description,
+    pub(crate) fields: Vec<(String, Description)>,
+    pub(crate) annotations: Option<Annotations>,
+    pub(crate) schema: Value,
+}
+
 impl ToolDef {
     /// The definition of decoded parts.
     pub(crate) fn from_parts(parts: ToolParts) -> ToolDef {
@@ -161,6 +172,37 @@ impl ToolDef {
                 make: parts.schema,
             },
         }
+    }
+
+    /// The definition of a tool known only at run time (another server's listing), for
+    /// inspection: its schema is `schema` as given, its strings `title`, `description` and
+    /// `fields` (each a property of `schema`'s root). Kept for the life of the process.
+    #[cfg(feature = "inspect")]
+    pub(crate) fn leaked(parts: RuntimeParts) -> &'static ToolDef {
+        fn never() -> Generated {
+            unreachable!("a run-time definition's schema is given, never generated")
+        }
+        let generated = Generated {
+            value: parts.schema,
+            nested: Vec::new(),
+        };
+        let fields: Vec<(&'static str, Description)> = parts
+            .fields
+            .into_iter()
+            .map(|(name, d)| (&*name.leak(), d))
+            .collect();
+        Box::leak(Box::new(ToolDef {
+            name: parts.name.leak(),
+            title: parts.title,
+            description: parts.description,
+            fields: fields.leak(),
+            annotations: parts.annotations,
+            scopes: &[],
+            schema: SchemaCell {
+                cell: OnceLock::from(Ok(generated)),
+                make: never,
+            },
+        }))
     }
 
     /// The tool's name.

@@ -106,6 +106,20 @@ impl Gateway {
         })
     }
 
+    /// Every tool `upstream` lists (all pages), over a connection of its own: what
+    /// `mcp-tailor inspect` reads a server you don't own from.
+    pub async fn fetch_tools(upstream: &Upstream) -> Result<Vec<rmcp::model::Tool>, UpstreamError> {
+        let connection = Connection::open(upstream, None, None).await?;
+        connection
+            .peer()
+            .list_all_tools()
+            .await
+            .map_err(|e| UpstreamError::Handshake {
+                upstream: upstream.to_string(),
+                reason: format!("tools/list failed: {e}"),
+            })
+    }
+
     /// The upstream this gateway forwards to.
     pub fn upstream(&self) -> &Upstream {
         &self.shared.upstream

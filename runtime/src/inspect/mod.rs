@@ -22,6 +22,7 @@
 mod catalog;
 mod commands;
 pub mod eval;
+mod foreign;
 mod lint;
 mod options;
 mod readers;
@@ -29,6 +30,7 @@ mod report;
 mod tokens;
 
 pub use catalog::{Catalog, Size, wire};
+pub use foreign::{read_catalog, run_tools};
 pub use lint::{Finding, LintConfig, lint};
 pub use readers::{ReaderClass, reader_classes};
 pub use tokens::count as count_tokens;

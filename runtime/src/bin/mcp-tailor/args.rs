@@ -10,6 +10,23 @@ pub(crate) enum Command {
     Help,
     Check { file: String },
     Proxy(ProxyOptions),
+    Inspect(InspectOptions),
+}
+
+/// Where `inspect` reads the catalog from.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Source {
+    Upstream(Upstream),
+    Catalog(String),
+}
+
+/// `inspect`'s options: the file, the catalog, and the inspect subcommand with its own
+/// arguments (`list --runner codex`, `lint`, …).
+#[derive(Debug, PartialEq)]
+pub(crate) struct InspectOptions {
+    pub(crate) tailoring: Option<String>,
+    pub(crate) source: Source,
+    pub(crate) command: Vec<String>,
 }
 
 /// `proxy`'s options.
@@ -30,6 +47,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, S
             _ => Err("`check` takes one FILE".into()),
         },
         Some("proxy") => proxy(args).map(Command::Proxy),
+        Some("inspect") => inspect(args).map(Command::Inspect),
         Some(other) => Err(format!("unknown command `{other}`")),
     }
 }
@@ -77,6 +95,39 @@ fn proxy(mut args: impl Iterator<Item = String>) -> Result<ProxyOptions, String>
     })
 }
 
+/// `inspect [--tailoring FILE] [--catalog FILE | --upstream URL] SUBCOMMAND ARGS… [-- COMMAND ARGS…]`:
+/// everything after `--` is the upstream's command line, so the subcommand comes before it.
+fn inspect(mut args: impl Iterator<Item = String>) -> Result<InspectOptions, String> {
+    let (mut tailoring, mut source, mut command) = (None, None, Vec::new());
+    while let Some(arg) = args.next() {
+        let mut value = |flag: &str| args.next().ok_or_else(|| format!("`{flag}` takes a value"));
+        match arg.as_str() {
+            "--tailoring" if command.is_empty() => tailoring = Some(value("--tailoring")?),
+            "--catalog" => source = Some(Source::Catalog(value("--catalog")?)),
+            "--upstream" => source = Some(Source::Upstream(Upstream::Http(value("--upstream")?))),
+            "--" => {
+                let program = args.next().ok_or("`--` takes the upstream's COMMAND")?;
+                let args = args.by_ref().collect();
+                source = Some(Source::Upstream(Upstream::Command { program, args }));
+            }
+            _ => command.push(arg),
+        }
+    }
+    let source = source.ok_or(
+        "`inspect` needs a catalog: `--catalog FILE`, `--upstream URL` or `-- COMMAND ARGS…`",
+    )?;
+    if command.is_empty() {
+        return Err(
+            "`inspect` needs a subcommand: list, matrix, tokens, diff, lint or eval".into(),
+        );
+    }
+    Ok(InspectOptions {
+        tailoring,
+        source,
+        command,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,5 +163,27 @@ mod tests {
         assert!(parse_args("proxy --tailoring t.toml").is_err());
         assert!(parse_args("proxy --upstream").is_err());
         assert!(parse_args("proxy --http nowhere --upstream http://x/mcp").is_err());
+        let Ok(Command::Inspect(i)) =
+            parse_args("inspect --tailoring t.toml list --runner codex -- python3 s.py")
+        else {
+            panic!()
+        };
+        assert_eq!(i.command, ["list", "--runner", "codex"]);
+        assert_eq!(
+            i.source,
+            Source::Upstream(Upstream::Command {
+                program: "python3".into(),
+                args: vec!["s.py".into()]
+            })
+        );
+        let Ok(Command::Inspect(i)) = parse_args("inspect --catalog c.json lint") else {
+            panic!()
+        };
+        assert_eq!(
+            (i.source, i.command),
+            (Source::Catalog("c.json".into()), vec!["lint".to_owned()])
+        );
+        assert!(parse_args("inspect lint").is_err());
+        assert!(parse_args("inspect --catalog c.json").is_err());
     }
 }

@@ -3,9 +3,11 @@
 //! ```text
 //! mcp-tailor check FILE
 //! mcp-tailor proxy [--tailoring FILE] [--http ADDR] [--deadline SECS] (-- COMMAND ARGS… | --upstream URL)
+//! mcp-tailor inspect [--tailoring FILE] (--upstream URL | --catalog FILE) SUBCOMMAND ARGS… [-- COMMAND ARGS…]
 //! ```
 
 mod args;
+mod inspect;
 mod proxy;
 
 use args::Command;
@@ -14,13 +16,19 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage: mcp-tailor check FILE
        mcp-tailor proxy [--tailoring FILE] [--http ADDR] [--deadline SECS] (-- COMMAND ARGS… | --upstream URL)
+       mcp-tailor inspect [--tailoring FILE] (--upstream URL | --catalog FILE) SUBCOMMAND ARGS… [-- COMMAND ARGS…]
 
 check   load FILE with every rule the #[mcp_tool] macro applies; exit 1 with each error
         on stderr as FILE:LINE:COL: message (warnings are printed and exit 0)
 proxy   serve the upstream server (a stdio command, or streamable HTTP at URL) with its
         tools' wording tailored by FILE, on stdio or at http://ADDR/mcp; FILE is watched
         (and SIGHUP reloads it): a valid edit takes effect at once, an invalid one is
-        logged and the previous tables stay";
+        logged and the previous tables stay
+inspect what each reader of the upstream's tools (or of a captured tools/list result, JSON)
+        gets as FILE tailors them: list, matrix, tokens, diff, lint, eval (their options as
+        the inspect command's own, e.g. `list --runner codex --verbosity 0`); lint also names
+        what FILE declares that the catalog lacks. With `-- COMMAND ARGS…`, the subcommand
+        comes before `--`";
 
 fn main() -> ExitCode {
     let command = match args::parse(std::env::args().skip(1)) {
@@ -37,6 +45,7 @@ fn main() -> ExitCode {
         }
         Command::Check { file } => check(&file),
         Command::Proxy(options) => proxy::run(options),
+        Command::Inspect(options) => inspect::run(options),
     }
 }
 

@@ -1,0 +1,46 @@
+//! `inspect`: the catalog of a server you don't own (fetched, or captured as JSON), as a
+//! tailoring file tailors it, through the same subcommands as a host's own `inspect`.
+
+use crate::args::{InspectOptions, Source};
+use mcp_tailor::Tailoring;
+use mcp_tailor::gateway::Gateway;
+use std::process::ExitCode;
+
+pub(crate) fn run(options: InspectOptions) -> ExitCode {
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("mcp-tailor: cannot start the runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(inspect(options)) {
+        Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+        Err(message) => {
+            eprintln!("mcp-tailor: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn inspect(options: InspectOptions) -> Result<i32, String> {
+    let tailoring = match &options.tailoring {
+        Some(path) => Tailoring::load(path).map_err(|e| e.to_string())?,
+        None => Tailoring::default(),
+    };
+    for warning in tailoring.warnings() {
+        eprintln!("{warning}");
+    }
+    let tools = match &options.source {
+        Source::Catalog(path) => {
+            let json =
+                std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
+            mcp_tailor::inspect::read_catalog(&json).map_err(|e| format!("{path}: {e}"))?
+        }
+        Source::Upstream(upstream) => Gateway::fetch_tools(upstream)
+            .await
+            .map_err(|e| e.to_string())?,
+    };
+    let outcome = mcp_tailor::inspect::run_tools(&tools, &tailoring, options.command).await;
+    Ok(outcome.print())
+}

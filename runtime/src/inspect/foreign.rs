@@ -1,0 +1,136 @@
+//! Inspecting a catalog this binary did not compile: another server's `tools/list` (fetched
+//! through the gateway, or captured in a file), tailored by a tailoring file. Each tool
+//! becomes a definition whose strings are the file's where it declares them and the
+//! server's own text otherwise, so every subcommand works on it as on `#[mcp_tool]`s.
+
+use super::{Finding, Outcome, run_defs};
+use crate::def::RuntimeParts;
+use crate::{Annotations, Description, Tailoring, ToolDef, ToolTailoring};
+use rmcp::model::Tool;
+use serde_json::Value;
+
+/// Runs one subcommand (`list`, `matrix`, `tokens`, `diff`, `lint`, `eval`) against `tools`
+/// as `tailoring` tailors them. `lint` also reports each tool and argument the file names
+/// that the catalog lacks (not an error elsewhere: an upstream may add it later).
+pub async fn run_tools(
+    tools: &[Tool],
+    tailoring: &Tailoring,
+    args: impl IntoIterator<Item = String>,
+) -> Outcome {
+    let args: Vec<String> = args.into_iter().collect();
+    let defs: Vec<&'static ToolDef> = tools
+        .iter()
+        .map(|tool| definition(tool, tailoring.tool(&tool.name)))
+        .collect();
+    let outcome = run_defs(&defs, args.clone()).await;
+    if args.first().map(String::as_str) != Some("lint") {
+        return outcome;
+    }
+    let missing = missing(tools, tailoring);
+    if missing.is_empty() {
+        return outcome;
+    }
+    let lines: Vec<String> = missing.iter().map(Finding::to_string).collect();
+    Outcome {
+        output: format!(
+            "{}\n{}\nlint: {} findings naming what the catalog lacks",
+            outcome.output.trim_end(),
+            lines.join("\n"),
+            lines.len()
+        ),
+        success: false,
+    }
+}
+
+/// Reads a captured catalog: a `tools/list` result (`{"tools": […]}`), a JSON-RPC response
+/// carrying one, or a bare list of tools.
+pub fn read_catalog(json: &str) -> Result<Vec<Tool>, String> {
+    let value: Value = serde_json::from_str(json).map_err(|e| format!("not JSON: {e}"))?;
+    let tools =
+        match &value {
+            Value::Array(_) => &value,
+            _ => value.get("result").unwrap_or(&value).get("tools").ok_or(
+                "expected a `tools/list` result: an object with `tools`, or a list of tools",
+            )?,
+        };
+    serde_json::from_value(tools.clone()).map_err(|e| format!("a tool is malformed: {e}"))
+}
+
+/// The definition `tool` amounts to under `file`.
+fn definition(tool: &Tool, file: Option<&ToolTailoring>) -> &'static ToolDef {
+    let own = |text: Option<&str>| {
+        text.map_or(Description::ABSENT, |t| {
+            Description::bare_owned(t.to_owned())
+        })
+    };
+    let schema = Value::Object((*tool.input_schema).clone());
+    let fields = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter_map(|(name, property)| {
+            let declared = file.and_then(|f| f.argument(name)).cloned();
+            let given = property.get("description").and_then(Value::as_str);
+            let description = declared.or_else(|| given.map(|t| own(Some(t))))?;
+            Some((name.clone(), description))
+        })
+        .collect();
+    let annotations = tool.annotations.as_ref().map(|a| Annotations {
+        title: a.title.clone().map(|t| &*t.leak()),
+        read_only_hint: a.read_only_hint,
+        destructive_hint: a.destructive_hint,
+        idempotent_hint: a.idempotent_hint,
+        open_world_hint: a.open_world_hint,
+    });
+    ToolDef::leaked(RuntimeParts {
+        name: tool.name.to_string(),
+        title: file
+            .and_then(ToolTailoring::title)
+            .cloned()
+            .unwrap_or_else(|| own(tool.title.as_deref())),
+        description: file
+            .and_then(ToolTailoring::description)
+            .cloned()
+            .unwrap_or_else(|| own(tool.description.as_deref())),
+        fields,
+        annotations,
+        schema,
+    })
+}
+
+/// What the file names that the catalog lacks: whole tools, and arguments of tools it has.
+fn missing(tools: &[Tool], tailoring: &Tailoring) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (name, file) in tailoring.tools() {
+        let finding = |string: String, message: String| Finding {
+            tool: name.to_owned(),
+            string,
+            read_by: String::new(),
+            message: format!("{message} ({})", file.location()),
+        };
+        let Some(tool) = tools.iter().find(|t| t.name == name) else {
+            out.push(finding(
+                "tool".into(),
+                "the tailoring file names a tool the catalog lacks".into(),
+            ));
+            continue;
+        };
+        let properties = tool
+            .input_schema
+            .get("properties")
+            .and_then(Value::as_object);
+        for (argument, _) in file.arguments() {
+            if argument.contains('.') {
+                continue; // a path into a nested object: applied when served, not inspected
+            }
+            if !properties.is_some_and(|p| p.contains_key(argument)) {
+                out.push(finding(
+                    format!("argument `{argument}`"),
+                    "the tailoring file names an argument the tool lacks".into(),
+                ));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,112 @@
+//! `mcp-tailor inspect` on a server it did not compile: a captured `tools/list` result of
+//! the Python notes server (`tests/python/notes_server.py`, in `tests/inspect/catalog.json`)
+//! tailored by `tests/inspect/tailoring.toml`.
+#![cfg(feature = "cli")]
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn inspect(args: &[&str]) -> Output {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inspect");
+    Command::new(env!("CARGO_BIN_EXE_mcp-tailor"))
+        .args([
+            "inspect",
+            "--tailoring",
+            "tailoring.toml",
+            "--catalog",
+            "catalog.json",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn list_is_what_each_reader_gets_as_the_file_says() {
+    let description = |args: &[&str]| {
+        let output = inspect(args);
+        assert!(output.status.success(), "{output:?}");
+        let listed: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+        let search = listed["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == "search_notes")
+            .cloned()
+            .unwrap();
+        (
+            search["description"].clone(),
+            search["inputSchema"]["properties"]["query"]["description"].clone(),
+        )
+    };
+    assert_eq!(
+        description(&["list", "--verbosity", "0"]),
+        ("Search notes.".into(), "words".into())
+    );
+    assert_eq!(
+        description(&["list", "--verbosity", "9"]),
+        (
+            "Full-text search over every note; returns matching ids and text.".into(),
+            "Words to look for.".into()
+        )
+    );
+    assert_eq!(
+        description(&["list", "--runner", "grok", "--verbosity", "0"]).0,
+        "Search notes. Pass `query` as plain words."
+    );
+    // A tool the file does not name keeps the server's own wording.
+    let output = inspect(&["list"]);
+    assert!(
+        stdout(&output).contains("\"description\":\"Get a note.\""),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn matrix_and_tokens_cover_every_reader_class() {
+    let matrix = stdout(&inspect(&["matrix"]));
+    assert!(matrix.contains("grok"), "{matrix}");
+    assert!(matrix.contains("\"Search notes.\" (3 tokens)"), "{matrix}");
+    let tokens = inspect(&["tokens"]);
+    assert!(tokens.status.success(), "{tokens:?}");
+}
+
+#[test]
+fn lint_names_what_the_file_declares_and_the_catalog_lacks() {
+    let output = inspect(&["lint"]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let text = format!(
+        "{}{}",
+        stdout(&output),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        text.contains(
+            "gone tool: the tailoring file names a tool the catalog lacks (tailoring.toml:9:8)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "search_notes argument `missing`: the tailoring file names an argument the tool lacks"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_catalog_that_is_not_one_is_refused() {
+    let output = Command::new(env!("CARGO_BIN_EXE_mcp-tailor"))
+        .args(["inspect", "--catalog", "tailoring.toml", "list"])
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inspect"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("tailoring.toml: not JSON"));
+}
