@@ -81,6 +81,8 @@ pub use ctx::{DEFAULT_VERBOSITY, MAX_VERBOSITY, RenderCtx};
 pub use def::{Annotations, Fields, MissingField, ToolDef};
 pub use description::Description;
 pub use mcp_tailor_macros::{description, mcp_args, mcp_tool};
+#[cfg(feature = "server")]
+pub use tailoring::Unmatched;
 #[cfg(feature = "tailoring")]
 pub use tailoring::{Diagnostic, LoadError, Location, Tailoring, ToolTailoring};
 pub use tool::{McpArgs, McpTool};

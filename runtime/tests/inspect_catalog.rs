@@ -88,13 +88,13 @@ fn lint_names_what_the_file_declares_and_the_catalog_lacks() {
     );
     assert!(
         text.contains(
-            "gone tool: the tailoring file names a tool the catalog lacks (tailoring.toml:9:8)"
+            "gone tool: the tailoring file declares what the catalog lacks (tailoring.toml:9:8)"
         ),
         "{text}"
     );
     assert!(
         text.contains(
-            "search_notes argument `missing`: the tailoring file names an argument the tool lacks"
+            "search_notes argument `missing`: the tailoring file declares what the catalog lacks (tailoring.toml:1:8)"
         ),
         "{text}"
     );

@@ -308,3 +308,36 @@ fn tailor_tool_reaches_nested_arguments_through_refs() {
         "A tag to filter by."
     );
 }
+
+#[test]
+fn unmatched_names_tools_and_arguments_the_catalog_lacks() {
+    use mcp_tailor::server::rmcp::model::Tool;
+    let t = Tailoring::parse(
+        "t.toml",
+        "[tools.find.arguments.\"filter.tag\"]\ndescription = \"x\"\n\
+         [tools.find.arguments.nope]\ndescription = \"x\"\n\
+         [tools.gone]\ndescription = \"x\"\n",
+    )
+    .unwrap();
+    let schema = serde_json::json!({
+        "type": "object",
+        "properties": {"filter": {"type": "object", "properties": {"tag": {"type": "string"}}}}
+    });
+    let tools = [Tool::new(
+        "find",
+        "Find.",
+        std::sync::Arc::new(schema.as_object().unwrap().clone()),
+    )];
+    let found: Vec<String> = t
+        .unmatched(&tools)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "t.toml:1:8: tool `find` has no argument `nope`",
+            "t.toml:5:8: the catalog has no tool `gone`"
+        ]
+    );
+}

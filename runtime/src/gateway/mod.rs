@@ -120,6 +120,24 @@ impl Gateway {
             })
     }
 
+    /// Every tool the upstream lists now (all pages), over the shared connection.
+    pub async fn upstream_tools(&self) -> Result<Vec<rmcp::model::Tool>, UpstreamError> {
+        let upstream = &self.shared.upstream;
+        let connection = self
+            .shared
+            .stateless
+            .get(async || Connection::open(upstream, None, None).await)
+            .await?;
+        connection
+            .peer()
+            .list_all_tools()
+            .await
+            .map_err(|e| UpstreamError::Handshake {
+                upstream: upstream.to_string(),
+                reason: format!("tools/list failed: {e}"),
+            })
+    }
+
     /// The upstream this gateway forwards to.
     pub fn upstream(&self) -> &Upstream {
         &self.shared.upstream

@@ -99,38 +99,21 @@ fn definition(tool: &Tool, file: Option<&ToolTailoring>) -> &'static ToolDef {
     })
 }
 
-/// What the file names that the catalog lacks: whole tools, and arguments of tools it has.
+/// What the file names that the catalog lacks, as findings.
 fn missing(tools: &[Tool], tailoring: &Tailoring) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for (name, file) in tailoring.tools() {
-        let finding = |string: String, message: String| Finding {
-            tool: name.to_owned(),
-            string,
+    tailoring
+        .unmatched(tools)
+        .into_iter()
+        .map(|u| Finding {
+            tool: u.tool.to_owned(),
+            string: u
+                .argument
+                .map_or_else(|| "tool".to_owned(), |a| format!("argument `{a}`")),
             read_by: String::new(),
-            message: format!("{message} ({})", file.location()),
-        };
-        let Some(tool) = tools.iter().find(|t| t.name == name) else {
-            out.push(finding(
-                "tool".into(),
-                "the tailoring file names a tool the catalog lacks".into(),
-            ));
-            continue;
-        };
-        let properties = tool
-            .input_schema
-            .get("properties")
-            .and_then(Value::as_object);
-        for (argument, _) in file.arguments() {
-            if argument.contains('.') {
-                continue; // a path into a nested object: applied when served, not inspected
-            }
-            if !properties.is_some_and(|p| p.contains_key(argument)) {
-                out.push(finding(
-                    format!("argument `{argument}`"),
-                    "the tailoring file names an argument the tool lacks".into(),
-                ));
-            }
-        }
-    }
-    out
+            message: format!(
+                "the tailoring file declares what the catalog lacks ({})",
+                u.at
+            ),
+        })
+        .collect()
 }

@@ -2,7 +2,7 @@
 //! descriptions, resolved for the reader. Where a tool also has `#[mcp_tool]` tables, each
 //! item those tables declare wins.
 
-use super::ToolTailoring;
+use super::{Location, Tailoring, ToolTailoring};
 use crate::{RenderCtx, ToolDef};
 use rmcp::model::Tool;
 use serde_json::{Map, Value};
@@ -67,6 +67,62 @@ impl ToolTailoring {
         for name in self.arguments.keys() {
             if def.field(name).is_some() {
                 out.push(format!("arguments.{name}"));
+            }
+        }
+        out
+    }
+}
+
+/// Something a tailoring file declares that a catalog lacks: a tool, or an argument of a
+/// tool it has. Not an error (an upstream may add it later): a warning, and a `lint`
+/// finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unmatched<'a> {
+    /// The tool the file names.
+    pub tool: &'a str,
+    /// The argument the tool lacks (`None`: the catalog lacks the whole tool).
+    pub argument: Option<&'a str>,
+    /// Where the file declares the tool.
+    pub at: &'a Location,
+}
+
+impl std::fmt::Display for Unmatched<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.argument {
+            None => write!(f, "{}: the catalog has no tool `{}`", self.at, self.tool),
+            Some(argument) => write!(
+                f,
+                "{}: tool `{}` has no argument `{argument}`",
+                self.at, self.tool
+            ),
+        }
+    }
+}
+
+impl Tailoring {
+    /// What this file declares that `tools` lack, in the file's order of tools. A dotted
+    /// argument (a path into a nested object) counts when its path reaches a property.
+    pub fn unmatched(&self, tools: &[Tool]) -> Vec<Unmatched<'_>> {
+        let mut out = Vec::new();
+        for (name, file) in self.tools() {
+            let at = file.location();
+            let Some(tool) = tools.iter().find(|t| t.name == name) else {
+                out.push(Unmatched {
+                    tool: name,
+                    argument: None,
+                    at,
+                });
+                continue;
+            };
+            let mut schema = (*tool.input_schema).clone();
+            for (argument, _) in file.arguments() {
+                if property(&mut schema, argument).is_none() {
+                    out.push(Unmatched {
+                        tool: name,
+                        argument: Some(argument),
+                        at,
+                    });
+                }
             }
         }
         out

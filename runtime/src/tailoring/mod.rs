@@ -37,6 +37,9 @@
 
 #[cfg(feature = "server")]
 mod apply;
+
+#[cfg(feature = "server")]
+pub use apply::Unmatched;
 mod build;
 mod read;
 

@@ -48,6 +48,7 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
     let gateway = Gateway::connect(options.upstream.clone(), upstream_deadline)
         .await
         .map_err(|e| e.to_string())?;
+    warn_unmatched(&gateway, &tailoring).await;
     let server = Server::builder()
         .handler(gateway)
         .tailoring(tailoring)
@@ -70,6 +71,21 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
                 .map_err(|e| e.to_string())
         }
         None => server.serve_stdio().await.map_err(|e| e.to_string()),
+    }
+}
+
+/// Logs what the file declares that the upstream does not list (no error: it may later).
+async fn warn_unmatched(gateway: &Gateway, tailoring: &Tailoring) {
+    if tailoring.tools().next().is_none() {
+        return;
+    }
+    match gateway.upstream_tools().await {
+        Ok(tools) => {
+            for unmatched in tailoring.unmatched(&tools) {
+                tracing::warn!("{unmatched}");
+            }
+        }
+        Err(error) => tracing::warn!("cannot compare the file with the upstream's tools: {error}"),
     }
 }
 
@@ -134,6 +150,7 @@ async fn watch(server: Server<Gateway>, path: PathBuf) {
                 for warning in tailoring.warnings() {
                     tracing::warn!("{warning}");
                 }
+                warn_unmatched(server.inner(), &tailoring).await;
                 server.set_tailoring(tailoring).await;
                 tracing::info!("{}: reloaded; clients told to list again", path.display());
             }
