@@ -674,7 +674,16 @@ async fn bench(runs: usize) {
             .collect();
         println!("  mcp-tailor / rmcp: {}", line.join(", "));
     }
-    println!("mcp-tailor / rmcp over {runs} runs (min – max):");
+    print_spread(
+        &format!("mcp-tailor / rmcp over {runs} runs"),
+        &names,
+        ratios,
+    );
+}
+
+/// Each named ratio's spread over the runs: `title (min – max):`, then a line per ratio.
+fn print_spread(title: &str, names: &[&str], ratios: Vec<Vec<f64>>) {
+    println!("{title} (min – max):");
     for (name, mut values) in names.iter().zip(ratios) {
         values.sort_by(|a, b| a.total_cmp(b));
         println!(
@@ -719,15 +728,11 @@ async fn gateway_bench(runs: usize) {
             values.push(rows[1][i] / rows[0][i]);
         }
     }
-    println!("gateway / upstream over {runs} runs (min – max):");
-    for (name, mut values) in names.iter().zip(ratios) {
-        values.sort_by(|a, b| a.total_cmp(b));
-        println!(
-            "  {name:<28} {:.2}× – {:.2}×",
-            values[0],
-            values[values.len() - 1]
-        );
-    }
+    print_spread(
+        &format!("gateway / upstream over {runs} runs"),
+        &names,
+        ratios,
+    );
     added.sort_by(|a, b| a.total_cmp(b));
     println!(
         "  p50 added by the gateway    {:.3} ms – {:.3} ms",

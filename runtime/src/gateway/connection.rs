@@ -3,7 +3,7 @@
 
 use super::Upstream;
 use super::relay::Relay;
-use rmcp::model::{ClientConfig, Implementation, ProtocolVersion, ServerConfig};
+use rmcp::model::{ClientConfig, Implementation, ProtocolVersion, ServerConfig, Tool};
 use rmcp::service::{
     ClientLifecycleMode, ClientServiceExt, Peer, RoleClient, RoleServer, RunningService,
 };
@@ -119,6 +119,17 @@ impl Connection {
     /// The upstream, to send requests to.
     pub(super) fn peer(&self) -> &Peer<RoleClient> {
         self.service.peer()
+    }
+
+    /// Every tool the upstream lists (all pages); `upstream` names it in the error.
+    pub(super) async fn tools(&self, upstream: &Upstream) -> Result<Vec<Tool>, UpstreamError> {
+        self.peer()
+            .list_all_tools()
+            .await
+            .map_err(|e| UpstreamError::Handshake {
+                upstream: upstream.to_string(),
+                reason: format!("tools/list failed: {e}"),
+            })
     }
 
     /// This connection's relay (progress tokens in flight).

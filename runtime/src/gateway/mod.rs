@@ -109,15 +109,10 @@ impl Gateway {
     /// Every tool `upstream` lists (all pages), over a connection of its own: what
     /// `mcp-tailor inspect` reads a server you don't own from.
     pub async fn fetch_tools(upstream: &Upstream) -> Result<Vec<rmcp::model::Tool>, UpstreamError> {
-        let connection = Connection::open(upstream, None, None).await?;
-        connection
-            .peer()
-            .list_all_tools()
+        Connection::open(upstream, None, None)
+            .await?
+            .tools(upstream)
             .await
-            .map_err(|e| UpstreamError::Handshake {
-                upstream: upstream.to_string(),
-                reason: format!("tools/list failed: {e}"),
-            })
     }
 
     /// Every tool the upstream lists now (all pages), over the shared connection.
@@ -128,14 +123,7 @@ impl Gateway {
             .stateless
             .get(async || Connection::open(upstream, None, None).await)
             .await?;
-        connection
-            .peer()
-            .list_all_tools()
-            .await
-            .map_err(|e| UpstreamError::Handshake {
-                upstream: upstream.to_string(),
-                reason: format!("tools/list failed: {e}"),
-            })
+        connection.tools(upstream).await
     }
 
     /// The upstream this gateway forwards to.

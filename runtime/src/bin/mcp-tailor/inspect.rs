@@ -7,12 +7,9 @@ use mcp_tailor::gateway::Gateway;
 use std::process::ExitCode;
 
 pub(crate) fn run(options: InspectOptions) -> ExitCode {
-    let runtime = match tokio::runtime::Runtime::new() {
+    let runtime = match crate::runtime() {
         Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("mcp-tailor: cannot start the runtime: {error}");
-            return ExitCode::FAILURE;
-        }
+        Err(code) => return code,
     };
     match runtime.block_on(inspect(options)) {
         Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),

@@ -49,6 +49,14 @@ fn main() -> ExitCode {
     }
 }
 
+/// The async runtime `proxy` and `inspect` run on, or the exit that says why there is none.
+fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
+    tokio::runtime::Runtime::new().map_err(|error| {
+        eprintln!("mcp-tailor: cannot start the runtime: {error}");
+        ExitCode::FAILURE
+    })
+}
+
 /// `check FILE`: every error, then 1; or the warnings, then 0.
 fn check(file: &str) -> ExitCode {
     match mcp_tailor::Tailoring::load(file) {

@@ -23,12 +23,9 @@ pub(crate) fn run(options: ProxyOptions) -> ExitCode {
                 .unwrap_or_else(|_| "info,rmcp=warn".into()),
         )
         .init();
-    let runtime = match tokio::runtime::Runtime::new() {
+    let runtime = match crate::runtime() {
         Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("mcp-tailor: cannot start the runtime: {error}");
-            return ExitCode::FAILURE;
-        }
+        Err(code) => return code,
     };
     match runtime.block_on(serve(options)) {
         Ok(()) => ExitCode::SUCCESS,
