@@ -1,7 +1,7 @@
 //! The rules that need more than one part of a description site: level domain, inverted
 //! ranges, repeated set members, levels covered twice, tags declared twice or never, and the
 //! text limit. Every rule reports into the [`Sink`] and carries on, so one run shows every
-//! mistake. Variants that can never be served become warnings ([`dead`](crate::dead)).
+//! mistake. Variants that can never be served become warnings ([`dead`]).
 
 use crate::ast::{DescSpec, DescValue, Front, Level, LevelSpec, Model, Runner, RunnerMatch, Tag};
 use crate::dead::{self, Warning};
