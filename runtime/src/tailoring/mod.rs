@@ -41,11 +41,13 @@ mod apply;
 #[cfg(feature = "server")]
 pub use apply::Unmatched;
 mod build;
+mod front;
 mod read;
+mod values;
 
 use crate::description::Description;
+use front::File;
 use mcp_tailor_model::{Errors, valid};
-use read::File;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
