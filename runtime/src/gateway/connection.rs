@@ -162,11 +162,9 @@ impl Connection {
 pub(super) struct Slot(tokio::sync::Mutex<Option<Arc<Connection>>>);
 
 impl Slot {
-    /// Keeps `connection`.
-    pub(super) fn put(&self, connection: Connection) {
-        if let Ok(mut slot) = self.0.try_lock() {
-            *slot = Some(Arc::new(connection));
-        }
+    /// A slot holding `connection`.
+    pub(super) fn holding(connection: Connection) -> Slot {
+        Slot(tokio::sync::Mutex::new(Some(Arc::new(connection))))
     }
 
     /// The live connection, opening one with `open` when there is none or it died. Two

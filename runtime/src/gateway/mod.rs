@@ -93,8 +93,7 @@ impl Gateway {
     pub async fn connect(upstream: Upstream, deadline: Duration) -> Result<Gateway, UpstreamError> {
         let first = Connection::open(&upstream, None, None).await?;
         let info = first.server_info();
-        let stateless = Slot::default();
-        stateless.put(first);
+        let stateless = Slot::holding(first);
         Ok(Gateway {
             shared: Arc::new(Shared {
                 upstream,
