@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (`server --suite active`, both protocol
-# revisions) through the gateway: `mcp-tailor proxy --http` in front of the conformance
+# revisions, and the extension scenarios) through the gateway: `mcp-tailor proxy --http` in front of the conformance
 # example run as a stdio upstream, then in front of it over streamable HTTP. The gateway
 # applies a tailoring file, so the suite also sees tailored wording pass its checks.
 set -euo pipefail
@@ -45,6 +45,18 @@ port=$(free_port)
 pids+=($!)
 wait_port "$port"
 run stdio "http://127.0.0.1:$port/mcp"
+
+# The extension scenarios (tasks, skills), each on its own, through the same gateway.
+echo "== conformance through the gateway (stdio): extension scenarios"
+extensions=$("$node" "$suite" list --server | sed -n 's/^  - \([^ ]*\) \[extension\]$/\1/p')
+[ -n "$extensions" ] || { echo "the suite lists no extension scenario"; exit 1; }
+for scenario in $extensions; do
+  "$node" "$suite" server --url "http://127.0.0.1:$port/mcp" --scenario "$scenario" \
+    --expected-failures tests/conformance/gateway-expected-failures.yaml \
+    -o "$out/stdio-$scenario" > "$out/stdio-$scenario.log" 2>&1 \
+    || { cat "$out/stdio-$scenario.log"; exit 1; }
+  printf '%-32s %s\n' "$scenario" "$(grep -E '^Passed' "$out/stdio-$scenario.log")"
+done
 
 # An HTTP upstream.
 upstream=$(free_port)
