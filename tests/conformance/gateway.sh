@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the official MCP conformance suite (`server --suite active`, both protocol
-# revisions, and the extension scenarios) through the gateway: `mcp-tailor proxy --http` in front of the conformance
+# Runs the official MCP conformance suite through the gateway — `server --suite active` of
+# both protocol revisions, and with the stdio upstream also `--suite all` (pending and
+# draft scenarios) and each extension scenario: `mcp-tailor proxy --http` in front of the conformance
 # example run as a stdio upstream, then in front of it over streamable HTTP. The gateway
 # applies a tailoring file, so the suite also sees tailored wording pass its checks.
 set -euo pipefail
@@ -26,15 +27,15 @@ levels = [{ verbosity = 0, text = "Conformance server." }, { verbosity = 9, text
 levels = [{ verbosity = 0, text = "Simple text." }, { verbosity = 9, text = "Returns a simple text: the suite's first tool, tailored." }]
 TOML
 
-run() { # NAME URL: the active suite of both revisions against URL
-  local name=$1 url=$2
+run() { # NAME URL SUITE: the suite (`active` or `all`) of both revisions against URL
+  local name=$1 url=$2 which=$3
   for version in 2025-11-25 2026-07-28; do
-    echo "== conformance through the gateway ($name): server --suite active --spec-version $version"
-    "$node" "$suite" server --url "$url" --suite active --spec-version "$version" \
+    echo "== conformance through the gateway ($name): server --suite $which --spec-version $version"
+    "$node" "$suite" server --url "$url" --suite "$which" --spec-version "$version" \
       --expected-failures tests/conformance/gateway-expected-failures.yaml \
-      -o "$out/$name-$version" > "$out/$name-$version.log" 2>&1 \
-      || { cat "$out/$name-$version.log"; exit 1; }
-    sed -n '/=== SUMMARY ===/,$p' "$out/$name-$version.log"
+      -o "$out/$name-$which-$version" > "$out/$name-$which-$version.log" 2>&1 \
+      || { cat "$out/$name-$which-$version.log"; exit 1; }
+    grep -E '^Total' "$out/$name-$which-$version.log"
   done
 }
 
@@ -44,7 +45,8 @@ port=$(free_port)
   > "$out/gateway-stdio.log" 2>&1 &
 pids+=($!)
 wait_port "$port"
-run stdio "http://127.0.0.1:$port/mcp"
+run stdio "http://127.0.0.1:$port/mcp" active
+run stdio "http://127.0.0.1:$port/mcp" all
 
 # The extension scenarios (tasks, skills), each on its own, through the same gateway.
 echo "== conformance through the gateway (stdio): extension scenarios"
@@ -68,4 +70,4 @@ port=$(free_port)
   --upstream "http://127.0.0.1:$upstream/mcp" > "$out/gateway-http.log" 2>&1 &
 pids+=($!)
 wait_port "$port"
-run http "http://127.0.0.1:$port/mcp"
+run http "http://127.0.0.1:$port/mcp" active

@@ -8,7 +8,7 @@ use super::connection::{Connection, UpstreamError};
 use crate::server::failure::{UPSTREAM_FAILURE, internal, timed_out};
 use crate::server::session::call::has_session;
 use rmcp::model::*;
-use rmcp::service::{NotificationContext, RequestContext, RoleServer};
+use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler};
 use serde::de::DeserializeOwned;
 use std::sync::Arc;
@@ -229,7 +229,6 @@ impl ServerHandler for Gateway {
         list_resource_templates(Option<PaginatedRequestParams>) -> ListResourceTemplatesResult = ListResourceTemplatesRequest(optional);
         read_resource(ReadResourceRequestParams) -> ReadResourceResponse = ReadResourceRequest(Request::new);
         call_tool(CallToolRequestParams) -> CallToolResponse = CallToolRequest(Request::new);
-        list_tools(Option<PaginatedRequestParams>) -> ListToolsResult = ListToolsRequest(optional);
         get_task(GetTaskParams) -> GetTaskResult = GetTaskRequest(Request::new);
         list_skills(Option<PaginatedRequestParams>) -> ListSkillsResult = ListSkillsRequest(optional);
         get_skill(GetSkillRequestParams) -> GetSkillResult = GetSkillRequest(Request::new);
@@ -242,6 +241,70 @@ impl ServerHandler for Gateway {
         unsubscribe(UnsubscribeRequestParams) = UnsubscribeRequest;
         update_task(UpdateTaskParams) = UpdateTaskRequest;
         cancel_task(CancelTaskParams) = CancelTaskRequest;
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let first_page = request.as_ref().is_none_or(|r| r.cursor.is_none());
+        let result: ListToolsResult = self
+            .ask(ClientRequest::ListToolsRequest(optional(request)), &context)
+            .await?;
+        self.remember_tools(&result.tools, first_page && result.next_cursor.is_none());
+        Ok(result)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.shared
+            .tools
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(name)
+            .cloned()
+    }
+
+    /// What a 2026-07-28 listener may hear from the upstream: what it asks for and the
+    /// upstream's capabilities allow.
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(requested.supported_by(&self.shared.info.capabilities))
+    }
+
+    /// A 2026-07-28 listener: the same subscription opened upstream, each notification
+    /// relayed, until either side ends it.
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let Some(filter) = self
+            .accepted_subscription_filter(context.requested())
+            .filter(|f| *f != SubscriptionFilter::default())
+        else {
+            context.cancelled().await;
+            return Ok(());
+        };
+        let connection = self.connection(context.request_context()).await?;
+        let mut subscription = connection
+            .peer()
+            .listen(filter)
+            .await
+            .map_err(|e| unavailable(&format!("subscriptions/listen failed: {e}")))?;
+        loop {
+            tokio::select! {
+                next = subscription.next() => match next {
+                    Ok(Some(notification)) => {
+                        if context.sink().send(notification).await.is_err() {
+                            break;
+                        }
+                    }
+                    Ok(None) => break,
+                    Err(error) => return Err(unavailable(&format!("the upstream's subscription failed: {error}"))),
+                },
+                () = context.cancelled() => break,
+            }
+        }
+        Ok(())
     }
 
     async fn on_custom_request(

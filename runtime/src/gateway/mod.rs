@@ -4,7 +4,10 @@
 //! [`Gateway`] is an rmcp handler that forwards every request to the upstream and relays
 //! back what the upstream sends: results and errors unchanged, progress (its token mapped
 //! back to the client's), logging, resource updates, list-changed notifications, and the
-//! upstream's own requests to the client (sampling, elicitation, roots). Wrap it like any
+//! upstream's own requests to the client (sampling, elicitation, roots). A 2026-07-28
+//! `subscriptions/listen` is opened upstream and each notification relayed; `get_tool`
+//! answers from the upstream's last listing (the HTTP server checks `Mcp-Param-*` headers
+//! with it). Wrap it like any
 //! handler — `Server::builder().handler(gateway).tailoring(file)` — and the layer lists its
 //! tools tailored; `mcp-tailor proxy` does exactly that.
 //!
@@ -71,6 +74,9 @@ struct Shared {
     upstream: Upstream,
     /// The upstream's `initialize` answer, as this server's.
     info: ServerConfig,
+    /// The upstream's tools as last listed, by name: what `get_tool` answers (the HTTP
+    /// server checks a call's `Mcp-Param-*` headers against the tool's schema with it).
+    tools: std::sync::RwLock<std::collections::HashMap<String, rmcp::model::Tool>>,
     /// The connection stateless requests use.
     stateless: Slot,
     /// How long a forwarded request may take.
@@ -93,16 +99,22 @@ impl Gateway {
     pub async fn connect(upstream: Upstream, deadline: Duration) -> Result<Gateway, UpstreamError> {
         let first = Connection::open(&upstream, None, None).await?;
         let info = first.server_info();
-        let stateless = Slot::holding(first);
-        Ok(Gateway {
+        let tools = match info.capabilities.tools {
+            Some(_) => first.tools(&upstream).await?,
+            None => Vec::new(),
+        };
+        let gateway = Gateway {
             shared: Arc::new(Shared {
                 upstream,
                 info,
-                stateless,
+                tools: Default::default(),
+                stateless: Slot::holding(first),
                 deadline,
             }),
             session: Slot::default(),
-        })
+        };
+        gateway.remember_tools(&tools, true);
+        Ok(gateway)
     }
 
     /// Every tool `upstream` lists (all pages), over a connection of its own: what
@@ -123,6 +135,20 @@ impl Gateway {
             .get(async || Connection::open(upstream, None, None).await)
             .await?;
         connection.tools(upstream).await
+    }
+
+    /// Keeps `tools` for `get_tool`: replacing what was kept when they are the whole list,
+    /// else adding them (a page).
+    fn remember_tools(&self, tools: &[rmcp::model::Tool], whole: bool) {
+        let mut kept = self
+            .shared
+            .tools
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if whole {
+            kept.clear();
+        }
+        kept.extend(tools.iter().map(|t| (t.name.to_string(), t.clone())));
     }
 
     /// The upstream this gateway forwards to.

@@ -8,6 +8,7 @@ mod cache_hints;
 mod calls;
 mod cursors;
 mod eval;
+mod gateway;
 mod handler_context;
 mod inspect;
 mod instructions;

@@ -1,0 +1,149 @@
+//! The gateway in process: a plain rmcp server (written without mcp-tailor) served over
+//! streamable HTTP as the upstream, `Gateway` behind the layer in front of it, real rmcp
+//! clients. What the conformance suite and the Python test do not reach: a 2026-07-28
+//! listener hearing the upstream's own notifications, and `get_tool` answering from the
+//! upstream's listing.
+
+use crate::common::*;
+use mcp_tailor::gateway::{Gateway, Upstream};
+use mcp_tailor::server::Server;
+use mcp_tailor::server::rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, ServerNotification,
+    SubscriptionFilter, Tool,
+};
+use mcp_tailor::server::rmcp::service::{
+    RequestContext, RoleServer, SubscriptionContext, SubscriptionSink,
+};
+use mcp_tailor::server::rmcp::{ErrorData, ServerHandler};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// An upstream with prompts that change: `change_prompts` tells every listener.
+#[derive(Clone, Default)]
+struct Upstream2026 {
+    listeners: Arc<Mutex<Vec<SubscriptionSink>>>,
+}
+
+fn tools() -> Vec<Tool> {
+    let schema = serde_json::json!({"type": "object", "properties": {}});
+    vec![Tool::new(
+        "change_prompts",
+        "Tells every listener the prompt list changed.",
+        Arc::new(schema.as_object().unwrap().clone()),
+    )]
+}
+
+impl ServerHandler for Upstream2026 {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_prompts()
+                .enable_prompts_list_changed()
+                .build(),
+        )
+        .with_server_info(Implementation::new("upstream", "1.0"))
+    }
+
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tools()))
+    }
+
+    async fn call_tool(
+        &self,
+        _: CallToolRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let listeners: Vec<_> = self.listeners.lock().unwrap().clone();
+        for sink in listeners {
+            let _ = sink.notify_prompt_list_changed().await;
+        }
+        Ok(CallToolResult::success(vec![ContentBlock::text("changed")]).into())
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(requested.supported_by(&self.get_info().capabilities))
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        self.listeners.lock().unwrap().push(context.sink().clone());
+        context.cancelled().await;
+        Ok(())
+    }
+}
+
+/// The upstream on loopback; its URL.
+async fn upstream() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    // One handler for every request (stateless requests each get a clone): the listeners
+    // one request registers are the ones another request's call tells.
+    let handler = Upstream2026::default();
+    let service = StreamableHttpService::new(
+        move || Ok(handler.clone()),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    let router = axum::Router::new().nest_service("/mcp", service);
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    format!("http://{addr}/mcp")
+}
+
+async fn gateway() -> Server<Gateway> {
+    let gateway = Gateway::connect(Upstream::Http(upstream().await), Duration::from_secs(5))
+        .await
+        .unwrap();
+    Server::builder().handler(gateway).build().unwrap()
+}
+
+#[tokio::test]
+async fn a_modern_listener_hears_the_upstreams_own_notifications() {
+    let server = gateway().await;
+    let (client, _) = http(http_server(&server).await, "codex", Era::Modern, &[]).await;
+    let mut filter = SubscriptionFilter::default();
+    filter.prompts_list_changed = Some(true);
+    let mut subscription = client.peer().listen(filter).await.unwrap();
+    assert_eq!(subscription.acknowledged().prompts_list_changed, Some(true));
+    // The upstream heard the subscription once it answers a call that notifies.
+    let mut heard = false;
+    for _ in 0..20 {
+        call(&client, "change_prompts", serde_json::json!({}))
+            .await
+            .unwrap();
+        if let Ok(Ok(Some(notification))) =
+            tokio::time::timeout(Duration::from_millis(500), subscription.next()).await
+        {
+            assert!(
+                matches!(
+                    notification,
+                    ServerNotification::PromptListChangedNotification(_)
+                ),
+                "{notification:?}"
+            );
+            heard = true;
+            break;
+        }
+    }
+    assert!(heard, "no prompts/list_changed reached the listener");
+}
+
+#[tokio::test]
+async fn get_tool_answers_from_the_upstreams_listing() {
+    let server = gateway().await;
+    let tool = server.inner().get_tool("change_prompts").unwrap();
+    assert_eq!(
+        tool.description.as_deref(),
+        Some("Tells every listener the prompt list changed.")
+    );
+    assert!(server.inner().get_tool("nope").is_none());
+}
