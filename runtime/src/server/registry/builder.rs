@@ -3,11 +3,12 @@
 use crate::server::built::Server;
 use crate::server::failure::{Failure, Reporter};
 use crate::server::instructions::{Instructions, InstructionsSource};
-use crate::server::listing::cursor::{
-    CursorSigner, ENV_CURSOR_SECRET, MIN_SECRET_LEN, ShortSecret,
-};
+use crate::server::listing::cursor::CursorSigner;
 use crate::server::listing::presentation::{Presentation, PresentationFn};
 use crate::server::registry::catalog::{BuildError, Catalog, ToolRegistration};
+use crate::server::registry::env::env_secret;
+#[cfg(feature = "http")]
+use crate::server::registry::env::{check_replica_tag, env_trusted_proxies};
 use crate::server::registry::file::{FileTailoring, log_findings};
 use crate::server::registry::inner::NoHandler;
 use crate::server::registry::results::IntoToolResult;
@@ -422,57 +423,6 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
         });
         Ok(Server::new(shared, self.inner))
     }
-}
-
-/// The secret in [`ENV_CURSOR_SECRET`], if it is set: `None` when unset, an error when it is
-/// not hex or shorter than [`MIN_SECRET_LEN`] bytes.
-fn env_secret() -> Result<Option<Vec<u8>>, BuildError> {
-    let Ok(text) = std::env::var(ENV_CURSOR_SECRET) else {
-        return Ok(None);
-    };
-    let text = text.trim();
-    if text.len() % 2 != 0 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(BuildError::EnvCursorSecretNotHex);
-    }
-    let secret: Vec<u8> = (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap_or_default())
-        .collect();
-    if secret.len() < MIN_SECRET_LEN {
-        return Err(ShortSecret(secret.len()).into());
-    }
-    Ok(Some(secret))
-}
-
-/// A replica tag is 1 to 32 of `A-Z a-z 0-9 - _`: it goes into session ids and into a load
-/// balancer's routing rules.
-#[cfg(feature = "http")]
-fn check_replica_tag(tag: Option<&str>) -> Result<(), BuildError> {
-    let allowed = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
-    match tag {
-        Some(tag) if tag.is_empty() || tag.len() > 32 || !tag.chars().all(allowed) => {
-            Err(BuildError::ReplicaTag(tag.to_owned()))
-        }
-        _ => Ok(()),
-    }
-}
-
-/// The addresses in [`ENV_TRUSTED_PROXIES`](crate::server::limits::ENV_TRUSTED_PROXIES),
-/// separated by commas: none when it is unset, an error naming the first that is not an IP
-/// address.
-#[cfg(feature = "http")]
-fn env_trusted_proxies() -> Result<Vec<std::net::IpAddr>, BuildError> {
-    let Ok(text) = std::env::var(crate::server::limits::ENV_TRUSTED_PROXIES) else {
-        return Ok(Vec::new());
-    };
-    text.split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.parse()
-                .map_err(|_| BuildError::TrustedProxy(s.to_owned()))
-        })
-        .collect()
 }
 
 /// Every tool name once: none registered and served by the wrapped handler `inner`, none

@@ -3,6 +3,7 @@
 
 pub(crate) mod builder;
 pub(crate) mod catalog;
+mod env;
 pub(crate) mod file;
 pub(crate) mod inner;
 pub(crate) mod results;
