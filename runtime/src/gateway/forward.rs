@@ -8,7 +8,7 @@ use super::connection::{Connection, UpstreamError};
 use crate::server::failure::{UPSTREAM_FAILURE, internal, timed_out};
 use crate::server::session::call::has_session;
 use rmcp::model::*;
-use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
+use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler};
 use serde::de::DeserializeOwned;
 use std::sync::Arc;
@@ -20,14 +20,10 @@ impl Gateway {
         &self,
         context: &RequestContext<RoleServer>,
     ) -> Result<Arc<Connection>, ErrorData> {
-        let upstream = &self.shared.upstream;
         let opened = if has_session(context) {
-            let client = context.peer.peer_info().map(|info| (*info).clone());
-            let peer = context.peer.clone();
-            self.session
-                .get(async || Connection::open(upstream, client, Some(peer)).await)
-                .await
+            self.session_connection(&context.peer).await
         } else {
+            let upstream = &self.shared.upstream;
             self.shared
                 .stateless
                 .get(async || Connection::open(upstream, None, None).await)
@@ -37,6 +33,19 @@ impl Gateway {
             tracing::warn!("{error}");
             internal(UPSTREAM_FAILURE)
         })
+    }
+
+    /// This session's own upstream connection, opened with its client's `initialize` (so
+    /// upstream sees the same client) and relaying the upstream's requests to `peer`.
+    async fn session_connection(
+        &self,
+        peer: &Peer<RoleServer>,
+    ) -> Result<Arc<Connection>, UpstreamError> {
+        let upstream = &self.shared.upstream;
+        let client = peer.peer_info().map(|info| (*info).clone());
+        self.session
+            .get(async || Connection::open(upstream, client, Some(peer.clone())).await)
+            .await
     }
 
     /// Sends `request` upstream and waits for its answer, the deadline or the client's
@@ -207,12 +216,10 @@ macro_rules! tell {
 
 /// A request of optional params.
 fn optional<M: Default, P>(params: Option<P>) -> RequestOptionalParam<M, P> {
-    let mut request = RequestOptionalParam::with_param(());
-    request.params = None;
     RequestOptionalParam {
-        method: request.method,
+        method: M::default(),
         params,
-        extensions: request.extensions,
+        extensions: Extensions::default(),
     }
 }
 
@@ -326,14 +333,7 @@ impl ServerHandler for Gateway {
         if context.peer.peer_info().is_none() {
             return;
         }
-        let upstream = &self.shared.upstream;
-        let client = context.peer.peer_info().map(|info| (*info).clone());
-        let peer = context.peer.clone();
-        if let Err(error) = self
-            .session
-            .get(async || Connection::open(upstream, client, Some(peer)).await)
-            .await
-        {
+        if let Err(error) = self.session_connection(&context.peer).await {
             tracing::warn!("{error}");
         }
     }

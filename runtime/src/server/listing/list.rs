@@ -3,6 +3,7 @@
 //! presented catalog, with a bound cursor and the cache hints. The wrapped handler's tools
 //! take the same path as registered ones.
 
+use crate::Tailoring;
 use crate::server::callbacks::{CallbackFailure, guarded};
 use crate::server::failure::{
     FailureKind, INNER_TOOLS_FAILURE, TOOL_PRESENTATION_FAILURE, internal, invalid_cursor, report,
@@ -137,12 +138,12 @@ pub(crate) fn inner_is_visible(shared: &Shared, name: &str, info: &RequestInfo) 
 /// their attached `#[mcp_tool]` types. A name also registered is an error, never a shadow.
 fn inner_candidates(
     shared: &Shared,
+    file: &Tailoring,
     inner: Vec<Tool>,
     info: &RequestInfo,
     tools: &mut Vec<Tool>,
 ) -> Result<(), ErrorData> {
     let ctx = info.render_ctx();
-    let file = shared.file.get();
     for mut tool in inner {
         if shared.catalog.get(&tool.name).is_some() {
             report(
@@ -184,6 +185,7 @@ pub(crate) async fn list_tools(
     let with_icons = info.supports_icons();
     // The whole presented catalog is computed before paging: the cursor binds its digest.
     let mut tools: Vec<Tool> = Vec::with_capacity(shared.catalog.entries().len() + inner.len());
+    // One tailoring file for the whole listing, even while another is swapped in.
     let file = shared.file.get();
     for entry in shared.catalog.entries() {
         if is_visible(shared, entry, info, deadline).await {
@@ -194,7 +196,7 @@ pub(crate) async fn list_tools(
             tools.push(tool);
         }
     }
-    inner_candidates(shared, inner, info, &mut tools)?;
+    inner_candidates(shared, &file, inner, info, &mut tools)?;
     present(shared, &mut tools, info, deadline).await?;
 
     let page_size = shared.page_size.max(1);
