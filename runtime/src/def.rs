@@ -14,6 +14,9 @@ pub type Fields = &'static [(&'static str, Description)];
 pub(crate) struct Nested {
     /// A JSON pointer to the type's object schema.
     pub(crate) pointer: String,
+    /// The argument path of that object, as a prefix of its fields' paths (`filter.`,
+    /// `files[].`; see [`schema_path`](crate::schema_path)).
+    pub(crate) path: String,
     /// The type's annotated fields.
     pub(crate) fields: Fields,
 }
@@ -153,6 +156,8 @@ pub(crate) struct RuntimeParts {
     pub(crate) title: Description,
     pub(crate) description: Description,
     pub(crate) fields: Vec<(String, Description)>,
+    /// Descriptions of nested arguments: the object's pointer, its path prefix, its fields.
+    pub(crate) nested: Vec<(String, String, Vec<(String, Description)>)>,
     pub(crate) annotations: Option<Annotations>,
     pub(crate) schema: Value,
 }
@@ -175,27 +180,40 @@ impl ToolDef {
     }
 
     /// The definition of a tool known only at run time (another server's listing), for
-    /// inspection: its schema is `schema` as given, its strings `title`, `description` and
-    /// `fields` (each a property of `schema`'s root). Kept for the life of the process.
+    /// inspection: its schema is `schema` as given, its strings `title`, `description`,
+    /// `fields` (each a property of `schema`'s root) and `nested`. Kept for the life of the
+    /// process.
     #[cfg(feature = "inspect")]
     pub(crate) fn leaked(parts: RuntimeParts) -> &'static ToolDef {
         fn never() -> Generated {
             unreachable!("a run-time definition's schema is given, never generated")
         }
+        fn leak(fields: Vec<(String, Description)>) -> Fields {
+            let fields: Vec<(&'static str, Description)> = fields
+                .into_iter()
+                .map(|(name, d)| (&*name.leak(), d))
+                .collect();
+            fields.leak()
+        }
+        let nested = parts
+            .nested
+            .into_iter()
+            .map(|(pointer, path, fields)| Nested {
+                pointer,
+                path,
+                fields: leak(fields),
+            })
+            .collect();
         let generated = Generated {
             value: parts.schema,
-            nested: Vec::new(),
+            nested,
         };
-        let fields: Vec<(&'static str, Description)> = parts
-            .fields
-            .into_iter()
-            .map(|(name, d)| (&*name.leak(), d))
-            .collect();
+        let fields = leak(parts.fields);
         Box::leak(Box::new(ToolDef {
             name: parts.name.leak(),
             title: parts.title,
             description: parts.description,
-            fields: fields.leak(),
+            fields,
             annotations: parts.annotations,
             scopes: &[],
             schema: SchemaCell {
@@ -235,8 +253,20 @@ impl ToolDef {
     /// Every tailored argument description: the tool's own fields, then the fields of each
     /// `#[mcp_args]` type in its input schema, in a fixed order.
     pub fn argument_descriptions(&self) -> impl Iterator<Item = &'static Description> + '_ {
-        let nested = self.generated().nested.iter().flat_map(|n| n.fields);
-        self.fields.iter().chain(nested).map(|(_, d)| d)
+        self.arguments().map(|(_, d)| d)
+    }
+
+    /// Every tailored argument with its path (as a tailoring file names it: `query`,
+    /// `filter.tag`, `files[].path`): the tool's own fields, then the nested ones, in a
+    /// fixed order.
+    pub fn arguments(&self) -> impl Iterator<Item = (String, &'static Description)> + '_ {
+        let own = self.fields.iter().map(|(name, d)| ((*name).to_owned(), d));
+        let nested = self.generated().nested.iter().flat_map(|n| {
+            n.fields
+                .iter()
+                .map(move |(name, d)| (format!("{}{name}", n.path), d))
+        });
+        own.chain(nested)
     }
 
     /// Checks that every annotated field (the tool's own and its `#[mcp_args]` types')
@@ -326,15 +356,7 @@ impl ToolDef {
     pub fn tailor_properties(&self, schema: &mut Map<String, Value>, ctx: &RenderCtx<'_>) {
         tailor_object(schema, self.fields, ctx);
         for nested in &self.generated().nested {
-            // The root is a map, not a `Value`: step into its first key, then follow the rest.
-            let pointer = nested.pointer.strip_prefix('/').unwrap_or_default();
-            let (first, rest) = pointer.split_once('/').unwrap_or((pointer, ""));
-            let first = first.replace("~1", "/").replace("~0", "~");
-            let node = schema.get_mut(&first).and_then(|node| match rest {
-                "" => Some(node),
-                rest => node.pointer_mut(&format!("/{rest}")),
-            });
-            if let Some(Value::Object(object)) = node {
+            if let Some(object) = crate::schema_path::object_mut(schema, &nested.pointer) {
                 tailor_object(object, nested.fields, ctx);
             }
         }

@@ -56,6 +56,7 @@ mod def;
 mod description;
 mod packed;
 mod schema;
+mod schema_path;
 mod tool;
 
 #[cfg(feature = "server")]

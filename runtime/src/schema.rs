@@ -53,6 +53,7 @@ pub(crate) fn input_schema<T: schemars::JsonSchema + ?Sized>() -> Generated {
                 let marker = object.remove(ARGS_MARKER).and_then(|m| m.as_u64());
                 if let Some(fields) = marker.and_then(|i| tables.get(usize::try_from(i).ok()?)) {
                     nested.push(Nested {
+                        path: crate::schema_path::prefix(&pointer),
                         pointer: pointer.clone(),
                         fields,
                     });

@@ -5,7 +5,8 @@
 
 use super::{Finding, Outcome, run_defs};
 use crate::def::RuntimeParts;
-use crate::{Annotations, Description, Tailoring, ToolDef, ToolTailoring};
+use crate::tailoring::ToolView;
+use crate::{Annotations, Description, Tailoring, ToolDef};
 use rmcp::model::Tool;
 use serde_json::Value;
 
@@ -20,7 +21,7 @@ pub async fn run_tools(
     let args: Vec<String> = args.into_iter().collect();
     let defs: Vec<&'static ToolDef> = tools
         .iter()
-        .map(|tool| definition(tool, tailoring.tool(&tool.name)))
+        .map(|tool| definition(tool, &ToolView::new(None, tailoring.tool(&tool.name))))
         .collect();
     let outcome = run_defs(&defs, args.clone()).await;
     if args.first().map(String::as_str) != Some("lint") {
@@ -56,26 +57,50 @@ pub fn read_catalog(json: &str) -> Result<Vec<Tool>, String> {
     serde_json::from_value(tools.clone()).map_err(|e| format!("a tool is malformed: {e}"))
 }
 
-/// The definition `tool` amounts to under `file`.
-fn definition(tool: &Tool, file: Option<&ToolTailoring>) -> &'static ToolDef {
+/// The definition `tool` amounts to under `view` (the same view `proxy` serves it by):
+/// the file's words where it has some, else the server's own; a nested argument of the
+/// file's sits where the view puts it.
+fn definition(tool: &Tool, view: &ToolView) -> &'static ToolDef {
     let own = |text: Option<&str>| {
         text.map_or(Description::ABSENT, |t| {
             Description::bare_owned(t.to_owned())
         })
     };
-    let schema = Value::Object((*tool.input_schema).clone());
-    let fields = schema
+    let mut fields: Vec<(String, Description)> = tool
+        .input_schema
         .get("properties")
         .and_then(Value::as_object)
         .into_iter()
         .flatten()
         .filter_map(|(name, property)| {
-            let declared = file.and_then(|f| f.argument(name)).cloned();
-            let given = property.get("description").and_then(Value::as_str);
-            let description = declared.or_else(|| given.map(|t| own(Some(t))))?;
-            Some((name.clone(), description))
+            let given = property.get("description").and_then(Value::as_str)?;
+            Some((name.clone(), own(Some(given))))
         })
         .collect();
+    let mut nested: Vec<(String, String, Vec<(String, Description)>)> = Vec::new();
+    for (path, at, description) in view.arguments_in(&tool.input_schema) {
+        if at.parent.is_empty() {
+            match fields.iter_mut().find(|(name, _)| *name == at.name) {
+                Some((_, own)) => *own = description.clone(),
+                None => fields.push((at.name, description.clone())),
+            }
+            continue;
+        }
+        let group = match nested
+            .iter()
+            .position(|(pointer, ..)| *pointer == at.parent)
+        {
+            Some(i) => &mut nested[i].2,
+            None => {
+                // The object's path as the file names it: `files[].` of `files[].path`.
+                let prefix = path.strip_suffix(at.name.as_str()).unwrap_or_default();
+                nested.push((at.parent.clone(), prefix.to_owned(), Vec::new()));
+                &mut nested.last_mut().expect("just pushed").2
+            }
+        };
+        group.push((at.name, description.clone()));
+    }
+    let schema = Value::Object((*tool.input_schema).clone());
     let annotations = tool.annotations.as_ref().map(|a| Annotations {
         title: a.title.clone().map(|t| &*t.leak()),
         read_only_hint: a.read_only_hint,
@@ -85,15 +110,16 @@ fn definition(tool: &Tool, file: Option<&ToolTailoring>) -> &'static ToolDef {
     });
     ToolDef::leaked(RuntimeParts {
         name: tool.name.to_string(),
-        title: file
-            .and_then(ToolTailoring::title)
+        title: view
+            .title()
             .cloned()
             .unwrap_or_else(|| own(tool.title.as_deref())),
-        description: file
-            .and_then(ToolTailoring::description)
+        description: view
+            .description()
             .cloned()
             .unwrap_or_else(|| own(tool.description.as_deref())),
         fields,
+        nested,
         annotations,
         schema,
     })

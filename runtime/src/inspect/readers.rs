@@ -78,7 +78,7 @@ fn signature(class: &ReaderClass, tools: &[&'static ToolDef]) -> Vec<Option<&'st
         for def in tools {
             out.push(def.title().resolve(&ctx));
             out.push(def.description().resolve(&ctx));
-            out.extend(def.fields().iter().map(|(_, d)| d.resolve(&ctx)));
+            out.extend(def.argument_descriptions().map(|d| d.resolve(&ctx)));
         }
     }
     out
@@ -93,7 +93,7 @@ pub fn reader_classes(tools: &[&'static ToolDef]) -> Vec<ReaderClass> {
     for def in tools {
         let descriptions = [def.title(), def.description()]
             .into_iter()
-            .chain(def.fields().iter().map(|(_, d)| d));
+            .chain(def.argument_descriptions());
         for d in descriptions {
             runners.extend(d.runners());
             models.extend(d.models());

@@ -14,9 +14,8 @@ pub(super) fn strings(def: &'static ToolDef) -> Vec<(String, &'static Descriptio
         ("description".to_owned(), def.description()),
     ];
     out.extend(
-        def.fields()
-            .iter()
-            .map(|(name, d)| (format!("argument `{name}`"), d)),
+        def.arguments()
+            .map(|(path, d)| (format!("argument `{path}`"), d)),
     );
     out
 }

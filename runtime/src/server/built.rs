@@ -118,7 +118,7 @@ impl<H: ServerHandler + Clone> Server<H> {
 
     /// The tailoring file in force (empty when none was given).
     pub fn tailoring(&self) -> Arc<Tailoring> {
-        self.shared.file.get()
+        self.shared.file.get().file.clone()
     }
 
     /// The number of clients that would hear [`notify_tool_list_changed`](Self::notify_tool_list_changed).

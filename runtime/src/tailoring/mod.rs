@@ -28,7 +28,7 @@
 //! allow = ["dead_variants"]             # no warnings for variants never served
 //!
 //! [tools.search_notes.arguments.query]  # an argument by serialized name
-//! description = "Words to look for."    # nested: [tools.x.arguments."filter.tag"]
+//! description = "Words to look for."    # nested: arguments."filter.tag", "files[].path"
 //! ```
 //!
 //! A title table takes `levels`, `default`, `default_verbosity` and `allow`. Loading reports
@@ -36,10 +36,12 @@
 //! are warnings ([`Tailoring::warnings`]), worded as the macro's.
 
 #[cfg(feature = "server")]
-mod apply;
+mod view;
 
 #[cfg(feature = "server")]
-pub use apply::Unmatched;
+pub(crate) use view::ToolView;
+#[cfg(feature = "server")]
+pub use view::Unmatched;
 mod build;
 mod front;
 mod read;
@@ -267,8 +269,10 @@ impl ToolTailoring {
         self.description.as_ref()
     }
 
-    /// The description of the argument `name` (serialized name; a dotted path reaches into
-    /// nested objects), when the file declares one.
+    /// The description of the argument `name`, when the file declares one: a serialized
+    /// name, or a path into nested objects (`filter.tag`), array items (`files[].path`)
+    /// and map values (`labels{}.color`), through local `$ref`s and `anyOf`/`oneOf`
+    /// branches.
     pub fn argument(&self, name: &str) -> Option<&Description> {
         self.arguments.get(name)
     }

@@ -119,3 +119,140 @@ async fn set_tailoring_swaps_the_file_and_clients_list_again() {
         5
     );
 }
+
+/// A wrapped handler serving a fixed catalog, as an upstream would: nested arguments
+/// inside an array's items, behind a `$ref`, in a map's values and in `anyOf` branches.
+#[derive(Clone)]
+struct Fixed(Vec<rmcp::model::Tool>);
+
+impl rmcp::ServerHandler for Fixed {
+    fn get_info(&self) -> rmcp::model::ServerConfig {
+        rmcp::model::ServerConfig::new(
+            rmcp::model::ServerCapabilities::builder()
+                .enable_tools()
+                .build(),
+        )
+    }
+
+    async fn list_tools(
+        &self,
+        _: Option<rmcp::model::PaginatedRequestParams>,
+        _: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::ListToolsResult, rmcp::ErrorData> {
+        Ok(rmcp::model::ListToolsResult::with_all_items(self.0.clone()))
+    }
+}
+
+const NESTED_CATALOG: &str = r##"{"tools": [{
+  "name": "push_files",
+  "description": "Push several files in one commit.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "branch": {"type": "string", "description": "Branch to push to."},
+      "files": {"type": "array", "items": {"type": "object", "properties": {
+        "path": {"type": "string", "description": "Path where to create the file."},
+        "content": {"type": "string", "description": "Content of the file."}}}},
+      "author": {"$ref": "#/$defs/Person"},
+      "labels": {"type": "object", "additionalProperties": {"type": "object",
+        "properties": {"color": {"type": "string", "description": "A hex colour."}}}},
+      "target": {"anyOf": [{"type": "object", "properties": {"sha": {"type": "string"}}},
+                           {"type": "object", "properties": {"tag": {"type": "string"}}}]}
+    },
+    "$defs": {"Person": {"type": "object", "properties": {"email": {"type": "string"}}}}
+  }
+}]}"##;
+
+const NESTED_FILE: &str = r#"
+[tools.push_files.arguments.branch]
+description = { levels = [{ verbosity = 0, text = "branch" }, { verbosity = 9, text = "The branch the commit goes on." }] }
+
+[tools.push_files.arguments."files[].path"]
+description = { levels = [{ verbosity = 0, text = "path" }, { verbosity = 9, text = "Where the file goes, from the repository's root." }] }
+
+[tools.push_files.arguments."author.email"]
+description = "The author's e-mail."
+
+[tools.push_files.arguments."labels{}.color"]
+description = { levels = [{ verbosity = 0, text = "hex" }, { verbosity = 9, text = "The label's colour, six hex digits." }] }
+
+[tools.push_files.arguments."target.tag"]
+description = "A tag to push to instead."
+"#;
+
+/// `inspect` reads a tool through the same view `proxy` serves it by: every nested
+/// argument the file words reads, at each level, exactly as the server lists it.
+#[tokio::test]
+async fn inspect_shows_nested_arguments_exactly_as_they_are_served() {
+    let tools = mcp_tailor::inspect::read_catalog(NESTED_CATALOG).unwrap();
+    let file = Tailoring::from_toml_str(NESTED_FILE).unwrap();
+    assert_eq!(file.unmatched(&tools), []);
+    let server = Server::builder()
+        .handler(Fixed(tools.clone()))
+        .tailoring(file.clone())
+        .build()
+        .unwrap();
+    let (client, _) = stdio(&server, "some-client", Era::Legacy).await;
+    for level in [0u8, 9] {
+        let served = by_name(&list(&client, None, reader("codex", level)).await.unwrap());
+        let args = [
+            "list",
+            "--runner",
+            "codex",
+            "--verbosity",
+            &level.to_string(),
+        ];
+        let inspected = mcp_tailor::inspect::run_tools(&tools, &file, args.map(String::from)).await;
+        assert!(inspected.success, "{}", inspected.output);
+        let inspected = by_name(&serde_json::from_str(&inspected.output).unwrap());
+        let (served, inspected) = (&served["push_files"], &inspected["push_files"]);
+        assert_eq!(
+            served["inputSchema"], inspected["inputSchema"],
+            "level {level}"
+        );
+        assert_eq!(
+            served["description"], inspected["description"],
+            "level {level}"
+        );
+        let schema = &served["inputSchema"];
+        let path = &schema["properties"]["files"]["items"]["properties"]["path"]["description"];
+        let color = &schema["properties"]["labels"]["additionalProperties"]["properties"]["color"];
+        let (path_text, color_text) = if level == 0 {
+            ("path", "hex")
+        } else {
+            (
+                "Where the file goes, from the repository's root.",
+                "The label's colour, six hex digits.",
+            )
+        };
+        assert_eq!(path, path_text);
+        assert_eq!(color["description"], color_text);
+        assert_eq!(
+            schema["$defs"]["Person"]["properties"]["email"]["description"],
+            "The author's e-mail."
+        );
+        assert_eq!(
+            schema["properties"]["target"]["anyOf"][1]["properties"]["tag"]["description"],
+            "A tag to push to instead."
+        );
+        // What the file leaves alone is the upstream's own.
+        assert_eq!(
+            schema["properties"]["files"]["items"]["properties"]["content"]["description"],
+            "Content of the file."
+        );
+    }
+    // `matrix` names each nested argument by the file's path.
+    let matrix = mcp_tailor::inspect::run_tools(&tools, &file, ["matrix".to_owned()]).await;
+    for path in [
+        "files[].path",
+        "author.email",
+        "labels{}.color",
+        "target.tag",
+    ] {
+        assert!(
+            matrix.output.contains(&format!("argument `{path}`")),
+            "{path}: {}",
+            matrix.output
+        );
+    }
+}

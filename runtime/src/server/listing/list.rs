@@ -3,7 +3,6 @@
 //! presented catalog, with a bound cursor and the cache hints. The wrapped handler's tools
 //! take the same path as registered ones.
 
-use crate::Tailoring;
 use crate::server::callbacks::{CallbackFailure, guarded};
 use crate::server::failure::{
     FailureKind, INNER_TOOLS_FAILURE, TOOL_PRESENTATION_FAILURE, internal, invalid_cursor, report,
@@ -12,6 +11,7 @@ use crate::server::failure::{
 use crate::server::listing::cursor::{Binding, BindingBuilder};
 use crate::server::listing::presentation::{self, Presentation};
 use crate::server::registry::catalog::ToolEntry;
+use crate::server::registry::file::InForce;
 use crate::server::request::info::RequestInfo;
 use crate::server::shared::Shared;
 use rmcp::ErrorData;
@@ -138,7 +138,7 @@ pub(crate) fn inner_is_visible(shared: &Shared, name: &str, info: &RequestInfo) 
 /// their attached `#[mcp_tool]` types. A name also registered is an error, never a shadow.
 fn inner_candidates(
     shared: &Shared,
-    file: &Tailoring,
+    file: &InForce,
     inner: Vec<Tool>,
     info: &RequestInfo,
     tools: &mut Vec<Tool>,
@@ -157,12 +157,8 @@ fn inner_candidates(
         if !inner_is_visible(shared, &tool.name, info) {
             continue;
         }
-        let def = shared.tailoring(&tool.name);
-        if let Some(def) = def {
-            def.tailor_tool(&mut tool, &ctx);
-        }
-        if let Some(file) = file.tool(&tool.name) {
-            file.tailor_tool_under(&mut tool, &ctx, def);
+        if let Some(view) = file.view(&tool.name) {
+            view.tailor(&mut tool, &ctx);
         }
         if !info.supports_icons() {
             tool.icons = None;
@@ -190,8 +186,8 @@ pub(crate) async fn list_tools(
     for entry in shared.catalog.entries() {
         if is_visible(shared, entry, info, deadline).await {
             let mut tool = entry.render(&ctx, with_icons);
-            if let Some(file) = file.tool(entry.def.name()) {
-                file.tailor_tool_under(&mut tool, &ctx, Some(entry.def));
+            if let Some(view) = file.view(entry.def.name()) {
+                view.overlay(&mut tool, &ctx);
             }
             tools.push(tool);
         }

@@ -397,10 +397,17 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
         #[cfg(not(feature = "http"))]
         let tag = None;
         let tasks = Tasks::new(tag, self.settings.max_tasks_per_principal);
+        let worded = catalog
+            .entries()
+            .iter()
+            .map(|e| e.def())
+            .chain(self.settings.tailored.iter().copied())
+            .collect();
+        let file = FileTailoring::new(self.settings.file.unwrap_or_default(), worded);
         let shared = Arc::new(Shared {
             catalog,
             tailored: self.settings.tailored,
-            file: FileTailoring::new(self.settings.file.unwrap_or_default()),
+            file,
             server_info: self.settings.server_info,
             instructions: self.settings.instructions,
             presentation: self.settings.presentation,

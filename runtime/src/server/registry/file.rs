@@ -1,36 +1,78 @@
-//! The tailoring file a server applies to its tools and instructions: read on every
-//! listing, swapped whole when the file is reloaded.
+//! The tailoring file a server applies to its tools and instructions, with one
+//! [`ToolView`] per tool it words, merged when the server is built and again each time the
+//! file is swapped; a listing reads both from one snapshot.
 
 use crate::server::registry::catalog::Catalog;
+use crate::tailoring::ToolView;
 use crate::{Tailoring, ToolDef};
+use std::collections::HashMap;
 use std::sync::{Arc, PoisonError, RwLock};
 
-/// The current tailoring (empty when the builder was given none).
+/// The file in force and the views it makes.
+#[derive(Debug, Default)]
+pub(crate) struct InForce {
+    /// The file (empty when the builder was given none).
+    pub(crate) file: Arc<Tailoring>,
+    /// Every tool with tables of its own or the file's words, by name.
+    views: HashMap<String, ToolView>,
+}
+
+impl InForce {
+    /// The view of the tool `name`, when anything words it beyond its own text.
+    pub(crate) fn view(&self, name: &str) -> Option<&ToolView> {
+        self.views.get(name)
+    }
+}
+
+/// The current tailoring, swapped whole.
 #[derive(Debug, Default)]
 pub(crate) struct FileTailoring {
-    current: RwLock<Arc<Tailoring>>,
+    /// The `#[mcp_tool]` tables of the server's tools (registered ones, and those attached
+    /// to the wrapped handler's), fixed at build.
+    defs: Vec<&'static ToolDef>,
+    current: RwLock<Arc<InForce>>,
 }
 
 impl FileTailoring {
-    /// A slot holding `tailoring`.
-    pub(crate) fn new(tailoring: Tailoring) -> Self {
-        FileTailoring {
-            current: RwLock::new(Arc::new(tailoring)),
-        }
+    /// A slot holding `tailoring` over the tools `defs` word.
+    pub(crate) fn new(tailoring: Tailoring, defs: Vec<&'static ToolDef>) -> Self {
+        let slot = FileTailoring {
+            defs,
+            current: RwLock::default(),
+        };
+        slot.set(tailoring);
+        slot
     }
 
     /// The tailoring in force: one lock to clone an `Arc`, so a listing reads one
-    /// consistent file even while another is swapped in.
-    pub(crate) fn get(&self) -> Arc<Tailoring> {
+    /// consistent file and its views even while another is swapped in.
+    pub(crate) fn get(&self) -> Arc<InForce> {
         self.current
             .read()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
     }
 
-    /// Swaps in `tailoring`, atomically for every later reader.
+    /// Swaps in `tailoring`, its views merged once here, atomically for every later reader.
     pub(crate) fn set(&self, tailoring: Tailoring) {
-        *self.current.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(tailoring);
+        let mut views: HashMap<String, ToolView> = self
+            .defs
+            .iter()
+            .map(|&def| {
+                let name = def.name().to_owned();
+                (name, ToolView::new(Some(def), tailoring.tool(def.name())))
+            })
+            .collect();
+        for (name, file) in tailoring.tools() {
+            views
+                .entry(name.to_owned())
+                .or_insert_with(|| ToolView::new(None, Some(file)));
+        }
+        let in_force = Arc::new(InForce {
+            file: Arc::new(tailoring),
+            views,
+        });
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) = in_force;
     }
 }
 

@@ -92,7 +92,7 @@ impl<H: ServerHandler> Session<H> {
         info: &Arc<RequestInfo>,
         deadline: Instant,
     ) -> Result<Option<String>, ErrorData> {
-        let fallback = match self.shared.file.get().instructions() {
+        let fallback = match self.shared.file.get().file.instructions() {
             Some(file) => file.resolve(&info.render_ctx()).map(str::to_owned),
             None => self.inner.get_info().instructions,
         };

@@ -1,0 +1,323 @@
+//! Paths into a tool's input schema — the one place that finds a property in one: JSON
+//! pointers (where the macro found an `#[mcp_args]` type), and the argument paths a
+//! tailoring file names.
+//!
+//! An argument path is property names joined by `.`, each step into the property's own
+//! object schema; `name[]` steps into an array's `items`, `name{}` into a map's
+//! `additionalProperties`. Each step follows a local `$ref` (`#/$defs/…`) and looks into
+//! `allOf`, `anyOf` and `oneOf` branches when the object itself lacks the property (the
+//! first branch that has it). A root property whose name holds a `.` is found by its whole
+//! name first.
+//!
+//! | path | reaches |
+//! |---|---|
+//! | `query` | `/properties/query` |
+//! | `filter.tag` | `/properties/filter/properties/tag` (or through its `$ref`) |
+//! | `files[].path` | `/properties/files/items/properties/path` |
+//! | `labels{}.color` | `/properties/labels/additionalProperties/properties/color` |
+
+use serde_json::{Map, Value};
+
+/// How many `$ref`s one step follows before giving up (a cycle, or a chain too deep).
+const MAX_REFS: usize = 16;
+
+/// Where an argument sits: the JSON pointer of the object schema whose `properties` hold
+/// it (empty for the root), and its property name there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ArgumentAt {
+    /// The pointer of the object schema holding the property.
+    pub(crate) parent: String,
+    /// The property's name in it.
+    pub(crate) name: String,
+}
+
+impl ArgumentAt {
+    /// The pointer of the property's own schema.
+    pub(crate) fn pointer(&self) -> String {
+        format!("{}/properties/{}", self.parent, escape(&self.name))
+    }
+}
+
+/// The value at `pointer` in a root schema held as a map (`""` is the root itself, which
+/// is no `Value`: `None`).
+pub(crate) fn at<'s>(root: &'s Map<String, Value>, pointer: &str) -> Option<&'s Value> {
+    let (first, rest) = split(pointer)?;
+    let node = root.get(&first)?;
+    if rest.is_empty() {
+        Some(node)
+    } else {
+        node.pointer(rest)
+    }
+}
+
+/// The object at `pointer` in a root schema held as a map (`""` is the root).
+pub(crate) fn object_mut<'s>(
+    root: &'s mut Map<String, Value>,
+    pointer: &str,
+) -> Option<&'s mut Map<String, Value>> {
+    if pointer.is_empty() {
+        return Some(root);
+    }
+    let (first, rest) = split(pointer)?;
+    let node = root.get_mut(&first)?;
+    let node = if rest.is_empty() {
+        node
+    } else {
+        node.pointer_mut(rest)?
+    };
+    node.as_object_mut()
+}
+
+/// Where the argument `path` (see the module documentation) sits in `root`, or `None`
+/// when the schema has no such property.
+pub(crate) fn argument(root: &Map<String, Value>, path: &str) -> Option<ArgumentAt> {
+    if has_property(root, "", path) {
+        return Some(ArgumentAt {
+            parent: String::new(),
+            name: path.to_owned(),
+        });
+    }
+    let mut steps = path.split('.').peekable();
+    let mut object = String::new();
+    while let Some(step) = steps.next() {
+        let (name, into) = match step.strip_suffix("[]") {
+            Some(name) => (name, Some("items")),
+            None => match step.strip_suffix("{}") {
+                Some(name) => (name, Some("additionalProperties")),
+                None => (step, None),
+            },
+        };
+        if name.is_empty() {
+            return None;
+        }
+        let parent = find(root, &object, name, 0)?;
+        let found = ArgumentAt {
+            parent,
+            name: name.to_owned(),
+        };
+        match (steps.peek(), into) {
+            (None, None) => return Some(found),
+            // A path ends at a property, not inside an array's or map's values.
+            (None, Some(_)) => return None,
+            (Some(_), None) => object = found.pointer(),
+            (Some(_), Some(into)) => {
+                let property = resolve(root, found.pointer())?;
+                object = format!("{property}/{into}");
+            }
+        }
+    }
+    None
+}
+
+/// The pointer of the object schema, at or below `object` (its `$ref`, its branches), whose
+/// `properties` hold `name`.
+fn find(root: &Map<String, Value>, object: &str, name: &str, depth: usize) -> Option<String> {
+    if depth > MAX_REFS {
+        return None;
+    }
+    let object = resolve(root, object.to_owned())?;
+    if has_property(root, &object, name) {
+        return Some(object);
+    }
+    let node = node(root, &object)?;
+    ["allOf", "anyOf", "oneOf"].iter().find_map(|key| {
+        let branches = node.get(*key)?.as_array()?;
+        (0..branches.len())
+            .find_map(|i| find(root, &format!("{object}/{key}/{i}"), name, depth + 1))
+    })
+}
+
+/// `pointer`, or where its chain of local `$ref`s ends.
+fn resolve(root: &Map<String, Value>, mut pointer: String) -> Option<String> {
+    for _ in 0..MAX_REFS {
+        match node(root, &pointer)?.get("$ref") {
+            Some(Value::String(target)) => pointer = target.strip_prefix('#')?.to_owned(),
+            Some(_) => return None,
+            None => return Some(pointer),
+        }
+    }
+    None
+}
+
+/// The object schema at `pointer` (the root for `""`).
+fn node<'s>(root: &'s Map<String, Value>, pointer: &str) -> Option<&'s Map<String, Value>> {
+    if pointer.is_empty() {
+        Some(root)
+    } else {
+        at(root, pointer)?.as_object()
+    }
+}
+
+fn has_property(root: &Map<String, Value>, object: &str, name: &str) -> bool {
+    node(root, object)
+        .and_then(|o| o.get("properties"))
+        .and_then(Value::as_object)
+        .is_some_and(|p| p.contains_key(name))
+}
+
+/// A pointer's first key (unescaped) and the rest, itself a pointer (`""` or `/…`).
+fn split(pointer: &str) -> Option<(String, &str)> {
+    let body = pointer.strip_prefix('/')?;
+    let (first, rest) = match body.find('/') {
+        Some(at) => (&body[..at], &body[at..]),
+        None => (body, ""),
+    };
+    Some((first.replace("~1", "/").replace("~0", "~"), rest))
+}
+
+/// The argument path of the object schema at `pointer`, as a prefix for its properties'
+/// paths: `/properties/filter` → `filter.`, `/properties/files/items` → `files[].`; a
+/// `$defs` entry is named by its type (`/$defs/Filter` → `Filter.`), branches are skipped.
+pub(crate) fn prefix(pointer: &str) -> String {
+    let keys: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|k| k.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    let mut out = String::new();
+    let mut keys = keys.iter().peekable();
+    while let Some(key) = keys.next() {
+        match key.as_str() {
+            "properties" | "$defs" | "definitions" => {
+                if let Some(name) = keys.next() {
+                    out.push_str(name);
+                    out.push('.');
+                }
+            }
+            "items" | "additionalProperties" => {
+                let brackets = if key == "items" { "[]." } else { "{}." };
+                match out.strip_suffix('.') {
+                    Some(trimmed) => out = format!("{trimmed}{brackets}"),
+                    None => out.push_str(brackets),
+                }
+            }
+            "allOf" | "anyOf" | "oneOf" => {
+                keys.next();
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A key escaped for a JSON pointer.
+pub(crate) fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn schema() -> Map<String, Value> {
+        let Value::Object(root) = json!({
+            "type": "object",
+            "properties": {
+                "query": {"type": "string"},
+                "a.b": {"type": "string"},
+                "filter": {"$ref": "#/$defs/Filter"},
+                "files": {"type": "array", "items": {"type": "object", "properties": {"path": {}}}},
+                "refs": {"type": "array", "items": {"$ref": "#/$defs/Filter"}},
+                "labels": {"type": "object", "additionalProperties": {"properties": {"color": {}}}},
+                "target": {"anyOf": [{"properties": {"id": {}}}, {"properties": {"url": {}}}]},
+                "loop": {"$ref": "#/$defs/Loop"}
+            },
+            "$defs": {
+                "Filter": {"type": "object", "properties": {"tag": {}, "a/b": {}}},
+                "Loop": {"$ref": "#/$defs/Loop"}
+            }
+        }) else {
+            unreachable!()
+        };
+        root
+    }
+
+    fn reach(path: &str) -> Option<String> {
+        argument(&schema(), path).map(|a| a.pointer())
+    }
+
+    #[test]
+    fn every_kind_of_step() {
+        assert_eq!(reach("query").as_deref(), Some("/properties/query"));
+        assert_eq!(reach("a.b").as_deref(), Some("/properties/a.b"));
+        assert_eq!(
+            reach("filter.tag").as_deref(),
+            Some("/$defs/Filter/properties/tag")
+        );
+        assert_eq!(
+            reach("filter.a/b").as_deref(),
+            Some("/$defs/Filter/properties/a~1b")
+        );
+        assert_eq!(
+            reach("files[].path").as_deref(),
+            Some("/properties/files/items/properties/path")
+        );
+        assert_eq!(
+            reach("refs[].tag").as_deref(),
+            Some("/$defs/Filter/properties/tag")
+        );
+        assert_eq!(
+            reach("labels{}.color").as_deref(),
+            Some("/properties/labels/additionalProperties/properties/color")
+        );
+        assert_eq!(
+            reach("target.url").as_deref(),
+            Some("/properties/target/anyOf/1/properties/url")
+        );
+    }
+
+    #[test]
+    fn what_the_schema_lacks() {
+        for path in [
+            "nothing",
+            "files.path",
+            "files[]",
+            "files[].",
+            "[].x",
+            "query.x",
+            "loop.x",
+            "",
+        ] {
+            assert_eq!(reach(path), None, "{path}");
+        }
+    }
+
+    #[test]
+    fn a_prefix_names_the_path_that_reaches_it() {
+        for path in [
+            "filter.tag",
+            "files[].path",
+            "labels{}.color",
+            "target.url",
+            "query",
+        ] {
+            let at = argument(&schema(), path).unwrap();
+            let named = format!("{}{}", prefix(&at.parent), at.name);
+            let expected = if path == "filter.tag" {
+                "Filter.tag"
+            } else if path == "target.url" {
+                "target.url"
+            } else {
+                path
+            };
+            assert_eq!(named, expected);
+        }
+    }
+
+    #[test]
+    fn pointers_read_and_write_the_same_node() {
+        let mut root = schema();
+        let pointer = reach("files[].path").unwrap();
+        assert!(at(&root, &pointer).is_some());
+        object_mut(&mut root, &pointer)
+            .unwrap()
+            .insert("description".into(), "p".into());
+        assert_eq!(
+            root["properties"]["files"]["items"]["properties"]["path"]["description"],
+            "p"
+        );
+        assert!(object_mut(&mut root, "").is_some());
+        assert_eq!(at(&root, "/nope/x"), None);
+    }
+}
