@@ -156,10 +156,21 @@ pub(crate) struct RuntimeParts {
     pub(crate) title: Description,
     pub(crate) description: Description,
     pub(crate) fields: Vec<(String, Description)>,
-    /// Descriptions of nested arguments: the object's pointer, its path prefix, its fields.
-    pub(crate) nested: Vec<(String, String, Vec<(String, Description)>)>,
+    /// Descriptions of nested arguments, by the object that holds them.
+    pub(crate) nested: Vec<RuntimeNested>,
     pub(crate) annotations: Option<Annotations>,
     pub(crate) schema: Value,
+}
+
+/// The described properties of one nested object of a run-time definition.
+#[cfg(feature = "inspect")]
+pub(crate) struct RuntimeNested {
+    /// The object schema's pointer.
+    pub(crate) pointer: String,
+    /// Its argument path, as a prefix of its properties' (`files[].`).
+    pub(crate) path: String,
+    /// Its described properties: name and description.
+    pub(crate) fields: Vec<(String, Description)>,
 }
 
 impl ToolDef {
@@ -198,10 +209,10 @@ impl ToolDef {
         let nested = parts
             .nested
             .into_iter()
-            .map(|(pointer, path, fields)| Nested {
-                pointer,
-                path,
-                fields: leak(fields),
+            .map(|n| Nested {
+                pointer: n.pointer,
+                path: n.path,
+                fields: leak(n.fields),
             })
             .collect();
         let generated = Generated {

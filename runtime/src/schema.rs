@@ -59,7 +59,7 @@ pub(crate) fn input_schema<T: schemars::JsonSchema + ?Sized>() -> Generated {
                     });
                 }
                 for (key, child) in object.iter_mut() {
-                    let key = key.replace('~', "~0").replace('/', "~1");
+                    let key = crate::schema_path::escape(key);
                     stack.push((format!("{pointer}/{key}"), child));
                 }
             }

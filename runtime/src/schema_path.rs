@@ -18,9 +18,11 @@
 
 use serde_json::{Map, Value};
 
+#[cfg(feature = "server")]
 /// How many `$ref`s one step follows before giving up (a cycle, or a chain too deep).
 const MAX_REFS: usize = 16;
 
+#[cfg(feature = "server")]
 /// Where an argument sits: the JSON pointer of the object schema whose `properties` hold
 /// it (empty for the root), and its property name there.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,6 +33,7 @@ pub(crate) struct ArgumentAt {
     pub(crate) name: String,
 }
 
+#[cfg(feature = "server")]
 impl ArgumentAt {
     /// The pointer of the property's own schema.
     pub(crate) fn pointer(&self) -> String {
@@ -38,6 +41,7 @@ impl ArgumentAt {
     }
 }
 
+#[cfg(feature = "server")]
 /// The value at `pointer` in a root schema held as a map (`""` is the root itself, which
 /// is no `Value`: `None`).
 pub(crate) fn at<'s>(root: &'s Map<String, Value>, pointer: &str) -> Option<&'s Value> {
@@ -68,6 +72,7 @@ pub(crate) fn object_mut<'s>(
     node.as_object_mut()
 }
 
+#[cfg(feature = "server")]
 /// Where the argument `path` (see the module documentation) sits in `root`, or `None`
 /// when the schema has no such property.
 pub(crate) fn argument(root: &Map<String, Value>, path: &str) -> Option<ArgumentAt> {
@@ -109,6 +114,7 @@ pub(crate) fn argument(root: &Map<String, Value>, path: &str) -> Option<Argument
     None
 }
 
+#[cfg(feature = "server")]
 /// The pointer of the object schema, at or below `object` (its `$ref`, its branches), whose
 /// `properties` hold `name`.
 fn find(root: &Map<String, Value>, object: &str, name: &str, depth: usize) -> Option<String> {
@@ -127,6 +133,7 @@ fn find(root: &Map<String, Value>, object: &str, name: &str, depth: usize) -> Op
     })
 }
 
+#[cfg(feature = "server")]
 /// `pointer`, or where its chain of local `$ref`s ends.
 fn resolve(root: &Map<String, Value>, mut pointer: String) -> Option<String> {
     for _ in 0..MAX_REFS {
@@ -139,6 +146,7 @@ fn resolve(root: &Map<String, Value>, mut pointer: String) -> Option<String> {
     None
 }
 
+#[cfg(feature = "server")]
 /// The object schema at `pointer` (the root for `""`).
 fn node<'s>(root: &'s Map<String, Value>, pointer: &str) -> Option<&'s Map<String, Value>> {
     if pointer.is_empty() {
@@ -148,6 +156,7 @@ fn node<'s>(root: &'s Map<String, Value>, pointer: &str) -> Option<&'s Map<Strin
     }
 }
 
+#[cfg(feature = "server")]
 fn has_property(root: &Map<String, Value>, object: &str, name: &str) -> bool {
     node(root, object)
         .and_then(|o| o.get("properties"))
@@ -205,7 +214,7 @@ pub(crate) fn escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "server"))]
 mod tests {
     use super::*;
     use serde_json::json;

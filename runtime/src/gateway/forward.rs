@@ -5,8 +5,8 @@
 
 use super::Gateway;
 use super::connection::{Connection, UpstreamError};
+use crate::server::call::context::has_session;
 use crate::server::failure::{UPSTREAM_FAILURE, internal, timed_out};
-use crate::server::session::call::has_session;
 use rmcp::model::*;
 use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler};

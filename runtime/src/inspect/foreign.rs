@@ -4,7 +4,7 @@
 //! server's own text otherwise, so every subcommand works on it as on `#[mcp_tool]`s.
 
 use super::{Finding, Outcome, run_defs};
-use crate::def::RuntimeParts;
+use crate::def::{RuntimeNested, RuntimeParts};
 use crate::tailoring::ToolView;
 use crate::{Annotations, Description, Tailoring, ToolDef};
 use rmcp::model::Tool;
@@ -77,7 +77,7 @@ fn definition(tool: &Tool, view: &ToolView) -> &'static ToolDef {
             Some((name.clone(), own(Some(given))))
         })
         .collect();
-    let mut nested: Vec<(String, String, Vec<(String, Description)>)> = Vec::new();
+    let mut nested: Vec<RuntimeNested> = Vec::new();
     for (path, at, description) in view.arguments_in(&tool.input_schema) {
         if at.parent.is_empty() {
             match fields.iter_mut().find(|(name, _)| *name == at.name) {
@@ -86,16 +86,17 @@ fn definition(tool: &Tool, view: &ToolView) -> &'static ToolDef {
             }
             continue;
         }
-        let group = match nested
-            .iter()
-            .position(|(pointer, ..)| *pointer == at.parent)
-        {
-            Some(i) => &mut nested[i].2,
+        let group = match nested.iter().position(|n| n.pointer == at.parent) {
+            Some(i) => &mut nested[i].fields,
             None => {
                 // The object's path as the file names it: `files[].` of `files[].path`.
                 let prefix = path.strip_suffix(at.name.as_str()).unwrap_or_default();
-                nested.push((at.parent.clone(), prefix.to_owned(), Vec::new()));
-                &mut nested.last_mut().expect("just pushed").2
+                nested.push(RuntimeNested {
+                    pointer: at.parent.clone(),
+                    path: prefix.to_owned(),
+                    fields: Vec::new(),
+                });
+                &mut nested.last_mut().expect("just pushed").fields
             }
         };
         group.push((at.name, description.clone()));

@@ -19,6 +19,8 @@
 //! `o200k_base`. The catalog is the registered tools; a wrapped handler's own tools need
 //! a live request and are not included.
 
+#![doc = include_str!("../../docs/inspect.md")]
+
 mod catalog;
 mod commands;
 pub mod eval;

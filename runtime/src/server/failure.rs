@@ -39,7 +39,7 @@ pub struct Failure {
 }
 
 /// The host's failure reporter.
-pub(super) type Reporter = Arc<dyn Fn(&Failure) + Send + Sync>;
+pub(crate) type Reporter = Arc<dyn Fn(&Failure) + Send + Sync>;
 
 /// Logs a failure of `kind` (about `tool`, if any) and hands it to the reporter, if one
 /// is set.

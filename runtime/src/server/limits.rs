@@ -4,9 +4,9 @@
 //! enforces them, so that the state every session shares carries them without depending on
 //! the transport.
 
+pub use crate::server::catalog::icons::{MAX_ICONS, MAX_ICONS_JSON};
+pub use crate::server::config_error::MIN_SECRET_LEN;
 pub use crate::server::instructions::MAX_INSTRUCTIONS;
-pub use crate::server::listing::cursor::MIN_SECRET_LEN;
-pub use crate::server::listing::icons::{MAX_ICONS, MAX_ICONS_JSON};
 pub use crate::server::listing::presentation::{MAX_DESCRIPTION, MAX_META_DEPTH, MAX_TITLE};
 pub use crate::server::request::reader::MAX_READER_NAME;
 #[cfg(feature = "http")]

@@ -1,33 +1,38 @@
 #![doc = include_str!("../../docs/server.md")]
 
-mod built;
+// The rooms, bottom to top: callbacks, config_error, failure → request → instructions →
+// call → catalog → listing → limits → session → transport → build. Each imports only from
+// the rooms before it (`tests/tests/house.rs` checks it; rustfmt sorts the lines below).
+mod build;
+pub(crate) mod call;
 mod callbacks;
+mod catalog;
+mod config_error;
 pub(crate) mod failure;
 mod instructions;
 pub mod limits;
 mod listing;
-mod registry;
 mod request;
 pub(crate) mod session;
-mod shared;
 mod transport;
 
-pub use built::Server;
+pub use build::builder::ServerBuilder;
+pub use build::server::Server;
+pub use call::context::CallContext;
+pub use call::tasks::TaskSupport;
 pub use callbacks::{BoxFuture, CallbackFailure};
+pub use catalog::inner::NoHandler;
+pub use catalog::results::IntoToolResult;
+pub use catalog::tools::{AuthorizeFn, ToolRegistration};
+pub use config_error::BuildError;
+pub use config_error::ShortSecret;
 pub use failure::{Failure, FailureKind};
 pub use instructions::Instructions;
-pub use listing::cursor::ShortSecret;
 pub use listing::presentation::Presentation;
-pub use registry::builder::ServerBuilder;
-pub use registry::catalog::{AuthorizeFn, BuildError, ToolRegistration};
-pub use registry::inner::NoHandler;
-pub use registry::results::IntoToolResult;
 pub use request::era::Era;
 pub use request::info::{Principal, RequestInfo};
 pub use request::reader::Reader;
-pub use session::call::CallContext;
 pub use session::handler::Session;
-pub use session::tasks::TaskSupport;
 pub use transport::error::ServeError;
 
 /// The `data.reason` of every JSON-RPC error the layer answers (and `data.cause` where a

@@ -56,11 +56,13 @@ impl ToolView {
     }
 
     /// The file's title, when it words the tool's.
+    #[cfg(feature = "inspect")]
     pub(crate) fn title(&self) -> Option<&Description> {
         self.title.as_ref()
     }
 
     /// The file's description, when it words the tool's.
+    #[cfg(feature = "inspect")]
     pub(crate) fn description(&self) -> Option<&Description> {
         self.description.as_ref()
     }

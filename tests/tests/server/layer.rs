@@ -330,3 +330,35 @@ fn names_on_both_sides_and_tailoring_nothing_are_errors_at_build() {
         BuildError::TailoredTwice("lookup".into())
     );
 }
+
+/// With a host `.context(...)` callback, the wrapped handler's `Reader::from_request` is
+/// the reader the layer resolved for that request — callback included — so it agrees with
+/// the listing the layer rendered, on every transport and era.
+#[tokio::test]
+async fn a_wrapped_handler_reads_the_reader_the_callback_chose() {
+    let server = abc(&Calls::default())
+        .handler(Library)
+        .tailor::<Lookup>()
+        .context(|info| async move {
+            let mut reader = info.reader.clone();
+            reader.runner = Some("hippo".into());
+            reader.verbosity = Some(1);
+            reader
+        })
+        .build()
+        .unwrap();
+    for (transport, era) in COMBOS {
+        let at = format!("{transport} {era:?}");
+        // The client says codex at level 9; the callback says hippo at level 1.
+        let client = connect(&server, transport, "codex", era).await;
+        let meta = json!({"mcp-tailor.dev/verbosity": 9});
+        let tools = by_name(&list(&client, None, meta).await.unwrap());
+        assert_eq!(tools["lookup"]["description"], "Find a book.", "{at}");
+        let whoami = call(&client, "whoami", json!({})).await.unwrap();
+        let text = whoami["content"][0]["text"].as_str().unwrap();
+        assert!(
+            text.contains("runner: Some(\"hippo\")") && text.contains("verbosity: Some(1)"),
+            "{at}: {text}"
+        );
+    }
+}

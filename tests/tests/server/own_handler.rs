@@ -1,10 +1,10 @@
 //! For rmcp users who keep their own `ServerHandler`: `Reader::from_request`,
 //! `Reader::render_ctx` and `McpTool::tool` tailor an rmcp `#[tool_router]` server's
-//! `list_tools`. The code between the markers is the README's "Already on rmcp?" example,
+//! `list_tools`. The code between the markers is the serving guide's "Already on rmcp?" example,
 //! word for word (a test below checks it).
 
 mod example {
-    // README: already-on-rmcp begin
+    // Guide: already-on-rmcp begin
     use mcp_tailor::server::Reader;
     use mcp_tailor::{McpTool, mcp_tool};
     use rmcp::handler::server::wrapper::Parameters;
@@ -54,7 +54,7 @@ mod example {
             Ok(ListToolsResult::with_all_items(tools))
         }
     }
-    // README: already-on-rmcp end
+    // Guide: already-on-rmcp end
 }
 
 use crate::common::*;
@@ -139,20 +139,20 @@ async fn an_rmcp_server_tailors_its_list_for_each_reader() {
 }
 
 #[test]
-fn the_readme_shows_this_example_word_for_word() {
+fn the_serving_guide_shows_this_example_word_for_word() {
     let source = include_str!("own_handler.rs");
-    let readme = include_str!("../../../README.md");
-    let begin = "// README: already-on-rmcp begin\n";
+    let guide = include_str!("../../../runtime/docs/server.md");
+    let begin = "// Guide: already-on-rmcp begin\n";
     let start = source.find(begin).unwrap() + begin.len();
-    let end = source.find("    // README: already-on-rmcp end").unwrap();
-    // The README shows it unindented (it sits in a module here).
+    let end = source.find("    // Guide: already-on-rmcp end").unwrap();
+    // The guide shows it unindented (it sits in a module here).
     let example: String = source[start..end]
         .lines()
         .map(|line| line.strip_prefix("    ").unwrap_or(line))
         .collect::<Vec<_>>()
         .join("\n");
     assert!(
-        readme.contains(&example),
-        "README.md's \"Already on rmcp?\" example differs from tests/tests/server/own_handler.rs:\n{example}"
+        guide.contains(&example),
+        "runtime/docs/server.md's \"Already on rmcp?\" example differs from tests/tests/server/own_handler.rs:\n{example}"
     );
 }

@@ -6,6 +6,7 @@
 //! protocol era, presented catalog). Any change to any of them, a flipped byte, another
 //! secret or a late use makes the cursor invalid — never another page.
 
+pub(crate) use crate::server::config_error::{MIN_SECRET_LEN, ShortSecret};
 use base64::Engine as _;
 use hmac::{KeyInit, Mac};
 use sha2::{Digest, Sha256};
@@ -75,9 +76,6 @@ pub(crate) enum CursorError {
     Binding,
 }
 
-/// The shortest cursor secret accepted, in bytes (HMAC-SHA256's output size).
-pub const MIN_SECRET_LEN: usize = 32;
-
 /// The environment variable the builder reads the cursor secret from when the host sets none
 /// in code: hex, at least [`MIN_SECRET_LEN`] bytes. Replicas that share it accept one
 /// another's cursors.
@@ -91,11 +89,6 @@ pub(crate) struct CursorSigner {
     keys: Vec<Vec<u8>>,
     ttl: Duration,
 }
-
-/// A cursor secret shorter than [`MIN_SECRET_LEN`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("a cursor secret must be at least {MIN_SECRET_LEN} bytes; this one has {0}")]
-pub struct ShortSecret(pub usize);
 
 impl std::fmt::Debug for CursorSigner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

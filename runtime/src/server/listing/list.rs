@@ -3,28 +3,59 @@
 //! presented catalog, with a bound cursor and the cache hints. The wrapped handler's tools
 //! take the same path as registered ones.
 
+use crate::ToolDef;
 use crate::server::callbacks::{CallbackFailure, guarded};
+use crate::server::catalog::file::{FileTailoring, InForce};
+use crate::server::catalog::tools::{Catalog, ToolEntry};
+use crate::server::failure::Reporter;
 use crate::server::failure::{
     FailureKind, INNER_TOOLS_FAILURE, TOOL_PRESENTATION_FAILURE, internal, invalid_cursor, report,
     timed_out,
 };
+use crate::server::listing::cursor::CursorSigner;
 use crate::server::listing::cursor::{Binding, BindingBuilder};
+use crate::server::listing::presentation::PresentationFn;
 use crate::server::listing::presentation::{self, Presentation};
-use crate::server::registry::catalog::ToolEntry;
-use crate::server::registry::file::InForce;
 use crate::server::request::info::RequestInfo;
-use crate::server::shared::Shared;
 use rmcp::ErrorData;
 use rmcp::model::{CacheScope, ListToolsResult, Tool};
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 use tokio::time::Instant;
+
+/// What a listing reads: the catalog, the tailoring in force, the host's presentation, the
+/// page size and cursors, and the cache hints' inputs. Fixed at `build` but for the file.
+pub(crate) struct Listing {
+    pub(crate) catalog: Catalog,
+    /// `#[mcp_tool]` definitions whose strings tailor the wrapped handler's tools of the
+    /// same name (and whose scopes gate them).
+    pub(crate) tailored: Vec<&'static ToolDef>,
+    /// The tailoring file in force, with one view per tool.
+    pub(crate) file: FileTailoring,
+    pub(crate) presentation: Option<PresentationFn>,
+    pub(crate) page_size: usize,
+    pub(crate) cursor: CursorSigner,
+    pub(crate) list_ttl: Option<Duration>,
+    /// Whether a listing can differ between readers or requests beyond visibility: tailored
+    /// tools, a context callback, a presentation callback, or an instructions provider.
+    pub(crate) dynamic: bool,
+    /// Whether a tool's existence depends on the caller (scopes or `authorize`).
+    pub(crate) gated: bool,
+    pub(crate) reporter: Option<Reporter>,
+}
+
+impl Listing {
+    /// The `#[mcp_tool]` definition attached to the wrapped handler's tool `name`, if any.
+    pub(crate) fn tailoring(&self, name: &str) -> Option<&'static ToolDef> {
+        self.tailored.iter().copied().find(|d| d.name() == name)
+    }
+}
 
 /// Whether the caller may see and call `entry`: every scope group satisfied, then the
 /// `authorize` predicate (a failure of it means hidden).
 pub(crate) async fn is_visible(
-    shared: &Shared,
+    listing: &Listing,
     entry: &ToolEntry,
     info: &Arc<RequestInfo>,
     deadline: Instant,
@@ -39,7 +70,7 @@ pub(crate) async fn is_visible(
         Ok(allowed) => allowed,
         Err(failure) => {
             report(
-                shared.reporter.as_ref(),
+                listing.reporter.as_ref(),
                 FailureKind::Authorize,
                 format!("authorize {failure}; the tool is hidden"),
                 Some(entry.def.name().to_owned()),
@@ -51,18 +82,18 @@ pub(crate) async fn is_visible(
 
 /// Applies the presentation callback to every rendered tool, or fails the whole list.
 async fn present(
-    shared: &Shared,
+    listing: &Listing,
     tools: &mut [Tool],
     info: &Arc<RequestInfo>,
     deadline: Instant,
 ) -> Result<(), ErrorData> {
-    let Some(callback) = &shared.presentation else {
+    let Some(callback) = &listing.presentation else {
         return Ok(());
     };
     for tool in tools.iter_mut() {
         let name = tool.name.to_string();
         let fail = |kind, cause: String| {
-            report(shared.reporter.as_ref(), kind, cause, Some(name.clone()));
+            report(listing.reporter.as_ref(), kind, cause, Some(name.clone()));
         };
         let descriptor =
             serde_json::to_value(&*tool).map_err(|_| internal(TOOL_PRESENTATION_FAILURE))?;
@@ -107,7 +138,7 @@ async fn present(
 
 /// What a cursor binds: the caller, the visible catalog, the page size, the protocol
 /// revision and — when wording can vary — a digest of the presented catalog.
-fn binding(shared: &Shared, info: &RequestInfo, tools: &[Tool], page_size: usize) -> Binding {
+fn binding(listing: &Listing, info: &RequestInfo, tools: &[Tool], page_size: usize) -> Binding {
     let principal = &info.principal;
     // Every part length-prefixed, lists counted, absent told from empty: no two bindings
     // of different callers or catalogs share an encoding.
@@ -118,7 +149,7 @@ fn binding(shared: &Shared, info: &RequestInfo, tools: &[Tool], page_size: usize
         .list(tools.iter().map(|t| t.name.as_ref()))
         .part(page_size.to_be_bytes())
         .optional(info.protocol_version.as_deref());
-    if shared.dynamic {
+    if listing.dynamic {
         let presented = serde_json::to_vec(tools).unwrap_or_default();
         builder = builder.part(Sha256::digest(presented));
     }
@@ -128,8 +159,8 @@ fn binding(shared: &Shared, info: &RequestInfo, tools: &[Tool], page_size: usize
 /// Whether the caller may see and call the wrapped handler's tool `name`: the scopes of
 /// the `#[mcp_tool]` type attached to it with `.tailor()`, if any. (Whether the tool
 /// exists at all is the wrapped handler's own decision.)
-pub(crate) fn inner_is_visible(shared: &Shared, name: &str, info: &RequestInfo) -> bool {
-    shared
+pub(crate) fn inner_is_visible(listing: &Listing, name: &str, info: &RequestInfo) -> bool {
+    listing
         .tailoring(name)
         .is_none_or(|def| info.principal.satisfies(def.scopes()))
 }
@@ -137,7 +168,7 @@ pub(crate) fn inner_is_visible(shared: &Shared, name: &str, info: &RequestInfo) 
 /// The wrapped handler's tools as this reader sees them: visible ones only, tailored by
 /// their attached `#[mcp_tool]` types. A name also registered is an error, never a shadow.
 fn inner_candidates(
-    shared: &Shared,
+    listing: &Listing,
     file: &InForce,
     inner: Vec<Tool>,
     info: &RequestInfo,
@@ -145,16 +176,16 @@ fn inner_candidates(
 ) -> Result<(), ErrorData> {
     let ctx = info.render_ctx();
     for mut tool in inner {
-        if shared.catalog.get(&tool.name).is_some() {
+        if listing.catalog.get(&tool.name).is_some() {
             report(
-                shared.reporter.as_ref(),
+                listing.reporter.as_ref(),
                 FailureKind::Inner,
                 "the wrapped handler lists a tool that is also registered",
                 Some(tool.name.to_string()),
             );
             return Err(internal(INNER_TOOLS_FAILURE));
         }
-        if !inner_is_visible(shared, &tool.name, info) {
+        if !inner_is_visible(listing, &tool.name, info) {
             continue;
         }
         if let Some(view) = file.view(&tool.name) {
@@ -171,7 +202,7 @@ fn inner_candidates(
 /// The `tools/list` result for this request and cursor; `inner` is the wrapped handler's
 /// whole tool list for this request.
 pub(crate) async fn list_tools(
-    shared: &Shared,
+    listing: &Listing,
     info: &Arc<RequestInfo>,
     inner: Vec<Tool>,
     cursor: Option<&str>,
@@ -180,11 +211,11 @@ pub(crate) async fn list_tools(
     let ctx = info.render_ctx();
     let with_icons = info.supports_icons();
     // The whole presented catalog is computed before paging: the cursor binds its digest.
-    let mut tools: Vec<Tool> = Vec::with_capacity(shared.catalog.entries().len() + inner.len());
+    let mut tools: Vec<Tool> = Vec::with_capacity(listing.catalog.entries().len() + inner.len());
     // One tailoring file for the whole listing, even while another is swapped in.
-    let file = shared.file.get();
-    for entry in shared.catalog.entries() {
-        if is_visible(shared, entry, info, deadline).await {
+    let file = listing.file.get();
+    for entry in listing.catalog.entries() {
+        if is_visible(listing, entry, info, deadline).await {
             let mut tool = entry.render(&ctx, with_icons);
             if let Some(view) = file.view(entry.def.name()) {
                 view.overlay(&mut tool, &ctx);
@@ -192,15 +223,15 @@ pub(crate) async fn list_tools(
             tools.push(tool);
         }
     }
-    inner_candidates(shared, &file, inner, info, &mut tools)?;
-    present(shared, &mut tools, info, deadline).await?;
+    inner_candidates(listing, &file, inner, info, &mut tools)?;
+    present(listing, &mut tools, info, deadline).await?;
 
-    let page_size = shared.page_size.max(1);
+    let page_size = listing.page_size.max(1);
     let paged = cursor.is_some() || tools.len() > page_size;
-    let binding = paged.then(|| binding(shared, info, &tools, page_size));
+    let binding = paged.then(|| binding(listing, info, &tools, page_size));
     let now = SystemTime::now();
     let offset = match (cursor, &binding) {
-        (Some(cursor), Some(binding)) => shared
+        (Some(cursor), Some(binding)) => listing
             .cursor
             .verify(cursor, binding, now)
             .ok()
@@ -210,7 +241,7 @@ pub(crate) async fn list_tools(
     };
     let end = (offset + page_size).min(tools.len());
     let next_cursor = match &binding {
-        Some(binding) if end < tools.len() => Some(shared.cursor.issue(end, binding, now)),
+        Some(binding) if end < tools.len() => Some(listing.cursor.issue(end, binding, now)),
         _ => None,
     };
     let page: Vec<Tool> = if offset == 0 && end == tools.len() {
@@ -222,10 +253,10 @@ pub(crate) async fn list_tools(
     result.next_cursor = next_cursor;
     if info.is_modern() {
         // Anything that makes the listing depend on who asks makes it private.
-        let private = shared.dynamic || shared.gated;
-        let mut ttl = shared.list_ttl.map_or(0, |t| t.as_millis() as u64);
+        let private = listing.dynamic || listing.gated;
+        let mut ttl = listing.list_ttl.map_or(0, |t| t.as_millis() as u64);
         if result.next_cursor.is_some() {
-            ttl = ttl.min(shared.cursor.ttl().as_millis() as u64);
+            ttl = ttl.min(listing.cursor.ttl().as_millis() as u64);
         }
         result.ttl_ms = Some(ttl);
         result.cache_scope = Some(if private {

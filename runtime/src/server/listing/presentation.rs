@@ -3,8 +3,8 @@
 //! wrong type, an invalid value, an error, a panic — fails the whole `tools/list`.
 
 use crate::server::callbacks::BoxFuture;
-use crate::server::listing::icons::validate_icons;
-use crate::server::listing::meta_key::validate_meta_key;
+use crate::server::catalog::icons::validate_icons;
+use crate::server::catalog::meta_key::validate_meta_key;
 use crate::server::request::info::RequestInfo;
 use rmcp::model::{Icon, MetaObject, Tool};
 use serde_json::{Map, Value};

@@ -3,4 +3,5 @@
 
 pub(crate) mod era;
 pub(crate) mod info;
+pub(crate) mod policy;
 pub(crate) mod reader;

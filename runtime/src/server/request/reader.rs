@@ -8,7 +8,6 @@
 use crate::RenderCtx;
 use rmcp::RoleServer;
 use rmcp::service::RequestContext;
-use std::sync::Arc;
 
 /// The `_meta` key naming the runner.
 pub const META_RUNNER: &str = "mcp-tailor.dev/runner";
@@ -199,8 +198,10 @@ impl Reader {
     /// client's `clientInfo.name` through the alias table, the session's own choice, the
     /// `X-MCP-*` headers and the `mcp-tailor.dev/*` `_meta` keys, each later source
     /// overriding what it names. Inside a handler wrapped by [`Server::builder`]
-    /// (`.handler(...)`), the layer's aliases, hint settings and session choice apply;
-    /// elsewhere the built-in aliases, and no session choice.
+    /// (`.handler(...)`), the reader the layer resolved for this very request — its
+    /// aliases, hint settings, the session's choice and the host's `.context(...)`
+    /// callback — so the handler reads what the layer's listing rendered for; elsewhere
+    /// the built-in aliases, and no session choice.
     ///
     /// ```
     /// # use mcp_tailor::server::Reader;
@@ -213,6 +214,11 @@ impl Reader {
     ///
     /// [`Server::builder`]: crate::server::Server::builder
     pub fn from_request(context: &RequestContext<RoleServer>) -> Reader {
+        if let Some(ResolvedReader(reader)) = context.extensions.get::<ResolvedReader>() {
+            return reader.clone();
+        }
+        static BUILT_IN: std::sync::LazyLock<ReaderSource> =
+            std::sync::LazyLock::new(ReaderSource::default);
         let client = context.client_info();
         let client_name = client.as_ref().map(|c| c.name.as_str());
         let no_headers = http::HeaderMap::new();
@@ -220,19 +226,7 @@ impl Reader {
             .extensions
             .get::<http::request::Parts>()
             .map_or(&no_headers, |p| &p.headers);
-        let meta = &context.meta.0.0;
-        match context.extensions.get::<ReaderScope>() {
-            Some(scope) => {
-                scope
-                    .source
-                    .resolve_parts(client_name, headers, meta, scope.session.as_ref())
-            }
-            None => {
-                static BUILT_IN: std::sync::LazyLock<ReaderSource> =
-                    std::sync::LazyLock::new(ReaderSource::default);
-                BUILT_IN.resolve_parts(client_name, headers, meta, None)
-            }
-        }
+        BUILT_IN.resolve_parts(client_name, headers, &context.meta.0.0, None)
     }
 
     /// The render context for this reader, with the deployment's default verbosity
@@ -277,13 +271,11 @@ impl Reader {
     }
 }
 
-/// What the layer tells a wrapped handler's requests about their reader: the layer's reader
-/// settings and the session's own choice. Read by [`Reader::from_request`].
+/// The reader the layer resolved for a request (its settings, the session's choice, the
+/// host's context callback), carried to the wrapped handler: what
+/// [`Reader::from_request`] returns there.
 #[derive(Clone, Debug)]
-pub(crate) struct ReaderScope {
-    pub(crate) source: Arc<ReaderSource>,
-    pub(crate) session: Option<Reader>,
-}
+pub(crate) struct ResolvedReader(pub(crate) Reader);
 
 /// `MCP_TAILOR_VERBOSITY`, when it holds a level (clamped to 0..=9); anything else is
 /// logged and ignored.

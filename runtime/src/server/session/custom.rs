@@ -1,9 +1,9 @@
 //! Custom requests the layer answers itself: `mcp-tailor/setReader`, and standard MCP
 //! requests that reach `on_custom_request` because rmcp could not parse their params.
 
+use crate::server::call::context::{SessionState, has_session};
 use crate::server::failure::no_session;
 use crate::server::request::reader::Reader;
-use crate::server::session::call::{SessionState, has_session};
 use rmcp::model::{CustomRequest, CustomResult};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};

@@ -4,15 +4,15 @@
 //! other request and notification goes to the wrapped handler unchanged.
 #![allow(deprecated)] // rmcp marks logging, resource subscriptions and roots deprecated.
 
+use crate::server::call::context::{CallContext, SessionState, has_session};
+use crate::server::call::tasks::{Call, TaskSupport};
+use crate::server::catalog::inner::{NoHandler, inner_tools, merge_capabilities};
 use crate::server::failure::{FailureKind, TOOL_HANDLER_FAILURE, internal, report, unknown_tool};
 use crate::server::listing::list::{inner_is_visible, is_visible, list_tools};
-use crate::server::registry::inner::{NoHandler, inner_tools, merge_capabilities};
 use crate::server::request::info::{RequestInfo, principal_in};
-use crate::server::request::reader::ReaderScope;
-use crate::server::session::call::{CallContext, SessionState, has_session};
+use crate::server::request::reader::ResolvedReader;
 use crate::server::session::custom::{SET_READER_METHOD, malformed_standard_request, set_reader};
-use crate::server::session::tasks::{Call, TaskSupport};
-use crate::server::shared::Shared;
+use crate::server::session::shared::Shared;
 use futures::FutureExt as _;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
@@ -64,11 +64,12 @@ impl<H: ServerHandler> Session<H> {
         let info = RequestInfo::take_from(
             context,
             client,
-            shared.default_principal.clone(),
-            shared.default_verbosity,
+            shared.readers.default_principal.clone(),
+            shared.readers.default_verbosity,
         );
         shared
-            .resolve_reader(info, self.session.reader().as_ref(), deadline)
+            .readers
+            .resolve(info, self.session.reader().as_ref(), deadline)
             .await
     }
 
@@ -76,13 +77,28 @@ impl<H: ServerHandler> Session<H> {
         Instant::now() + self.shared.deadline
     }
 
-    /// `context` with what [`Reader::from_request`] needs, for the wrapped handler.
-    fn scoped(&self, mut context: RequestContext<RoleServer>) -> RequestContext<RoleServer> {
-        context.extensions.insert(ReaderScope {
-            source: self.shared.reader_source.clone(),
-            session: self.session.reader(),
-        });
+    /// `context` for the wrapped handler, carrying the reader the layer resolved for it
+    /// (what [`Reader::from_request`](crate::server::Reader::from_request) returns there).
+    fn scoped(
+        &self,
+        mut context: RequestContext<RoleServer>,
+        info: &RequestInfo,
+    ) -> RequestContext<RoleServer> {
         context
+            .extensions
+            .insert(ResolvedReader(info.reader.clone()));
+        context
+    }
+
+    /// `context` for the wrapped handler of a request the layer does not answer: its reader
+    /// resolved once, host callback included, as for the requests the layer answers.
+    async fn resolved(
+        &self,
+        mut context: RequestContext<RoleServer>,
+    ) -> RequestContext<RoleServer> {
+        let info = self.request_info(&mut context, None, self.deadline()).await;
+        info.restore(&mut context);
+        self.scoped(context, &info)
     }
 
     /// The server's instructions for this request: the layer's own, else the tailoring
@@ -92,7 +108,7 @@ impl<H: ServerHandler> Session<H> {
         info: &Arc<RequestInfo>,
         deadline: Instant,
     ) -> Result<Option<String>, ErrorData> {
-        let fallback = match self.shared.file.get().file.instructions() {
+        let fallback = match self.shared.listing.file.get().file.instructions() {
             Some(file) => file.resolve(&info.render_ctx()).map(str::to_owned),
             None => self.inner.get_info().instructions,
         };
@@ -104,19 +120,20 @@ impl<H: ServerHandler> Session<H> {
 
     async fn call_registered(
         &self,
-        entry: &crate::server::registry::catalog::ToolEntry,
+        entry: &crate::server::catalog::tools::ToolEntry,
         mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
         info: Arc<RequestInfo>,
     ) -> Result<CallToolResponse, ErrorData> {
         let principal = info.principal.id.clone();
         let session = has_session(&context).then(|| context.peer.clone());
+        let context = self.scoped(context, &info);
         let call = CallContext::new(
             info,
             self.session.clone(),
             Arc::clone(&self.shared.subscribers),
             Arc::clone(&self.shared.inner.logger),
-            self.scoped(context),
+            context,
             &mut request,
         );
         let declared = call
@@ -160,7 +177,7 @@ impl<H: ServerHandler> Session<H> {
     /// The principal of a request, for the tasks it may see.
     fn principal(&self, context: &RequestContext<RoleServer>) -> String {
         principal_in(context).map_or_else(
-            || self.shared.default_principal.id.clone(),
+            || self.shared.readers.default_principal.id.clone(),
             |principal| principal.id.clone(),
         )
     }
@@ -181,7 +198,7 @@ macro_rules! forward_requests {
             request: $params,
             context: RequestContext<RoleServer>,
         ) -> Result<$result, ErrorData> {
-            self.inner.$method(request, self.scoped(context)).await
+            self.inner.$method(request, self.resolved(context).await).await
         }
     )*};
 }
@@ -199,7 +216,8 @@ macro_rules! forward_notifications {
 impl<H: ServerHandler> ServerHandler for Session<H> {
     fn get_info(&self) -> ServerConfig {
         let mut info = self.inner.get_info();
-        info.capabilities = merge_capabilities(info.capabilities, self.shared.catalog.has_tasks());
+        info.capabilities =
+            merge_capabilities(info.capabilities, self.shared.listing.catalog.has_tasks());
         if let Some(server_info) = &self.shared.server_info {
             info.server_info = server_info.clone();
         }
@@ -263,7 +281,7 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
             info.restore(&mut context);
             inner_tools(
                 &self.inner,
-                &self.scoped(context),
+                &self.scoped(context, &info),
                 self.shared.reporter.as_ref(),
             )
             .await?
@@ -271,7 +289,7 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
             Vec::new()
         };
         let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
-        list_tools(&self.shared, &info, inner, cursor, deadline).await
+        list_tools(&self.shared.listing, &info, inner, cursor, deadline).await
     }
 
     async fn call_tool(
@@ -283,21 +301,23 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
         let info = self.request_info(&mut context, None, deadline).await;
         let shared = &self.shared;
         // Eligibility is checked here on its own; presented descriptors play no part.
-        if let Some(entry) = shared.catalog.get(&request.name) {
-            if !is_visible(shared, entry, &info, deadline).await {
+        if let Some(entry) = shared.listing.catalog.get(&request.name) {
+            if !is_visible(&shared.listing, entry, &info, deadline).await {
                 return Err(unknown_tool(&request.name));
             }
             return self.call_registered(entry, request, context, info).await;
         }
-        if !shared.inner.tools || !inner_is_visible(shared, &request.name, &info) {
+        if !shared.inner.tools || !inner_is_visible(&shared.listing, &request.name, &info) {
             return Err(unknown_tool(&request.name));
         }
         info.restore(&mut context);
-        self.inner.call_tool(request, self.scoped(context)).await
+        self.inner
+            .call_tool(request, self.scoped(context, &info))
+            .await
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        match self.shared.catalog.get(name) {
+        match self.shared.listing.catalog.get(name) {
             // The schema's structure is the same for every reader; this one is cached.
             Some(entry) => Some(entry.render(&crate::RenderCtx::default(), true)),
             None => self.inner.get_tool(name),
@@ -340,7 +360,9 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
     ) -> Result<(), ErrorData> {
         self.session.set_log_level(request.level);
         if self.shared.inner.logging {
-            self.inner.set_level(request, self.scoped(context)).await
+            self.inner
+                .set_level(request, self.resolved(context).await)
+                .await
         } else {
             Ok(())
         }
@@ -358,14 +380,14 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
             return set_reader(&self.session, request, &context).await;
         }
         self.inner
-            .on_custom_request(request, self.scoped(context))
+            .on_custom_request(request, self.resolved(context).await)
             .await
     }
 
     // Everything below is the wrapped handler's, unchanged.
 
     async fn ping(&self, context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
-        self.inner.ping(self.scoped(context)).await
+        self.inner.ping(self.resolved(context).await).await
     }
 
     forward_requests! {
@@ -392,7 +414,9 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
         if self.owns_task(&request.task_id) {
             return self.shared.tasks.get(&request, &self.principal(&context));
         }
-        self.inner.get_task(request, self.scoped(context)).await
+        self.inner
+            .get_task(request, self.resolved(context).await)
+            .await
     }
 
     async fn update_task(
@@ -404,7 +428,9 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
             let principal = self.principal(&context);
             return self.shared.tasks.update(request, &principal);
         }
-        self.inner.update_task(request, self.scoped(context)).await
+        self.inner
+            .update_task(request, self.resolved(context).await)
+            .await
     }
 
     async fn cancel_task(
@@ -418,7 +444,9 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
                 .tasks
                 .cancel(&request, &self.principal(&context));
         }
-        self.inner.cancel_task(request, self.scoped(context)).await
+        self.inner
+            .cancel_task(request, self.resolved(context).await)
+            .await
     }
 
     forward_notifications! {

@@ -1,14 +1,12 @@
-//! Serving a [`Server`] on streamable HTTP at `/mcp` (feature `http`): rmcp's
+//! Serving a server on streamable HTTP at `/mcp` (feature `http`): rmcp's
 //! streamable HTTP service does the protocol; in front of it the layer bounds what a
 //! client can hold (sessions, connections, slow headers and bodies), makes room in a full
 //! session table (`admission`) and answers malformed bodies with JSON-RPC errors; hyper
 //! does HTTP/1.1 with `TCP_NODELAY`.
 
-use crate::server::built::Server;
 use crate::server::limits::HttpConfig;
 use crate::server::session::handler::Session;
 use crate::server::transport::admission::{Admission, InFlight};
-use crate::server::transport::error::ServeError;
 use crate::server::transport::tagged::TaggedSessions;
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{ConnectInfo, Request, State};
@@ -215,72 +213,38 @@ async fn open_session(front: &Front, request: Request, message: &Value, next: Ne
     response
 }
 
-impl<H: ServerHandler + Clone> Server<H> {
-    /// The streamable HTTP service (a `tower` service), one session per client, over
-    /// `sessions`.
-    pub fn http_service(
-        &self,
-        config: StreamableHttpServerConfig,
-        sessions: Arc<LocalSessionManager>,
-    ) -> StreamableHttpService<Session<H>, LocalSessionManager> {
-        let server = self.clone();
-        StreamableHttpService::new(move || Ok(server.session()), sessions, config)
-    }
+/// The streamable HTTP service over `sessions`, each client's session made by `session`.
+pub(crate) fn service<H: ServerHandler>(
+    session: impl Fn() -> Session<H> + Send + Sync + 'static,
+    config: StreamableHttpServerConfig,
+    sessions: Arc<LocalSessionManager>,
+) -> StreamableHttpService<Session<H>, LocalSessionManager> {
+    StreamableHttpService::new(move || Ok(session()), sessions, config)
+}
 
-    /// An `axum` router serving MCP at [`MCP_PATH`] with this server's [`HttpConfig`],
-    /// one-message stateless replies as JSON (not an event stream), and rmcp's defaults
-    /// otherwise (loopback hosts only; build your own router on
-    /// [`http_service`](Self::http_service) for more).
-    pub fn router(&self) -> axum::Router {
-        let config = self.http_config().clone();
-        let mut local = LocalSessionManager::default();
-        local.session_config.keep_alive = Some(config.session_idle_timeout);
-        let sessions = Arc::new(TaggedSessions::new(local, config.replica_tag.clone()));
-        // A stateless (2026-07-28) reply that is one message goes out as JSON with a length,
-        // written whole: a proxy in front either has all of it or none (and may then send
-        // a safe request to another replica), never a stream cut after its headers.
-        let mut rmcp_config = StreamableHttpServerConfig::default().with_json_response(true);
-        rmcp_config.max_request_body_bytes = config.max_body_bytes;
-        let server = self.clone();
-        let service =
-            StreamableHttpService::new(move || Ok(server.session()), sessions.clone(), rmcp_config);
-        let admission = Arc::new(Admission::new(&config));
-        let front_state = Front {
-            config,
-            sessions,
-            admission,
-        };
-        axum::Router::new()
-            .nest_service(MCP_PATH, service)
-            .layer(axum::middleware::from_fn_with_state(front_state, front))
-    }
-
-    /// Serves streamable HTTP at `http://{addr}/mcp` until `shutdown` resolves.
-    pub async fn serve_http(
-        &self,
-        addr: SocketAddr,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> Result<(), ServeError> {
-        let listener = tokio::net::TcpListener::bind(addr).await?;
-        self.serve_http_on(listener, self.router(), shutdown).await
-    }
-
-    /// Serves `router` (for example [`router`](Self::router) with the host's middleware) on
-    /// a bound listener until `shutdown` resolves: at most `max_connections` at once, each
-    /// with `TCP_NODELAY` and the header-read timeout. On shutdown it stops accepting and
-    /// gives open connections 10 s to finish.
-    pub async fn serve_http_on(
-        &self,
-        listener: tokio::net::TcpListener,
-        router: axum::Router,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> Result<(), ServeError> {
-        crate::server::transport::accept::serve(
-            listener,
-            router,
-            self.http_config().clone(),
-            shutdown,
-        )
-        .await
-    }
+/// An `axum` router serving MCP at [`MCP_PATH`] within `config`, each client's session made
+/// by `session`: one-message stateless replies as JSON (not an event stream), rmcp's
+/// defaults otherwise.
+pub(crate) fn router<H: ServerHandler>(
+    config: HttpConfig,
+    session: impl Fn() -> Session<H> + Send + Sync + 'static,
+) -> axum::Router {
+    let mut local = LocalSessionManager::default();
+    local.session_config.keep_alive = Some(config.session_idle_timeout);
+    let sessions = Arc::new(TaggedSessions::new(local, config.replica_tag.clone()));
+    // A stateless (2026-07-28) reply that is one message goes out as JSON with a length,
+    // written whole: a proxy in front either has all of it or none (and may then send
+    // a safe request to another replica), never a stream cut after its headers.
+    let mut rmcp_config = StreamableHttpServerConfig::default().with_json_response(true);
+    rmcp_config.max_request_body_bytes = config.max_body_bytes;
+    let service = StreamableHttpService::new(move || Ok(session()), sessions.clone(), rmcp_config);
+    let admission = Arc::new(Admission::new(&config));
+    let front_state = Front {
+        config,
+        sessions,
+        admission,
+    };
+    axum::Router::new()
+        .nest_service(MCP_PATH, service)
+        .layer(axum::middleware::from_fn_with_state(front_state, front))
 }

@@ -1,4 +1,4 @@
-//! Serving a [`Server`] on stdio (or any rmcp transport), with `rmcp` doing the
+//! Serving a server on stdio (or any rmcp transport), with `rmcp` doing the
 //! protocol.
 //!
 //! On stdio, `rmcp` hands the connection back to nobody when an `initialize` fails: the
@@ -7,7 +7,7 @@
 //! `initialize` the session is still unnegotiated and the next `initialize` on the same
 //! connection is served.
 
-use crate::server::built::Server;
+use crate::server::session::handler::Session;
 use crate::server::transport::error::ServeError;
 use rmcp::service::{RxJsonRpcMessage, ServerInitializeError, TxJsonRpcMessage};
 use rmcp::transport::{IntoTransport, Transport};
@@ -89,43 +89,40 @@ async fn pump<T: Transport<RoleServer>>(
     let _ = transport.close().await;
 }
 
-impl<H: ServerHandler + Clone> Server<H> {
-    /// Serves one connection on any `rmcp` transport until the peer closes it. A failed
-    /// `initialize` (say, an instructions provider error) leaves the connection open and
-    /// unnegotiated; a later valid `initialize` is served.
-    pub async fn serve_transport<T, E, A>(&self, transport: T) -> Result<(), ServeError>
-    where
-        T: IntoTransport<RoleServer, E, A>,
-        E: std::error::Error + Send + Sync + 'static,
-    {
-        let (in_tx, in_rx) = mpsc::channel(64);
-        let (out_tx, out_rx) = mpsc::channel(64);
-        let pump = tokio::spawn(pump(transport.into_transport(), in_tx, out_rx));
-        let incoming = Arc::new(Mutex::new(in_rx));
-        let result = loop {
-            let attempt = Attempt {
-                incoming: incoming.clone(),
-                outgoing: out_tx.clone(),
-            };
-            match serve_server(self.session(), attempt).await {
-                Ok(running) => break running.waiting().await.map(drop).map_err(ServeError::from),
-                Err(ServerInitializeError::InitializeFailed(error)) => {
-                    tracing::info!(code = ?error.code, "initialize failed; the connection stays open for another");
-                }
-                Err(ServerInitializeError::ExpectedInitializeRequest(message)) => {
-                    tracing::info!(?message, "ignored a message before initialize");
-                }
-                Err(ServerInitializeError::ConnectionClosed(_)) => break Ok(()),
-                Err(error) => break Err(ServeError::Handshake(Box::new(error))),
-            }
+/// Serves one connection on any `rmcp` transport until the peer closes it, each handshake
+/// attempt with a fresh session from `session`. A failed `initialize` leaves the connection
+/// open and unnegotiated; a later valid `initialize` is served.
+pub(crate) async fn serve<H, T, E, A>(
+    session: impl Fn() -> Session<H>,
+    transport: T,
+) -> Result<(), ServeError>
+where
+    H: ServerHandler,
+    T: IntoTransport<RoleServer, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let (in_tx, in_rx) = mpsc::channel(64);
+    let (out_tx, out_rx) = mpsc::channel(64);
+    let pump = tokio::spawn(pump(transport.into_transport(), in_tx, out_rx));
+    let incoming = Arc::new(Mutex::new(in_rx));
+    let result = loop {
+        let attempt = Attempt {
+            incoming: incoming.clone(),
+            outgoing: out_tx.clone(),
         };
-        drop(out_tx);
-        let _ = pump.await;
-        result
-    }
-
-    /// Serves this process's stdin/stdout until the client closes them.
-    pub async fn serve_stdio(&self) -> Result<(), ServeError> {
-        self.serve_transport(rmcp::transport::stdio()).await
-    }
+        match serve_server(session(), attempt).await {
+            Ok(running) => break running.waiting().await.map(drop).map_err(ServeError::from),
+            Err(ServerInitializeError::InitializeFailed(error)) => {
+                tracing::info!(code = ?error.code, "initialize failed; the connection stays open for another");
+            }
+            Err(ServerInitializeError::ExpectedInitializeRequest(message)) => {
+                tracing::info!(?message, "ignored a message before initialize");
+            }
+            Err(ServerInitializeError::ConnectionClosed(_)) => break Ok(()),
+            Err(error) => break Err(ServeError::Handshake(Box::new(error))),
+        }
+    };
+    drop(out_tx);
+    let _ = pump.await;
+    result
 }

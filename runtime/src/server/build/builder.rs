@@ -1,22 +1,25 @@
 //! The server's configuration: `Server::builder()`, optionally wrapping an rmcp handler.
 
-use crate::server::built::Server;
+use crate::server::build::env::env_secret;
+#[cfg(feature = "http")]
+use crate::server::build::env::{check_replica_tag, env_trusted_proxies};
+use crate::server::build::server::Server;
+use crate::server::call::context::CallContext;
+use crate::server::call::tasks::Tasks;
+use crate::server::catalog::file::{FileTailoring, log_findings};
+use crate::server::catalog::inner::NoHandler;
+use crate::server::catalog::results::IntoToolResult;
+use crate::server::catalog::tools::{Catalog, ToolRegistration};
+use crate::server::config_error::BuildError;
 use crate::server::failure::{Failure, Reporter};
 use crate::server::instructions::{Instructions, InstructionsSource};
 use crate::server::listing::cursor::CursorSigner;
+use crate::server::listing::list::Listing;
 use crate::server::listing::presentation::{Presentation, PresentationFn};
-use crate::server::registry::catalog::{BuildError, Catalog, ToolRegistration};
-use crate::server::registry::env::env_secret;
-#[cfg(feature = "http")]
-use crate::server::registry::env::{check_replica_tag, env_trusted_proxies};
-use crate::server::registry::file::{FileTailoring, log_findings};
-use crate::server::registry::inner::NoHandler;
-use crate::server::registry::results::IntoToolResult;
 use crate::server::request::info::{Principal, RequestInfo};
+use crate::server::request::policy::{ContextFn, ReaderPolicy};
 use crate::server::request::reader::{Reader, ReaderSource, env_verbosity};
-use crate::server::session::call::CallContext;
-use crate::server::session::tasks::Tasks;
-use crate::server::shared::{ContextFn, InnerFacts, Shared};
+use crate::server::session::shared::{InnerFacts, Shared};
 use crate::{Description, McpTool, Tailoring, ToolDef};
 use rmcp::ServerHandler;
 use rmcp::model::Implementation;
@@ -404,24 +407,31 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
             .chain(self.settings.tailored.iter().copied())
             .collect();
         let file = FileTailoring::new(self.settings.file.unwrap_or_default(), worded);
+        let reporter = self.settings.reporter;
         let shared = Arc::new(Shared {
-            catalog,
-            tailored: self.settings.tailored,
-            file,
+            listing: Listing {
+                catalog,
+                tailored: self.settings.tailored,
+                file,
+                presentation: self.settings.presentation,
+                page_size: self.settings.page_size,
+                cursor,
+                list_ttl: self.settings.list_ttl,
+                dynamic,
+                gated,
+                reporter: reporter.clone(),
+            },
+            readers: ReaderPolicy {
+                source: Arc::new(self.settings.reader_source),
+                context: self.settings.context,
+                default_verbosity,
+                default_principal: self.settings.default_principal,
+                reporter: reporter.clone(),
+            },
             server_info: self.settings.server_info,
             instructions: self.settings.instructions,
-            presentation: self.settings.presentation,
-            context: self.settings.context,
-            reader_source: Arc::new(self.settings.reader_source),
-            default_verbosity,
-            page_size: self.settings.page_size,
-            cursor,
-            list_ttl: self.settings.list_ttl,
             deadline: self.settings.deadline,
-            reporter: self.settings.reporter,
-            default_principal: self.settings.default_principal,
-            dynamic,
-            gated,
+            reporter,
             subscribers: Default::default(),
             tasks,
             inner,

@@ -2,8 +2,9 @@
 //! trusted proxies) and the checks of deployment settings (the replica tag): each a clear
 //! `BuildError` when malformed.
 
-use crate::server::listing::cursor::{ENV_CURSOR_SECRET, MIN_SECRET_LEN, ShortSecret};
-use crate::server::registry::catalog::BuildError;
+use crate::server::config_error::BuildError;
+use crate::server::config_error::{MIN_SECRET_LEN, ShortSecret};
+use crate::server::listing::cursor::ENV_CURSOR_SECRET;
 
 /// The secret in [`ENV_CURSOR_SECRET`], if it is set: `None` when unset, an error when it is
 /// not hex or shorter than [`MIN_SECRET_LEN`] bytes.

@@ -3,12 +3,12 @@
 //! requests to the client, and the 2026-07-28 input responses.
 #![allow(deprecated)] // rmcp marks logging, sampling and roots deprecated (SEP-2577).
 
+use crate::server::call::subscriptions::Subscribers;
+use crate::server::call::tasks::{TaskSlot, not_a_task};
 use crate::server::failure::no_session;
 use crate::server::request::era::Era;
 use crate::server::request::info::RequestInfo;
 use crate::server::request::reader::Reader;
-use crate::server::session::subscriptions::Subscribers;
-use crate::server::session::tasks::{TaskSlot, not_a_task};
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, CreateMessageRequestParams, CreateMessageResult,
     ElicitRequestParams, ElicitResult, InputRequest, InputResponses, LoggingLevel,

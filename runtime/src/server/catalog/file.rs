@@ -2,7 +2,7 @@
 //! [`ToolView`] per tool it words, merged when the server is built and again each time the
 //! file is swapped; a listing reads both from one snapshot.
 
-use crate::server::registry::catalog::Catalog;
+use crate::server::catalog::tools::Catalog;
 use crate::tailoring::ToolView;
 use crate::{Tailoring, ToolDef};
 use std::collections::HashMap;
