@@ -1,6 +1,6 @@
 //! Validated tool or `#[mcp_args]` fields → one packed table: every text the type needs in
 //! one string literal (and the texts the macro cannot read beside it), every description
-//! laid out over them in one byte string, in the format the runtime's `packed.rs` documents
+//! laid out over them in one byte string, in the format the runtime's `decode.rs` documents
 //! and reads. No tokens here: `expand` writes them.
 //!
 //! One table per type instead of a static initializer per description is what keeps the

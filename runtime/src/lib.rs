@@ -52,9 +52,9 @@ pub mod dsl {}
 struct ReadmeDoctest;
 
 mod ctx;
+mod decode;
 mod def;
 mod description;
-mod packed;
 mod schema;
 mod schema_path;
 mod tool;

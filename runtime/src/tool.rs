@@ -2,8 +2,8 @@
 //! from the packed tables.
 
 use crate::ctx::RenderCtx;
+use crate::decode::{self, Packed, ToolTable};
 use crate::def::{Fields, ToolDef};
-use crate::packed::{self, Packed, ToolTable};
 use crate::schema::input_schema;
 use serde_json::Value;
 use std::any::TypeId;
@@ -24,7 +24,7 @@ pub trait McpTool: schemars::JsonSchema + 'static {
     /// lookup in a map of decoded types. Hold on to the `&'static ToolDef` where a path is
     /// hot: a server does, from the moment the tool is registered.
     fn def() -> &'static ToolDef {
-        packed::tool_def(TypeId::of::<Self>(), &Self::TABLE, input_schema::<Self>)
+        decode::tool_def(TypeId::of::<Self>(), &Self::TABLE, input_schema::<Self>)
     }
 
     /// The tool's description for this context.
@@ -66,7 +66,7 @@ pub trait McpArgs: 'static {
     /// Each annotated field: its serialized name and its description (decoded on first
     /// use, like [`McpTool::def`]).
     fn fields() -> Fields {
-        packed::args_fields(TypeId::of::<Self>(), &Self::TABLE)
+        decode::args_fields(TypeId::of::<Self>(), &Self::TABLE)
     }
 
     /// The description of a field, by its serialized name, for this context.

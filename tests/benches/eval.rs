@@ -50,7 +50,7 @@ fn eval(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(30));
     group.bench_function("eval", |b| b.iter(|| black_box(run())));
     // One distinct catalog: index 600 tools once, rank the 1,000 queries.
-    let catalog = mcp_tailor::inspect::Catalog::new(
+    let catalog = mcp_tailor::inspect::CallerCatalog::new(
         &server,
         mcp_tailor::server::Principal::anonymous(),
         "2025-11-25",

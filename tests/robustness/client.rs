@@ -26,6 +26,8 @@ pub struct Reply {
     pub status: u16,
     pub session: Option<String>,
     pub message: Option<Value>,
+    /// The response body as received (unchunked).
+    pub body: Vec<u8>,
 }
 
 impl Conn {
@@ -77,12 +79,12 @@ impl Conn {
 
     /// POSTs `body` and reads the whole response without parsing it (the load benchmark:
     /// the client's own JSON parsing would compete with the server for the CPU); its
-    /// status.
+    /// status and body.
     pub async fn post_unparsed(
         &mut self,
         body: &Value,
         headers: &[(&str, String)],
-    ) -> std::io::Result<u16> {
+    ) -> std::io::Result<(u16, Vec<u8>)> {
         let body = body.to_string();
         let exchange = self.exchange(&body, headers, None, false);
         let reply = tokio::time::timeout(TIMEOUT, exchange)
@@ -90,7 +92,7 @@ impl Conn {
             .map_err(|_| {
                 std::io::Error::new(std::io::ErrorKind::TimedOut, "no response in time")
             })??;
-        Ok(reply.status)
+        Ok((reply.status, reply.body))
     }
 
     async fn post_raw_id(
@@ -196,6 +198,7 @@ impl Conn {
             status,
             session,
             message,
+            body,
         })
     }
 }

@@ -446,7 +446,7 @@ async fn faults(child: &Child, plan: &Plan, problems: &mut Vec<String>) {
     if let Some(tools) = hidden.as_array_mut() {
         tools.retain(|t| t["name"] != "find");
     }
-    let (mut full, mut controlled, mut wrong) = (0, 0, 0);
+    let (mut full, mut hid, mut controlled, mut wrong) = (0, 0, 0, 0);
     let mut conn = Conn::connect(child.addr).await.unwrap();
     let mut headers = modern_headers("tools/list");
     headers.push(("X-Principal", "fault".to_owned()));
@@ -460,8 +460,10 @@ async fn faults(child: &Child, plan: &Plan, problems: &mut Vec<String>) {
         let message = reply.message.unwrap_or_default();
         let text = message.to_string();
         let tools = &message["result"]["tools"];
-        if *tools == want || *tools == hidden {
+        if *tools == want {
             full += 1;
+        } else if *tools == hidden {
+            hid += 1;
         } else if message["error"]["data"]["reason"] == "tool_presentation_failure"
             && !text.contains("boom")
         {
@@ -474,13 +476,22 @@ async fn faults(child: &Child, plan: &Plan, problems: &mut Vec<String>) {
         }
     }
     println!(
-        "host faults: {} listings by a principal whose callbacks fail, panic, stall or nest 100,000 deep: {full} whole catalogs, {controlled} controlled failures",
+        "host faults: {} listings by a principal whose callbacks fail, panic, stall or nest 100,000 deep: {full} whole catalogs, {hid} with `find` hidden by a panicking authorize, {controlled} controlled failures",
         plan.faults
     );
     check(
         problems,
         wrong == 0,
         format!("no partial catalog, leaked cause or dropped connection ({wrong})"),
+    );
+    // The faults happened: a run where injection stopped working would see only whole
+    // catalogs, and prove nothing.
+    check(
+        problems,
+        hid > 0 && controlled > 0 && full > 0,
+        format!(
+            "the injected faults took effect: {hid} hidden by authorize, {controlled} presentation failures, {full} whole"
+        ),
     );
 }
 
@@ -575,84 +586,158 @@ async fn task_flood(child: &Child, plan: &Plan, problems: &mut Vec<String>) {
     );
 }
 
-/// p50 and p99 of `n` sequential `tools/list` on one keep-alive connection, in ms.
-async fn one_connection(addr: SocketAddr, n: usize) -> (f64, f64) {
+/// The benchmark's request: one `tools/list`, always the same (so is every right answer).
+fn bench_list() -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": modern_meta(Some("codex"), None)}})
+}
+
+/// The JSON-RPC message of a reply body: from its first `{` to its last `}` (a JSON body,
+/// or one event of a stream).
+fn message_of(body: &[u8]) -> &[u8] {
+    let start = body.iter().position(|b| *b == b'{').unwrap_or(0);
+    let end = body.iter().rposition(|b| *b == b'}').map_or(0, |e| e + 1);
+    body.get(start..end).unwrap_or_default()
+}
+
+/// What every benchmark reply from `addr` must be, byte for byte: the first answer,
+/// checked once to be a whole listing of at least `tools` tools.
+async fn reference_reply(addr: SocketAddr, tools: usize) -> Arc<Vec<u8>> {
+    let mut conn = Conn::connect(addr).await.unwrap();
+    let (status, body) = conn
+        .post_unparsed(&bench_list(), &modern_headers("tools/list"))
+        .await
+        .unwrap();
+    let message = message_of(&body).to_vec();
+    let parsed: Value = serde_json::from_slice(&message).unwrap_or_default();
+    let listed = parsed["result"]["tools"].as_array().map_or(0, Vec::len);
+    assert!(
+        status == 200 && listed >= tools,
+        "{addr}: the reference reply is not a whole listing ({status}, {listed} tools)"
+    );
+    Arc::new(message)
+}
+
+/// Whether one reply is right: HTTP 200 and the reference message.
+fn is_right(reply: std::io::Result<(u16, Vec<u8>)>, want: &[u8]) -> bool {
+    reply.is_ok_and(|(status, body)| status == 200 && message_of(&body) == want)
+}
+
+/// The latencies (ms) of the right replies among `n` sequential `tools/list` on one
+/// keep-alive connection, and how many were wrong (an error, another status or body).
+async fn one_connection(addr: SocketAddr, n: usize, want: &[u8]) -> (Vec<f64>, usize) {
     let mut conn = Conn::connect(addr).await.unwrap();
     let headers = modern_headers("tools/list");
-    let mut times = Vec::with_capacity(n);
-    for i in 0..n {
-        let list = json!({"jsonrpc": "2.0", "id": i, "method": "tools/list", "params": {"_meta": modern_meta(Some("codex"), None)}});
+    let list = bench_list();
+    let (mut times, mut failed) = (Vec::with_capacity(n), 0);
+    for _ in 0..n {
         let started = Instant::now();
-        let status = conn.post_unparsed(&list, &headers).await.unwrap();
-        assert_eq!(status, 200);
-        times.push(started.elapsed().as_secs_f64() * 1000.0);
+        let reply = conn.post_unparsed(&list, &headers).await;
+        let ok = is_right(reply, want);
+        if ok {
+            times.push(started.elapsed().as_secs_f64() * 1000.0);
+        } else {
+            failed += 1;
+            conn = Conn::connect(addr).await.unwrap();
+        }
     }
-    percentiles(&mut times)
+    (times, failed)
 }
 
 /// The median and the 99th percentile of `times` (ms), sorted in place.
 fn percentiles(times: &mut [f64]) -> (f64, f64) {
     times.sort_by(|a, b| a.total_cmp(b));
     let n = times.len();
+    if n == 0 {
+        return (f64::NAN, f64::NAN);
+    }
     (times[n / 2], times[n * 99 / 100])
 }
 
-/// `tools/list` per second over `connections` keep-alive connections for `duration`, and
-/// the p50 and p99 of every request's latency (ms).
+/// Right `tools/list` replies per second over `connections` keep-alive connections for
+/// `duration`, the p50 and p99 of their latency (ms), and how many replies were wrong.
 async fn many_connections(
     addr: SocketAddr,
     connections: usize,
     duration: Duration,
-) -> (f64, f64, f64) {
+    want: &Arc<Vec<u8>>,
+) -> (f64, f64, f64, usize) {
     let until = Instant::now() + duration;
     let tasks: Vec<_> = (0..connections)
         .map(|_| {
+            let want = Arc::clone(want);
             tokio::spawn(async move {
                 let mut conn = Conn::connect(addr).await.unwrap();
                 let headers = modern_headers("tools/list");
-                let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": modern_meta(Some("codex"), None)}});
-                let mut times = Vec::new();
+                let list = bench_list();
+                let (mut times, mut failed) = (Vec::new(), 0);
                 while Instant::now() < until {
                     let started = Instant::now();
-                    if conn.post_unparsed(&list, &headers).await.is_ok_and(|s| s == 200) {
+                    if is_right(conn.post_unparsed(&list, &headers).await, &want) {
                         times.push(started.elapsed().as_secs_f64() * 1000.0);
+                    } else {
+                        failed += 1;
+                        if let Ok(fresh) = Conn::connect(addr).await {
+                            conn = fresh;
+                        }
                     }
                 }
-                times
+                (times, failed)
             })
         })
         .collect();
-    let mut times = Vec::new();
+    let (mut times, mut failed) = (Vec::new(), 0);
     for task in tasks {
-        times.extend(task.await.unwrap_or_default());
+        let (some, wrong) = task.await.unwrap_or_default();
+        times.extend(some);
+        failed += wrong;
     }
     let rate = times.len() as f64 / duration.as_secs_f64();
     let (p50, p99) = percentiles(&mut times);
-    (rate, p50, p99)
+    (rate, p50, p99, failed)
 }
 
-/// One run of both servers: per server, p50 and p99 on one connection, then the rate, p50
-/// and p99 over 200 connections.
-async fn bench_run() -> [[f64; 5]; 2] {
+/// One server's row: p50 and p99 on one connection, then the rate, p50 and p99 over 200
+/// connections; and its wrong replies.
+async fn measure(addr: SocketAddr) -> ([f64; 5], usize) {
+    let want = reference_reply(addr, 100).await;
+    let _ = one_connection(addr, 200, &want).await; // warm up
+    let (mut times, failed_one) = one_connection(addr, 2_000, &want).await;
+    let (p50, p99) = percentiles(&mut times);
+    let (rate, p50_many, p99_many, failed_many) =
+        many_connections(addr, 200, Duration::from_secs(10), &want).await;
+    (
+        [p50, p99, rate, p50_many, p99_many],
+        failed_one + failed_many,
+    )
+}
+
+/// Run `run` of both servers, measured one after the other, the first one alternating
+/// between runs (a machine warming up, or a neighbour's load, favours neither); the rows
+/// and the wrong replies.
+async fn bench_run(run: usize) -> ([[f64; 5]; 2], usize) {
     let mut rows = [[0.0; 5]; 2];
-    for (row, kind) in rows.iter_mut().zip(["tailor", "rmcp"]) {
-        let child = Child::start(kind).await;
-        let _ = one_connection(child.addr, 200).await; // warm up
-        let (p50, p99) = one_connection(child.addr, 2_000).await;
-        let (rate, p50_many, p99_many) =
-            many_connections(child.addr, 200, Duration::from_secs(10)).await;
+    let mut failed = 0;
+    let kinds = ["tailor", "rmcp"];
+    let order = if run % 2 == 1 { [0, 1] } else { [1, 0] };
+    for i in order {
+        let child = Child::start(kinds[i]).await;
+        let (row, wrong) = measure(child.addr).await;
+        let [p50, p99, rate, p50_many, p99_many] = row;
         println!(
-            "  {kind:<6} one connection: p50 {p50:.3} ms, p99 {p99:.3} ms; 200 connections: {rate:.0} req/s, p50 {p50_many:.1} ms, p99 {p99_many:.1} ms"
+            "  {:<6} one connection: p50 {p50:.3} ms, p99 {p99:.3} ms; 200 connections: {rate:.0} req/s, p50 {p50_many:.1} ms, p99 {p99_many:.1} ms; {wrong} wrong replies",
+            kinds[i]
         );
-        *row = [p50, p99, rate, p50_many, p99_many];
+        rows[i] = row;
+        failed += wrong;
     }
-    rows
+    (rows, failed)
 }
 
-/// `runs` runs of [`bench_run`], each printed, then the spread of each ratio.
-async fn bench(runs: usize) {
+/// `runs` runs of [`bench_run`], each printed, then the spread of each ratio; `false` when
+/// any reply was wrong (its ratios would compare unlike work).
+async fn bench(runs: usize) -> bool {
     println!(
-        "the 100-tool benchmark catalog over streamable HTTP (2026-07-28, tools/list, TCP_NODELAY on both)"
+        "the 100-tool benchmark catalog over streamable HTTP (2026-07-28, tools/list, TCP_NODELAY on both; every reply checked)"
     );
     let names = [
         "p50, one connection",
@@ -662,9 +747,11 @@ async fn bench(runs: usize) {
         "p99, 200 connections",
     ];
     let mut ratios = vec![Vec::new(); names.len()];
+    let mut failed = 0;
     for run in 1..=runs {
         println!("run {run} of {runs}");
-        let [ours, theirs] = bench_run().await;
+        let ([ours, theirs], wrong) = bench_run(run).await;
+        failed += wrong;
         let line: Vec<String> = (0..names.len())
             .map(|i| {
                 let ratio = ours[i] / theirs[i];
@@ -679,6 +766,8 @@ async fn bench(runs: usize) {
         &names,
         ratios,
     );
+    println!("wrong replies over every run: {failed}");
+    failed == 0
 }
 
 /// Each named ratio's spread over the runs: `title (min – max):`, then a line per ratio.
@@ -697,8 +786,9 @@ fn print_spread(title: &str, names: &[&str], ratios: Vec<Vec<f64>>) {
 /// `tools/list` through the gateway against the upstream directly: the plain-rmcp
 /// benchmark catalog upstream, the gateway (tailoring it with the same wording the
 /// mcp-tailor catalog declares) in front of it, each its own process; `runs` runs, each
-/// measuring both side by side, then the spread of each ratio.
-async fn gateway_bench(runs: usize) {
+/// measuring both side by side, then the spread of each ratio; `false` when any reply was
+/// wrong.
+async fn gateway_bench(runs: usize) -> bool {
     println!(
         "tools/list through the gateway / the upstream directly (the 100-tool catalog, 2026-07-28, HTTP)"
     );
@@ -709,19 +799,23 @@ async fn gateway_bench(runs: usize) {
     ];
     let mut ratios = vec![Vec::new(); names.len()];
     let mut added = Vec::new();
+    let mut failed = 0;
     for run in 1..=runs {
         let upstream = Child::start("rmcp").await;
         let url = format!("http://{}/mcp", upstream.addr);
         let gateway = Child::start_with("gateway", &[(servers::ENV_UPSTREAM, url)]).await;
-        let mut rows = Vec::new();
-        for (kind, addr) in [("upstream", upstream.addr), ("gateway", gateway.addr)] {
-            let _ = one_connection(addr, 200).await; // warm up
-            let (p50, p99) = one_connection(addr, 2_000).await;
-            let (rate, _, _) = many_connections(addr, 200, Duration::from_secs(10)).await;
+        let mut rows = [[0.0; 3]; 2];
+        let kinds = [("upstream", upstream.addr), ("gateway", gateway.addr)];
+        // The first measured alternates between runs.
+        let order = if run % 2 == 1 { [0, 1] } else { [1, 0] };
+        for i in order {
+            let (kind, addr) = kinds[i];
+            let ([p50, p99, rate, _, _], wrong) = measure(addr).await;
+            failed += wrong;
             println!(
-                "  run {run}: {kind:<8} one connection: p50 {p50:.3} ms, p99 {p99:.3} ms; 200 connections: {rate:.0} req/s"
+                "  run {run}: {kind:<8} one connection: p50 {p50:.3} ms, p99 {p99:.3} ms; 200 connections: {rate:.0} req/s; {wrong} wrong replies"
             );
-            rows.push([p50, p99, rate]);
+            rows[i] = [p50, p99, rate];
         }
         added.push(rows[1][0] - rows[0][0]);
         for (i, values) in ratios.iter_mut().enumerate() {
@@ -739,6 +833,8 @@ async fn gateway_bench(runs: usize) {
         added[0],
         added[added.len() - 1]
     );
+    println!("wrong replies over every run: {failed}");
+    failed == 0
 }
 
 fn main() -> ExitCode {
@@ -757,13 +853,19 @@ fn main() -> ExitCode {
         }
         Some("bench") => {
             let runs = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1);
-            runtime.block_on(bench(runs));
-            ExitCode::SUCCESS
+            if runtime.block_on(bench(runs)) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
         }
         Some("gateway") => {
             let runs = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(1);
-            runtime.block_on(gateway_bench(runs));
-            ExitCode::SUCCESS
+            if runtime.block_on(gateway_bench(runs)) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
         }
         Some(run @ ("ci" | "full" | "replicas")) => {
             let started = Instant::now();

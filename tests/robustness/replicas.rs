@@ -547,6 +547,15 @@ async fn kill(nginx: &Nginx, replicas: &mut [Child], want: &[Value], problems: &
         .filter(|l| l.contains("Connection refused"))
         .count();
     let cut = upstream_errors.len() - refused;
+    // The kill fell mid-walk: nginx met the dead replica (a refused or cut connection in its
+    // log) and passed that request on. Walks that ended before the kill would prove nothing.
+    check(
+        problems,
+        refused + cut > 0 && retried > 0,
+        format!(
+            "r2 was hit mid-walk: {refused} refused and {cut} cut connections to it, {retried} requests passed on"
+        ),
+    );
     check(
         problems,
         whole == WALKERS,

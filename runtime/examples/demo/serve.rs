@@ -96,7 +96,7 @@ pub fn server(args: &ServeArgs) -> Server {
     let store: Store = Arc::default();
     let mut builder = Server::builder()
         .name("mcp-tailor-demo", env!("CARGO_PKG_VERSION"))
-        .tailored_instructions(&tools::GUIDE)
+        .instructions_table(&tools::GUIDE)
         .default_principal(Principal::new("local").with_scopes(args.scopes.iter().cloned()));
     if let Some(level) = args.default_verbosity {
         builder = builder.default_verbosity(level);

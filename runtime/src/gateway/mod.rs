@@ -64,13 +64,13 @@ impl std::fmt::Display for Upstream {
 /// Each clone (the layer makes one per session) opens its own upstream session when its
 /// client is session-bound.
 pub struct Gateway {
-    shared: Arc<Shared>,
+    shared: Arc<GatewayState>,
     /// This downstream session's own upstream session, opened on first use.
     session: Slot,
 }
 
 /// What every clone of a gateway shares.
-struct Shared {
+struct GatewayState {
     upstream: Upstream,
     /// The upstream's `initialize` answer, as this server's.
     info: ServerConfig,
@@ -104,7 +104,7 @@ impl Gateway {
             None => Vec::new(),
         };
         let gateway = Gateway {
-            shared: Arc::new(Shared {
+            shared: Arc::new(GatewayState {
                 upstream,
                 info,
                 tools: Default::default(),

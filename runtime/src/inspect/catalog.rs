@@ -43,7 +43,7 @@ impl Size {
 }
 
 /// A server's catalog as one caller on one protocol revision sees it.
-pub struct Catalog<'a, H> {
+pub struct CallerCatalog<'a, H> {
     server: &'a Server<H>,
     principal: Principal,
     protocol: String,
@@ -51,7 +51,7 @@ pub struct Catalog<'a, H> {
 
 /// The `tools/list` result exactly as the server writes it for `protocol`: rmcp strips the
 /// 2026-07-28 fields for older revisions and fills absent cache hints for newer ones.
-pub fn wire(result: ListToolsResult, protocol: &str) -> String {
+pub fn listing_json(result: ListToolsResult, protocol: &str) -> String {
     let mut result = ServerResult::ListToolsResult(result);
     if Era::of(Some(protocol)).is_stateless() {
         result.fill_missing_cache_hints();
@@ -62,10 +62,10 @@ pub fn wire(result: ListToolsResult, protocol: &str) -> String {
     serde_json::to_string(&result).unwrap_or_default()
 }
 
-impl<'a, H: ServerHandler + Clone> Catalog<'a, H> {
+impl<'a, H: ServerHandler + Clone> CallerCatalog<'a, H> {
     /// The catalog of `server` for `principal` on `protocol` (e.g. `2025-11-25`).
     pub fn new(server: &'a Server<H>, principal: Principal, protocol: &str) -> Self {
-        Catalog {
+        CallerCatalog {
             server,
             principal,
             protocol: protocol.to_owned(),
@@ -83,7 +83,7 @@ impl<'a, H: ServerHandler + Clone> Catalog<'a, H> {
             .server
             .list_tools_as(reader, self.principal.clone(), &self.protocol, None)
             .await?;
-        Ok(wire(result, &self.protocol))
+        Ok(listing_json(result, &self.protocol))
     }
 
     /// Every page of the `tools/list` results `reader` gets, as the server writes them.
@@ -101,7 +101,7 @@ impl<'a, H: ServerHandler + Clone> Catalog<'a, H> {
                 )
                 .await?;
             cursor = result.next_cursor.clone();
-            pages.push(wire(result, &self.protocol));
+            pages.push(listing_json(result, &self.protocol));
             if cursor.is_none() {
                 break;
             }

@@ -2,7 +2,7 @@
 
 use super::options::Options;
 use super::{
-    Catalog, Finding, Outcome, ReaderClass, Size, USAGE, eval, lint, reader_classes, report,
+    CallerCatalog, Finding, Outcome, ReaderClass, Size, USAGE, eval, lint, reader_classes, report,
 };
 use crate::ToolDef;
 use crate::server::Server;
@@ -12,7 +12,7 @@ use serde_json::Value;
 /// What every subcommand works on: the catalog as the caller sees it, its definitions, the
 /// reader classes its tables tell apart, and the options.
 struct Run<'a, H> {
-    catalog: Catalog<'a, H>,
+    catalog: CallerCatalog<'a, H>,
     defs: Vec<&'static ToolDef>,
     classes: Vec<ReaderClass>,
     options: Options,
@@ -24,7 +24,7 @@ pub(super) async fn execute<H: ServerHandler + Clone>(
     command: &str,
     options: Options,
 ) -> Result<Outcome, String> {
-    let catalog = Catalog::new(server, options.principal.clone(), &options.protocol);
+    let catalog = CallerCatalog::new(server, options.principal.clone(), &options.protocol);
     let defs = catalog.defs();
     let classes = reader_classes(&defs);
     let run = Run {

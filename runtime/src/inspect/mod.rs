@@ -24,18 +24,18 @@
 mod catalog;
 mod commands;
 pub mod eval;
-mod foreign;
 mod lint;
 mod options;
 mod readers;
 mod report;
 mod tokens;
+mod upstream;
 
-pub use catalog::{Catalog, Size, wire};
-pub use foreign::{read_catalog, run_tools};
+pub use catalog::{CallerCatalog, Size, listing_json};
 pub use lint::{Finding, LintConfig, lint};
 pub use readers::{ReaderClass, reader_classes};
 pub use tokens::count as count_tokens;
+pub use upstream::{read_catalog, run_tools};
 
 use crate::server::Server;
 use crate::server::rmcp::ServerHandler;

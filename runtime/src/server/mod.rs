@@ -21,9 +21,9 @@ pub use build::server::Server;
 pub use call::context::CallContext;
 pub use call::tasks::TaskSupport;
 pub use callbacks::{BoxFuture, CallbackFailure};
-pub use catalog::inner::NoHandler;
-pub use catalog::results::IntoToolResult;
+pub use catalog::tool_result::IntoToolResult;
 pub use catalog::tools::{AuthorizeFn, ToolRegistration};
+pub use catalog::wrapped::NoHandler;
 pub use config_error::BuildError;
 pub use config_error::ShortSecret;
 pub use failure::{Failure, FailureKind};
@@ -56,7 +56,7 @@ pub mod wire {
         DEFAULT_ALIASES, ENV_VERBOSITY, HEADER_MODEL, HEADER_RUNNER, HEADER_VERBOSITY, META_MODEL,
         META_RUNNER, META_VERBOSITY,
     };
-    pub use super::session::custom::SET_READER_METHOD;
+    pub use super::session::set_reader::SET_READER_METHOD;
     #[cfg(feature = "http")]
     pub use super::transport::http::MCP_PATH;
 }

@@ -1,7 +1,7 @@
 //! A checked description of the file → the runtime's [`Description`]: the model's tables
 //! (`tables::build`), their texts owned, resolved by the same code as the macro's.
 
-use super::front::File;
+use super::source::File;
 use crate::description::{Description, ModelMatch, Rule, Tailored};
 use mcp_tailor_model::tables::{self, LEVELS, Shape};
 use mcp_tailor_model::valid::Checked;

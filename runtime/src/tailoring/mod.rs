@@ -43,13 +43,13 @@ pub(crate) use view::ToolView;
 #[cfg(feature = "server")]
 pub use view::Unmatched;
 mod build;
-mod front;
+mod dsl_values;
 mod read;
-mod values;
+mod source;
 
 use crate::description::Description;
-use front::File;
 use mcp_tailor_model::{Errors, valid};
+use source::File;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;

@@ -3,8 +3,8 @@
 //! reading carried on, so one load shows every mistake. The model's rules come after
 //! (`valid`), the same as the macro's.
 
-use super::front::{File, FileText, Span, Value, array, keys, table};
-use super::values::{entries, level, matcher, model_match, tag, text};
+use super::dsl_values::{entries, level, matcher, model_match, tag, text};
+use super::source::{File, FileText, Span, Value, array, keys, table};
 use mcp_tailor_model::ast::{DescList, DescSpec, DescValue, Runner, RunnerMatch, Tag};
 use mcp_tailor_model::{Errors, Sink, rules};
 use toml::Spanned;

@@ -3,7 +3,7 @@
 //! lost on a catalog built to lose them; its JSON has the documented keys.
 
 use bm25::{Document, Language, SearchEngineBuilder};
-use mcp_tailor::inspect::{self, Catalog, Outcome, ReaderClass};
+use mcp_tailor::inspect::{self, CallerCatalog, Outcome, ReaderClass};
 use mcp_tailor::mcp_tool;
 use mcp_tailor::server::{CallContext, Principal, Server};
 use serde_json::Value;
@@ -134,7 +134,7 @@ async fn eval_agrees_rank_for_rank_with_the_codex_tool_search_written_out() {
         readers.keys().collect::<Vec<_>>(),
         ["-", "codex", "codex/5.4", "grok"]
     );
-    let catalog = Catalog::new(&server, Principal::anonymous(), "2025-11-25");
+    let catalog = CallerCatalog::new(&server, Principal::anonymous(), "2025-11-25");
     let (mut compared, mut found, mut missed) = (0, 0, 0);
     for (label, levels) in readers {
         let class = ReaderClass::parse(label);

@@ -140,10 +140,10 @@ async fn a_modern_listener_hears_the_upstreams_own_notifications() {
 #[tokio::test]
 async fn get_tool_answers_from_the_upstreams_listing() {
     let server = gateway().await;
-    let tool = server.inner().get_tool("change_prompts").unwrap();
+    let tool = server.wrapped().get_tool("change_prompts").unwrap();
     assert_eq!(
         tool.description.as_deref(),
         Some("Tells every listener the prompt list changed.")
     );
-    assert!(server.inner().get_tool("nope").is_none());
+    assert!(server.wrapped().get_tool("nope").is_none());
 }

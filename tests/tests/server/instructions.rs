@@ -82,7 +82,7 @@ static GUIDE: Description = description!(
 async fn a_description_table_is_a_tailored_provider() {
     // The default verbosity may be set after the provider: it applies at request time.
     let server = abc(&Calls::default())
-        .tailored_instructions(&GUIDE)
+        .instructions_table(&GUIDE)
         .default_verbosity(0)
         .build()
         .unwrap();

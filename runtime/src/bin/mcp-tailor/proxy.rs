@@ -147,7 +147,7 @@ async fn watch(server: Server<Gateway>, path: PathBuf) {
                 for warning in tailoring.warnings() {
                     tracing::warn!("{warning}");
                 }
-                warn_unmatched(server.inner(), &tailoring).await;
+                warn_unmatched(server.wrapped(), &tailoring).await;
                 server.set_tailoring(tailoring).await;
                 tracing::info!("{}: reloaded; clients told to list again", path.display());
             }

@@ -20,7 +20,7 @@ pub use report::{json, text};
 pub use search::{CODEX_LIMIT, SearchEntry, ToolSearch};
 pub use tasks::{Task, Tasks};
 
-use super::catalog::{Catalog, Size};
+use super::catalog::{CallerCatalog, Size};
 use super::readers::ReaderClass;
 use crate::server::rmcp::{ErrorData, ServerHandler};
 use serde_json::Value;
@@ -57,7 +57,7 @@ impl Listing {
 /// The catalog `class` lists at each level 0..=9 through the server's own pipeline: its
 /// size and what the tool search reads of it.
 pub async fn listings<H: ServerHandler + Clone>(
-    catalog: &Catalog<'_, H>,
+    catalog: &CallerCatalog<'_, H>,
     class: &ReaderClass,
 ) -> Result<Vec<Listing>, ErrorData> {
     let mut out = Vec::with_capacity(10);

@@ -5,11 +5,11 @@ use crate::server::build::env::env_secret;
 use crate::server::build::env::{check_replica_tag, env_trusted_proxies};
 use crate::server::build::server::Server;
 use crate::server::call::context::CallContext;
-use crate::server::call::tasks::Tasks;
-use crate::server::catalog::file::{FileTailoring, log_findings};
-use crate::server::catalog::inner::NoHandler;
-use crate::server::catalog::results::IntoToolResult;
+use crate::server::call::tasks::TaskTable;
+use crate::server::catalog::tailoring::{TailoringSlot, log_findings};
+use crate::server::catalog::tool_result::IntoToolResult;
 use crate::server::catalog::tools::{Catalog, ToolRegistration};
+use crate::server::catalog::wrapped::NoHandler;
 use crate::server::config_error::BuildError;
 use crate::server::failure::{Failure, Reporter};
 use crate::server::instructions::{Instructions, InstructionsSource};
@@ -19,7 +19,7 @@ use crate::server::listing::presentation::{Presentation, PresentationFn};
 use crate::server::request::info::{Principal, RequestInfo};
 use crate::server::request::policy::{ContextFn, ReaderPolicy};
 use crate::server::request::reader::{Reader, ReaderSource, env_verbosity};
-use crate::server::session::shared::{InnerFacts, Shared};
+use crate::server::session::server_state::{ServerState, WrappedFacts};
 use crate::{Description, McpTool, Tailoring, ToolDef};
 use rmcp::ServerHandler;
 use rmcp::model::Implementation;
@@ -43,14 +43,14 @@ use std::time::Duration;
 ///     .unwrap();
 /// ```
 pub struct ServerBuilder<H = NoHandler> {
-    inner: H,
+    wrapped: H,
     settings: Settings,
 }
 
 /// Everything a builder holds besides the wrapped handler: what `handler()` carries over.
 struct Settings {
     registrations: Vec<ToolRegistration>,
-    tailored: Vec<&'static ToolDef>,
+    attached: Vec<&'static ToolDef>,
     file: Option<Tailoring>,
     server_info: Option<Implementation>,
     instructions: InstructionsSource,
@@ -77,10 +77,10 @@ impl Server {
     /// deadline, verbosity from `MCP_TAILOR_VERBOSITY` or 5.
     pub fn builder() -> ServerBuilder {
         ServerBuilder {
-            inner: NoHandler,
+            wrapped: NoHandler,
             settings: Settings {
                 registrations: Vec::new(),
-                tailored: Vec::new(),
+                attached: Vec::new(),
                 file: None,
                 server_info: None,
                 instructions: InstructionsSource::None,
@@ -105,13 +105,13 @@ impl Server {
 
 impl<H: ServerHandler + Clone> ServerBuilder<H> {
     /// Wraps an rmcp handler: every request the layer does not own — prompts, resources,
-    /// completion, ping, custom requests, notifications, tasks — goes to `inner`
-    /// unchanged, and capabilities are the union. `inner`'s own tools are listed beside the
+    /// completion, ping, custom requests, notifications, tasks — goes to `wrapped`
+    /// unchanged, and capabilities are the union. `wrapped`'s own tools are listed beside the
     /// registered ones through the same visibility, presentation, paging and cache hints;
-    /// a name on both sides is an error. Each session gets its own clone of `inner`.
-    pub fn handler<I: ServerHandler + Clone>(self, inner: I) -> ServerBuilder<I> {
+    /// a name on both sides is an error. Each session gets its own clone of `wrapped`.
+    pub fn handler<I: ServerHandler + Clone>(self, wrapped: I) -> ServerBuilder<I> {
         ServerBuilder {
-            inner,
+            wrapped,
             settings: self.settings,
         }
     }
@@ -122,7 +122,7 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
     /// the wrapped handler has no such tool.
     #[must_use]
     pub fn tailor<T: McpTool>(mut self) -> Self {
-        self.settings.tailored.push(T::def());
+        self.settings.attached.push(T::def());
         self
     }
 
@@ -189,7 +189,7 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
     /// Tailored instructions: `description` resolved for each request's reader (nothing
     /// resolved → no instructions).
     #[must_use]
-    pub fn tailored_instructions(self, description: &'static Description) -> Self {
+    pub fn instructions_table(self, description: &'static Description) -> Self {
         self.instructions_provider(move |info| {
             let text = description.resolve(&info.render_ctx());
             async move { text.map_or(Instructions::Omit, |t| Instructions::Text(t.to_owned())) }
@@ -352,7 +352,7 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
             }
         }
         let catalog = Catalog::new(self.settings.registrations)?;
-        check_names(&catalog, &self.settings.tailored, &self.inner)?;
+        check_names(&catalog, &self.settings.attached, &self.wrapped)?;
         // A secret in code wins; else the deployment's, shared by its replicas; else a
         // random one for this process.
         let ttl = self.settings.cursor_ttl;
@@ -369,22 +369,22 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
             .or_else(env_verbosity)
             .unwrap_or(crate::DEFAULT_VERBOSITY);
         if let Some(file) = &self.settings.file {
-            log_findings(file, &catalog, &self.settings.tailored);
+            log_findings(file, &catalog, &self.settings.attached);
         }
         let dynamic = self.settings.file.is_some()
             || catalog.is_tailored()
-            || self.settings.tailored.iter().any(|d| d.is_tailored())
+            || self.settings.attached.iter().any(|d| d.is_tailored())
             || self.settings.context.is_some()
             || self.settings.presentation.is_some()
             || matches!(self.settings.instructions, InstructionsSource::Provider(_));
         let gated = catalog.is_gated()
             || self
                 .settings
-                .tailored
+                .attached
                 .iter()
                 .any(|d| !d.scopes().is_empty());
-        let declared = self.inner.get_info();
-        let inner = InnerFacts {
+        let declared = self.wrapped.get_info();
+        let wrapped = WrappedFacts {
             tools: declared.capabilities.tools.is_some(),
             logging: declared.capabilities.logging.is_some(),
             tasks: declared.capabilities.supports_tasks(),
@@ -399,19 +399,19 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
         let tag = self.settings.http.replica_tag.as_deref();
         #[cfg(not(feature = "http"))]
         let tag = None;
-        let tasks = Tasks::new(tag, self.settings.max_tasks_per_principal);
+        let tasks = TaskTable::new(tag, self.settings.max_tasks_per_principal);
         let worded = catalog
             .entries()
             .iter()
             .map(|e| e.def())
-            .chain(self.settings.tailored.iter().copied())
+            .chain(self.settings.attached.iter().copied())
             .collect();
-        let file = FileTailoring::new(self.settings.file.unwrap_or_default(), worded);
+        let file = TailoringSlot::new(self.settings.file.unwrap_or_default(), worded);
         let reporter = self.settings.reporter;
-        let shared = Arc::new(Shared {
+        let shared = Arc::new(ServerState {
             listing: Listing {
                 catalog,
-                tailored: self.settings.tailored,
+                attached: self.settings.attached,
                 file,
                 presentation: self.settings.presentation,
                 page_size: self.settings.page_size,
@@ -434,36 +434,36 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
             reporter,
             subscribers: Default::default(),
             tasks,
-            inner,
+            wrapped,
             #[cfg(feature = "http")]
             http: self.settings.http,
         });
-        Ok(Server::new(shared, self.inner))
+        Ok(Server::new(shared, self.wrapped))
     }
 }
 
-/// Every tool name once: none registered and served by the wrapped handler `inner`, none
-/// named twice by `.tailor()`, and every `.tailor()`ed one served by `inner` (its schema
+/// Every tool name once: none registered and served by the wrapped handler `wrapped`, none
+/// named twice by `.tailor()`, and every `.tailor()`ed one served by `wrapped` (its schema
 /// checked too).
 fn check_names<H: ServerHandler>(
     catalog: &Catalog,
-    tailored: &[&'static ToolDef],
-    inner: &H,
+    attached: &[&'static ToolDef],
+    wrapped: &H,
 ) -> Result<(), BuildError> {
     for entry in catalog.entries() {
-        if inner.get_tool(entry.def().name()).is_some() {
+        if wrapped.get_tool(entry.def().name()).is_some() {
             return Err(BuildError::NameOnBothSides(entry.def().name().to_owned()));
         }
     }
-    for (i, def) in tailored.iter().enumerate() {
+    for (i, def) in attached.iter().enumerate() {
         def.check_schema()?;
-        if tailored[..i].iter().any(|d| d.name() == def.name()) {
+        if attached[..i].iter().any(|d| d.name() == def.name()) {
             return Err(BuildError::TailoredTwice(def.name().to_owned()));
         }
         if catalog.get(def.name()).is_some() {
             return Err(BuildError::NameOnBothSides(def.name().to_owned()));
         }
-        if inner.get_tool(def.name()).is_none() {
+        if wrapped.get_tool(def.name()).is_none() {
             return Err(BuildError::NoSuchInnerTool(def.name().to_owned()));
         }
     }

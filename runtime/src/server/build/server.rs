@@ -3,12 +3,12 @@
 //! open a session, serve a transport). `Server::builder()` sits with the builder, in
 //! `build/builder.rs`.
 
-use crate::server::catalog::inner::NoHandler;
+use crate::server::catalog::wrapped::NoHandler;
 use crate::server::listing::list::list_tools;
 use crate::server::request::info::RequestInfo;
 use crate::server::request::reader::Reader;
 use crate::server::session::handler::Session;
-use crate::server::session::shared::Shared;
+use crate::server::session::server_state::ServerState;
 use crate::server::transport::error::ServeError;
 use crate::server::transport::stdio;
 #[cfg(feature = "http")]
@@ -29,8 +29,8 @@ use tokio::time::Instant;
 /// connection or HTTP session gets its own [`Session`] from [`Server::session`].
 #[derive(Clone)]
 pub struct Server<H = NoHandler> {
-    shared: Arc<Shared>,
-    inner: H,
+    shared: Arc<ServerState>,
+    wrapped: H,
 }
 
 impl<H> std::fmt::Debug for Server<H> {
@@ -43,8 +43,8 @@ impl<H> std::fmt::Debug for Server<H> {
 }
 
 impl<H: ServerHandler + Clone> Server<H> {
-    pub(crate) fn new(shared: Arc<Shared>, inner: H) -> Self {
-        Server { shared, inner }
+    pub(crate) fn new(shared: Arc<ServerState>, wrapped: H) -> Self {
+        Server { shared, wrapped }
     }
 
     /// The `tools/list` result a request described by `info` gets from the registered
@@ -86,7 +86,7 @@ impl<H: ServerHandler + Clone> Server<H> {
     /// A fresh session: the `rmcp::ServerHandler` of one connection, with its own clone of
     /// the wrapped handler.
     pub fn session(&self) -> Session<H> {
-        Session::new(self.shared.clone(), self.inner.clone())
+        Session::new(self.shared.clone(), self.wrapped.clone())
     }
 
     /// The limits of the streamable HTTP server.
@@ -111,8 +111,8 @@ impl<H: ServerHandler + Clone> Server<H> {
     }
 
     /// The wrapped handler (the template each session clones).
-    pub fn inner(&self) -> &H {
-        &self.inner
+    pub fn wrapped(&self) -> &H {
+        &self.wrapped
     }
 
     /// Tells every client of this server that its tool list changed: 2026-07-28

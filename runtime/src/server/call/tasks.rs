@@ -52,7 +52,7 @@ pub enum TaskSupport {
 }
 
 /// The tasks of one server, and whose each one is.
-pub(crate) struct Tasks {
+pub(crate) struct TaskTable {
     manager: TaskManager,
     ids: TaskIds,
     /// Task id → the principal that started it. Ids rmcp has evicted are pruned as new
@@ -82,9 +82,9 @@ impl Drop for Place {
     }
 }
 
-impl std::fmt::Debug for Tasks {
+impl std::fmt::Debug for TaskTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Tasks").finish_non_exhaustive()
+        f.debug_struct("TaskTable").finish_non_exhaustive()
     }
 }
 
@@ -255,11 +255,11 @@ async fn poll_once<F: Future + ?Sized>(mut future: Pin<&mut F>) -> Poll<F::Outpu
 /// A handler's future, its panics already caught and reported.
 pub(crate) type Call = Pin<Box<dyn Future<Output = Result<CallToolResponse, ErrorData>> + Send>>;
 
-impl Tasks {
+impl TaskTable {
     /// The tasks of a server whose replica tag, if any, is `tag`, each principal running
     /// at most `max_running` at once.
-    pub(crate) fn new(tag: Option<&str>, max_running: usize) -> Tasks {
-        Tasks {
+    pub(crate) fn new(tag: Option<&str>, max_running: usize) -> TaskTable {
+        TaskTable {
             manager: TaskManager::new(),
             ids: TaskIds {
                 tag: tag.map(Into::into),

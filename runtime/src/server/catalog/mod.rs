@@ -3,9 +3,9 @@
 //! handler may return, the wrapped rmcp handler's tools, and the tailoring file with one
 //! view per tool. Below the listing and the session, which both read it.
 
-pub(crate) mod file;
 pub(crate) mod icons;
-pub(crate) mod inner;
 pub(crate) mod meta_key;
-pub(crate) mod results;
+pub(crate) mod tailoring;
+pub(crate) mod tool_result;
 pub(crate) mod tools;
+pub(crate) mod wrapped;

@@ -6,7 +6,7 @@ use crate::server::call::tasks::TaskSupport;
 use crate::server::callbacks::BoxFuture;
 use crate::server::catalog::icons::validate_icons;
 use crate::server::catalog::meta_key::validate_meta_key;
-use crate::server::catalog::results::IntoToolResult;
+use crate::server::catalog::tool_result::IntoToolResult;
 use crate::server::config_error::BuildError;
 use crate::server::request::info::RequestInfo;
 use crate::{McpTool, RenderCtx, ToolDef};

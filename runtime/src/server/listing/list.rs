@@ -5,7 +5,7 @@
 
 use crate::ToolDef;
 use crate::server::callbacks::{CallbackFailure, guarded};
-use crate::server::catalog::file::{FileTailoring, InForce};
+use crate::server::catalog::tailoring::{InForce, TailoringSlot};
 use crate::server::catalog::tools::{Catalog, ToolEntry};
 use crate::server::failure::Reporter;
 use crate::server::failure::{
@@ -30,9 +30,9 @@ pub(crate) struct Listing {
     pub(crate) catalog: Catalog,
     /// `#[mcp_tool]` definitions whose strings tailor the wrapped handler's tools of the
     /// same name (and whose scopes gate them).
-    pub(crate) tailored: Vec<&'static ToolDef>,
+    pub(crate) attached: Vec<&'static ToolDef>,
     /// The tailoring file in force, with one view per tool.
-    pub(crate) file: FileTailoring,
+    pub(crate) file: TailoringSlot,
     pub(crate) presentation: Option<PresentationFn>,
     pub(crate) page_size: usize,
     pub(crate) cursor: CursorSigner,
@@ -47,8 +47,8 @@ pub(crate) struct Listing {
 
 impl Listing {
     /// The `#[mcp_tool]` definition attached to the wrapped handler's tool `name`, if any.
-    pub(crate) fn tailoring(&self, name: &str) -> Option<&'static ToolDef> {
-        self.tailored.iter().copied().find(|d| d.name() == name)
+    pub(crate) fn attached(&self, name: &str) -> Option<&'static ToolDef> {
+        self.attached.iter().copied().find(|d| d.name() == name)
     }
 }
 
@@ -159,23 +159,23 @@ fn binding(listing: &Listing, info: &RequestInfo, tools: &[Tool], page_size: usi
 /// Whether the caller may see and call the wrapped handler's tool `name`: the scopes of
 /// the `#[mcp_tool]` type attached to it with `.tailor()`, if any. (Whether the tool
 /// exists at all is the wrapped handler's own decision.)
-pub(crate) fn inner_is_visible(listing: &Listing, name: &str, info: &RequestInfo) -> bool {
+pub(crate) fn wrapped_is_visible(listing: &Listing, name: &str, info: &RequestInfo) -> bool {
     listing
-        .tailoring(name)
+        .attached(name)
         .is_none_or(|def| info.principal.satisfies(def.scopes()))
 }
 
 /// The wrapped handler's tools as this reader sees them: visible ones only, tailored by
 /// their attached `#[mcp_tool]` types. A name also registered is an error, never a shadow.
-fn inner_candidates(
+fn wrapped_candidates(
     listing: &Listing,
     file: &InForce,
-    inner: Vec<Tool>,
+    wrapped: Vec<Tool>,
     info: &RequestInfo,
     tools: &mut Vec<Tool>,
 ) -> Result<(), ErrorData> {
     let ctx = info.render_ctx();
-    for mut tool in inner {
+    for mut tool in wrapped {
         if listing.catalog.get(&tool.name).is_some() {
             report(
                 listing.reporter.as_ref(),
@@ -185,7 +185,7 @@ fn inner_candidates(
             );
             return Err(internal(INNER_TOOLS_FAILURE));
         }
-        if !inner_is_visible(listing, &tool.name, info) {
+        if !wrapped_is_visible(listing, &tool.name, info) {
             continue;
         }
         if let Some(view) = file.view(&tool.name) {
@@ -199,19 +199,19 @@ fn inner_candidates(
     Ok(())
 }
 
-/// The `tools/list` result for this request and cursor; `inner` is the wrapped handler's
+/// The `tools/list` result for this request and cursor; `wrapped` is the wrapped handler's
 /// whole tool list for this request.
 pub(crate) async fn list_tools(
     listing: &Listing,
     info: &Arc<RequestInfo>,
-    inner: Vec<Tool>,
+    wrapped: Vec<Tool>,
     cursor: Option<&str>,
     deadline: Instant,
 ) -> Result<ListToolsResult, ErrorData> {
     let ctx = info.render_ctx();
     let with_icons = info.supports_icons();
     // The whole presented catalog is computed before paging: the cursor binds its digest.
-    let mut tools: Vec<Tool> = Vec::with_capacity(listing.catalog.entries().len() + inner.len());
+    let mut tools: Vec<Tool> = Vec::with_capacity(listing.catalog.entries().len() + wrapped.len());
     // One tailoring file for the whole listing, even while another is swapped in.
     let file = listing.file.get();
     for entry in listing.catalog.entries() {
@@ -223,7 +223,7 @@ pub(crate) async fn list_tools(
             tools.push(tool);
         }
     }
-    inner_candidates(listing, &file, inner, info, &mut tools)?;
+    wrapped_candidates(listing, &file, wrapped, info, &mut tools)?;
     present(listing, &mut tools, info, deadline).await?;
 
     let page_size = listing.page_size.max(1);

@@ -6,13 +6,15 @@
 
 use crate::server::call::context::{CallContext, SessionState, has_session};
 use crate::server::call::tasks::{Call, TaskSupport};
-use crate::server::catalog::inner::{NoHandler, inner_tools, merge_capabilities};
+use crate::server::catalog::wrapped::{NoHandler, merge_capabilities, wrapped_tools};
 use crate::server::failure::{FailureKind, TOOL_HANDLER_FAILURE, internal, report, unknown_tool};
-use crate::server::listing::list::{inner_is_visible, is_visible, list_tools};
+use crate::server::listing::list::{is_visible, list_tools, wrapped_is_visible};
 use crate::server::request::info::{RequestInfo, principal_in};
 use crate::server::request::reader::ResolvedReader;
-use crate::server::session::custom::{SET_READER_METHOD, malformed_standard_request, set_reader};
-use crate::server::session::shared::Shared;
+use crate::server::session::server_state::ServerState;
+use crate::server::session::set_reader::{
+    SET_READER_METHOD, malformed_standard_request, set_reader,
+};
 use futures::FutureExt as _;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
@@ -36,19 +38,19 @@ use tokio::time::Instant;
 /// wrapped handler `H`.
 #[derive(Clone)]
 pub struct Session<H = NoHandler> {
-    shared: Arc<Shared>,
+    shared: Arc<ServerState>,
     session: Arc<SessionState>,
-    inner: H,
+    wrapped: H,
 }
 
 impl<H: ServerHandler> Session<H> {
     /// A session of the server `shared` describes, with its own clone of the wrapped
     /// handler.
-    pub(crate) fn new(shared: Arc<Shared>, inner: H) -> Self {
+    pub(crate) fn new(shared: Arc<ServerState>, wrapped: H) -> Self {
         Session {
             shared,
             session: Arc::new(SessionState::default()),
-            inner,
+            wrapped,
         }
     }
 
@@ -110,7 +112,7 @@ impl<H: ServerHandler> Session<H> {
     ) -> Result<Option<String>, ErrorData> {
         let fallback = match self.shared.listing.file.get().file.instructions() {
             Some(file) => file.resolve(&info.render_ctx()).map(str::to_owned),
-            None => self.inner.get_info().instructions,
+            None => self.wrapped.get_info().instructions,
         };
         self.shared
             .instructions
@@ -132,7 +134,7 @@ impl<H: ServerHandler> Session<H> {
             info,
             self.session.clone(),
             Arc::clone(&self.shared.subscribers),
-            Arc::clone(&self.shared.inner.logger),
+            Arc::clone(&self.shared.wrapped.logger),
             context,
             &mut request,
         );
@@ -185,7 +187,7 @@ impl<H: ServerHandler> Session<H> {
     /// Whether a `tasks/*` request for `id` is the layer's: a task of its own, or any
     /// task when the wrapped handler runs none.
     fn owns_task(&self, id: &str) -> bool {
-        !self.shared.inner.tasks || self.shared.tasks.knows(id)
+        !self.shared.wrapped.tasks || self.shared.tasks.knows(id)
     }
 }
 
@@ -198,7 +200,7 @@ macro_rules! forward_requests {
             request: $params,
             context: RequestContext<RoleServer>,
         ) -> Result<$result, ErrorData> {
-            self.inner.$method(request, self.resolved(context).await).await
+            self.wrapped.$method(request, self.resolved(context).await).await
         }
     )*};
 }
@@ -208,14 +210,14 @@ macro_rules! forward_requests {
 macro_rules! forward_notifications {
     ($($method:ident($params:ty);)*) => {$(
         async fn $method(&self, notification: $params, context: NotificationContext<RoleServer>) {
-            self.inner.$method(notification, context).await;
+            self.wrapped.$method(notification, context).await;
         }
     )*};
 }
 
 impl<H: ServerHandler> ServerHandler for Session<H> {
     fn get_info(&self) -> ServerConfig {
-        let mut info = self.inner.get_info();
+        let mut info = self.wrapped.get_info();
         info.capabilities =
             merge_capabilities(info.capabilities, self.shared.listing.catalog.has_tasks());
         if let Some(server_info) = &self.shared.server_info {
@@ -226,7 +228,7 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        self.inner.supported_protocol_versions()
+        self.wrapped.supported_protocol_versions()
     }
 
     async fn initialize(
@@ -277,10 +279,10 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
     ) -> Result<ListToolsResult, ErrorData> {
         let deadline = self.deadline();
         let info = self.request_info(&mut context, None, deadline).await;
-        let inner = if self.shared.inner.tools {
+        let wrapped = if self.shared.wrapped.tools {
             info.restore(&mut context);
-            inner_tools(
-                &self.inner,
+            wrapped_tools(
+                &self.wrapped,
                 &self.scoped(context, &info),
                 self.shared.reporter.as_ref(),
             )
@@ -289,7 +291,7 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
             Vec::new()
         };
         let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
-        list_tools(&self.shared.listing, &info, inner, cursor, deadline).await
+        list_tools(&self.shared.listing, &info, wrapped, cursor, deadline).await
     }
 
     async fn call_tool(
@@ -307,11 +309,11 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
             }
             return self.call_registered(entry, request, context, info).await;
         }
-        if !shared.inner.tools || !inner_is_visible(&shared.listing, &request.name, &info) {
+        if !shared.wrapped.tools || !wrapped_is_visible(&shared.listing, &request.name, &info) {
             return Err(unknown_tool(&request.name));
         }
         info.restore(&mut context);
-        self.inner
+        self.wrapped
             .call_tool(request, self.scoped(context, &info))
             .await
     }
@@ -320,7 +322,7 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
         match self.shared.listing.catalog.get(name) {
             // The schema's structure is the same for every reader; this one is cached.
             Some(entry) => Some(entry.render(&crate::RenderCtx::default(), true)),
-            None => self.inner.get_tool(name),
+            None => self.wrapped.get_tool(name),
         }
     }
 
@@ -329,7 +331,7 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
         requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
         let mut accepted = self
-            .inner
+            .wrapped
             .accepted_subscription_filter(requested)
             .unwrap_or_default();
         if requested.tools_list_changed == Some(true) {
@@ -341,12 +343,12 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
         let _guard = (context.accepted().tools_list_changed == Some(true))
             .then(|| self.shared.subscribers.listen(context.sink().clone()));
-        let inner_listens = self
-            .inner
+        let wrapped_listens = self
+            .wrapped
             .accepted_subscription_filter(context.requested())
             .is_some_and(|filter| filter != SubscriptionFilter::default());
-        if inner_listens {
-            self.inner.listen(context).await
+        if wrapped_listens {
+            self.wrapped.listen(context).await
         } else {
             context.cancelled().await;
             Ok(())
@@ -359,8 +361,8 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         self.session.set_log_level(request.level);
-        if self.shared.inner.logging {
-            self.inner
+        if self.shared.wrapped.logging {
+            self.wrapped
                 .set_level(request, self.resolved(context).await)
                 .await
         } else {
@@ -379,7 +381,7 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
         if request.method == SET_READER_METHOD {
             return set_reader(&self.session, request, &context).await;
         }
-        self.inner
+        self.wrapped
             .on_custom_request(request, self.resolved(context).await)
             .await
     }
@@ -387,7 +389,7 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
     // Everything below is the wrapped handler's, unchanged.
 
     async fn ping(&self, context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
-        self.inner.ping(self.resolved(context).await).await
+        self.wrapped.ping(self.resolved(context).await).await
     }
 
     forward_requests! {
@@ -414,7 +416,7 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
         if self.owns_task(&request.task_id) {
             return self.shared.tasks.get(&request, &self.principal(&context));
         }
-        self.inner
+        self.wrapped
             .get_task(request, self.resolved(context).await)
             .await
     }
@@ -428,7 +430,7 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
             let principal = self.principal(&context);
             return self.shared.tasks.update(request, &principal);
         }
-        self.inner
+        self.wrapped
             .update_task(request, self.resolved(context).await)
             .await
     }
@@ -444,7 +446,7 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
                 .tasks
                 .cancel(&request, &self.principal(&context));
         }
-        self.inner
+        self.wrapped
             .cancel_task(request, self.resolved(context).await)
             .await
     }
@@ -456,10 +458,10 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        self.inner.on_initialized(context).await;
+        self.wrapped.on_initialized(context).await;
     }
 
     async fn on_roots_list_changed(&self, context: NotificationContext<RoleServer>) {
-        self.inner.on_roots_list_changed(context).await;
+        self.wrapped.on_roots_list_changed(context).await;
     }
 }

@@ -1,6 +1,6 @@
 //! One connection or session: the rmcp handler the layer is for it, what every session of
 //! one server shares, and the custom `setReader` request.
 
-pub(crate) mod custom;
 pub(crate) mod handler;
-pub(crate) mod shared;
+pub(crate) mod server_state;
+pub(crate) mod set_reader;

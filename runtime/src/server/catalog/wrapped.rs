@@ -1,5 +1,5 @@
 //! The wrapped rmcp handler: [`NoHandler`] when there is none, the union of capabilities,
-//! and the inner tool list the layer merges into its own.
+//! and the wrapped tool list the layer merges into its own.
 #![allow(deprecated)] // rmcp marks logging deprecated (SEP-2577); the layer still serves it.
 
 use crate::server::failure::{FailureKind, INNER_TOOLS_FAILURE, Reporter, internal, report};
@@ -52,8 +52,8 @@ pub(crate) fn merge_capabilities(
 
 /// Every tool the wrapped handler lists for this request (all its pages). Call it only for
 /// a handler that declares the tools capability.
-pub(crate) async fn inner_tools<H: ServerHandler>(
-    inner: &H,
+pub(crate) async fn wrapped_tools<H: ServerHandler>(
+    wrapped: &H,
     context: &RequestContext<RoleServer>,
     reporter: Option<&Reporter>,
 ) -> Result<Vec<Tool>, ErrorData> {
@@ -69,7 +69,7 @@ pub(crate) async fn inner_tools<H: ServerHandler>(
             params.cursor = Some(cursor);
             params
         });
-        let page = inner
+        let page = wrapped
             .list_tools(params, context.clone())
             .await
             .map_err(|e| fail(format!("the wrapped handler's tools/list failed: {e}")))?;

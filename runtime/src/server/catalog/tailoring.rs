@@ -26,17 +26,17 @@ impl InForce {
 
 /// The current tailoring, swapped whole.
 #[derive(Debug, Default)]
-pub(crate) struct FileTailoring {
+pub(crate) struct TailoringSlot {
     /// The `#[mcp_tool]` tables of the server's tools (registered ones, and those attached
     /// to the wrapped handler's), fixed at build.
     defs: Vec<&'static ToolDef>,
     current: RwLock<Arc<InForce>>,
 }
 
-impl FileTailoring {
+impl TailoringSlot {
     /// A slot holding `tailoring` over the tools `defs` word.
     pub(crate) fn new(tailoring: Tailoring, defs: Vec<&'static ToolDef>) -> Self {
-        let slot = FileTailoring {
+        let slot = TailoringSlot {
             defs,
             current: RwLock::default(),
         };
@@ -81,7 +81,7 @@ impl FileTailoring {
 pub(crate) fn log_findings(
     tailoring: &Tailoring,
     catalog: &Catalog,
-    tailored: &[&'static ToolDef],
+    attached: &[&'static ToolDef],
 ) {
     for warning in tailoring.warnings() {
         tracing::warn!("{warning}");
@@ -90,7 +90,7 @@ pub(crate) fn log_findings(
         .entries()
         .iter()
         .map(|e| e.def())
-        .chain(tailored.iter().copied());
+        .chain(attached.iter().copied());
     for def in defs {
         let Some(file) = tailoring.tool(def.name()) else {
             continue;

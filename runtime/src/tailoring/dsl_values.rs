@@ -2,7 +2,7 @@
 //! `[A, B, …]`), entry lists and matchers, each read into the shared model or reported with
 //! the wording the macro uses for the same mistake.
 
-use super::front::{File, FileText, Span, Value, array, describe, keys, table};
+use super::source::{File, FileText, Span, Value, array, describe, keys, table};
 use mcp_tailor_model::ast::{Level, LevelSpec, Model, Tag};
 use mcp_tailor_model::{Errors, Sink, rules};
 use toml::de::DeValue;

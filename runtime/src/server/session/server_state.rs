@@ -3,7 +3,7 @@
 //! the wrapped handler declared). Built by the builder, read by each session.
 
 use crate::server::call::subscriptions::Subscribers;
-use crate::server::call::tasks::Tasks;
+use crate::server::call::tasks::TaskTable;
 use crate::server::failure::Reporter;
 use crate::server::instructions::InstructionsSource;
 use crate::server::listing::list::Listing;
@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Everything every session of one server shares.
-pub(crate) struct Shared {
+pub(crate) struct ServerState {
     /// What `tools/list` (and the eligibility of `tools/call`) reads.
     pub(crate) listing: Listing,
     /// Who reads a request.
@@ -26,10 +26,10 @@ pub(crate) struct Shared {
     /// Who hears `tools/list_changed`.
     pub(crate) subscribers: Arc<Subscribers>,
     /// The tasks registered tools run as (none unless a tool has task support).
-    pub(crate) tasks: Tasks,
+    pub(crate) tasks: TaskTable,
     /// What the wrapped handler declared at `build`, read on every request instead of
     /// asking it again.
-    pub(crate) inner: InnerFacts,
+    pub(crate) wrapped: WrappedFacts,
     /// The limits of the streamable HTTP server.
     #[cfg(feature = "http")]
     pub(crate) http: crate::server::limits::HttpConfig,
@@ -37,7 +37,7 @@ pub(crate) struct Shared {
 
 /// The wrapped handler's declarations the layer relies on, taken once at `build`.
 #[derive(Clone, Debug)]
-pub(crate) struct InnerFacts {
+pub(crate) struct WrappedFacts {
     /// It serves tools of its own.
     pub(crate) tools: bool,
     /// It handles `logging/setLevel` itself.
