@@ -439,46 +439,66 @@ async fn hostile_input(child: &Child, problems: &mut Vec<String>) {
     );
 }
 
-async fn faults(child: &Child, plan: &Plan, problems: &mut Vec<String>) {
+/// How `n` listings by `principal` came out: whole, with `find` hidden, a controlled
+/// failure, or wrong (a partial catalog, a leaked cause, a dropped connection).
+#[derive(Default)]
+struct Outcomes {
+    whole: usize,
+    hidden: usize,
+    controlled: usize,
+    wrong: usize,
+}
+
+async fn listings_by(addr: SocketAddr, principal: &str, n: usize) -> Outcomes {
     let want = expected(&Reader::default(), "2026-07-28").await;
     // A failed `authorize` hides `find`: the rest of the catalog, whole.
     let mut hidden = want.clone();
     if let Some(tools) = hidden.as_array_mut() {
         tools.retain(|t| t["name"] != "find");
     }
-    let (mut full, mut hid, mut controlled, mut wrong) = (0, 0, 0, 0);
-    let mut conn = Conn::connect(child.addr).await.unwrap();
+    let mut out = Outcomes::default();
+    let mut conn = Conn::connect(addr).await.unwrap();
     let mut headers = modern_headers("tools/list");
-    headers.push(("X-Principal", "fault".to_owned()));
-    for i in 0..plan.faults {
+    headers.push(("X-Principal", principal.to_owned()));
+    for i in 0..n {
         let list = json!({"jsonrpc": "2.0", "id": i, "method": "tools/list", "params": {"_meta": modern_meta(None, None)}});
         let Ok(reply) = conn.post(&list, &headers).await else {
-            wrong += 1;
-            conn = Conn::connect(child.addr).await.unwrap();
+            out.wrong += 1;
+            conn = Conn::connect(addr).await.unwrap();
             continue;
         };
         let message = reply.message.unwrap_or_default();
         let text = message.to_string();
         let tools = &message["result"]["tools"];
         if *tools == want {
-            full += 1;
+            out.whole += 1;
         } else if *tools == hidden {
-            hid += 1;
+            out.hidden += 1;
         } else if message["error"]["data"]["reason"] == "tool_presentation_failure"
             && !text.contains("boom")
         {
-            controlled += 1;
+            out.controlled += 1;
         } else {
-            if wrong < 3 {
+            if out.wrong < 3 {
                 println!("  unexpected: {}", &text[..text.len().min(300)]);
             }
-            wrong += 1;
+            out.wrong += 1;
         }
     }
+    out
+}
+
+async fn faults(child: &Child, plan: &Plan, problems: &mut Vec<String>) {
+    // Every host callback faulty at random: presentation (errors, panics, stalls, 100,000
+    // deep output, forbidden keys) and `authorize` (panics).
+    let all = listings_by(child.addr, "fault", plan.faults).await;
+    // `authorize` alone: its panics hide `find`, and presentation never masks them.
+    let authorize = listings_by(child.addr, "fault-authorize", 200).await;
     println!(
-        "host faults: {} listings by a principal whose callbacks fail, panic, stall or nest 100,000 deep: {full} whole catalogs, {hid} with `find` hidden by a panicking authorize, {controlled} controlled failures",
-        plan.faults
+        "host faults: {} listings by a principal whose callbacks fail, panic, stall or nest 100,000 deep: {} whole catalogs, {} controlled failures, {} with `find` hidden; 200 by one whose `authorize` alone panics: {} whole, {} with `find` hidden",
+        plan.faults, all.whole, all.controlled, all.hidden, authorize.whole, authorize.hidden
     );
+    let wrong = all.wrong + authorize.wrong + authorize.controlled;
     check(
         problems,
         wrong == 0,
@@ -488,9 +508,10 @@ async fn faults(child: &Child, plan: &Plan, problems: &mut Vec<String>) {
     // catalogs, and prove nothing.
     check(
         problems,
-        hid > 0 && controlled > 0 && full > 0,
+        all.controlled > 0 && authorize.hidden > 0 && authorize.whole > 0,
         format!(
-            "the injected faults took effect: {hid} hidden by authorize, {controlled} presentation failures, {full} whole"
+            "the injected faults took effect: {} presentation failures, {} listings with `find` hidden by a panicking authorize",
+            all.controlled, authorize.hidden
         ),
     );
 }

@@ -1,0 +1,184 @@
+//! `mcp-tailor` as users run it, in real processes over real transports: `inspect -- COMMAND`
+//! against a stdio server it starts (the command is `mcp-tailor proxy` itself, in front of
+//! an HTTP upstream this test serves), and `proxy` reloading its file on `SIGHUP`.
+#![cfg(feature = "cli")]
+
+use mcp_tailor::mcp_tool;
+use mcp_tailor::server::{CallContext, Server};
+use serde_json::Value;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use tokio::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcp-tailor");
+
+/// Search the notes.
+#[mcp_tool]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct SearchNotes {
+    /// Words to look for.
+    query: String,
+}
+
+/// A notes server on streamable HTTP at a loopback port, for the life of the test.
+async fn upstream() -> String {
+    let server = Server::builder()
+        .name("notes", "1.0.0")
+        .tool(|args: SearchNotes, _: CallContext| async move {
+            Ok::<_, String>(serde_json::json!({ "query": args.query }))
+        })
+        .build()
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let router = server.router();
+    tokio::spawn(async move {
+        server
+            .serve_http_on(listener, router, std::future::pending())
+            .await
+    });
+    format!("http://{addr}/mcp")
+}
+
+/// A fresh folder of this test's own.
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcp-tailor-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `search_notes` in a `tools/list` result `inspect list` printed.
+fn search_notes(stdout: &[u8]) -> Value {
+    let listed: Value = serde_json::from_slice(stdout).unwrap_or_default();
+    listed["tools"]
+        .as_array()
+        .and_then(|tools| tools.iter().find(|t| t["name"] == "search_notes"))
+        .cloned()
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn inspect_reads_a_stdio_server_it_starts_from_the_command_line() {
+    let url = upstream().await;
+    let dir = folder("inspect-command");
+    let file = dir.join("tailoring.toml");
+    std::fs::write(
+        &file,
+        r#"
+[tools.search_notes.description]
+levels = [{ verbosity = 0, text = "Search." }, { verbosity = 9, text = "Search every note by its words." }]
+"#,
+    )
+    .unwrap();
+    for (level, want) in [("0", "Search."), ("9", "Search every note by its words.")] {
+        let output = Command::new(BIN)
+            .args(["inspect", "--tailoring"])
+            .arg(&file)
+            .args([
+                "list",
+                "--verbosity",
+                level,
+                "--",
+                BIN,
+                "proxy",
+                "--upstream",
+            ])
+            .arg(&url)
+            .output()
+            .await
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        let tool = search_notes(&output.stdout);
+        assert_eq!(tool["description"], want, "level {level}: {output:?}");
+        // What the file leaves alone is the server's own, through the stdio proxy.
+        assert_eq!(
+            tool["inputSchema"]["properties"]["query"]["description"],
+            "Words to look for."
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// What `proxy` at `addr` serves `search_notes` as, read by `inspect --upstream`.
+async fn served_description(addr: SocketAddr) -> Option<String> {
+    let output = Command::new(BIN)
+        .args([
+            "inspect",
+            "--upstream",
+            &format!("http://{addr}/mcp"),
+            "list",
+        ])
+        .output()
+        .await
+        .ok()?;
+    search_notes(&output.stdout)["description"]
+        .as_str()
+        .map(str::to_owned)
+}
+
+/// Polls until `proxy` at `addr` serves `want` (or 20 s pass); what it served last.
+async fn wait_for(addr: SocketAddr, want: &str) -> Option<String> {
+    let until = Instant::now() + Duration::from_secs(20);
+    loop {
+        let served = served_description(addr).await;
+        if served.as_deref() == Some(want) || Instant::now() > until {
+            return served;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+fn write_description(path: &Path, text: &str) {
+    std::fs::write(
+        path,
+        format!("[tools.search_notes]\ndescription = \"{text}\"\n"),
+    )
+    .unwrap();
+}
+
+/// The file `proxy` is given is a link into another folder: editing the target makes no
+/// event where `proxy` watches, so only `SIGHUP` can make it read the file again.
+#[tokio::test(flavor = "multi_thread")]
+async fn proxy_reloads_its_file_on_sighup() {
+    let url = upstream().await;
+    let (watched, elsewhere) = (folder("sighup-watched"), folder("sighup-target"));
+    let target = elsewhere.join("tailoring.toml");
+    write_description(&target, "Before.");
+    let link = watched.join("tailoring.toml");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let addr = {
+        let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        free.local_addr().unwrap()
+    };
+    let mut proxy = Command::new(BIN)
+        .args(["proxy", "--tailoring"])
+        .arg(&link)
+        .args(["--http", &addr.to_string(), "--upstream", &url])
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    assert_eq!(wait_for(addr, "Before.").await.as_deref(), Some("Before."));
+
+    write_description(&target, "After.");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        served_description(addr).await.as_deref(),
+        Some("Before."),
+        "no event reached the watched folder: nothing reloads yet"
+    );
+    let pid = proxy.id().unwrap();
+    let hup = Command::new("sh")
+        .args(["-c", &format!("kill -HUP {pid}")])
+        .status()
+        .await
+        .unwrap();
+    assert!(hup.success());
+    assert_eq!(wait_for(addr, "After.").await.as_deref(), Some("After."));
+
+    proxy.kill().await.unwrap();
+    std::fs::remove_dir_all(&watched).unwrap();
+    std::fs::remove_dir_all(&elsewhere).unwrap();
+}
