@@ -7,6 +7,7 @@ use super::Gateway;
 use super::connection::{Connection, UpstreamError};
 use crate::server::call::context::has_session;
 use crate::server::failure::{UPSTREAM_FAILURE, internal, timed_out};
+use crate::server::session::passed_on::{optional, passed_on};
 use rmcp::model::*;
 use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler};
@@ -106,15 +107,6 @@ impl Gateway {
     ) -> Result<T, ErrorData> {
         T::read(self.forward(request, context).await?)
     }
-
-    /// [`forward`](Self::forward) of a request answered with an empty result.
-    async fn tell(
-        &self,
-        request: ClientRequest,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.forward(request, context).await.map(drop)
-    }
 }
 
 /// What a forwarded request is answered with, read from the upstream's result.
@@ -149,6 +141,13 @@ plain_answers!(
     GetSkillResult,
     CustomResult
 );
+
+/// An empty result (`subscribe`, `logging/setLevel`, task updates): whatever came back.
+impl Answer for () {
+    fn read(_: ServerResult) -> Result<Self, ErrorData> {
+        Ok(())
+    }
+}
 
 /// A result that may also be "input required" (or, for a tool call, a task).
 macro_rules! mrtr_answers {
@@ -201,53 +200,20 @@ macro_rules! forward {
     )*};
 }
 
-/// `ServerHandler` methods forwarded with their params, answered with nothing.
-macro_rules! tell {
-    ($($method:ident($params:ty) = $variant:ident;)*) => {$(
-        async fn $method(
-            &self,
-            request: $params,
-            context: RequestContext<RoleServer>,
-        ) -> Result<(), ErrorData> {
-            self.tell(ClientRequest::$variant(Request::new(request)), &context).await
-        }
-    )*};
-}
-
-/// A request of optional params.
-fn optional<M: Default, P>(params: Option<P>) -> RequestOptionalParam<M, P> {
-    RequestOptionalParam {
-        method: M::default(),
-        params,
-        extensions: Extensions::default(),
-    }
-}
-
 impl ServerHandler for Gateway {
     fn get_info(&self) -> ServerConfig {
         self.shared.info.clone()
     }
 
+    passed_on!(forward);
+
+    // What the layer owns for its own tools and tasks, but a gateway passes on.
     forward! {
-        complete(CompleteRequestParams) -> CompleteResult = CompleteRequest(Request::new);
-        get_prompt(GetPromptRequestParams) -> GetPromptResponse = GetPromptRequest(Request::new);
-        list_prompts(Option<PaginatedRequestParams>) -> ListPromptsResult = ListPromptsRequest(optional);
-        list_resources(Option<PaginatedRequestParams>) -> ListResourcesResult = ListResourcesRequest(optional);
-        list_resource_templates(Option<PaginatedRequestParams>) -> ListResourceTemplatesResult = ListResourceTemplatesRequest(optional);
-        read_resource(ReadResourceRequestParams) -> ReadResourceResponse = ReadResourceRequest(Request::new);
         call_tool(CallToolRequestParams) -> CallToolResponse = CallToolRequest(Request::new);
         get_task(GetTaskParams) -> GetTaskResult = GetTaskRequest(Request::new);
-        list_skills(Option<PaginatedRequestParams>) -> ListSkillsResult = ListSkillsRequest(optional);
-        get_skill(GetSkillRequestParams) -> GetSkillResult = GetSkillRequest(Request::new);
-        read_resource_directory(ReadResourceDirectoryRequestParams) -> ReadResourceDirectoryResult = ReadResourceDirectoryRequest(Request::new);
-    }
-
-    tell! {
-        set_level(SetLevelRequestParams) = SetLevelRequest;
-        subscribe(SubscribeRequestParams) = SubscribeRequest;
-        unsubscribe(UnsubscribeRequestParams) = UnsubscribeRequest;
-        update_task(UpdateTaskParams) = UpdateTaskRequest;
-        cancel_task(CancelTaskParams) = CancelTaskRequest;
+        set_level(SetLevelRequestParams) -> () = SetLevelRequest(Request::new);
+        update_task(UpdateTaskParams) -> () = UpdateTaskRequest(Request::new);
+        cancel_task(CancelTaskParams) -> () = CancelTaskRequest(Request::new);
     }
 
     async fn list_tools(

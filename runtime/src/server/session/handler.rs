@@ -11,6 +11,7 @@ use crate::server::failure::{FailureKind, TOOL_HANDLER_FAILURE, internal, report
 use crate::server::listing::list::{is_visible, list_tools, wrapped_is_visible};
 use crate::server::request::info::{RequestInfo, principal_in};
 use crate::server::request::reader::ResolvedReader;
+use crate::server::session::passed_on::passed_on;
 use crate::server::session::server_state::ServerState;
 use crate::server::session::set_reader::{
     SET_READER_METHOD, malformed_standard_request, set_reader,
@@ -191,10 +192,10 @@ impl<H: ServerHandler> Session<H> {
     }
 }
 
-/// `ServerHandler` methods that pass a request to the wrapped handler unchanged, within
-/// the request's deadline scope: `method(Params) -> Result;`.
+/// `ServerHandler` methods that pass a request to the wrapped handler unchanged, its
+/// reader resolved (see [`passed_on`]).
 macro_rules! forward_requests {
-    ($($method:ident($params:ty) -> $result:ty;)*) => {$(
+    ($($method:ident($params:ty) -> $result:ty = $variant:ident($make:expr);)*) => {$(
         async fn $method(
             &self,
             request: $params,
@@ -392,19 +393,7 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
         self.wrapped.ping(self.resolved(context).await).await
     }
 
-    forward_requests! {
-        complete(CompleteRequestParams) -> CompleteResult;
-        get_prompt(GetPromptRequestParams) -> GetPromptResponse;
-        list_prompts(Option<PaginatedRequestParams>) -> ListPromptsResult;
-        list_resources(Option<PaginatedRequestParams>) -> ListResourcesResult;
-        list_resource_templates(Option<PaginatedRequestParams>) -> ListResourceTemplatesResult;
-        read_resource(ReadResourceRequestParams) -> ReadResourceResponse;
-        subscribe(SubscribeRequestParams) -> ();
-        unsubscribe(UnsubscribeRequestParams) -> ();
-        list_skills(Option<PaginatedRequestParams>) -> ListSkillsResult;
-        get_skill(GetSkillRequestParams) -> GetSkillResult;
-        read_resource_directory(ReadResourceDirectoryRequestParams) -> ReadResourceDirectoryResult;
-    }
+    passed_on!(forward_requests);
 
     // `tasks/*`: the layer's tasks answered here, any other the wrapped handler's.
 

@@ -2,5 +2,6 @@
 //! one server shares, and the custom `setReader` request.
 
 pub(crate) mod handler;
+pub(crate) mod passed_on;
 pub(crate) mod server_state;
 pub(crate) mod set_reader;
