@@ -45,11 +45,11 @@ pub use view::Unmatched;
 mod build;
 mod dsl_values;
 mod read;
-mod source;
+pub(crate) mod source;
 
 use crate::description::Description;
 use mcp_tailor_model::{Errors, valid};
-use source::File;
+use source::{File, Lines};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Range;
@@ -202,31 +202,8 @@ impl Tailoring {
                 },
             );
         }
-        let mut diagnostics: Vec<(usize, String)> = syntax
-            .iter()
-            .map(|e| {
-                let span = e.span().unwrap_or(0..0);
-                (
-                    span.start,
-                    syntax_message(e.message(), source.get(span.clone())),
-                )
-            })
-            .chain(
-                errors
-                    .into_vec()
-                    .into_iter()
-                    .map(|(span, m)| (span.start, m)),
-            )
-            .collect();
+        let diagnostics = source::diagnostics(&lines, &syntax, errors);
         if !diagnostics.is_empty() {
-            diagnostics.sort_by_key(|(offset, _)| *offset);
-            let diagnostics = diagnostics
-                .into_iter()
-                .map(|(offset, message)| Diagnostic {
-                    at: lines.locate(offset),
-                    message,
-                })
-                .collect();
             return Err(LoadError::Invalid(diagnostics));
         }
         warnings.sort_by_key(|w| (w.at.line, w.at.column));
@@ -285,52 +262,5 @@ impl ToolTailoring {
     /// Where the file declares the tool.
     pub fn location(&self) -> &Location {
         &self.at
-    }
-}
-
-/// A TOML syntax error's message; a key given twice is named (TOML forbids it, so the
-/// rule "one `default` per list" and its kin are TOML's there).
-fn syntax_message(message: &str, at: Option<&str>) -> String {
-    match at {
-        Some(key) if message == "duplicate key" && !key.is_empty() => {
-            format!("`{key}` given twice; keep one")
-        }
-        _ => message.to_owned(),
-    }
-}
-
-/// Where each line of a source starts, so a byte offset becomes `LINE:COL` in a binary
-/// search (a file of thousands of tools has thousands of locations).
-struct Lines<'s> {
-    file: &'s str,
-    source: &'s str,
-    starts: Vec<usize>,
-}
-
-impl<'s> Lines<'s> {
-    fn new(file: &'s str, source: &'s str) -> Self {
-        let starts = std::iter::once(0)
-            .chain(source.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
-        Lines {
-            file,
-            source,
-            starts,
-        }
-    }
-
-    /// The 1-based line and column (in characters) of byte `offset`.
-    fn locate(&self, offset: usize) -> Location {
-        let offset = offset.min(self.source.len());
-        let line = self.starts.partition_point(|&start| start <= offset);
-        let start = self.starts[line - 1];
-        Location {
-            file: self.file.to_owned(),
-            line,
-            column: self
-                .source
-                .get(start..offset)
-                .map_or(1, |s| s.chars().count() + 1),
-        }
     }
 }

@@ -2,6 +2,7 @@
 //! reading TOML values with every mistake reported at its byte range: the keys a table may
 //! have, and a value's expected kind.
 
+use super::{Diagnostic, Location};
 use mcp_tailor_model::ast::Front;
 use mcp_tailor_model::{Errors, Sink, rules};
 use std::ops::Range;
@@ -34,13 +35,13 @@ impl Front for File {
 }
 
 /// Where something was written: a byte range of the file.
-pub(super) type Span = Range<usize>;
+pub(crate) type Span = Range<usize>;
 /// A TOML value with its span.
-pub(super) type Value<'i> = Spanned<DeValue<'i>>;
+pub(crate) type Value<'i> = Spanned<DeValue<'i>>;
 
 /// The keys of `table` that are among `known`, each unknown one reported with the closest
 /// known key (darling's wording, as the macro reports it).
-pub(super) fn keys<'t, 'i>(
+pub(crate) fn keys<'t, 'i>(
     table: &'t DeTable<'i>,
     known: &'static [&'static str],
     errors: &mut Errors<Span>,
@@ -56,7 +57,7 @@ pub(super) fn keys<'t, 'i>(
 }
 
 /// A short phrase naming what kind of value the file wrote.
-pub(super) fn describe(value: &DeValue<'_>) -> &'static str {
+pub(crate) fn describe(value: &DeValue<'_>) -> &'static str {
     match value {
         DeValue::String(_) => "a string",
         DeValue::Integer(_) => "an integer",
@@ -68,7 +69,7 @@ pub(super) fn describe(value: &DeValue<'_>) -> &'static str {
     }
 }
 
-pub(super) fn table<'t, 'i>(
+pub(crate) fn table<'t, 'i>(
     value: &'t Value<'i>,
     what: &str,
     errors: &mut Errors<Span>,
@@ -85,7 +86,7 @@ pub(super) fn table<'t, 'i>(
     }
 }
 
-pub(super) fn array<'t, 'i>(
+pub(crate) fn array<'t, 'i>(
     value: &'t Value<'i>,
     form: &str,
     errors: &mut Errors<Span>,
@@ -100,4 +101,84 @@ pub(super) fn array<'t, 'i>(
             None
         }
     }
+}
+
+/// Where each line of a source starts, so a byte offset becomes `LINE:COL` in a binary
+/// search (a file of thousands of tools has thousands of locations).
+pub(crate) struct Lines<'s> {
+    file: &'s str,
+    source: &'s str,
+    starts: Vec<usize>,
+}
+
+impl<'s> Lines<'s> {
+    pub(crate) fn new(file: &'s str, source: &'s str) -> Self {
+        let starts = std::iter::once(0)
+            .chain(source.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Lines {
+            file,
+            source,
+            starts,
+        }
+    }
+
+    /// The 1-based line and column (in characters) of byte `offset`.
+    pub(crate) fn locate(&self, offset: usize) -> Location {
+        let offset = offset.min(self.source.len());
+        let line = self.starts.partition_point(|&start| start <= offset);
+        let start = self.starts[line - 1];
+        Location {
+            file: self.file.to_owned(),
+            line,
+            column: self
+                .source
+                .get(start..offset)
+                .map_or(1, |s| s.chars().count() + 1),
+        }
+    }
+}
+
+/// A TOML syntax error's message; a key given twice is named (TOML forbids it, so the
+/// rule "one `default` per list" and its kin are TOML's there).
+fn syntax_message(message: &str, at: Option<&str>) -> String {
+    match at {
+        Some(key) if message == "duplicate key" && !key.is_empty() => {
+            format!("`{key}` given twice; keep one")
+        }
+        _ => message.to_owned(),
+    }
+}
+
+/// Every mistake of a TOML source — its syntax errors, then `errors` — in file order, each
+/// located.
+pub(crate) fn diagnostics(
+    lines: &Lines<'_>,
+    syntax: &[toml::de::Error],
+    errors: Errors<Span>,
+) -> Vec<Diagnostic> {
+    let mut found: Vec<(usize, String)> = syntax
+        .iter()
+        .map(|e| {
+            let span = e.span().unwrap_or(0..0);
+            (
+                span.start,
+                syntax_message(e.message(), lines.source.get(span.clone())),
+            )
+        })
+        .chain(
+            errors
+                .into_vec()
+                .into_iter()
+                .map(|(span, m)| (span.start, m)),
+        )
+        .collect();
+    found.sort_by_key(|(offset, _)| *offset);
+    found
+        .into_iter()
+        .map(|(offset, message)| Diagnostic {
+            at: lines.locate(offset),
+            message,
+        })
+        .collect()
 }

@@ -8,9 +8,10 @@
 //! ```
 
 use crate::inspect::readers::ReaderClass;
-use serde::Deserialize;
+use crate::tailoring::source::{Lines, Span, Value, array, describe, diagnostics, keys, table};
+use mcp_tailor_model::{Errors, Sink};
 use std::ops::Range;
-use toml::Spanned;
+use toml::de::{DeTable, DeValue};
 
 /// One task: a query as a user would ask it, and the tool that should be found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,21 +52,6 @@ fn names_class(reader: &str, class: &ReaderClass) -> bool {
     reader == class.label() || (!reader.contains('/') && Some(reader) == class.runner())
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    task: Vec<Entry>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Entry {
-    query: Spanned<String>,
-    expect: Spanned<String>,
-    #[serde(default)]
-    readers: Vec<Spanned<String>>,
-}
-
 /// A tasks file, with the text it was read from (for `LINE:COL` in messages).
 #[derive(Clone, Debug)]
 pub struct Tasks {
@@ -82,43 +68,42 @@ impl Tasks {
         Tasks::parse(path, &source)
     }
 
-    /// Parses a tasks file's text; `path` names it in messages. Every error is
-    /// `PATH:LINE:COL: message`; all are reported at once.
+    /// Parses a tasks file's text; `path` names it in messages. Every mistake is reported
+    /// at once (syntax errors, unknown keys, wrong kinds, missing and empty fields), each
+    /// `PATH:LINE:COL: message`, in file order.
     pub fn parse(path: &str, source: &str) -> Result<Tasks, String> {
-        let mut tasks = Tasks {
-            path: path.to_owned(),
-            source: source.to_owned(),
-            tasks: Vec::new(),
-        };
-        let file: File = toml::from_str(source).map_err(|e| {
-            let at = e.span().map_or(0, |span| span.start);
-            tasks.at(at, e.message())
-        })?;
-        let mut errors = Vec::new();
-        if file.task.is_empty() {
-            errors.push(tasks.at(0, "no `[[task]]`; write at least one"));
-        }
-        for entry in file.task {
-            for (field, value) in [("query", &entry.query), ("expect", &entry.expect)] {
-                if value.get_ref().trim().is_empty() {
-                    errors.push(tasks.at(value.span().start, &format!("`{field}` is empty")));
+        let lines = Lines::new(path, source);
+        let (root, syntax) = DeTable::parse_recoverable(source);
+        let mut errors = Errors::default();
+        let mut tasks = Vec::new();
+        let mut found = false;
+        for (_, value) in keys(root.get_ref(), &["task"], &mut errors) {
+            found = true;
+            let Some(entries) = array(value, "`[[task]]` tables", &mut errors) else {
+                continue;
+            };
+            for entry in entries.iter() {
+                if let Some(table) = table(entry, "a `[[task]]` table", &mut errors) {
+                    tasks.extend(task(table, entry.span(), &mut errors));
                 }
             }
-            tasks.tasks.push(Task {
-                query: entry.query.into_inner(),
-                spans: (
-                    entry.expect.span(),
-                    entry.readers.iter().map(Spanned::span).collect(),
-                ),
-                expect: entry.expect.into_inner(),
-                readers: entry.readers.into_iter().map(Spanned::into_inner).collect(),
-            });
         }
-        if errors.is_empty() {
-            Ok(tasks)
-        } else {
-            Err(errors.join("\n"))
+        if !found && syntax.is_empty() {
+            errors.error(0..0, "no `[[task]]`; write at least one".to_owned());
         }
+        let diagnostics = diagnostics(&lines, &syntax, errors);
+        if !diagnostics.is_empty() {
+            let lines: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
+            return Err(lines.join("\n"));
+        }
+        if tasks.is_empty() {
+            return Err(format!("{path}:1:1: no `[[task]]`; write at least one"));
+        }
+        Ok(Tasks {
+            path: path.to_owned(),
+            source: source.to_owned(),
+            tasks,
+        })
     }
 
     /// The tasks, in file order.
@@ -128,10 +113,8 @@ impl Tasks {
 
     /// `PATH:LINE:COL: message` for byte offset `at` of the source.
     fn at(&self, at: usize, message: &str) -> String {
-        let before = &self.source[..at.min(self.source.len())];
-        let line = before.matches('\n').count() + 1;
-        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        format!("{}:{line}:{col}: {message}", self.path)
+        let location = Lines::new(&self.path, &self.source).locate(at);
+        format!("{location}: {message}")
     }
 
     /// Checks the tasks against a catalog: every `expect` is one of `tools`, every reader
@@ -173,6 +156,75 @@ impl Tasks {
     }
 }
 
+/// One `[[task]]` table: its task, when it has a non-empty `query` and `expect`; every
+/// mistake reported.
+fn task(table: &DeTable<'_>, span: Span, errors: &mut Errors<Span>) -> Option<Task> {
+    let (mut query, mut expect, mut readers) = (None, None, Vec::new());
+    let given = keys(table, &["query", "expect", "readers"], errors);
+    for &(key, value) in &given {
+        match key {
+            "readers" => {
+                let Some(list) = array(value, "reader class labels", errors) else {
+                    continue;
+                };
+                readers.extend(
+                    list.iter()
+                        .filter_map(|v| string(v, "a reader class", errors)),
+                );
+            }
+            _ => {
+                let Some((text, at)) = string(value, key, errors) else {
+                    continue;
+                };
+                if text.trim().is_empty() {
+                    errors.error(at.clone(), format!("`{key}` is empty"));
+                }
+                let slot = if key == "query" {
+                    &mut query
+                } else {
+                    &mut expect
+                };
+                *slot = Some((text, at));
+            }
+        }
+    }
+    for name in ["query", "expect"] {
+        if !given.iter().any(|(key, _)| *key == name) {
+            errors.error(span.clone(), format!("this `[[task]]` has no `{name}`"));
+        }
+    }
+    let ((query, _), (expect, expect_at)) = (query?, expect?);
+    if query.trim().is_empty() || expect.trim().is_empty() {
+        return None;
+    }
+    Some(Task {
+        query,
+        expect,
+        spans: (
+            expect_at,
+            readers.iter().map(|(_, at)| at.clone()).collect(),
+        ),
+        readers: readers.into_iter().map(|(reader, _)| reader).collect(),
+    })
+}
+
+/// A string value and where it stands; any other kind is an error naming `what`.
+fn string(value: &Value<'_>, what: &str, errors: &mut Errors<Span>) -> Option<(String, Span)> {
+    match value.get_ref() {
+        DeValue::String(text) => Some((text.to_string(), value.span())),
+        other => {
+            errors.error(
+                value.span(),
+                format!(
+                    "expected text for {what}: a string; found {}",
+                    describe(other)
+                ),
+            );
+            None
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -207,17 +259,20 @@ readers = [\"codex\", \"grok/spark\"]
             "[[task]]\nquery = \"q\"\nexpect = \"\"\nwho = 1\n",
         )
         .unwrap_err();
-        assert!(err.starts_with("t.toml:4:1: unknown field `who`"), "{err}");
+        assert_eq!(
+            err,
+            "t.toml:3:10: `expect` is empty\n\
+             t.toml:4:1: Unknown field: `who`. Available values: `query`, `expect`, `readers`"
+        );
         let err = Tasks::parse("t.toml", "[[task]]\nquery = \" \"\nexpect = \"\"\n").unwrap_err();
         assert_eq!(
             err,
             "t.toml:2:9: `query` is empty\nt.toml:3:10: `expect` is empty"
         );
-        assert!(
-            Tasks::parse("t.toml", "task = []")
-                .unwrap_err()
-                .contains("no `[[task]]`")
-        );
+        for empty in ["task = []", "", "# nothing\n"] {
+            let err = Tasks::parse("t.toml", empty).unwrap_err();
+            assert!(err.contains("no `[[task]]`"), "{empty:?}: {err}");
+        }
         let tasks = Tasks::parse("t.toml", FILE).unwrap();
         let err = tasks
             .check(&["search_notes"], &[ReaderClass::parse("codex")])
@@ -226,6 +281,49 @@ readers = [\"codex\", \"grok/spark\"]
             err,
             "t.toml:7:10: `expect` names `tag_note`, which the catalog does not list; its tools: search_notes\n\
              t.toml:8:21: reader `grok/spark` is no reader class of this catalog; its classes: codex"
+        );
+    }
+
+    /// One unknown key no longer hides the mistakes after it: every one is reported, in
+    /// file order, a syntax error among them.
+    #[test]
+    fn every_mistake_at_once() {
+        let source = "\
+[[task]]
+querry = \"find the budget\"
+expect = \"search_notes\"
+
+[[task]]
+query = 3
+expect = \"\"
+readers = \"codex\"
+
+[[task]]
+query = \"tag it\"
+expect = \"tag_note\"
+readers = [\"codex\", 5]
+
+[[task]]
+query = \"unclosed
+expect = \"x\"
+
+[tasks]
+";
+        let err = Tasks::parse("t.toml", source).unwrap_err();
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "t.toml:1:1: this `[[task]]` has no `query`",
+                "t.toml:2:1: Unknown field: `querry`. Did you mean `query`?",
+                "t.toml:6:9: expected text for query: a string; found an integer",
+                "t.toml:7:10: `expect` is empty",
+                "t.toml:8:11: expected a list: reader class labels; found a string",
+                "t.toml:13:21: expected text for a reader class: a string; found an integer",
+                "t.toml:16:18: invalid basic string, expected `\"`",
+                "t.toml:19:2: Unknown field: `tasks`. Did you mean `task`?",
+            ],
+            "{err}"
         );
     }
 }
