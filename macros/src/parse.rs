@@ -29,6 +29,8 @@ pub fn desc_spec(args: &DescArgs, errors: &mut Errors) -> DescSpec {
         verbosity_map: value(&args.verbosity_map, errors, verbosity_map).unwrap_or_default(),
         runners: value(&args.runners, errors, runners).unwrap_or_default(),
         allow_dead: Allow::dead_variants(&args.allow),
+        // The DSL always gap-fills: the nearest level answers.
+        overlay: false,
     }
 }
 

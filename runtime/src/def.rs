@@ -72,6 +72,10 @@ pub struct ToolDef {
     annotations: Option<Annotations>,
     scopes: &'static [&'static [&'static str]],
     schema: SchemaCell,
+    /// For a run-time definition under a tailoring file: the file's own tables by string
+    /// (see `RuntimeParts::overlays`); `None` for a compiled one.
+    #[cfg(feature = "inspect")]
+    overlays: Option<&'static [(String, Description)]>,
 }
 
 /// The MCP tool annotations declared with `annotations(...)`; hints, never guarantees.
@@ -158,6 +162,9 @@ pub(crate) struct RuntimeParts {
     pub(crate) fields: Vec<(String, Description)>,
     /// Descriptions of nested arguments, by the object that holds them.
     pub(crate) nested: Vec<RuntimeNested>,
+    /// A tailoring file's own tables, by string (`title`, `description`, an argument's
+    /// path): where they answer, the file's words; elsewhere the server's.
+    pub(crate) overlays: Vec<(String, Description)>,
     pub(crate) annotations: Option<Annotations>,
     pub(crate) schema: Value,
 }
@@ -187,6 +194,8 @@ impl ToolDef {
                 cell: OnceLock::new(),
                 make: parts.schema,
             },
+            #[cfg(feature = "inspect")]
+            overlays: None,
         }
     }
 
@@ -231,7 +240,22 @@ impl ToolDef {
                 cell: OnceLock::from(Ok(generated)),
                 make: never,
             },
+            overlays: Some(parts.overlays.leak()),
         }))
+    }
+
+    /// Where `string` (`title`, `description` or an argument's path) reads words of its
+    /// own for `ctx`: `Some(true)` a tailoring file's, `Some(false)` the server's own, `None`
+    /// for a compiled definition (its tables are its own words).
+    #[cfg(feature = "inspect")]
+    pub(crate) fn reads_file(&self, string: &str, ctx: &RenderCtx<'_>) -> Option<bool> {
+        let overlays = self.overlays?;
+        Some(
+            overlays
+                .iter()
+                .find(|(key, _)| key == string)
+                .is_some_and(|(_, file)| file.resolve(ctx).is_some()),
+        )
     }
 
     /// The tool's name.

@@ -161,6 +161,37 @@ impl Description {
         }
     }
 
+    /// This description (a tailoring file's overlay) over a tool's own text `own`: the same
+    /// answer wherever this one has a text, `own` wherever it has none — what a served tool
+    /// reads, as one description (for `inspect`). A table already holding 255 texts keeps
+    /// its gaps.
+    #[cfg(feature = "inspect")]
+    pub(crate) fn over(&self, own: Option<&str>) -> Description {
+        let Some(own) = own else {
+            return self.clone();
+        };
+        let Some(tables) = self.tables() else {
+            return match self.repr {
+                Repr::Absent => Description::bare_owned(own.to_owned()),
+                _ => self.clone(),
+            };
+        };
+        let slot = match u8::try_from(tables.texts.len()) {
+            Ok(slot) if slot < NONE => slot,
+            _ => return self.clone(),
+        };
+        let mut texts = tables.texts.to_vec();
+        texts.push(Cow::Owned(own.to_owned()));
+        let base = tables.base.map(|s| if s == NONE { slot } else { s });
+        Description::shared(Tailored {
+            texts: Cow::Owned(texts),
+            base,
+            rules: tables.rules.clone(),
+            default_verbosity: tables.default_verbosity,
+            definitive: tables.definitive,
+        })
+    }
+
     /// The tables, however they are held.
     #[inline]
     fn tables(&self) -> Option<&Tailored> {

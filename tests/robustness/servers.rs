@@ -30,8 +30,9 @@ pub fn bench_tailoring() -> String {
 levels = [{{ verbosity = 0, text = "T{i}." }}, {{ verbosity = 5, text = "Tool {i} does its thing." }}, {{ verbosity = 9, text = "Tool {i} does its thing, with every detail a frontier model can use." }}]
 descriptions = {{ codex_v = "tool_{i}(a, b?, c) -> result" }}
 runners = [{{ runner = "codex", model = "_", default = "codex_v" }}]
+fill = "nearest"
 [tools.tool_{i}.arguments.a]
-description = {{ levels = [{{ verbosity = 0, text = "a" }}, {{ verbosity = 9, text = "The first argument of tool {i}, in full." }}] }}
+description = {{ levels = [{{ verbosity = 0, text = "a" }}, {{ verbosity = 9, text = "The first argument of tool {i}, in full." }}], fill = "nearest" }}
 "#
             )
         })

@@ -77,12 +77,14 @@ runners = [
 
 static BARE: Description = description!(description = "Search notes.");
 
-/// A file declaring one tool's description as `table` (a TOML table body, or a `= "text"`).
+/// A file declaring one tool's description as `table` (a TOML table body, or a `= "text"`),
+/// with the DSL's gap-fill.
 fn from_file(table: &str) -> Description {
     let source = if table.trim_start().starts_with('=') {
         format!("[tools.t]\ndescription {table}\n")
     } else {
-        format!("[tools.t.description]\n{table}")
+        // The DSL's gap-fill, opted into: the file then resolves exactly as the macro.
+        format!("[tools.t.description]\nfill = \"nearest\"\n{table}")
     };
     let tailoring = Tailoring::from_toml_str(&source).unwrap();
     tailoring.tool("t").unwrap().description().unwrap().clone()
@@ -340,4 +342,54 @@ fn unmatched_names_tools_and_arguments_the_catalog_lacks() {
             "t.toml:5:8: the catalog has no tool `gone`"
         ]
     );
+}
+
+/// A file's table overlays: each level reads its own entry (the map's, else the levels',
+/// else the `default`), a matching runner rule answers only the levels it covers, and what
+/// nothing covers resolves to nothing here — the tool's own words where it is applied.
+/// `fill = "nearest"` opts into the DSL's gap-fill.
+#[test]
+fn a_files_table_overlays_unless_it_opts_into_gap_fill() {
+    let table = r#"
+levels = [{ verbosity = "0..=2", text = "terse" }, { verbosity = 9, text = "rich" }]
+descriptions = { g = "grok terse" }
+runners = [{ runner = "grok", model = "_", levels = [{ verbosity = 0, tag = "g" }] }]
+"#;
+    let file = |extra: &str| {
+        let source = format!("[tools.t.description]\n{extra}\n{table}");
+        let tailoring = Tailoring::from_toml_str(&source).unwrap();
+        tailoring.tool("t").unwrap().description().unwrap().clone()
+    };
+    let read = |d: &Description, runner: Option<&str>| -> Vec<Option<String>> {
+        (0..=9u8)
+            .map(|level| {
+                let ctx = RenderCtx::new().verbosity(level);
+                let ctx = match runner {
+                    Some(r) => ctx.runner(r),
+                    None => ctx,
+                };
+                d.resolve(&ctx).map(str::to_owned)
+            })
+            .collect()
+    };
+    let s = |t: &str| Some(t.to_owned());
+    let overlay = file("");
+    let mut want = vec![None; 10];
+    want[..3].fill(s("terse"));
+    want[9] = s("rich");
+    assert_eq!(read(&overlay, None), want);
+    want[0] = s("grok terse");
+    assert_eq!(read(&overlay, Some("grok")), want);
+    // A `default` answers what the levels leave.
+    let with_default = file("default = \"mid\"");
+    let mut want = vec![s("mid"); 10];
+    want[..3].fill(s("terse"));
+    want[9] = s("rich");
+    assert_eq!(read(&with_default, None), want);
+    // Gap-fill, as the macro does: 3..=5 nearest 2, 6..=8 nearest 9; the rule fills too.
+    let filled = file("fill = \"nearest\"");
+    let mut want = vec![s("terse"); 6];
+    want.extend(vec![s("rich"); 4]);
+    assert_eq!(read(&filled, None), want);
+    assert_eq!(read(&filled, Some("grok")), vec![s("grok terse"); 10]);
 }

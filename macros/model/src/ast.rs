@@ -144,6 +144,10 @@ pub struct DescSpec<F: Front> {
     pub runners: Vec<Runner<F>>,
     /// `allow(dead_variants)`: no warning for variants that can never be served.
     pub allow_dead: bool,
+    /// An overlay (a tailoring file's tables, unless they opt into gap-fill): a level or
+    /// reader the site does not cover has no text here, and reads the tool's own words.
+    /// `false`: the DSL's gap-fill, where the nearest level answers.
+    pub overlay: bool,
 }
 
 impl<F: Front> Default for DescSpec<F> {
@@ -154,6 +158,7 @@ impl<F: Front> Default for DescSpec<F> {
             verbosity_map: Vec::new(),
             runners: Vec::new(),
             allow_dead: false,
+            overlay: false,
         }
     }
 }

@@ -6,9 +6,14 @@
 //! still the definitive text), a rule's `default` next to its level entries. A runner rule
 //! never wins when a rule ranked before it matches every reader it matches. A declared tag
 //! no map entry and no rule names is never served.
+//!
+//! In an overlay (no gap-fill) a tier answers only the levels it covers, so what sits below
+//! it is dead only where those cover every level: level entries under a map covering all
+//! ten, a default under tiers covering all ten, a rule's default next to levels covering
+//! all ten.
 
 use crate::ast::{DescSpec, DescValue, Front, Tag};
-use crate::tables::{self, Rule};
+use crate::tables::{self, ALL_LEVELS, Plan, covered};
 
 /// One warning: where, and which kind (the runtime crate holds each kind's message, as the
 /// note of a deprecated constant named after the kind: `level_entry`, `list_default`,
@@ -21,9 +26,12 @@ pub struct Warning<L> {
     pub kind: &'static str,
 }
 
-/// The dead variants of one description site; `rules` are its runners as planned, one per
+/// The dead variants of one description site; `plan` is it as planned, its rules one per
 /// runner of `spec`, in declaration order.
-pub fn warnings<F: Front, T>(spec: &DescSpec<F>, rules: &[Rule<T>]) -> Vec<Warning<F::Loc>> {
+pub fn warnings<F: Front, T>(spec: &DescSpec<F>, plan: &Plan<T>) -> Vec<Warning<F::Loc>> {
+    let rules = &plan.rules;
+    // Whether a tier covering `mask` leaves nothing below it to answer.
+    let answers_all = |mask: tables::Mask| !spec.overlay || mask == ALL_LEVELS;
     let mut out = Vec::new();
     let mut warn = |loc: &F::Loc, kind: &'static str| {
         out.push(Warning {
@@ -32,21 +40,25 @@ pub fn warnings<F: Front, T>(spec: &DescSpec<F>, rules: &[Rule<T>]) -> Vec<Warni
         });
     };
     if let Some(DescValue::List(list)) = &spec.description {
-        let map = !spec.verbosity_map.is_empty();
+        let map = !spec.verbosity_map.is_empty() && answers_all(covered(&plan.vmap));
         if map {
             for (level, _) in &list.entries {
                 warn(level.loc(), "level_entry");
             }
         }
+        let above = covered(&plan.vmap) | covered(&plan.levels);
+        let has_tier = !spec.verbosity_map.is_empty() || !list.entries.is_empty();
         if let Some(default) = &list.default
-            && (map || !list.entries.is_empty())
+            && has_tier
+            && answers_all(above)
         {
             warn(&F::text_loc(default), "list_default");
         }
     }
-    for runner in &spec.runners {
+    for (runner, rule) in spec.runners.iter().zip(rules) {
         if let Some(default) = &runner.default
             && !runner.rules.is_empty()
+            && answers_all(covered(&rule.levels))
         {
             warn(&default.loc, "rule_default");
         }

@@ -81,6 +81,10 @@ pub struct Plan<T> {
     pub default_verbosity: Option<u8>,
     /// The runner rules, in declaration order.
     pub rules: Vec<Rule<T>>,
+    /// No gap-fill: a level no tier covers has no text (see [`DescSpec::overlay`]).
+    ///
+    /// [`DescSpec::overlay`]: crate::ast::DescSpec::overlay
+    pub overlay: bool,
 }
 
 impl<T> Default for Plan<T> {
@@ -91,6 +95,7 @@ impl<T> Default for Plan<T> {
             default: None,
             default_verbosity: None,
             rules: Vec::new(),
+            overlay: false,
         }
     }
 }
@@ -163,21 +168,50 @@ pub fn covers<T>(a: &Rule<T>, b: &Rule<T>) -> bool {
     runner && model
 }
 
+/// The levels `entries` cover, as one mask.
+pub fn covered<T>(entries: &[(Mask, T)]) -> Mask {
+    entries.iter().fold(0, |mask, (m, _)| mask | m)
+}
+
+/// The mask of all ten levels.
+pub const ALL_LEVELS: Mask = (1 << LEVELS) - 1;
+
+/// An overlay's slots: each level's own entry, else `default`, else nothing — no gap-fill.
+fn overlay_slots<T: Copy>(tiers: &[&[(Mask, T)]], default: Option<T>) -> [Option<T>; LEVELS] {
+    std::array::from_fn(|level| {
+        tiers
+            .iter()
+            .find_map(|entries| entries.iter().find(|(m, _)| m & (1 << level) != 0))
+            .map(|e| e.1)
+            .or(default)
+    })
+}
+
 /// Builds the lookup tables of a plan.
 pub fn build<T: Copy + PartialEq>(plan: Plan<T>) -> Shape<T> {
-    let base = gap_fill(&plan.vmap)
-        .or_else(|| gap_fill(&plan.levels))
-        .map(|slots| slots.map(Some))
-        .unwrap_or([plan.default; LEVELS]);
+    let overlay = plan.overlay;
+    let base = if overlay {
+        // Per level, the map's entry, else the level entry, else the default.
+        overlay_slots(&[&plan.vmap, &plan.levels], plan.default)
+    } else {
+        gap_fill(&plan.vmap)
+            .or_else(|| gap_fill(&plan.levels))
+            .map(|slots| slots.map(Some))
+            .unwrap_or([plan.default; LEVELS])
+    };
     let order = rank(&plan.rules);
     let mut planned: Vec<_> = plan.rules.into_iter().map(Some).collect();
     let rules: Vec<_> = order
         .into_iter()
         .filter_map(|i| planned[i].take())
         .map(|rule| RuleTable {
-            slots: gap_fill(&rule.levels)
-                .map(|slots| slots.map(Some))
-                .unwrap_or([rule.default; LEVELS]),
+            slots: if overlay {
+                overlay_slots(&[&rule.levels], rule.default)
+            } else {
+                gap_fill(&rule.levels)
+                    .map(|slots| slots.map(Some))
+                    .unwrap_or([rule.default; LEVELS])
+            },
             runner: rule.runner,
             model: rule.model,
         })

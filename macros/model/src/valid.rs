@@ -214,7 +214,10 @@ fn plan<F: Front>(
     errors: &mut impl Sink<F::Loc>,
 ) -> Checked<F> {
     let mut texts = Texts::<F>(Vec::new());
-    let mut plan = Plan::default();
+    let mut plan = Plan {
+        overlay: spec.overlay,
+        ..Plan::default()
+    };
 
     let doc_value;
     let description = match (&spec.description, doc) {
@@ -270,7 +273,7 @@ fn plan<F: Front>(
     let warnings = if spec.allow_dead {
         Vec::new()
     } else {
-        dead::warnings(spec, &plan.rules)
+        dead::warnings(spec, &plan)
     };
     Checked {
         texts: texts.0,

@@ -133,7 +133,8 @@ pub fn lint(
         let mut properties = BTreeSet::new();
         property_names(def.input_schema(), &mut properties);
         let mut names_arguments = false;
-        for (label, description) in strings(def) {
+        for tailorable in strings(def) {
+            let (label, description) = (tailorable.label, tailorable.description);
             let string = Strings {
                 def,
                 label: &label,
@@ -305,7 +306,7 @@ fn invariant_readers(
                 .flat_map(|def| {
                     strings(def)
                         .into_iter()
-                        .map(|(_, d)| d.resolve(&class.ctx(level)))
+                        .map(|s| s.description.resolve(&class.ctx(level)))
                 })
                 .collect()
         };

@@ -7,17 +7,47 @@ use crate::{Description, MAX_VERBOSITY, ToolDef};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
+/// A string of a tool that can be tailored: its label in reports, its key (`title`,
+/// `description`, an argument's path) and its description.
+pub(super) struct Tailorable {
+    pub(super) label: String,
+    pub(super) key: String,
+    pub(super) description: &'static Description,
+}
+
 /// The strings of a tool that can be tailored: title, description, each annotated argument.
-pub(super) fn strings(def: &'static ToolDef) -> Vec<(String, &'static Description)> {
+pub(super) fn strings(def: &'static ToolDef) -> Vec<Tailorable> {
+    let item = |label: String, key: String, description| Tailorable {
+        label,
+        key,
+        description,
+    };
     let mut out = vec![
-        ("title".to_owned(), def.title()),
-        ("description".to_owned(), def.description()),
+        item("title".into(), "title".into(), def.title()),
+        item(
+            "description".into(),
+            "description".into(),
+            def.description(),
+        ),
     ];
     out.extend(
         def.arguments()
-            .map(|(path, d)| (format!("argument `{path}`"), d)),
+            .map(|(path, d)| item(format!("argument `{path}`"), path, d)),
     );
     out
+}
+
+/// What a reader reads at one level: the text, and whose words it is (see [`source`]).
+type Cell = (Option<&'static str>, &'static str);
+
+/// Whose words a cell is, where a tailoring file overlays a server's catalog: ` · file`,
+/// ` · server's own`; nothing for a compiled definition.
+fn source(def: &ToolDef, key: &str, class: &ReaderClass, level: usize) -> &'static str {
+    match def.reads_file(key, &class.ctx(level as u8)) {
+        Some(true) => " · file",
+        Some(false) => " · server's own",
+        None => "",
+    }
 }
 
 /// What `class` reads of `description` at each level.
@@ -64,17 +94,23 @@ pub(super) fn matrix_text(
         if let Some(definitive) = def.description().definitive() {
             let _ = writeln!(out, "  definitive: {definitive:?}");
         }
-        for (label, description) in strings(def) {
-            let _ = writeln!(out, "  {label}");
-            let mut groups: Vec<(Vec<String>, Vec<Option<&'static str>>)> = Vec::new();
+        for string in strings(def) {
+            let _ = writeln!(out, "  {}", string.label);
+            // Readers read alike when their texts and their texts' sources are alike.
+            let mut groups: Vec<(Vec<&ReaderClass>, Vec<Cell>)> = Vec::new();
             for class in classes {
-                let cells = cells(description, class);
+                let cells: Vec<_> = cells(string.description, class)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(level, text)| (text, source(def, &string.key, class, level)))
+                    .collect();
                 match groups.iter_mut().find(|(_, c)| *c == cells) {
-                    Some((names, _)) => names.push(class.label()),
-                    None => groups.push((vec![class.label()], cells)),
+                    Some((names, _)) => names.push(class),
+                    None => groups.push((vec![class], cells)),
                 }
             }
             for (names, cells) in groups {
+                let names: Vec<String> = names.iter().map(|c| c.label()).collect();
                 let who = if names.len() == classes.len() {
                     "everyone".to_owned()
                 } else {
@@ -82,10 +118,11 @@ pub(super) fn matrix_text(
                 };
                 let _ = writeln!(out, "    {who}");
                 for (first, last) in runs(&cells) {
-                    let text = match cells[first] {
+                    let (text, source) = cells[first];
+                    let text = match text {
                         Some(t) => match super::tokens::count(t) {
-                            1 => format!("{t:?} (1 token)"),
-                            n => format!("{t:?} ({n} tokens)"),
+                            1 => format!("{t:?} (1 token){source}"),
+                            n => format!("{t:?} ({n} tokens){source}"),
                         },
                         None => "(nothing)".to_owned(),
                     };
@@ -110,21 +147,28 @@ pub(super) fn matrix_json(
         .map(|def| {
             let strings: Vec<Value> = strings(def)
                 .into_iter()
-                .map(|(label, description)| {
+                .map(|string| {
                     let readers: serde_json::Map<String, Value> = classes
                         .iter()
                         .map(|class| {
-                            let cells: Vec<Value> = cells(description, class)
+                            let cells: Vec<Value> = cells(string.description, class)
                                 .into_iter()
-                                .map(|text| match text {
-                                    Some(t) => json!({"text": t, "bytes": t.len(), "tokens": super::tokens::count(t)}),
+                                .enumerate()
+                                .map(|(level, text)| match text {
+                                    Some(t) => {
+                                        let mut cell = json!({"text": t, "bytes": t.len(), "tokens": super::tokens::count(t)});
+                                        if let Some(file) = def.reads_file(&string.key, &class.ctx(level as u8)) {
+                                            cell["source"] = (if file { "file" } else { "own" }).into();
+                                        }
+                                        cell
+                                    }
                                     None => Value::Null,
                                 })
                                 .collect();
                             (class.label(), Value::Array(cells))
                         })
                         .collect();
-                    json!({"string": label, "readers": readers})
+                    json!({"string": string.label, "readers": readers})
                 })
                 .collect();
             json!({"name": def.name(), "definitive": def.description().definitive(), "strings": strings})
@@ -203,7 +247,8 @@ pub(super) fn diff_text(
     let mut out = format!("{la} vs {lb}\n");
     let mut same = true;
     for def in defs {
-        for (label, description) in strings(def) {
+        for string in strings(def) {
+            let (label, description) = (&string.label, string.description);
             let pairs: Vec<_> = cells(description, a)
                 .into_iter()
                 .zip(cells(description, b))

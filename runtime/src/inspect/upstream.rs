@@ -5,6 +5,7 @@
 
 use super::{Finding, Outcome, run_defs};
 use crate::def::{RuntimeNested, RuntimeParts};
+use crate::schema_path;
 use crate::tailoring::ToolView;
 use crate::{Annotations, Description, Tailoring, ToolDef};
 use rmcp::model::Tool;
@@ -58,8 +59,9 @@ pub fn read_catalog(json: &str) -> Result<Vec<Tool>, String> {
 }
 
 /// The definition `tool` amounts to under `view` (the same view `proxy` serves it by):
-/// the file's words where it has some, else the server's own; a nested argument of the
-/// file's sits where the view puts it.
+/// each string the file words reads its table where it covers the level and reader, and
+/// the server's own words elsewhere; a nested argument of the file's sits where the view
+/// puts it.
 fn definition(tool: &Tool, view: &ToolView) -> &'static ToolDef {
     let own = |text: Option<&str>| {
         text.map_or(Description::ABSENT, |t| {
@@ -78,11 +80,18 @@ fn definition(tool: &Tool, view: &ToolView) -> &'static ToolDef {
         })
         .collect();
     let mut nested: Vec<RuntimeNested> = Vec::new();
-    for (path, at, description) in view.arguments_in(&tool.input_schema) {
+    // What the file words, by string: to tell its words from the server's.
+    let mut overlays: Vec<(String, Description)> = Vec::new();
+    for (path, at, file) in view.arguments_in(&tool.input_schema) {
+        overlays.push((path.to_owned(), file.clone()));
+        let given = schema_path::at(&tool.input_schema, &at.pointer())
+            .and_then(|p| p.get("description"))
+            .and_then(Value::as_str);
+        let description = file.over(given);
         if at.parent.is_empty() {
             match fields.iter_mut().find(|(name, _)| *name == at.name) {
-                Some((_, own)) => *own = description.clone(),
-                None => fields.push((at.name, description.clone())),
+                Some((_, own)) => *own = description,
+                None => fields.push((at.name, description)),
             }
             continue;
         }
@@ -99,7 +108,7 @@ fn definition(tool: &Tool, view: &ToolView) -> &'static ToolDef {
                 &mut nested.last_mut().expect("just pushed").fields
             }
         };
-        group.push((at.name, description.clone()));
+        group.push((at.name, description));
     }
     let schema = Value::Object((*tool.input_schema).clone());
     let annotations = tool.annotations.as_ref().map(|a| Annotations {
@@ -109,18 +118,26 @@ fn definition(tool: &Tool, view: &ToolView) -> &'static ToolDef {
         idempotent_hint: a.idempotent_hint,
         open_world_hint: a.open_world_hint,
     });
+    let mut item = |key: &str, file: Option<&Description>, given: Option<&str>| match file {
+        Some(file) => {
+            overlays.push((key.to_owned(), file.clone()));
+            file.over(given)
+        }
+        None => own(given),
+    };
+    let title = item("title", view.title(), tool.title.as_deref());
+    let description = item(
+        "description",
+        view.description(),
+        tool.description.as_deref(),
+    );
     ToolDef::leaked(RuntimeParts {
         name: tool.name.to_string(),
-        title: view
-            .title()
-            .cloned()
-            .unwrap_or_else(|| own(tool.title.as_deref())),
-        description: view
-            .description()
-            .cloned()
-            .unwrap_or_else(|| own(tool.description.as_deref())),
+        title,
+        description,
         fields,
         nested,
+        overlays,
         annotations,
         schema,
     })

@@ -38,8 +38,9 @@ const DESC_KEYS: &[&str] = &[
     "verbosity_map",
     "runners",
     "allow",
+    "fill",
 ];
-const TITLE_KEYS: &[&str] = &["levels", "default", "default_verbosity", "allow"];
+const TITLE_KEYS: &[&str] = &["levels", "default", "default_verbosity", "allow", "fill"];
 const LEVEL_ENTRY_KEYS: &[&str] = &["verbosity", "text"];
 const TAG_ENTRY_KEYS: &[&str] = &["verbosity", "tag"];
 const RUNNER_KEYS: &[&str] = &["runner", "model", "levels", "default"];
@@ -111,11 +112,16 @@ fn desc(value: &Value<'_>, is_title: bool, errors: &mut Errors<Span>) -> Option<
         _ => {
             return text(value, errors).map(|text| DescSpec {
                 description: Some(DescValue::Bare(text)),
+                overlay: true,
                 ..DescSpec::default()
             });
         }
     };
-    let mut spec = DescSpec::default();
+    // A file's table overlays the tool's own words unless it opts into gap-fill.
+    let mut spec = DescSpec {
+        overlay: true,
+        ..DescSpec::default()
+    };
     let mut list = DescList::default();
     let mut listed = false;
     for (key, value) in table.iter() {
@@ -149,6 +155,7 @@ fn desc(value: &Value<'_>, is_title: bool, errors: &mut Errors<Span>) -> Option<
                 spec.verbosity_map = entries(value, TAG_ENTRY_KEYS, "tag", errors, tag);
             }
             "runners" => spec.runners = runners(value, errors),
+            "fill" => spec.overlay = !fill(value, errors),
             _ => spec.allow_dead = allow(value, errors),
         }
     }
@@ -156,6 +163,23 @@ fn desc(value: &Value<'_>, is_title: bool, errors: &mut Errors<Span>) -> Option<
         spec.description = Some(DescValue::List(list));
     }
     Some(spec)
+}
+
+/// `fill = "nearest"` (the DSL's gap-fill: the nearest covered level answers every other)
+/// or `fill = "none"` (the default: an uncovered level reads the tool's own words). Whether
+/// it fills.
+fn fill(value: &Value<'_>, errors: &mut Errors<Span>) -> bool {
+    match value.get_ref().as_str() {
+        Some("nearest") => true,
+        Some("none") => false,
+        _ => {
+            errors.error(
+                value.span(),
+                "expected `fill = \"nearest\"` (gap-fill, as the DSL does) or `fill = \"none\"` (uncovered levels read the tool's own words; the default)".to_owned(),
+            );
+            false
+        }
+    }
 }
 
 /// `allow = ["dead_variants"]`.

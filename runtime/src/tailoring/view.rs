@@ -89,13 +89,14 @@ impl ToolView {
     }
 
     /// Words `tool` for `ctx` with the file's items alone (a registered tool, already
-    /// rendered from its tables).
+    /// rendered from its tables). A level or reader the file's table does not cover keeps
+    /// the tool's own words.
     pub(crate) fn overlay(&self, tool: &mut Tool, ctx: &RenderCtx<'_>) {
-        if let Some(title) = &self.title {
-            tool.title = title.resolve(ctx).map(str::to_owned);
+        if let Some(title) = self.title.as_ref().and_then(|t| t.resolve(ctx)) {
+            tool.title = Some(title.to_owned());
         }
-        if let Some(description) = &self.description {
-            tool.description = description.resolve_cow(ctx);
+        if let Some(description) = self.description.as_ref().and_then(|d| d.resolve_cow(ctx)) {
+            tool.description = Some(description);
         }
         if self.arguments.is_empty() {
             return;
@@ -106,20 +107,20 @@ impl ToolView {
             .collect();
         let root = Arc::make_mut(&mut tool.input_schema);
         for (pointer, description) in places {
-            if let Some(property) = schema_path::object_mut(root, &pointer) {
-                match description.resolve(ctx) {
-                    Some(text) => property.insert("description".into(), text.into()),
-                    None => property.remove("description"),
-                };
+            if let (Some(property), Some(text)) = (
+                schema_path::object_mut(root, &pointer),
+                description.resolve(ctx),
+            ) {
+                property.insert("description".into(), text.into());
             }
         }
     }
 }
 
 impl ToolTailoring {
-    /// Tailors `tool` for `ctx`: each item the file declares replaces the tool's (a title,
-    /// description or argument description that resolves to nothing is removed). Nothing
-    /// else of `tool` changes.
+    /// Tailors `tool` for `ctx`: each item the file declares overlays the tool's — where its
+    /// table covers the level and reader, its text; elsewhere the tool's own. Nothing else
+    /// of `tool` changes.
     pub fn tailor_tool(&self, tool: &mut Tool, ctx: &RenderCtx<'_>) {
         ToolView::new(None, Some(self)).overlay(tool, ctx);
     }

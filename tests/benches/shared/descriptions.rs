@@ -80,15 +80,18 @@ pub const FILE: &str = r#"
 description = "Search the notes."
 
 [tools.levels.description]
+fill = "nearest"
 levels = [{ verbosity = 0, text = "Search." }, { verbosity = 4, text = "Search the notes." }, { verbosity = 9, text = "Search the notes, in full." }]
 
 [tools.levels_vmap.description]
+fill = "nearest"
 allow = ["dead_variants"]
 levels = [{ verbosity = 0, text = "Search." }, { verbosity = 9, text = "Search the notes, in full." }]
 descriptions = { short = "Search notes.", long = "Search every note by text." }
 verbosity_map = [{ verbosity = "0..=3", tag = "short" }, { verbosity = "7..=9", tag = "long" }]
 
 [tools.runners.description]
+fill = "nearest"
 allow = ["dead_variants"]
 levels = [{ verbosity = 0, text = "Search." }, { verbosity = 9, text = "Search the notes, in full." }]
 descriptions = { short = "Search notes.", long = "Search every note by text.", codex = "search(query) (codex)", spark = "search(query) (spark)", grok_lo = "Search: plain words.", grok_hi = "Search notes with plain words; no operators.", claude = "Search notes (claude)." }

@@ -81,13 +81,21 @@ async fn the_file_tailors_the_wrapped_handlers_tools_per_reader() {
 }
 
 #[tokio::test]
-async fn the_files_instructions_replace_the_wrapped_handlers() {
+async fn the_files_instructions_overlay_the_wrapped_handlers() {
+    // `initialize` carries no reader hint: the default verbosity (5), which the file's
+    // levels (0 and 9) do not cover, reads the wrapped handler's own instructions...
     let server = server(FILE);
     let (client, _) = stdio(&server, "some-client", Era::Legacy).await;
-    let info = client.peer_info().unwrap();
-    // `initialize` carries no reader hint: the default verbosity (5) is nearest to 9.
     assert_eq!(
-        info.instructions.as_deref(),
+        client.peer_info().unwrap().instructions.as_deref(),
+        Some("The library's own instructions.")
+    );
+    // ...unless the table opts into the DSL's gap-fill: then 9 is nearest to 5.
+    let filled = FILE.replace("[instructions]\n", "[instructions]\nfill = \"nearest\"\n");
+    let server = self::server(&filled);
+    let (client, _) = stdio(&server, "some-client", Era::Legacy).await;
+    assert_eq!(
+        client.peer_info().unwrap().instructions.as_deref(),
         Some("A library: look books up by title.")
     );
     let without = Server::builder().handler(Library).build().unwrap();
@@ -164,11 +172,14 @@ const NESTED_CATALOG: &str = r##"{"tools": [{
 }]}"##;
 
 const NESTED_FILE: &str = r#"
+[tools.push_files.description]
+levels = [{ verbosity = "0..=2", text = "Push files." }]
+
 [tools.push_files.arguments.branch]
 description = { levels = [{ verbosity = 0, text = "branch" }, { verbosity = 9, text = "The branch the commit goes on." }] }
 
 [tools.push_files.arguments."files[].path"]
-description = { levels = [{ verbosity = 0, text = "path" }, { verbosity = 9, text = "Where the file goes, from the repository's root." }] }
+description = { levels = [{ verbosity = 0, text = "path" }, { verbosity = 9, text = "Where the file goes, from the repository's root." }], fill = "nearest" }
 
 [tools.push_files.arguments."author.email"]
 description = "The author's e-mail."
@@ -254,5 +265,18 @@ async fn inspect_shows_nested_arguments_exactly_as_they_are_served() {
             "{path}: {}",
             matrix.output
         );
+    }
+    // The file's description covers 0..=2 only: 3..=9 read the server's own words, and
+    // `matrix` says whose words each run of levels reads.
+    let own = "Push several files in one commit.";
+    for (level, want) in [(0, "Push files."), (2, "Push files."), (3, own), (9, own)] {
+        let served = by_name(&list(&client, None, reader("codex", level)).await.unwrap());
+        assert_eq!(served["push_files"]["description"], want, "level {level}");
+    }
+    for line in [
+        "0..=2  \"Push files.\" (3 tokens) · file",
+        "3..=9  \"Push several files in one commit.\" (7 tokens) · server's own",
+    ] {
+        assert!(matrix.output.contains(line), "{line}\n{}", matrix.output);
     }
 }

@@ -111,8 +111,15 @@ impl<H: ServerHandler> Session<H> {
         info: &Arc<RequestInfo>,
         deadline: Instant,
     ) -> Result<Option<String>, ErrorData> {
-        let fallback = match self.shared.listing.file.get().file.instructions() {
-            Some(file) => file.resolve(&info.render_ctx()).map(str::to_owned),
+        // The file's instructions overlay the wrapped handler's: what the file's table
+        // does not cover reads the handler's own.
+        let file = self.shared.listing.file.get();
+        let fallback = match file
+            .file
+            .instructions()
+            .and_then(|f| f.resolve(&info.render_ctx()))
+        {
+            Some(text) => Some(text.to_owned()),
             None => self.wrapped.get_info().instructions,
         };
         self.shared
