@@ -18,7 +18,7 @@ impl Front for Macro {
     fn literal(text: &Text) -> Option<&str> {
         match text {
             Text::Lit { value, .. } => Some(value),
-            Text::Expr(_) => None,
+            Text::Expr(_) | Text::Nothing(_) => None,
         }
     }
 
@@ -26,7 +26,12 @@ impl Front for Macro {
         match text {
             Text::Lit { lit, .. } => lit.to_token_stream(),
             Text::Expr(expr) => expr.to_token_stream(),
+            Text::Nothing(none) => none.to_token_stream(),
         }
+    }
+
+    fn is_nothing(text: &Text) -> bool {
+        matches!(text, Text::Nothing(_))
     }
 }
 
@@ -49,8 +54,13 @@ pub type DescSpec = model::DescSpec<Macro>;
 /// (`concat!`, `include_str!`, a const path — checked by an emitted const assertion).
 #[derive(Clone)]
 pub enum Text {
-    Lit { value: String, lit: syn::LitStr },
+    Lit {
+        value: String,
+        lit: syn::LitStr,
+    },
     Expr(syn::Expr),
+    /// `None`: say nothing (the key is left out where it answers).
+    Nothing(syn::Ident),
 }
 
 /// A description site that may name the crate: `description!`, `#[mcp_tool]`, `#[mcp_args]`.

@@ -21,6 +21,10 @@ fn text_tokens(text: &Text, k: &TokenStream) -> TokenStream {
     match text {
         Text::Lit { lit, .. } => quote!(#lit),
         Text::Expr(expr) => quote!(#k::__private::trim(#expr)),
+        // Never pooled: a slot that says nothing is `SILENT`, not a text.
+        Text::Nothing(none) => {
+            syn::Error::new(none.span(), "`None` is not a text here").to_compile_error()
+        }
     }
 }
 
@@ -36,7 +40,7 @@ fn text_assertions<'a>(texts: impl IntoIterator<Item = &'a Text>, k: &TokenStrea
                     "empty text: a description text must not be empty or only whitespace",
                 );
             }),
-            Text::Lit { .. } => None,
+            Text::Lit { .. } | Text::Nothing(_) => None,
         })
         .collect()
 }
@@ -83,7 +87,7 @@ fn tailored(table: &Table<usize>, texts: &[Text], k: &TokenStream) -> TokenStrea
     let pool_texts = pool.iter().map(|h| text_tokens(&texts[*h], k));
     // Ten slots as one byte-string literal: one constant for rustc, not ten operands.
     let slots = |slots: &[Option<usize>]| {
-        let bytes = tables::slot_bytes(&pool, slots);
+        let bytes = tables::slot_bytes(table, &pool, slots);
         syn::LitByteStr::new(&bytes, proc_macro2::Span::call_site())
     };
     let base = slots(&table.base);
@@ -102,7 +106,7 @@ fn tailored(table: &Table<usize>, texts: &[Text], k: &TokenStream) -> TokenStrea
         }
     });
     let default_verbosity = option(table.default_verbosity);
-    let definitive = tables::slot_bytes(&pool, &[table.definitive])[0];
+    let definitive = tables::slot_bytes(table, &pool, &[table.definitive])[0];
     // The tables live in a `static`: they hold `Cow`s (a run-time table owns its texts),
     // which promotion to `'static` does not cover.
     quote! {{

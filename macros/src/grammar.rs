@@ -172,6 +172,9 @@ pub fn text(expr: &Expr, errors: &mut Errors) -> Option<Text> {
                 lit: lit.clone(),
             })
         }
+        Expr::Path(_) if single_ident(expr).is_some_and(|i| i == "None") => {
+            single_ident(expr).map(Text::Nothing)
+        }
         Expr::Macro(_) | Expr::Path(_) => Some(Text::Expr(expr.clone())),
         Expr::Paren(p) => text(&p.expr, errors),
         other => {

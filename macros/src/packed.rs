@@ -119,8 +119,9 @@ impl<'a> Packer<'a> {
 
     fn tailored(&mut self, table: &Table<usize>, texts: &'a [Text]) {
         let pool = tables::pool(table);
-        // A slot is an index into the description's run; `u8::MAX` (no text) is past its end.
-        let slots = |slots: &[Option<usize>]| tables::slot_bytes(&pool, slots);
+        // A slot is an index into the description's run; `NO_TEXT` (255) and `SILENT` (254,
+        // says nothing) are past its end.
+        let slots = |slots: &[Option<usize>]| tables::slot_bytes(table, &pool, slots);
         self.run(pool.iter().map(|h| Entry::Text(&texts[*h])));
         self.layout.extend(slots(&table.base));
         self.layout.push(table.default_verbosity.unwrap_or(u8::MAX));

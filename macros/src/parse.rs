@@ -114,8 +114,18 @@ fn annotations(nested: Nested<AnnotationArgs>, errors: &mut Errors) -> Option<An
             return None;
         }
     };
+    let title = value(&args.title, errors, |e, errors| match text(e, errors)? {
+        Text::Nothing(none) => {
+            errors.at(
+                &none,
+                "an annotation title is a text; leave `title` out of `annotations(...)` for none",
+            );
+            None
+        }
+        title => Some(title),
+    });
     Some(Annotations {
-        title: value(&args.title, errors, text).flatten(),
+        title: title.flatten(),
         hints: args.hints,
     })
 }

@@ -2,6 +2,8 @@
 
 use crate::ctx::RenderCtx;
 use crate::description::Description;
+#[cfg(feature = "server")]
+use crate::description::Found;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -254,7 +256,7 @@ impl ToolDef {
             overlays
                 .iter()
                 .find(|(key, _)| key == string)
-                .is_some_and(|(_, file)| file.resolve(ctx).is_some()),
+                .is_some_and(|(_, file)| file.lookup(ctx) != Found::Uncovered),
         )
     }
 
@@ -431,15 +433,20 @@ impl ToolDef {
 
     /// Tailors another implementation's tool of the same name (say, an rmcp `#[tool]`
     /// taking `Parameters<Self>`): its title and description become this definition's
-    /// when they resolve, and each annotated property of its input schema gets the
-    /// resolved description. Nothing else of `tool` changes.
+    /// when they resolve (and are left out where the tables say `None`), and each annotated
+    /// property of its input schema gets the resolved description. Nothing else of `tool`
+    /// changes.
     #[cfg(feature = "server")]
     pub fn tailor_tool(&self, tool: &mut rmcp::model::Tool, ctx: &RenderCtx<'_>) {
-        if let Some(title) = self.title.resolve(ctx) {
-            tool.title = Some(title.to_owned());
+        match self.title.lookup(ctx) {
+            Found::Text(title) => tool.title = Some(title.to_owned()),
+            Found::Nothing => tool.title = None,
+            Found::Uncovered => {}
         }
-        if let Some(description) = self.description.resolve_cow(ctx) {
-            tool.description = Some(description);
+        match self.description.lookup(ctx) {
+            Found::Text(_) => tool.description = self.description.resolve_cow(ctx),
+            Found::Nothing => tool.description = None,
+            Found::Uncovered => {}
         }
         if self.argument_descriptions().next().is_some() {
             self.tailor_properties(std::sync::Arc::make_mut(&mut tool.input_schema), ctx);

@@ -6,8 +6,26 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 /// The slot value meaning "no text": always past the end of a pool (pools hold at most
-/// 255 texts), so `texts.get(NONE)` is `None` without a branch of its own.
+/// 254 texts), so `texts.get(NONE)` is `None` without a branch of its own. In a tailoring
+/// file's overlay, the tool's own words answer there.
 const NONE: u8 = u8::MAX;
+
+/// The slot value that says nothing (the DSL's `None`, a file's `false`): past the end of a
+/// pool too, so it resolves to `None` like [`NONE`]; only [`Description::lookup`] tells
+/// them apart.
+const SILENT: u8 = u8::MAX - 1;
+
+/// What a description answers for one context, told apart for an overlay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(feature = "server"), allow(dead_code))]
+pub(crate) enum Found<'a> {
+    /// A text.
+    Text(&'a str),
+    /// Nothing, on purpose: the key is left out.
+    Nothing,
+    /// No text here: in an overlay, the tool's own words.
+    Uncovered,
+}
 
 /// What a tool's description, title or field description becomes: absent, a bare string,
 /// or a table of variants chosen by a [`RenderCtx`].
@@ -109,21 +127,24 @@ impl Rule {
 impl Tailored {
     #[inline]
     fn resolve(&self, ctx: &RenderCtx<'_>) -> Option<&str> {
-        let level = usize::from(ctx.effective_level(self.default_verbosity));
-        let mut slot = self.base[level];
-        let (runner, model) = (ctx.runner_name(), ctx.model_name());
-        // The most specific matching rule decides; the next-best rule is never tried.
-        if let Some(rule) = self.rules.iter().find(|r| r.matches(runner, model))
-            && rule.slots[level] != NONE
-        {
-            slot = rule.slots[level];
-        }
-        self.text(slot)
+        self.text(self.slot(ctx))
     }
 
     #[inline]
     fn text(&self, slot: u8) -> Option<&str> {
         self.texts.get(usize::from(slot)).map(|text| &**text)
+    }
+
+    /// The slot this context reads: the most specific matching rule's, where it has one
+    /// (the next-best rule is never tried), else the base tier's.
+    #[inline]
+    fn slot(&self, ctx: &RenderCtx<'_>) -> u8 {
+        let level = usize::from(ctx.effective_level(self.default_verbosity));
+        let (runner, model) = (ctx.runner_name(), ctx.model_name());
+        match self.rules.iter().find(|r| r.matches(runner, model)) {
+            Some(rule) if rule.slots[level] != NONE => rule.slots[level],
+            _ => self.base[level],
+        }
     }
 }
 
@@ -212,6 +233,22 @@ impl Description {
             Repr::Bare(text) => Some(text),
             Repr::Tailored(tables) => tables.resolve(ctx),
             Repr::Shared(tables) => tables.resolve(ctx),
+        }
+    }
+
+    /// What this description answers for `ctx`, telling a text, nothing on purpose and no
+    /// text apart (an overlay's uncovered levels read the tool's own words).
+    #[cfg_attr(not(feature = "server"), allow(dead_code))]
+    pub(crate) fn lookup(&self, ctx: &RenderCtx<'_>) -> Found<'_> {
+        let tables: &Tailored = match &self.repr {
+            Repr::Absent => return Found::Uncovered,
+            Repr::Bare(text) => return Found::Text(text),
+            Repr::Tailored(tables) => tables,
+            Repr::Shared(tables) => tables,
+        };
+        match tables.slot(ctx) {
+            SILENT => Found::Nothing,
+            slot => tables.text(slot).map_or(Found::Uncovered, Found::Text),
         }
     }
 

@@ -270,3 +270,67 @@ fn json_and_rmcp_encodings_of_a_tool_agree_for_every_reader() {
         }
     }
 }
+
+/// `None` is a wording: where it answers, the key is left out — a tool's title or
+/// description, an argument's description — in every DSL form (level entries, a variant a
+/// runner rule picks, a bare `None`), checked like any text.
+#[test]
+fn saying_nothing_leaves_the_key_out() {
+    /// Search the notes.
+    #[mcp_tool(
+        title = [(verbosity(0..=4), None), (verbosity(5..=9), "Search")],
+        description = [(verbosity(0), None), (verbosity(1..=9), "Search the notes.")],
+        descriptions = [quiet = None],
+        runners = [((grok, _), [default = quiet])],
+    )]
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct Search {
+        /// Words to look for.
+        #[mcp(description = [(verbosity(0..=2), None), (verbosity(3..=9), "Words to look for.")])]
+        query: String,
+        /// Always left out.
+        #[mcp(description = None)]
+        page: Option<u32>,
+    }
+    let terse = Search::render(&at(0));
+    assert_eq!(
+        terse,
+        json!({
+            "name": "search",
+            "inputSchema": Search::render(&at(9))["inputSchema"].clone().tap(|schema| {
+                schema["properties"]["query"].as_object_mut().unwrap().remove("description");
+            }),
+        })
+    );
+    let rich = Search::render(&at(9));
+    assert_eq!(rich["title"], "Search");
+    assert_eq!(rich["description"], "Search the notes.");
+    assert_eq!(
+        rich["inputSchema"]["properties"]["query"]["description"],
+        "Words to look for."
+    );
+    assert!(
+        rich["inputSchema"]["properties"]["page"]
+            .get("description")
+            .is_none()
+    );
+    // The runner rule's variant says nothing: grok reads no description at any level.
+    let grok = Search::render(&RenderCtx::new().runner("grok").verbosity(9));
+    assert!(grok.get("description").is_none(), "{grok}");
+    assert_eq!(grok["title"], "Search");
+    // `description!` too: a bare `None` resolves to nothing everywhere.
+    static SILENT: mcp_tailor::Description = mcp_tailor::description!(description = None);
+    assert_eq!(SILENT.resolve(&at(3)), None);
+}
+
+/// `value.tap(f)`: `f` applied to a copy, for building expectations.
+trait Tap: Sized {
+    fn tap(self, f: impl FnOnce(&mut Self)) -> Self;
+}
+
+impl Tap for Value {
+    fn tap(mut self, f: impl FnOnce(&mut Self)) -> Self {
+        f(&mut self);
+        self
+    }
+}

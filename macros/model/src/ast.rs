@@ -12,6 +12,11 @@ pub trait Front {
     fn literal(text: &Self::Text) -> Option<&str>;
     /// Where the text was written.
     fn text_loc(text: &Self::Text) -> Self::Loc;
+    /// Whether the text says nothing (the DSL's `None`, a file's `false`): where it
+    /// answers, the key is left out.
+    fn is_nothing(_text: &Self::Text) -> bool {
+        false
+    }
 }
 
 /// A verbosity level as written (not yet checked against 0..=9).

@@ -85,6 +85,8 @@ pub struct Plan<T> {
     ///
     /// [`DescSpec::overlay`]: crate::ast::DescSpec::overlay
     pub overlay: bool,
+    /// The handle that says nothing (the key left out), if the site uses one.
+    pub nothing: Option<T>,
 }
 
 impl<T> Default for Plan<T> {
@@ -96,6 +98,7 @@ impl<T> Default for Plan<T> {
             default_verbosity: None,
             rules: Vec::new(),
             overlay: false,
+            nothing: None,
         }
     }
 }
@@ -123,6 +126,8 @@ pub struct Table<T> {
     pub default_verbosity: Option<u8>,
     /// The definitive text (the list's `default`).
     pub definitive: Option<T>,
+    /// The handle that says nothing: never pooled, its slots [`SILENT`].
+    pub nothing: Option<T>,
 }
 
 /// What a description amounts to.
@@ -220,7 +225,10 @@ pub fn build<T: Copy + PartialEq>(plan: Plan<T>) -> Shape<T> {
         if base.iter().all(Option::is_none) {
             return Shape::Absent;
         }
-        if let Some(text) = base[0].filter(|t| base.iter().all(|b| *b == Some(*t)))
+        // Saying nothing everywhere is a table of silent slots, not a bare text.
+        if let Some(text) = base[0]
+            .filter(|t| plan.nothing != Some(*t))
+            .filter(|t| base.iter().all(|b| *b == Some(*t)))
             && plan.default.is_none_or(|d| d == text)
         {
             return Shape::Bare(text);
@@ -231,11 +239,20 @@ pub fn build<T: Copy + PartialEq>(plan: Plan<T>) -> Shape<T> {
         rules,
         default_verbosity: plan.default_verbosity,
         definitive: plan.default,
+        nothing: plan.nothing,
     })
 }
 
+/// The slot byte that says nothing: the key is left out. Past the end of every pool (pools
+/// hold at most 254 texts), like [`NO_TEXT`].
+pub const SILENT: u8 = u8::MAX - 1;
+
+/// The slot byte of no text: a lower tier answers, or (an overlay) the tool's own words.
+pub const NO_TEXT: u8 = u8::MAX;
+
 /// The handles a table can answer with, in first-use order (base, rules, definitive): the
-/// text pool. Unreferenced variants are left out, so they cost no bytes.
+/// text pool. Unreferenced variants are left out, so they cost no bytes; so is the handle
+/// that says nothing.
 pub fn pool<T: Copy + PartialEq>(table: &Table<T>) -> Vec<T> {
     let mut used = Vec::new();
     let all = table
@@ -245,23 +262,30 @@ pub fn pool<T: Copy + PartialEq>(table: &Table<T>) -> Vec<T> {
         .chain(std::iter::once(&table.definitive))
         .flatten();
     for handle in all {
-        if !used.contains(handle) {
+        if table.nothing != Some(*handle) && !used.contains(handle) {
             used.push(*handle);
         }
     }
     used
 }
 
-/// The byte of each slot: the handle's index in `pool`, or `u8::MAX` (no text: always past
-/// the end of a pool, which holds at most 255 texts).
-pub fn slot_bytes<T: Copy + PartialEq>(pool: &[T], slots: &[Option<T>]) -> Vec<u8> {
+/// The byte of each slot of `table`: the handle's index in `pool`, [`SILENT`] for the
+/// handle that says nothing, or [`NO_TEXT`].
+pub fn slot_bytes<T: Copy + PartialEq>(
+    table: &Table<T>,
+    pool: &[T],
+    slots: &[Option<T>],
+) -> Vec<u8> {
     slots
         .iter()
-        .map(|handle| {
-            handle
-                .and_then(|h| pool.iter().position(|p| *p == h))
+        .map(|handle| match handle {
+            Some(h) if table.nothing == Some(*h) => SILENT,
+            Some(h) => pool
+                .iter()
+                .position(|p| p == h)
                 .and_then(|i| u8::try_from(i).ok())
-                .unwrap_or(u8::MAX)
+                .unwrap_or(NO_TEXT),
+            None => NO_TEXT,
         })
         .collect()
 }

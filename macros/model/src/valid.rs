@@ -8,8 +8,9 @@ use crate::dead::{self, Warning};
 use crate::errors::{Sink, backticked};
 use crate::tables::{Mask, ModelMatch, Plan, Rule, range_mask};
 
-/// At most this many distinct texts per description (slot 255 means "none").
-pub const MAX_TEXTS: usize = 255;
+/// At most this many distinct texts per description (slot 254 says nothing, 255 has no
+/// text).
+pub const MAX_TEXTS: usize = 254;
 
 /// The checked form of one description: its texts, a plan whose handles index them, and
 /// the warnings about variants it can never serve.
@@ -140,6 +141,11 @@ struct Texts<F: Front>(Vec<F::Text>);
 
 impl<F: Front> Texts<F> {
     fn add(&mut self, text: &F::Text) -> usize {
+        if F::is_nothing(text)
+            && let Some(index) = self.0.iter().position(F::is_nothing)
+        {
+            return index;
+        }
         if let Some(value) = F::literal(text)
             && let Some(index) = self.0.iter().position(|t| F::literal(t) == Some(value))
         {
@@ -270,6 +276,7 @@ fn plan<F: Front>(
         .map(|runner| runner_rule(runner, &variants, errors))
         .collect();
 
+    plan.nothing = texts.0.iter().position(F::is_nothing);
     let warnings = if spec.allow_dead {
         Vec::new()
     } else {

@@ -3,6 +3,7 @@
 use super::readers::ReaderClass;
 use super::report::{cells, strings};
 use super::tokens;
+use crate::description::Found;
 use crate::{Description, MAX_VERBOSITY, ToolDef};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -95,13 +96,17 @@ fn named_arguments(text: &str, tool: &str) -> Vec<String> {
 
 /// Which readers read `text` of `description`, at which levels: `codex@0..=9, -@3`.
 fn read_by(description: &Description, classes: &[ReaderClass], text: &str) -> String {
+    readers_where(classes, |class, level| {
+        cells(description, class)[level] == Some(text)
+    })
+}
+
+/// The readers and levels where `reads` holds: `codex@0..=9, -@3`.
+fn readers_where(classes: &[ReaderClass], reads: impl Fn(&ReaderClass, usize) -> bool) -> String {
     let mut parts = Vec::new();
     for class in classes {
-        let levels: Vec<usize> = cells(description, class)
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| **t == Some(text))
-            .map(|(level, _)| level)
+        let levels: Vec<usize> = (0..=usize::from(MAX_VERBOSITY))
+            .filter(|&level| reads(class, level))
             .collect();
         if let (Some(first), Some(last)) = (levels.first(), levels.last()) {
             let range = if levels.len() == last - first + 1 && first != last {
@@ -148,6 +153,7 @@ pub fn lint(
         if names_arguments {
             open_schema(def, &mut findings);
         }
+        silent_description(def, classes, &mut findings);
     }
     if defs.iter().any(|d| d.is_tailored()) {
         invariant_readers(defs, classes, &mut findings);
@@ -276,6 +282,27 @@ fn over_budget(string: &Strings<'_>, config: &LintConfig, findings: &mut Vec<Fin
             }
         }
     }
+}
+
+/// A tool description that says nothing (`None`, a file's `false`) for some reader: MCP
+/// allows it, but a model then chooses the tool by its name and schema alone.
+fn silent_description(def: &'static ToolDef, classes: &[ReaderClass], findings: &mut Vec<Finding>) {
+    let description = def.description();
+    let silent = |class: &ReaderClass, level: usize| {
+        description.lookup(&class.ctx(level as u8)) == Found::Nothing
+    };
+    let read_by = readers_where(classes, silent);
+    if read_by.is_empty() {
+        return;
+    }
+    findings.push(Finding {
+        tool: def.name().to_owned(),
+        string: "description".to_owned(),
+        read_by,
+        message: "says nothing: clients list the tool without a description, and a model \
+                  chooses it by its name and schema alone (MCP allows it)"
+            .to_owned(),
+    });
 }
 
 /// A tool whose descriptions name its arguments while its schema accepts unknown ones.

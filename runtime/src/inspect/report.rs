@@ -124,7 +124,7 @@ pub(super) fn matrix_text(
                             1 => format!("{t:?} (1 token){source}"),
                             n => format!("{t:?} ({n} tokens){source}"),
                         },
-                        None => "(nothing)".to_owned(),
+                        None => format!("(nothing){source}"),
                     };
                     let _ = writeln!(out, "      {:<6} {text}", levels(first, last));
                 }

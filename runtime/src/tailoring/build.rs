@@ -17,7 +17,7 @@ pub(crate) fn description(checked: &Checked<File>) -> Description {
     };
     let pool = tables::pool(&table);
     let slots = |slots: &[Option<usize>]| -> [u8; LEVELS] {
-        let bytes = tables::slot_bytes(&pool, slots);
+        let bytes = tables::slot_bytes(&table, &pool, slots);
         bytes.try_into().expect("ten slots make ten bytes")
     };
     let owned = |names: &[String]| names.iter().cloned().map(Cow::Owned).collect();
@@ -39,6 +39,6 @@ pub(crate) fn description(checked: &Checked<File>) -> Description {
         base: slots(&table.base),
         rules,
         default_verbosity: table.default_verbosity,
-        definitive: tables::slot_bytes(&pool, &[table.definitive])[0],
+        definitive: tables::slot_bytes(&table, &pool, &[table.definitive])[0],
     })
 }

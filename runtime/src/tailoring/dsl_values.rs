@@ -57,12 +57,22 @@ pub(super) fn text(value: &Value<'_>, errors: &mut Errors<Span>) -> Option<FileT
             Some(FileText {
                 value: s.to_string(),
                 span: value.span(),
+                nothing: false,
             })
         }
+        // `false`: say nothing — the key is left out where this answers.
+        DeValue::Boolean(false) => Some(FileText {
+            value: String::new(),
+            span: value.span(),
+            nothing: true,
+        }),
         other => {
             errors.error(
                 value.span(),
-                format!("expected text: a string; found {}", describe(other)),
+                format!(
+                    "expected text: a string, or `false` to say nothing; found {}",
+                    describe(other)
+                ),
             );
             None
         }

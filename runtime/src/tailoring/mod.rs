@@ -17,7 +17,7 @@
 //!   { verbosity = "3..=6", text = "Get a note by id." }, # LO..=HI
 //!   { verbosity = [7, 9], text = "Get one note." },      # a set
 //! ]
-//! default = "Get a note by its id."                      # the definitive text
+//! default = "Get a note by its id."                      # the levels left: 1, 2, 8
 //! default_verbosity = 3
 //! descriptions = { grok_hint = "Get a note; pass `id`.", "hippo-5" = "Note by id." }
 //! verbosity_map = [{ verbosity = "0..=5", tag = "grok_hint" }]
@@ -26,14 +26,32 @@
 //!   { runner = "codex", model = ["spark", "5.4"], default = "grok_hint" },
 //! ]
 //! allow = ["dead_variants"]             # no warnings for variants never served
+//! fill = "nearest"                      # opt into gap-fill (default: "none", an overlay)
 //!
 //! [tools.search_notes.arguments.query]  # an argument by serialized name
 //! description = "Words to look for."    # nested: arguments."filter.tag", "files[].path"
 //! ```
 //!
-//! A title table takes `levels`, `default`, `default_verbosity` and `allow`. Loading reports
-//! **every** error at once, each `FILE:LINE:COL: message`; variants that can never be served
-//! are warnings ([`Tailoring::warnings`]), worded as the macro's.
+//! **A file overlays the tool's own words.** Where a table covers a level and reader, its
+//! text; elsewhere the tool's own (the upstream's, a wrapped or registered tool's, the
+//! wrapped handler's instructions). Per level: the `verbosity_map`'s entry, else the level
+//! entry, else the table's `default`; a matching runner rule answers the levels it covers
+//! (its entries, else its `default`) and leaves the rest to those tiers. So `levels = [{
+//! verbosity = "0..=2", text = "…" }]` words levels 0 to 2 and leaves 3 to 9 as the server
+//! wrote them. `fill = "nearest"` opts a table into the DSL's gap-fill: every level reads
+//! the nearest covered one, exactly as `#[mcp_tool]` resolves.
+//!
+//! **`false` says nothing**, wherever a text stands (`text = false`, `default = false`, a
+//! variant, `description = false`): where it answers, the key is left out of the served
+//! tool — its title or description, an argument's description.
+//!
+//! An argument is named by its path: `query`, `filter.tag` (a nested object, through local
+//! `$ref`s), `files[].path` (an array's items), `labels{}.color` (a map's values), and a
+//! property inside `allOf`/`anyOf`/`oneOf` branches is found by its name.
+//!
+//! A title table takes `levels`, `default`, `default_verbosity`, `allow` and `fill`. Loading
+//! reports **every** error at once, each `FILE:LINE:COL: message`; variants that can never be
+//! served are warnings ([`Tailoring::warnings`]), worded as the macro's.
 
 #[cfg(feature = "server")]
 mod view;
@@ -67,8 +85,10 @@ use std::path::Path;
 ///     runners = [{ runner = "grok", model = "_", default = "grok" }]
 /// "#).unwrap();
 /// let search = t.tool("search").unwrap().description().unwrap();
-/// assert_eq!(search.resolve(&RenderCtx::new().verbosity(1)), Some("Search."));
+/// assert_eq!(search.resolve(&RenderCtx::new().verbosity(0)), Some("Search."));
 /// assert_eq!(search.resolve(&RenderCtx::new().runner("grok")), Some("Search. Plain words only."));
+/// // An overlay: level 1 is the file's to leave, so the tool's own words answer there.
+/// assert_eq!(search.resolve(&RenderCtx::new().verbosity(1)), None);
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Tailoring {

@@ -14,11 +14,13 @@ use toml::de::{DeArray, DeTable, DeValue};
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct File;
 
-/// A text as the file wrote it.
+/// A text as the file wrote it: a string, or `false` (say nothing).
 #[derive(Clone, Debug)]
 pub(crate) struct FileText {
     pub(crate) value: String,
     pub(crate) span: Range<usize>,
+    /// `false` was written: the key is left out where this answers.
+    pub(crate) nothing: bool,
 }
 
 impl Front for File {
@@ -26,11 +28,15 @@ impl Front for File {
     type Text = FileText;
 
     fn literal(text: &FileText) -> Option<&str> {
-        Some(&text.value)
+        (!text.nothing).then_some(text.value.as_str())
     }
 
     fn text_loc(text: &FileText) -> Range<usize> {
         text.span.clone()
+    }
+
+    fn is_nothing(text: &FileText) -> bool {
+        text.nothing
     }
 }
 

@@ -5,7 +5,7 @@
 //! argument path is found through [`schema_path`](crate::schema_path).
 
 use super::{Location, Tailoring, ToolTailoring};
-use crate::description::Description;
+use crate::description::{Description, Found};
 use crate::schema_path::{self, ArgumentAt};
 use crate::{RenderCtx, ToolDef};
 use rmcp::model::Tool;
@@ -92,11 +92,19 @@ impl ToolView {
     /// rendered from its tables). A level or reader the file's table does not cover keeps
     /// the tool's own words.
     pub(crate) fn overlay(&self, tool: &mut Tool, ctx: &RenderCtx<'_>) {
-        if let Some(title) = self.title.as_ref().and_then(|t| t.resolve(ctx)) {
-            tool.title = Some(title.to_owned());
+        if let Some(title) = &self.title {
+            match title.lookup(ctx) {
+                Found::Text(text) => tool.title = Some(text.to_owned()),
+                Found::Nothing => tool.title = None,
+                Found::Uncovered => {}
+            }
         }
-        if let Some(description) = self.description.as_ref().and_then(|d| d.resolve_cow(ctx)) {
-            tool.description = Some(description);
+        if let Some(description) = &self.description {
+            match description.lookup(ctx) {
+                Found::Text(text) => tool.description = Some(text.to_owned().into()),
+                Found::Nothing => tool.description = None,
+                Found::Uncovered => {}
+            }
         }
         if self.arguments.is_empty() {
             return;
@@ -107,11 +115,17 @@ impl ToolView {
             .collect();
         let root = Arc::make_mut(&mut tool.input_schema);
         for (pointer, description) in places {
-            if let (Some(property), Some(text)) = (
-                schema_path::object_mut(root, &pointer),
-                description.resolve(ctx),
-            ) {
-                property.insert("description".into(), text.into());
+            let Some(property) = schema_path::object_mut(root, &pointer) else {
+                continue;
+            };
+            match description.lookup(ctx) {
+                Found::Text(text) => {
+                    property.insert("description".into(), text.into());
+                }
+                Found::Nothing => {
+                    property.remove("description");
+                }
+                Found::Uncovered => {}
             }
         }
     }
@@ -119,8 +133,8 @@ impl ToolView {
 
 impl ToolTailoring {
     /// Tailors `tool` for `ctx`: each item the file declares overlays the tool's — where its
-    /// table covers the level and reader, its text; elsewhere the tool's own. Nothing else
-    /// of `tool` changes.
+    /// table covers the level and reader, its text (or no key at all, where it says
+    /// `false`); elsewhere the tool's own. Nothing else of `tool` changes.
     pub fn tailor_tool(&self, tool: &mut Tool, ctx: &RenderCtx<'_>) {
         ToolView::new(None, Some(self)).overlay(tool, ctx);
     }

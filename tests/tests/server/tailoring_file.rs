@@ -280,3 +280,68 @@ async fn inspect_shows_nested_arguments_exactly_as_they_are_served() {
         assert!(matrix.output.contains(line), "{line}\n{}", matrix.output);
     }
 }
+
+/// `false` is a wording in a file: where it answers, the key is left out of the served
+/// tool (its description, an argument's), and elsewhere the upstream's own words stay;
+/// `lint` says where a tool description says nothing.
+#[tokio::test]
+async fn a_file_can_say_nothing() {
+    let tools = mcp_tailor::inspect::read_catalog(NESTED_CATALOG).unwrap();
+    let file = Tailoring::from_toml_str(
+        r#"
+[tools.push_files.description]
+levels = [{ verbosity = "0..=1", text = false }, { verbosity = "2..=4", text = "Push files." }]
+
+[tools.push_files.arguments.branch]
+description = { levels = [{ verbosity = "0..=2", text = false }] }
+
+[tools.push_files.arguments."files[].content"]
+description = false
+"#,
+    )
+    .unwrap();
+    let server = Server::builder()
+        .handler(Fixed(tools.clone()))
+        .tailoring(file.clone())
+        .build()
+        .unwrap();
+    let (client, _) = stdio(&server, "some-client", Era::Legacy).await;
+    let at = |level: u8| {
+        let client = &client;
+        async move {
+            by_name(&list(client, None, reader("codex", level)).await.unwrap())["push_files"]
+                .clone()
+        }
+    };
+    let terse = at(0).await;
+    assert!(terse.get("description").is_none(), "{terse}");
+    let properties = &terse["inputSchema"]["properties"];
+    assert!(properties["branch"].get("description").is_none(), "{terse}");
+    assert_eq!(properties["branch"]["type"], "string");
+    let content = &properties["files"]["items"]["properties"]["content"];
+    assert!(content.get("description").is_none(), "{terse}");
+    assert_eq!(at(3).await["description"], "Push files.");
+    let rich = at(9).await;
+    assert_eq!(rich["description"], "Push several files in one commit.");
+    assert_eq!(
+        rich["inputSchema"]["properties"]["branch"]["description"],
+        "Branch to push to."
+    );
+    // `inspect` reads the same, and `lint` names who reads no description.
+    let listed = mcp_tailor::inspect::run_tools(
+        &tools,
+        &file,
+        ["list", "--runner", "codex", "--verbosity", "0"].map(String::from),
+    )
+    .await;
+    let listed = by_name(&serde_json::from_str(&listed.output).unwrap());
+    assert_eq!(listed["push_files"], terse);
+    let lint = mcp_tailor::inspect::run_tools(&tools, &file, ["lint".to_owned()]).await;
+    assert!(
+        lint.output
+            .contains("push_files description [-@0..=1]: says nothing")
+            && lint.print_code() == 1,
+        "{}",
+        lint.output
+    );
+}
