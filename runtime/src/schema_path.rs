@@ -72,16 +72,43 @@ pub(crate) fn object_mut<'s>(
     node.as_object_mut()
 }
 
-#[cfg(feature = "server")]
 /// Where the argument `path` (see the module documentation) sits in `root`, or `None`
-/// when the schema has no such property.
+/// when the schema has no such property. Where its last step's property stands in several
+/// branches (`anyOf`), the first.
+#[cfg(feature = "server")]
 pub(crate) fn argument(root: &Map<String, Value>, path: &str) -> Option<ArgumentAt> {
+    arguments(root, path).into_iter().next()
+}
+
+/// Every place the argument `path` reaches in `root`: one, or one per `allOf`/`anyOf`/
+/// `oneOf` branch whose object has the last step's property (the same argument, described
+/// in each branch). Empty when the schema has no such property.
+#[cfg(feature = "server")]
+pub(crate) fn arguments(root: &Map<String, Value>, path: &str) -> Vec<ArgumentAt> {
     if has_property(root, "", path) {
-        return Some(ArgumentAt {
+        return vec![ArgumentAt {
             parent: String::new(),
             name: path.to_owned(),
-        });
+        }];
     }
+    let mut parents = Vec::new();
+    let Some((object, name)) = last_step(root, path) else {
+        return Vec::new();
+    };
+    find_all(root, &object, &name, 0, &mut parents);
+    parents
+        .into_iter()
+        .map(|parent| ArgumentAt {
+            parent,
+            name: name.clone(),
+        })
+        .collect()
+}
+
+/// The pointer of the object the last step of `path` looks in, and that step's name; each
+/// earlier step follows the first branch that has its property.
+#[cfg(feature = "server")]
+fn last_step(root: &Map<String, Value>, path: &str) -> Option<(String, String)> {
     let mut steps = path.split('.').peekable();
     let mut object = String::new();
     while let Some(step) = steps.next() {
@@ -95,23 +122,56 @@ pub(crate) fn argument(root: &Map<String, Value>, path: &str) -> Option<Argument
         if name.is_empty() {
             return None;
         }
-        let parent = find(root, &object, name, 0)?;
-        let found = ArgumentAt {
-            parent,
-            name: name.to_owned(),
-        };
         match (steps.peek(), into) {
-            (None, None) => return Some(found),
+            (None, None) => return Some((object, name.to_owned())),
             // A path ends at a property, not inside an array's or map's values.
             (None, Some(_)) => return None,
-            (Some(_), None) => object = found.pointer(),
-            (Some(_), Some(into)) => {
-                let property = resolve(root, found.pointer())?;
-                object = format!("{property}/{into}");
+            (Some(_), into) => {
+                let found = ArgumentAt {
+                    parent: find(root, &object, name, 0)?,
+                    name: name.to_owned(),
+                };
+                object = match into {
+                    None => found.pointer(),
+                    Some(into) => format!("{}/{into}", resolve(root, found.pointer())?),
+                };
             }
         }
     }
     None
+}
+
+/// Every object schema at or below `object` (its `$ref`, its branches, theirs) whose
+/// `properties` hold `name`, into `out`.
+#[cfg(feature = "server")]
+fn find_all(
+    root: &Map<String, Value>,
+    object: &str,
+    name: &str,
+    depth: usize,
+    out: &mut Vec<String>,
+) {
+    if depth > MAX_REFS {
+        return;
+    }
+    let Some(object) = resolve(root, object.to_owned()) else {
+        return;
+    };
+    if has_property(root, &object, name) {
+        if !out.contains(&object) {
+            out.push(object);
+        }
+        return;
+    }
+    let Some(node) = node(root, &object) else {
+        return;
+    };
+    for key in ["allOf", "anyOf", "oneOf"] {
+        let count = node.get(key).and_then(Value::as_array).map_or(0, Vec::len);
+        for i in 0..count {
+            find_all(root, &format!("{object}/{key}/{i}"), name, depth + 1, out);
+        }
+    }
 }
 
 #[cfg(feature = "server")]
@@ -274,6 +334,29 @@ mod tests {
             reach("target.url").as_deref(),
             Some("/properties/target/anyOf/1/properties/url")
         );
+    }
+
+    #[test]
+    fn a_property_in_several_branches_is_reached_in_each() {
+        let Value::Object(root) = json!({"properties": {"c": {"type": "array", "items": {"anyOf": [
+            {"properties": {"path": {}, "line": {}}},
+            {"properties": {"path": {}, "position": {}}}
+        ]}}}}) else {
+            unreachable!()
+        };
+        let at: Vec<String> = arguments(&root, "c[].path")
+            .iter()
+            .map(ArgumentAt::pointer)
+            .collect();
+        assert_eq!(
+            at,
+            [
+                "/properties/c/items/anyOf/0/properties/path",
+                "/properties/c/items/anyOf/1/properties/path"
+            ]
+        );
+        assert_eq!(arguments(&root, "c[].position").len(), 1);
+        assert!(arguments(&root, "c[].nope").is_empty());
     }
 
     #[test]

@@ -23,6 +23,7 @@
 
 mod catalog;
 mod commands;
+pub mod draft;
 pub mod eval;
 mod lint;
 mod options;

@@ -68,19 +68,21 @@ impl ToolView {
     }
 
     /// The file's argument descriptions where `schema` has them: the path the file names,
-    /// where it sits, and its table. A path the schema lacks is left out (see
-    /// [`Tailoring::unmatched`]).
+    /// each place it reaches (one per `anyOf` branch holding it), and its table. A path the
+    /// schema lacks is left out (see [`Tailoring::unmatched`]).
     pub(crate) fn arguments_in<'v, 's>(
         &'v self,
         schema: &'s Map<String, Value>,
     ) -> impl Iterator<Item = (&'v str, ArgumentAt, &'v Description)> + use<'v, 's> {
-        self.arguments
-            .iter()
-            .filter_map(|(path, d)| Some((path.as_str(), schema_path::argument(schema, path)?, d)))
+        self.arguments.iter().flat_map(move |(path, d)| {
+            schema_path::arguments(schema, path)
+                .into_iter()
+                .map(move |at| (path.as_str(), at, d))
+        })
     }
 
     /// Words `tool` (another implementation's, or the upstream's) for `ctx`: the tables
-    /// first, then the file's items. A file item that resolves to nothing removes it.
+    /// first, then the file's items (see [`overlay`](Self::overlay)).
     pub(crate) fn tailor(&self, tool: &mut Tool, ctx: &RenderCtx<'_>) {
         if let Some(def) = self.def {
             def.tailor_tool(tool, ctx);

@@ -11,6 +11,15 @@ pub(crate) enum Command {
     Check { file: String },
     Proxy(ProxyOptions),
     Inspect(InspectOptions),
+    Init(InitOptions),
+}
+
+/// `init`'s options: where the catalog comes from, where the draft goes, a tasks file.
+#[derive(Debug, PartialEq)]
+pub(crate) struct InitOptions {
+    pub(crate) source: Source,
+    pub(crate) out: Option<String>,
+    pub(crate) tasks: Option<String>,
 }
 
 /// Where `inspect` reads the catalog from.
@@ -48,6 +57,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, S
         },
         Some("proxy") => proxy(args).map(Command::Proxy),
         Some("inspect") => inspect(args).map(Command::Inspect),
+        Some("init") => init(args).map(Command::Init),
         Some(other) => Err(format!("unknown command `{other}`")),
     }
 }
@@ -128,6 +138,30 @@ fn inspect(mut args: impl Iterator<Item = String>) -> Result<InspectOptions, Str
     })
 }
 
+/// `init (-- COMMAND ARGS… | --upstream URL | --catalog FILE) [--out FILE] [--tasks FILE]`.
+fn init(mut args: impl Iterator<Item = String>) -> Result<InitOptions, String> {
+    let (mut source, mut out, mut tasks) = (None, None, None);
+    while let Some(arg) = args.next() {
+        let mut value = |flag: &str| args.next().ok_or_else(|| format!("`{flag}` takes a value"));
+        match arg.as_str() {
+            "--out" => out = Some(value("--out")?),
+            "--tasks" => tasks = Some(value("--tasks")?),
+            "--catalog" => source = Some(Source::Catalog(value("--catalog")?)),
+            "--upstream" => source = Some(Source::Upstream(Upstream::Http(value("--upstream")?))),
+            "--" => {
+                let program = args.next().ok_or("`--` takes the upstream's COMMAND")?;
+                let args = args.by_ref().collect();
+                source = Some(Source::Upstream(Upstream::Command { program, args }));
+            }
+            other => return Err(format!("unknown option `{other}`")),
+        }
+    }
+    let source = source.ok_or(
+        "`init` needs a catalog: `-- COMMAND ARGS…`, `--upstream URL` or `--catalog FILE`",
+    )?;
+    Ok(InitOptions { source, out, tasks })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,6 +218,19 @@ mod tests {
             (Source::Catalog("c.json".into()), vec!["lint".to_owned()])
         );
         assert!(parse_args("inspect lint").is_err());
+        let Ok(Command::Init(i)) = parse_args("init --out t.toml --tasks k.toml -- npx s /tmp")
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (i.out.as_deref(), i.tasks.as_deref()),
+            (Some("t.toml"), Some("k.toml"))
+        );
+        assert!(matches!(
+            i.source,
+            Source::Upstream(Upstream::Command { .. })
+        ));
+        assert!(parse_args("init --out t.toml").is_err());
         assert!(parse_args("inspect --catalog c.json").is_err());
     }
 }

@@ -28,16 +28,22 @@ async fn inspect(options: InspectOptions) -> Result<i32, String> {
     for warning in tailoring.warnings() {
         eprintln!("{warning}");
     }
-    let tools = match &options.source {
+    let tools = fetch(&options.source).await?;
+    let outcome = mcp_tailor::inspect::run_tools(&tools, &tailoring, options.command).await;
+    Ok(outcome.print())
+}
+
+/// Every tool of a server (fetched through the gateway's client), or of a captured
+/// `tools/list` result.
+pub(crate) async fn fetch(source: &Source) -> Result<Vec<rmcp::model::Tool>, String> {
+    match source {
         Source::Catalog(path) => {
             let json =
                 std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
-            mcp_tailor::inspect::read_catalog(&json).map_err(|e| format!("{path}: {e}"))?
+            mcp_tailor::inspect::read_catalog(&json).map_err(|e| format!("{path}: {e}"))
         }
         Source::Upstream(upstream) => Gateway::fetch_tools(upstream)
             .await
-            .map_err(|e| e.to_string())?,
-    };
-    let outcome = mcp_tailor::inspect::run_tools(&tools, &tailoring, options.command).await;
-    Ok(outcome.print())
+            .map_err(|e| e.to_string()),
+    }
 }

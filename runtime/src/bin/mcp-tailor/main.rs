@@ -4,9 +4,11 @@
 //! mcp-tailor check FILE
 //! mcp-tailor proxy [--tailoring FILE] [--http ADDR] [--deadline SECS] (-- COMMAND ARGS… | --upstream URL)
 //! mcp-tailor inspect [--tailoring FILE] (--upstream URL | --catalog FILE) SUBCOMMAND ARGS… [-- COMMAND ARGS…]
+//! mcp-tailor init [--out FILE] [--tasks FILE] (-- COMMAND ARGS… | --upstream URL | --catalog FILE)
 //! ```
 
 mod args;
+mod init;
 mod inspect;
 mod proxy;
 
@@ -17,6 +19,7 @@ const USAGE: &str = "\
 usage: mcp-tailor check FILE
        mcp-tailor proxy [--tailoring FILE] [--http ADDR] [--deadline SECS] (-- COMMAND ARGS… | --upstream URL)
        mcp-tailor inspect [--tailoring FILE] (--upstream URL | --catalog FILE) SUBCOMMAND ARGS… [-- COMMAND ARGS…]
+       mcp-tailor init [--out FILE] [--tasks FILE] (-- COMMAND ARGS… | --upstream URL | --catalog FILE)
 
 check   load FILE with every rule the #[mcp_tool] macro applies; exit 1 with each error
         on stderr as FILE:LINE:COL: message (warnings are printed and exit 0)
@@ -28,7 +31,11 @@ inspect what each reader of the upstream's tools (or of a captured tools/list re
         gets as FILE tailors them: list, matrix, tokens, diff, lint, eval (their options as
         the inspect command's own, e.g. `list --runner codex --verbosity 0`); lint also names
         what FILE declares that the catalog lacks. With `-- COMMAND ARGS…`, the subcommand
-        comes before `--`";
+        comes before `--`
+init    draft a commented tailoring file for every tool and described argument of the
+        server (levels 0..=2 terse, 3..=6 clipped, 7..=9 left to the server's own words),
+        checked like `check`, to FILE or stdout; print what each level costs before and
+        after; with --tasks, keep in a tool's terse text the words a task finds it by";
 
 fn main() -> ExitCode {
     let command = match args::parse(std::env::args().skip(1)) {
@@ -46,6 +53,7 @@ fn main() -> ExitCode {
         Command::Check { file } => check(&file),
         Command::Proxy(options) => proxy::run(options),
         Command::Inspect(options) => inspect::run(options),
+        Command::Init(options) => init::run(options),
     }
 }
 

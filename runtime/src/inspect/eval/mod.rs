@@ -9,6 +9,7 @@
 //! every query; readers and levels that list the same search texts share it.
 
 mod findings;
+pub(crate) use findings::lost_words;
 mod plot;
 mod report;
 mod search;

@@ -1,0 +1,80 @@
+//! `init`: a tailoring file drafted from a server's own words, checked before it is
+//! written, and what each level of the catalog costs before and after it (on stderr).
+
+use crate::args::{InitOptions, Source};
+use mcp_tailor::Tailoring;
+use mcp_tailor::inspect::draft::{self, Draft};
+use mcp_tailor::inspect::eval::Tasks;
+use std::process::ExitCode;
+
+pub(crate) fn run(options: InitOptions) -> ExitCode {
+    let runtime = match crate::runtime() {
+        Ok(runtime) => runtime,
+        Err(code) => return code,
+    };
+    match runtime.block_on(init(&options)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("mcp-tailor: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn init(options: &InitOptions) -> Result<(), String> {
+    let tasks = options.tasks.as_deref().map(Tasks::load).transpose()?;
+    let tools = crate::inspect::fetch(&options.source).await?;
+    let source = match &options.source {
+        Source::Catalog(path) => path.clone(),
+        Source::Upstream(upstream) => format!("`{upstream}`"),
+    };
+    let draft = match &tasks {
+        Some(tasks) => draft::draft_for_tasks(&tools, &source, tasks),
+        None => draft::draft(&tools, &source),
+    };
+    // Every draft passes `check`: a failure here is this command's bug, not the user's.
+    let name = options.out.as_deref().unwrap_or("<draft>");
+    let tailoring = Tailoring::parse(name, &draft.text)
+        .map_err(|e| format!("the draft does not pass `check` (please report it):\n{e}"))?;
+    match &options.out {
+        Some(path) => {
+            std::fs::write(path, &draft.text).map_err(|e| format!("{path}: cannot write: {e}"))?
+        }
+        None => print!("{}", draft.text),
+    }
+    eprintln!("{}", summary(&tools, &tailoring, &draft));
+    Ok(())
+}
+
+/// What the catalog costs a reader at each level before and after the draft, and the
+/// structure no wording can save.
+fn summary(tools: &[rmcp::model::Tool], tailoring: &Tailoring, draft: &Draft) -> String {
+    let before = draft::served_tokens(tools, &Tailoring::default());
+    let after = draft::served_tokens(tools, tailoring);
+    let floor = draft::structure_tokens(tools);
+    let mut out = format!(
+        "drafted {} tools and {} arguments of {} tools; tools/list in o200k_base tokens (no runner):\n\
+         level  before  after  saved\n",
+        draft.tools,
+        draft.arguments,
+        tools.len()
+    );
+    for level in 0..10 {
+        let saved = 100.0 * (1.0 - after[level] as f64 / before[level].max(1) as f64);
+        out.push_str(&format!(
+            "{level:>5}  {:>6}  {:>5}  {saved:>4.1}%\n",
+            before[level], after[level]
+        ));
+    }
+    out.push_str(&format!(
+        "structure (names, types, no words): {floor} tokens; the most any wording saves is {:.1}%",
+        100.0 * (1.0 - floor as f64 / before[0].max(1) as f64)
+    ));
+    if !draft.kept_for_tasks.is_empty() {
+        out.push_str(&format!(
+            "\nterse texts keep task words for: {}",
+            draft.kept_for_tasks.join(", ")
+        ));
+    }
+    out
+}

@@ -1,0 +1,348 @@
+//! Shortening a server's own words, deterministically and without a model: markup out,
+//! examples and parentheticals cut, the first sentence (or paragraph) kept, clauses then
+//! words trimmed to a token budget; and whether an argument's description says what its
+//! name and type do not.
+
+use crate::inspect::count_tokens;
+
+/// `text` as plain prose on one line: fenced code dropped, Markdown emphasis, headings,
+/// bullets, links and HTML tags reduced to their words, whitespace collapsed.
+pub(crate) fn plain(text: &str) -> String {
+    let mut out = String::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        let line = trimmed
+            .trim_start_matches('#')
+            .trim_start_matches(['-', '*', '•'])
+            .trim();
+        if line.is_empty() {
+            // A paragraph break survives as one marker, for `first_paragraph`.
+            if !out.ends_with('\n') && !out.is_empty() {
+                out.push('\n');
+            }
+            continue;
+        }
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push(' ');
+        }
+        out.push_str(&inline(line));
+    }
+    out.trim().to_owned()
+}
+
+/// One line's inline markup reduced: `**b**`, `__b__`, `` `c` `` to their words,
+/// `[text](url)` to `text`, `<tag>` dropped.
+fn inline(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(c) = rest.chars().next() {
+        if c == '['
+            && let Some(close) = rest.find("](")
+            && let Some(end) = rest[close..].find(')')
+        {
+            out.push_str(&rest[1..close]);
+            rest = &rest[close + end + 1..];
+            continue;
+        }
+        if c == '<'
+            && let Some(end) = rest.find('>')
+            && rest[1..end]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '/')
+        {
+            rest = &rest[end + 1..];
+            continue;
+        }
+        if !matches!(c, '*' | '`') && !rest.starts_with("__") {
+            out.push(c);
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The first paragraph of a [`plain`] text.
+pub(crate) fn first_paragraph(plain: &str) -> &str {
+    plain.split('\n').next().unwrap_or(plain).trim()
+}
+
+/// The sentences of a text: split after `.`, `!` or `?` followed by a space (or the end),
+/// except after an abbreviation (`e.g.`, `i.e.`, `etc.`, `vs.`) or inside a number.
+pub(crate) fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    for (i, c) in text.char_indices() {
+        if !matches!(c, '.' | '!' | '?') {
+            continue;
+        }
+        let next = bytes.get(i + 1).copied();
+        if next.is_some_and(|b| !b.is_ascii_whitespace() && b != b'\n') {
+            continue;
+        }
+        let so_far = text[start..=i].to_ascii_lowercase();
+        if ["e.g.", "i.e.", "etc.", "vs.", "approx."]
+            .iter()
+            .any(|a| so_far.ends_with(a))
+        {
+            continue;
+        }
+        let sentence = text[start..=i].trim();
+        if !sentence.is_empty() {
+            out.push(sentence);
+        }
+        start = i + 1;
+    }
+    let tail = text[start..].trim();
+    if !tail.is_empty() {
+        out.push(tail);
+    }
+    out
+}
+
+/// `text` without parenthetical groups (`( … )`, `[ … ]`) and without its examples (from
+/// "e.g.", "for example", "such as" or "Example:" to the end of the sentence).
+pub(crate) fn without_asides(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    let lower = out.to_ascii_lowercase();
+    let cut = ["e.g.", "for example", "such as", "example:", "for instance"]
+        .iter()
+        .filter_map(|marker| lower.find(marker))
+        .min();
+    let kept = match cut {
+        Some(at) => out[..at]
+            .trim_end_matches([' ', ',', ';', ':', '-'])
+            .to_owned(),
+        None => out,
+    };
+    let kept = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+    kept.replace(" ,", ",").replace(" .", ".")
+}
+
+/// `text` within `budget` tokens: whole when it fits; else cut at its last clause break
+/// (`;`, `,`, ` - `, ` — `, ` which `, ` that `) while that helps, then word by word; ended
+/// with a period.
+pub(crate) fn fit(text: &str, budget: usize) -> String {
+    let text = text.trim();
+    if count_tokens(text) <= budget {
+        return text.to_owned();
+    }
+    let mut kept = text.trim_end_matches(['.', '!', '?']).to_owned();
+    while count_tokens(&kept) > budget {
+        let cut = [
+            "; ", ", ", " - ", " — ", " which ", " that ", " and ", " or ",
+        ]
+        .iter()
+        .filter_map(|b| kept.rfind(b))
+        .max()
+        .filter(|&at| at > 0);
+        match cut {
+            Some(at) => kept.truncate(at),
+            None => break,
+        }
+    }
+    while count_tokens(&kept) + 1 > budget {
+        match kept.rfind(' ') {
+            Some(at) => kept.truncate(at),
+            None => break,
+        }
+    }
+    let kept = kept.trim_end_matches([',', ';', ':', ' ', '-']);
+    format!("{kept}.")
+}
+
+/// The terse wording of a tool's description: its first sentence, asides cut, within
+/// `budget` tokens.
+pub(crate) fn terse(description: &str, budget: usize) -> String {
+    let plain = plain(description);
+    let first = sentences(first_paragraph(&plain))
+        .first()
+        .map(|s| without_asides(s))
+        .unwrap_or_default();
+    fit(&first, budget)
+}
+
+/// The middle wording: the first paragraph when it fits `budget` tokens, else as many of
+/// its sentences as fit (the first one at least, fitted).
+pub(crate) fn middle(description: &str, budget: usize) -> String {
+    let plain = plain(description);
+    let paragraph = first_paragraph(&plain);
+    if count_tokens(paragraph) <= budget {
+        return paragraph.to_owned();
+    }
+    let mut kept = String::new();
+    for sentence in sentences(paragraph) {
+        let candidate = if kept.is_empty() {
+            sentence.to_owned()
+        } else {
+            format!("{kept} {sentence}")
+        };
+        if count_tokens(&candidate) > budget {
+            break;
+        }
+        kept = candidate;
+    }
+    if kept.is_empty() {
+        return fit(
+            sentences(paragraph).first().copied().unwrap_or(paragraph),
+            budget,
+        );
+    }
+    kept
+}
+
+/// Words that mark a fact an argument's name and type do not carry.
+const FACTS: &[&str] = &[
+    "one of",
+    "either",
+    "must be",
+    "format",
+    "iso",
+    "yyyy",
+    "regex",
+    "glob",
+    "pattern",
+    "default",
+    "defaults",
+    "between",
+    "at most",
+    "at least",
+    "maximum",
+    "minimum",
+    "max",
+    "min",
+    "up to",
+    "range",
+    "ms",
+    "milliseconds",
+    "seconds",
+    "minutes",
+    "hours",
+    "days",
+    "bytes",
+    "kb",
+    "mb",
+    "percent",
+    "%",
+    "utc",
+    "base64",
+    "url",
+    "uri",
+    "absolute",
+    "relative",
+    "comma-separated",
+    "case-sensitive",
+    "case-insensitive",
+    "only",
+    "not",
+];
+
+/// The part of an argument's description that says what its name and type do not (allowed
+/// values, formats, units, ranges, defaults): the sentences holding such a fact, asides
+/// kept, within `budget` tokens; `None` when there is none. A default or a set of values
+/// the schema already states (`default`, `enum`) is no such fact.
+pub(crate) fn facts(
+    description: &str,
+    schema: &serde_json::Value,
+    budget: usize,
+) -> Option<String> {
+    let plain = plain(description);
+    let stated = |word: &str| match word {
+        "default" | "defaults" => schema.get("default").is_some(),
+        "one of" | "either" => schema.get("enum").is_some(),
+        _ => false,
+    };
+    let kept: Vec<&str> = sentences(&plain)
+        .into_iter()
+        .filter(|sentence| {
+            let lower = sentence.to_ascii_lowercase();
+            let words: Vec<&str> = lower
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '%' || c == '-'))
+                .collect();
+            FACTS.iter().any(|fact| {
+                !stated(fact)
+                    && if fact.contains(' ') || *fact == "%" {
+                        lower.contains(fact)
+                    } else {
+                        words.contains(fact)
+                    }
+            }) || lower.contains('\'')
+                || lower.contains('"')
+                || lower.chars().any(|c| c.is_ascii_digit())
+        })
+        .collect();
+    if kept.is_empty() {
+        return None;
+    }
+    Some(fit(&kept.join(" "), budget))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn markup_and_asides_go() {
+        assert_eq!(
+            plain(
+                "# Title\n\nRead **a** file (`path`).\n\n```js\nx()\n```\n- see [docs](http://x)"
+            ),
+            "Title\nRead a file (path).\nsee docs"
+        );
+        assert_eq!(
+            without_asides("Search files (recursively) by pattern, e.g. '*.rs' in src."),
+            "Search files by pattern"
+        );
+    }
+
+    #[test]
+    fn sentences_respect_abbreviations_and_numbers() {
+        assert_eq!(
+            sentences("Use e.g. globs. Version 1.5 works! Done"),
+            ["Use e.g. globs.", "Version 1.5 works!", "Done"]
+        );
+    }
+
+    #[test]
+    fn terse_and_middle_fit_their_budgets() {
+        let text = "Read the complete contents of a file from the file system as text. Handles \
+                    various text encodings and provides detailed error messages if the file \
+                    cannot be read. Use this tool when you need to examine a file.";
+        let terse = terse(text, 12);
+        assert!(count_tokens(&terse) <= 12, "{terse}");
+        assert!(terse.starts_with("Read the complete contents"), "{terse}");
+        let middle = middle(text, 40);
+        assert!(count_tokens(&middle) <= 40, "{middle}");
+        assert!(middle.len() > terse.len());
+        assert_eq!(fit("Short.", 12), "Short.");
+    }
+
+    #[test]
+    fn facts_are_what_name_and_type_do_not_say() {
+        let none = json!({"type": "string"});
+        assert_eq!(facts("The path of the file.", &none, 12), None);
+        assert!(facts("Sort entries by name or size. Defaults to name.", &none, 12).is_some());
+        let with_default = json!({"type": "string", "default": "name"});
+        assert_eq!(facts("Defaults to name.", &with_default, 12), None);
+        assert!(facts("Timeout in milliseconds.", &none, 12).is_some());
+        assert!(facts("If provided, returns only the last N lines", &none, 12).is_some());
+    }
+}

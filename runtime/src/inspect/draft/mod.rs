@@ -1,0 +1,494 @@
+//! `mcp-tailor init`: a commented tailoring file drafted from any server's own words, for
+//! every tool and described argument — deterministic, no model, no network — and what each
+//! level of the catalog costs before and after it.
+//!
+//! The draft overlays the server (see [`Tailoring`]): levels 7..=9 are left to the server's
+//! own words. A tool's title (for people) is left out at 0..=2. For a tool's description, levels 0..=2 read its first sentence, markup,
+//! examples and parentheticals cut, within [`TERSE_TOKENS`]; 3..=6 its first paragraph, or
+//! the sentences of it that fit [`MIDDLE_TOKENS`]. For an argument's description, 0..=2
+//! read nothing (`false`) — unless the text says what the argument's name and type do not
+//! (allowed values, formats, units, ranges, a default the schema does not state; quoted
+//! values and numbers count too), then that part, clipped — and 3..=6 its first sentence
+//! within [`ARGUMENT_TOKENS`]. A wording no shorter than the server's is left out.
+
+mod clip;
+mod toml_text;
+
+use super::count_tokens;
+use super::eval::{SearchEntry, Tasks, ToolSearch};
+use crate::schema_path;
+use crate::tailoring::ToolView;
+use crate::{RenderCtx, Tailoring};
+use rmcp::model::Tool;
+use serde_json::{Map, Value};
+use std::fmt::Write as _;
+use toml_text::{key, string};
+
+/// The token budget of a tool's terse description (levels 0..=2).
+pub const TERSE_TOKENS: usize = 16;
+/// The token budget of a tool's middle description (levels 3..=6).
+pub const MIDDLE_TOKENS: usize = 48;
+/// The token budget of an argument's description at 3..=6, and of the facts kept at 0..=2.
+pub const ARGUMENT_TOKENS: usize = 24;
+
+/// A drafted tailoring file.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Draft {
+    /// The file's text (TOML, commented).
+    pub text: String,
+    /// The tools it words.
+    pub tools: usize,
+    /// The arguments it words.
+    pub arguments: usize,
+    /// The tools whose drafted levels keep words of a task they would have lost, or are
+    /// left to the server's words for it (`--tasks`).
+    pub kept_for_tasks: Vec<String>,
+}
+
+/// One tool's drafted wording: its description's terse and middle texts (`None`: leave
+/// the server's), and each described argument's (its path; `None` at 0..=2 says nothing).
+struct ToolDraft {
+    name: String,
+    /// The tool has a title (for people; left out at 0..=2).
+    titled: bool,
+    own_tokens: usize,
+    terse: Option<String>,
+    middle: Option<String>,
+    /// Words a task finds the tool by, kept in its drafted levels.
+    kept: Vec<String>,
+    /// The levels left to the server's own words, since a task finds the tool only by them.
+    left: Vec<Level>,
+    arguments: Vec<ArgumentDraft>,
+}
+
+struct ArgumentDraft {
+    path: String,
+    own: String,
+    terse: Option<String>,
+    middle: Option<String>,
+}
+
+/// Drafts a tailoring file for `tools`, naming `source` (a command, URL or file) in its
+/// header.
+pub fn draft(tools: &[Tool], source: &str) -> Draft {
+    let drafts: Vec<ToolDraft> = tools.iter().map(tool_draft).collect();
+    render(&drafts, source)
+}
+
+/// Drafts as [`draft`] does, then checks the draft against `tasks` (a tasks file, see
+/// [`eval`](super::eval)) the way `eval` searches: where the server's own words find a
+/// task's tool in the top [`CODEX_LIMIT`](super::eval::CODEX_LIMIT) and a drafted level
+/// (0..=2 or 3..=6) does not, that level first keeps the query's words the server's
+/// description has; if the tool is still lost there, the level is left to the server's own
+/// words. Comments in the file say which.
+pub fn draft_for_tasks(tools: &[Tool], source: &str, tasks: &Tasks) -> Draft {
+    let mut drafts: Vec<ToolDraft> = tools.iter().map(tool_draft).collect();
+    let own = Tailoring::default();
+    let rich = search(tools, &own, 9);
+    let k = super::eval::CODEX_LIMIT;
+    let tokenizer = bm25::DefaultTokenizer::new(bm25::Language::English);
+    let position = |name: &str| tools.iter().position(|t| t.name == name);
+    // Each round re-checks every task: a change to one tool's words moves others' ranks.
+    for _ in 0..4 {
+        let Ok(tailoring) = Tailoring::from_toml_str(&render(&drafts, source).text) else {
+            break;
+        };
+        let mut changed = false;
+        for (level, slot) in [(0u8, Level::Terse), (3, Level::Middle)] {
+            let drafted = search(tools, &tailoring, level);
+            for task in tasks.tasks() {
+                let Some(at) = position(&task.expect) else {
+                    continue;
+                };
+                let found = |index: &ToolSearch| index.search(&task.query, k).contains(&at);
+                if !found(&rich) || found(&drafted) {
+                    continue;
+                }
+                let draft = &mut drafts[at];
+                let own = tools[at].description.as_deref().unwrap_or_default();
+                // First the query's words the server's text has; when those are kept
+                // already (or there are none), the level goes back to the server's words.
+                let text = draft.text(slot).unwrap_or_default();
+                let mut kept_more = false;
+                for word in super::eval::lost_words(&tokenizer, &task.query, &text, own) {
+                    let word = word.to_lowercase();
+                    if !draft.kept.contains(&word) {
+                        draft.kept.push(word);
+                        kept_more = true;
+                    }
+                }
+                changed |= kept_more || draft.leave(slot);
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    render(&drafts, source)
+}
+
+/// A drafted level of a tool's description.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Level {
+    /// 0..=2.
+    Terse,
+    /// 3..=6.
+    Middle,
+}
+
+impl ToolDraft {
+    /// The text a level reads, words kept included.
+    fn text(&self, level: Level) -> Option<String> {
+        let base = match level {
+            Level::Terse => self.terse.as_ref(),
+            Level::Middle => self.middle.as_ref(),
+        };
+        match (base, self.kept.is_empty()) {
+            (Some(text), true) => Some(text.clone()),
+            (text, false) => Some(with_words(text.map_or("", String::as_str), &self.kept)),
+            (None, true) => None,
+        }
+    }
+
+    /// Leaves `level` to the server's own words; whether it was drafted.
+    fn leave(&mut self, level: Level) -> bool {
+        let slot = match level {
+            Level::Terse => &mut self.terse,
+            Level::Middle => &mut self.middle,
+        };
+        let drafted = slot.take().is_some() || !self.kept.is_empty();
+        if drafted && !self.left.contains(&level) {
+            self.left.push(level);
+        }
+        drafted
+    }
+}
+
+/// The search index of `tools` as `tailoring` words them for a reader at `level`.
+fn search(tools: &[Tool], tailoring: &Tailoring, level: u8) -> ToolSearch {
+    let ctx = RenderCtx::new().verbosity(level);
+    let served: Vec<Tool> = tools
+        .iter()
+        .map(|tool| served(tool, tailoring, &ctx))
+        .collect();
+    let entries: Vec<SearchEntry> = served
+        .iter()
+        .filter_map(|tool| SearchEntry::from_tool(&serde_json::to_value(tool).ok()?))
+        .collect();
+    ToolSearch::new(&entries)
+}
+
+/// `tool` as the gateway serves it to `ctx` under `tailoring`.
+fn served(tool: &Tool, tailoring: &Tailoring, ctx: &RenderCtx<'_>) -> Tool {
+    let mut tool = tool.clone();
+    if let Some(file) = tailoring.tool(&tool.name) {
+        ToolView::new(None, Some(file)).overlay(&mut tool, ctx);
+    }
+    tool
+}
+
+/// What `tools/list` costs a reader naming no runner or model at each level 0..=9 as `tailoring`
+/// words `tools` (the upstream's tools, served through the gateway): `o200k_base` tokens
+/// of the result's JSON.
+pub fn served_tokens(tools: &[Tool], tailoring: &Tailoring) -> [usize; 10] {
+    std::array::from_fn(|level| {
+        let ctx = RenderCtx::new().verbosity(level as u8);
+        let served: Vec<Tool> = tools
+            .iter()
+            .map(|tool| served(tool, tailoring, &ctx))
+            .collect();
+        count_tokens(&listing(&served))
+    })
+}
+
+/// The structure floor: `tools/list` with every title and description (the tools' and the
+/// arguments') left out — what no wording can save.
+pub fn structure_tokens(tools: &[Tool]) -> usize {
+    let bare: Vec<Tool> = tools
+        .iter()
+        .map(|tool| {
+            let mut tool = tool.clone();
+            tool.title = None;
+            tool.description = None;
+            if let Some(annotations) = &mut tool.annotations {
+                annotations.title = None;
+            }
+            let schema = std::sync::Arc::make_mut(&mut tool.input_schema);
+            strip_descriptions(schema);
+            tool
+        })
+        .collect();
+    count_tokens(&listing(&bare))
+}
+
+fn strip_descriptions(object: &mut Map<String, Value>) {
+    object.remove("description");
+    object.remove("title");
+    for value in object.values_mut() {
+        match value {
+            Value::Object(inner) => strip_descriptions(inner),
+            Value::Array(items) => items
+                .iter_mut()
+                .filter_map(Value::as_object_mut)
+                .for_each(strip_descriptions),
+            _ => {}
+        }
+    }
+}
+
+fn listing(tools: &[Tool]) -> String {
+    serde_json::to_string(&serde_json::json!({ "tools": tools })).unwrap_or_default()
+}
+
+/// One tool's draft.
+fn tool_draft(tool: &Tool) -> ToolDraft {
+    let own = tool.description.as_deref().unwrap_or_default();
+    let own_tokens = count_tokens(own);
+    let shorter =
+        |text: String| (!text.is_empty() && count_tokens(&text) < own_tokens).then_some(text);
+    let terse = shorter(clip::terse(own, TERSE_TOKENS));
+    let middle = shorter(clip::middle(own, MIDDLE_TOKENS)).filter(|m| Some(m) != terse.as_ref());
+    let mut arguments = Vec::new();
+    described(&tool.input_schema, &tool.input_schema, "", &mut arguments);
+    let arguments = arguments
+        .into_iter()
+        .map(|(path, own, schema)| {
+            let tokens = count_tokens(&own);
+            let terse =
+                clip::facts(&own, &schema, ARGUMENT_TOKENS).filter(|t| count_tokens(t) < tokens);
+            let middle = Some(clip::fit(
+                &clip::without_asides(
+                    clip::sentences(&clip::plain(&own))
+                        .first()
+                        .copied()
+                        .unwrap_or(""),
+                ),
+                ARGUMENT_TOKENS,
+            ))
+            .filter(|m| m.len() > 1 && count_tokens(m) < tokens);
+            ArgumentDraft {
+                path,
+                own,
+                terse,
+                middle,
+            }
+        })
+        .collect();
+    ToolDraft {
+        name: tool.name.to_string(),
+        titled: tool.title.as_deref().is_some_and(|t| !t.trim().is_empty()),
+        own_tokens,
+        terse,
+        middle,
+        kept: Vec::new(),
+        left: Vec::new(),
+        arguments,
+    }
+}
+
+/// Every described property below `object` (a root or nested object schema of `root`):
+/// its argument path, its description and its schema. Nested objects, array items and map
+/// values are walked, through local `$ref`s, to a small depth.
+fn described(
+    root: &Map<String, Value>,
+    object: &Map<String, Value>,
+    prefix: &str,
+    out: &mut Vec<(String, String, Value)>,
+) {
+    if prefix.matches('.').count() > 4 {
+        return;
+    }
+    let Some(properties) = object.get("properties").and_then(Value::as_object) else {
+        return;
+    };
+    for (name, property) in properties {
+        let path = format!("{prefix}{name}");
+        // Only what the one path syntax reaches, exactly.
+        if schema_path::argument(root, &path).is_none() {
+            continue;
+        }
+        let property = deref(root, property);
+        if let Some(text) = property.get("description").and_then(Value::as_str)
+            && !text.trim().is_empty()
+        {
+            out.push((path.clone(), text.to_owned(), property.clone()));
+        }
+        if let Some(inner) = property.as_object() {
+            branches(root, inner, &format!("{path}."), out);
+            for (key, step) in [("items", "[]."), ("additionalProperties", "{}.")] {
+                if let Some(Value::Object(values)) = inner.get(key).map(|v| deref(root, v)) {
+                    branches(root, values, &format!("{path}{step}"), out);
+                }
+            }
+        }
+    }
+}
+
+/// [`described`] of `object` and of each of its `allOf`/`anyOf`/`oneOf` branches: a path
+/// drafted once words the property in every branch (see `schema_path::arguments`).
+fn branches(
+    root: &Map<String, Value>,
+    object: &Map<String, Value>,
+    prefix: &str,
+    out: &mut Vec<(String, String, Value)>,
+) {
+    let mut found = Vec::new();
+    described(root, object, prefix, &mut found);
+    for key in ["allOf", "anyOf", "oneOf"] {
+        for branch in object
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if let Value::Object(branch) = deref(root, branch) {
+                described(root, branch, prefix, &mut found);
+            }
+        }
+    }
+    for item in found {
+        if !out.iter().any(|(path, ..)| *path == item.0) {
+            out.push(item);
+        }
+    }
+}
+
+/// A schema, or what its local `$ref` names.
+fn deref<'s>(root: &'s Map<String, Value>, schema: &'s Value) -> &'s Value {
+    match schema.get("$ref").and_then(Value::as_str) {
+        Some(target) => target
+            .strip_prefix('#')
+            .and_then(|pointer| schema_path::at(root, pointer))
+            .unwrap_or(schema),
+        None => schema,
+    }
+}
+
+/// The file's text.
+fn render(drafts: &[ToolDraft], source: &str) -> Draft {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# Drafted by `mcp-tailor init` from {source}: {} tools.\n\
+         #\n\
+         # This file overlays the server's own words: a level it does not cover reads them.\n\
+         # Tools, levels 0..=2: no title; the first sentence, asides cut (at most {TERSE_TOKENS} tokens);\n\
+         #   3..=6: the first paragraph, or what of it fits {MIDDLE_TOKENS} tokens; 7..=9: the server's.\n\
+         # Arguments, 0..=2: nothing (`false`), or the facts its name and type do not carry;\n\
+         #   3..=6: the first sentence (at most {ARGUMENT_TOKENS} tokens); 7..=9: the server's.\n\
+         # Edit freely: `mcp-tailor check FILE`, then `mcp-tailor inspect --tailoring FILE matrix …`.",
+        drafts.len()
+    );
+    let (mut tools, mut arguments, mut kept_for_tasks) = (0, 0, Vec::new());
+    for draft in drafts {
+        let left = |level| draft.left.contains(&level);
+        let terse = (!left(Level::Terse))
+            .then(|| draft.text(Level::Terse))
+            .flatten();
+        let middle = (!left(Level::Middle))
+            .then(|| draft.text(Level::Middle))
+            .flatten();
+        // Every described argument is drafted (at 0..=2 it says nothing, or its facts).
+        if terse.is_none() && middle.is_none() && draft.arguments.is_empty() && !draft.titled {
+            continue;
+        }
+        tools += 1;
+        let tool = key(&draft.name);
+        let _ = writeln!(
+            out,
+            "\n# {}: its own description is {} tokens.",
+            draft.name, draft.own_tokens
+        );
+        if !draft.kept.is_empty() || !draft.left.is_empty() {
+            kept_for_tasks.push(draft.name.clone());
+        }
+        if !draft.kept.is_empty() {
+            let _ = writeln!(
+                out,
+                "# Its drafted levels keep words a task of the tasks file finds it by: {}.",
+                draft.kept.join(", ")
+            );
+        }
+        for (level, levels) in [(Level::Terse, "0..=2"), (Level::Middle, "3..=6")] {
+            if left(level) {
+                let _ = writeln!(
+                    out,
+                    "# Levels {levels} are left to the server's own words: a task of the tasks file finds it only by them."
+                );
+            }
+        }
+        if draft.titled {
+            let _ = writeln!(
+                out,
+                "# Its title is for people: a terse reader does without it.\n\
+                 [tools.{tool}.title]\nlevels = [{{ verbosity = \"0..=2\", text = false }}]"
+            );
+        }
+        let mut entries = Vec::new();
+        if let Some(terse) = &terse {
+            entries.push(format!(
+                "  {{ verbosity = \"0..=2\", text = {} }},",
+                string(terse)
+            ));
+        }
+        if let Some(middle) = &middle {
+            entries.push(format!(
+                "  {{ verbosity = \"3..=6\", text = {} }},",
+                string(middle)
+            ));
+        }
+        if !entries.is_empty() {
+            let _ = writeln!(
+                out,
+                "[tools.{tool}.description]\nlevels = [\n{}\n]",
+                entries.join("\n")
+            );
+        }
+        for argument in &draft.arguments {
+            arguments += 1;
+            let terse = match &argument.terse {
+                Some(facts) => string(facts),
+                None => "false".to_owned(),
+            };
+            let mut levels = vec![format!("{{ verbosity = \"0..=2\", text = {terse} }}")];
+            if let Some(middle) = &argument.middle {
+                levels.push(format!(
+                    "{{ verbosity = \"3..=6\", text = {} }}",
+                    string(middle)
+                ));
+            }
+            let _ = writeln!(
+                out,
+                "\n# {}: {}\n[tools.{tool}.arguments.{}]\ndescription = {{ levels = [{}] }}",
+                argument.path,
+                comment(&argument.own),
+                key(&argument.path),
+                levels.join(", ")
+            );
+        }
+    }
+    Draft {
+        text: out,
+        tools,
+        arguments,
+        kept_for_tasks,
+    }
+}
+
+/// A terse text that keeps `words`: `Search files (glob, pattern).`
+fn with_words(terse: &str, words: &[String]) -> String {
+    let terse = terse.trim_end_matches('.');
+    if terse.is_empty() {
+        return format!("{}.", words.join(", "));
+    }
+    format!("{terse} ({}).", words.join(", "))
+}
+
+/// The server's own text as a one-line comment, with its tokens.
+fn comment(text: &str) -> String {
+    let line = clip::plain(text).replace('\n', " ");
+    let shown: String = line.chars().take(100).collect();
+    let more = if shown.len() < line.len() { "…" } else { "" };
+    format!("\"{shown}{more}\" ({} tokens)", count_tokens(text))
+}

@@ -1,0 +1,164 @@
+//! `mcp-tailor init` on the catalogs of two real servers nobody here wrote, captured from
+//! pinned npm packages (`tests/init/server-*.json`: `@modelcontextprotocol/server-filesystem`
+//! 2026.8.31 and `server-github` 2025.4.8, their raw `tools/list` results), with tasks
+//! written as users ask (`tests/init/*-tasks.toml`). `.ci/run` also runs `init` on live
+//! servers (`tests/third_party.rs` in the tests crate).
+#![cfg(feature = "cli")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcp-tailor");
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/init")
+        .join(name)
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().unwrap()
+}
+
+fn out_file(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!(
+        "mcp-tailor-init-{}-{name}.toml",
+        std::process::id()
+    ))
+}
+
+/// `init` on `server`, with its tasks when `tasks`: the draft's path and the command's
+/// stderr (the cost table).
+fn init(server: &str, tasks: bool) -> (PathBuf, String) {
+    let catalog = fixture(&format!("server-{server}.json"));
+    let tasks_file = fixture(&format!("{server}-tasks.toml"));
+    let out = out_file(&format!("{server}-{tasks}"));
+    let mut args = vec![
+        "init",
+        "--catalog",
+        catalog.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    if tasks {
+        args.extend(["--tasks", tasks_file.to_str().unwrap()]);
+    }
+    let output = run(&args);
+    assert!(output.status.success(), "{output:?}");
+    (out, String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+/// The saving the cost table prints for `level`, in percent.
+fn saving(table: &str, level: usize) -> f64 {
+    let row = table
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(&level.to_string()))
+        .unwrap_or_else(|| panic!("no row {level}: {table}"));
+    let saved = row.split_whitespace().last().unwrap();
+    saved.trim_end_matches('%').parse().unwrap()
+}
+
+#[test]
+fn the_draft_passes_check_and_makes_the_terse_levels_cheaper() {
+    for (server, floor) in [("filesystem", 25.0), ("github", 20.0)] {
+        let (draft, table) = init(server, false);
+        let checked = run(&["check", draft.to_str().unwrap()]);
+        assert!(checked.status.success(), "{server}: {checked:?}");
+        assert!(
+            checked.stderr.is_empty(),
+            "{server}: no warning: {checked:?}"
+        );
+        assert!(saving(&table, 0) >= floor, "{server}: {table}");
+        assert!(saving(&table, 4) > 0.0, "{server}: {table}");
+        assert_eq!(
+            saving(&table, 9),
+            0.0,
+            "{server}: 7..=9 are the server's: {table}"
+        );
+        assert!(
+            table.contains("structure (names, types, no words)"),
+            "{table}"
+        );
+        // Deterministic: the same catalog drafts the same file.
+        let (again, _) = init(server, false);
+        assert_eq!(
+            std::fs::read_to_string(&draft).unwrap(),
+            std::fs::read_to_string(&again).unwrap()
+        );
+        std::fs::remove_file(&draft).unwrap();
+    }
+}
+
+#[test]
+fn every_described_argument_is_drafted_by_its_path() {
+    let (draft, table) = init("github", false);
+    let text = std::fs::read_to_string(&draft).unwrap();
+    // Inside an array's items, in both `anyOf` branches that describe it.
+    assert!(
+        text.contains("[tools.create_pull_request_review.arguments.\"comments[].path\"]"),
+        "{text}"
+    );
+    assert!(table.contains("83 arguments"), "{table}");
+    // A level 0 reader of the upstream through this file reads no argument description;
+    // level 9 reads the server's own.
+    let catalog = fixture("server-github.json");
+    let list = |level: &str| {
+        let output = run(&[
+            "inspect",
+            "--tailoring",
+            draft.to_str().unwrap(),
+            "--catalog",
+            catalog.to_str().unwrap(),
+            "list",
+            "--verbosity",
+            level,
+        ]);
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let terse = list("0");
+    assert!(!terse.contains("The relative path to the file being commented on"));
+    assert!(list("9").contains("The relative path to the file being commented on"));
+    std::fs::remove_file(&draft).unwrap();
+}
+
+/// With `--tasks`, the draft loses no task the server's own words find: every level finds
+/// what level 9 (the server's words) finds, and the file names the words it kept.
+#[test]
+fn with_tasks_the_draft_loses_no_task() {
+    for server in ["filesystem", "github"] {
+        let (draft, _) = init(server, true);
+        let catalog = fixture(&format!("server-{server}.json"));
+        let tasks = fixture(&format!("{server}-tasks.toml"));
+        let eval = run(&[
+            "inspect",
+            "--tailoring",
+            draft.to_str().unwrap(),
+            "--catalog",
+            catalog.to_str().unwrap(),
+            "eval",
+            "--tasks",
+            tasks.to_str().unwrap(),
+        ]);
+        let report = String::from_utf8_lossy(&eval.stdout);
+        assert!(
+            eval.status.success() && report.contains("eval: no findings"),
+            "{server}: {report}"
+        );
+        let text = std::fs::read_to_string(&draft).unwrap();
+        if server == "filesystem" {
+            assert!(
+                text.contains("keep words a task of the tasks file finds it by"),
+                "{text}"
+            );
+        }
+        std::fs::remove_file(&draft).unwrap();
+    }
+}
+
+#[test]
+fn init_needs_a_catalog() {
+    let output = run(&["init", "--out", "x.toml"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("`init` needs a catalog"));
+}
