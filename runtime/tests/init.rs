@@ -60,7 +60,7 @@ fn saving(table: &str, level: usize) -> f64 {
 
 #[test]
 fn the_draft_passes_check_and_makes_the_terse_levels_cheaper() {
-    for (server, floor) in [("filesystem", 25.0), ("github", 20.0)] {
+    for (server, floor) in [("filesystem", 25.0), ("github", 19.0)] {
         let (draft, table) = init(server, false);
         let checked = run(&["check", draft.to_str().unwrap()]);
         assert!(checked.status.success(), "{server}: {checked:?}");
@@ -93,11 +93,13 @@ fn the_draft_passes_check_and_makes_the_terse_levels_cheaper() {
 fn every_described_argument_is_drafted_by_its_path() {
     let (draft, table) = init("github", false);
     let text = std::fs::read_to_string(&draft).unwrap();
-    // Inside an array's items, in both `anyOf` branches that describe it.
+    // Inside an array's items, in both `anyOf` branches that describe it; a fact the name
+    // and type do not carry stays (`relative`), the rest says nothing at 0..=2.
     assert!(
         text.contains("[tools.create_pull_request_review.arguments.\"comments[].path\"]"),
         "{text}"
     );
+    assert!(text.contains("text = \"default: 30, max: 100\""), "{text}");
     assert!(table.contains("83 arguments"), "{table}");
     // A level 0 reader of the upstream through this file reads no argument description;
     // level 9 reads the server's own.
@@ -117,8 +119,8 @@ fn every_described_argument_is_drafted_by_its_path() {
         String::from_utf8_lossy(&output.stdout).into_owned()
     };
     let terse = list("0");
-    assert!(!terse.contains("The relative path to the file being commented on"));
-    assert!(list("9").contains("The relative path to the file being commented on"));
+    assert!(!terse.contains("Text of the review comment"), "{terse}");
+    assert!(list("9").contains("Text of the review comment"));
     std::fs::remove_file(&draft).unwrap();
 }
 

@@ -212,7 +212,7 @@ pub(crate) fn middle(description: &str, budget: usize) -> String {
 const FACTS: &[&str] = &[
     "one of",
     "either",
-    "must be",
+    "must",
     "format",
     "iso",
     "yyyy",
@@ -252,46 +252,138 @@ const FACTS: &[&str] = &[
     "case-insensitive",
     "only",
     "not",
+    "required",
+    "optional",
 ];
 
+/// The pieces of a text: each sentence's words outside parentheses, then each
+/// parenthetical group on its own.
+fn pieces(plain: &str) -> Vec<(String, Vec<String>)> {
+    sentences(plain)
+        .into_iter()
+        .map(|sentence| {
+            let (mut main, mut groups, mut group, mut depth) =
+                (String::new(), Vec::new(), String::new(), 0usize);
+            for c in sentence.chars() {
+                match c {
+                    '(' | '[' => {
+                        depth += 1;
+                        if depth > 1 {
+                            group.push(c);
+                        }
+                    }
+                    ')' | ']' if depth > 0 => {
+                        depth -= 1;
+                        if depth == 0 {
+                            groups.push(std::mem::take(&mut group).trim().to_owned());
+                        } else {
+                            group.push(c);
+                        }
+                    }
+                    _ if depth > 0 => group.push(c),
+                    _ => main.push(c),
+                }
+            }
+            let main = main.split_whitespace().collect::<Vec<_>>().join(" ");
+            let main = main.replace(" ,", ",").replace(" .", ".");
+            (main, groups.into_iter().filter(|g| !g.is_empty()).collect())
+        })
+        .collect()
+}
+
+/// Whether a piece of text is an example (`e.g. 'main'`), not a fact.
+fn is_example(piece: &str) -> bool {
+    let lower = piece.trim_start().to_ascii_lowercase();
+    [
+        "e.g",
+        "eg.",
+        "for example",
+        "for instance",
+        "such as",
+        "example",
+        "like ",
+    ]
+    .iter()
+    .any(|marker| lower.starts_with(marker))
+}
+
+/// Whether a piece says what an argument's name and type do not: a fact word (one the
+/// schema states itself — a `default`, an `enum` — aside), a quoted value, or a number.
+fn is_fact(piece: &str, schema: &serde_json::Value) -> bool {
+    if is_example(piece) {
+        return false;
+    }
+    let lower = piece.to_ascii_lowercase();
+    let stated = |word: &str| match word {
+        "default" | "defaults" => schema.get("default").is_some(),
+        "one of" | "either" => schema.get("enum").is_some(),
+        "required" | "optional" => true,
+        _ => false,
+    };
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '%' || c == '-'))
+        .collect();
+    let fact_word = FACTS.iter().any(|fact| {
+        !stated(fact)
+            && if fact.contains(' ') || *fact == "%" {
+                lower.contains(fact)
+            } else {
+                words.contains(fact)
+            }
+    });
+    let quoted = ['\'', '"', '`'].iter().any(|q| {
+        let mut parts = lower.split(*q);
+        parts.next();
+        // An opening quote at a word's start, and its closing one.
+        parts
+            .next()
+            .is_some_and(|inner| !inner.is_empty() && !inner.contains(' '))
+            && lower.matches(*q).count() >= 2
+    });
+    fact_word || quoted || words.iter().any(|w| w.chars().any(|c| c.is_ascii_digit()))
+}
+
 /// The part of an argument's description that says what its name and type do not (allowed
-/// values, formats, units, ranges, defaults): the sentences holding such a fact, asides
-/// kept, within `budget` tokens; `None` when there is none. A default or a set of values
-/// the schema already states (`default`, `enum`) is no such fact.
+/// values, formats, units, ranges, defaults): the pieces holding such a fact — a sentence's
+/// words, or a parenthetical on its own — examples left out, within `budget` tokens; `None`
+/// when there is none.
 pub(crate) fn facts(
     description: &str,
     schema: &serde_json::Value,
     budget: usize,
 ) -> Option<String> {
-    let plain = plain(description);
-    let stated = |word: &str| match word {
-        "default" | "defaults" => schema.get("default").is_some(),
-        "one of" | "either" => schema.get("enum").is_some(),
-        _ => false,
-    };
-    let kept: Vec<&str> = sentences(&plain)
-        .into_iter()
-        .filter(|sentence| {
-            let lower = sentence.to_ascii_lowercase();
-            let words: Vec<&str> = lower
-                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '%' || c == '-'))
-                .collect();
-            FACTS.iter().any(|fact| {
-                !stated(fact)
-                    && if fact.contains(' ') || *fact == "%" {
-                        lower.contains(fact)
-                    } else {
-                        words.contains(fact)
-                    }
-            }) || lower.contains('\'')
-                || lower.contains('"')
-                || lower.chars().any(|c| c.is_ascii_digit())
-        })
-        .collect();
+    let mut kept: Vec<String> = Vec::new();
+    for (main, groups) in pieces(&plain(description)) {
+        let main = main.trim_end_matches(['.', ' ']);
+        if is_fact(main, schema) {
+            kept.push(main.to_owned());
+        }
+        kept.extend(groups.into_iter().filter(|g| is_fact(g, schema)));
+    }
     if kept.is_empty() {
         return None;
     }
-    Some(fit(&kept.join(" "), budget))
+    Some(fit(&kept.join("; "), budget))
+}
+
+/// An argument's middle wording: its first sentence's words with the parentheticals that
+/// state facts (examples and other asides out), within `budget` tokens.
+pub(crate) fn argument_sentence(
+    description: &str,
+    schema: &serde_json::Value,
+    budget: usize,
+) -> String {
+    let Some((main, groups)) = pieces(&plain(description)).into_iter().next() else {
+        return String::new();
+    };
+    let main = main.trim_end_matches(['.', ' ']);
+    let facts: Vec<String> = groups.into_iter().filter(|g| is_fact(g, schema)).collect();
+    let text = if facts.is_empty() {
+        main.to_owned()
+    } else {
+        format!("{main} ({})", facts.join("; "))
+    };
+    fit(&text, budget)
 }
 
 #[cfg(test)]
@@ -338,11 +430,35 @@ mod tests {
     #[test]
     fn facts_are_what_name_and_type_do_not_say() {
         let none = json!({"type": "string"});
-        assert_eq!(facts("The path of the file.", &none, 12), None);
-        assert!(facts("Sort entries by name or size. Defaults to name.", &none, 12).is_some());
+        let facts = |text: &str| facts(text, &none, 12);
+        assert_eq!(facts("The path of the file."), None);
+        assert_eq!(
+            facts("The expected SHA of the pull request's HEAD ref"),
+            None
+        );
+        assert_eq!(facts("Branch to push to (e.g., 'main' or 'master')"), None);
+        assert_eq!(
+            facts("Page number for pagination (default: 1)").as_deref(),
+            Some("default: 1")
+        );
+        assert_eq!(
+            facts("Number of results per page (default: 30, max: 100)").as_deref(),
+            Some("default: 30, max: 100")
+        );
+        assert_eq!(
+            facts("Timeout in milliseconds").as_deref(),
+            Some("Timeout in milliseconds")
+        );
+        assert!(facts("If provided, returns only the last N lines").is_some());
         let with_default = json!({"type": "string", "default": "name"});
-        assert_eq!(facts("Defaults to name.", &with_default, 12), None);
-        assert!(facts("Timeout in milliseconds.", &none, 12).is_some());
-        assert!(facts("If provided, returns only the last N lines", &none, 12).is_some());
+        assert_eq!(super::facts("Defaults to name.", &with_default, 12), None);
+        assert_eq!(
+            argument_sentence("Page number (default: 1, e.g. 2). More.", &none, 24),
+            "Page number (default: 1, e.g. 2)"
+        );
+        assert_eq!(
+            argument_sentence("Branch (e.g. 'main').", &none, 24),
+            "Branch"
+        );
     }
 }

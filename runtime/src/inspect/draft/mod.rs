@@ -8,8 +8,8 @@
 //! the sentences of it that fit [`MIDDLE_TOKENS`]. For an argument's description, 0..=2
 //! read nothing (`false`) — unless the text says what the argument's name and type do not
 //! (allowed values, formats, units, ranges, a default the schema does not state; quoted
-//! values and numbers count too), then that part, clipped — and 3..=6 its first sentence
-//! within [`ARGUMENT_TOKENS`]. A wording no shorter than the server's is left out.
+//! values and numbers count too), then that part within [`FACT_TOKENS`] (never more than
+//! 3..=6 reads) — and 3..=6 its first sentence within [`ARGUMENT_TOKENS`]. A wording no shorter than the server's is left out.
 
 mod clip;
 mod toml_text;
@@ -28,8 +28,10 @@ use toml_text::{key, string};
 pub const TERSE_TOKENS: usize = 16;
 /// The token budget of a tool's middle description (levels 3..=6).
 pub const MIDDLE_TOKENS: usize = 48;
-/// The token budget of an argument's description at 3..=6, and of the facts kept at 0..=2.
+/// The token budget of an argument's description at 3..=6.
 pub const ARGUMENT_TOKENS: usize = 24;
+/// The token budget of the facts an argument's description keeps at 0..=2.
+pub const FACT_TOKENS: usize = 12;
 
 /// A drafted tailoring file.
 #[derive(Clone, Debug)]
@@ -255,18 +257,13 @@ fn tool_draft(tool: &Tool) -> ToolDraft {
         .into_iter()
         .map(|(path, own, schema)| {
             let tokens = count_tokens(&own);
-            let terse =
-                clip::facts(&own, &schema, ARGUMENT_TOKENS).filter(|t| count_tokens(t) < tokens);
-            let middle = Some(clip::fit(
-                &clip::without_asides(
-                    clip::sentences(&clip::plain(&own))
-                        .first()
-                        .copied()
-                        .unwrap_or(""),
-                ),
-                ARGUMENT_TOKENS,
-            ))
-            .filter(|m| m.len() > 1 && count_tokens(m) < tokens);
+            // Facts (values, formats, units, ranges, defaults) stay at every level.
+            let middle = Some(clip::argument_sentence(&own, &schema, ARGUMENT_TOKENS))
+                .filter(|m| m.len() > 1 && count_tokens(m) < tokens);
+            let terse = clip::facts(&own, &schema, FACT_TOKENS).map(|t| match &middle {
+                Some(m) if count_tokens(m) < count_tokens(&t) => m.clone(),
+                _ => t,
+            });
             ArgumentDraft {
                 path,
                 own,
@@ -375,7 +372,7 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
          # This file overlays the server's own words: a level it does not cover reads them.\n\
          # Tools, levels 0..=2: no title; the first sentence, asides cut (at most {TERSE_TOKENS} tokens);\n\
          #   3..=6: the first paragraph, or what of it fits {MIDDLE_TOKENS} tokens; 7..=9: the server's.\n\
-         # Arguments, 0..=2: nothing (`false`), or the facts its name and type do not carry;\n\
+         # Arguments, 0..=2: nothing (`false`), or the facts its name and type do not carry (at most {FACT_TOKENS} tokens);\n\
          #   3..=6: the first sentence (at most {ARGUMENT_TOKENS} tokens); 7..=9: the server's.\n\
          # Edit freely: `mcp-tailor check FILE`, then `mcp-tailor inspect --tailoring FILE matrix …`.",
         drafts.len()
