@@ -52,6 +52,8 @@ pub struct Draft {
 /// the server's), and each described argument's (its path; `None` at 0..=2 says nothing).
 struct ToolDraft {
     name: String,
+    /// The server's own description, as one line of plain text.
+    own: String,
     /// The tool has a title (for people; left out at 0..=2).
     titled: bool,
     own_tokens: usize,
@@ -74,8 +76,57 @@ struct ArgumentDraft {
 /// Drafts a tailoring file for `tools`, naming `source` (a command, URL or file) in its
 /// header.
 pub fn draft(tools: &[Tool], source: &str) -> Draft {
-    let drafts: Vec<ToolDraft> = tools.iter().map(tool_draft).collect();
-    render(&drafts, source)
+    render(&tool_drafts(tools), source)
+}
+
+/// Every tool's draft, terse texts without the context every tool repeats.
+fn tool_drafts(tools: &[Tool]) -> Vec<ToolDraft> {
+    let mut drafts: Vec<ToolDraft> = tools.iter().map(tool_draft).collect();
+    shared_tails(&mut drafts);
+    drafts
+}
+
+/// A closing phrase many tools' terse texts share (`… in a GitHub repository`) tells no
+/// tool apart: it is cut from theirs, where at least 3 tools and a quarter of them end with
+/// it and at least three words stay. (Their middle and rich levels keep it.)
+fn shared_tails(drafts: &mut [ToolDraft]) {
+    let starts = [
+        " in ", " from ", " to ", " on ", " across ", " for ", " of ", " within ",
+    ];
+    let tails = |text: &str| -> Vec<String> {
+        let text = text.trim_end_matches('.').to_lowercase();
+        starts
+            .iter()
+            .flat_map(|start| text.match_indices(start).map(|(at, _)| at))
+            .map(|at| text[at..].to_owned())
+            .collect()
+    };
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for draft in drafts.iter() {
+        let text = draft.terse.clone().unwrap_or_else(|| draft.own.clone());
+        for tail in tails(&text) {
+            match counts.iter_mut().find(|(t, _)| *t == tail) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((tail, 1)),
+            }
+        }
+    }
+    let enough = 3.max(drafts.len().div_ceil(4));
+    for draft in drafts.iter_mut() {
+        let text = draft.terse.clone().unwrap_or_else(|| draft.own.clone());
+        let trimmed = text.trim_end_matches('.');
+        let lower = trimmed.to_lowercase();
+        // The longest shared tail that leaves three words.
+        let cut = counts
+            .iter()
+            .filter(|(tail, n)| *n >= enough && lower.ends_with(tail.as_str()))
+            .map(|(tail, _)| trimmed.len() - tail.len())
+            .filter(|&at| trimmed[..at].split_whitespace().count() >= 3)
+            .min();
+        if let Some(at) = cut {
+            draft.terse = Some(format!("{}.", &trimmed[..at]));
+        }
+    }
 }
 
 /// Drafts as [`draft`] does, then checks the draft against `tasks` (a tasks file, see
@@ -85,7 +136,7 @@ pub fn draft(tools: &[Tool], source: &str) -> Draft {
 /// description has; if the tool is still lost there, the level is left to the server's own
 /// words. Comments in the file say which.
 pub fn draft_for_tasks(tools: &[Tool], source: &str, tasks: &Tasks) -> Draft {
-    let mut drafts: Vec<ToolDraft> = tools.iter().map(tool_draft).collect();
+    let mut drafts = tool_drafts(tools);
     let own = Tailoring::default();
     let rich = search(tools, &own, 9);
     let k = super::eval::CODEX_LIMIT;
@@ -274,6 +325,7 @@ fn tool_draft(tool: &Tool) -> ToolDraft {
         .collect();
     ToolDraft {
         name: tool.name.to_string(),
+        own: clip::first_paragraph(&clip::plain(own)).to_owned(),
         titled: tool.title.as_deref().is_some_and(|t| !t.trim().is_empty()),
         own_tokens,
         terse,
