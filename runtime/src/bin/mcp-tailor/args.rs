@@ -111,16 +111,12 @@ fn inspect(mut args: impl Iterator<Item = String>) -> Result<InspectOptions, Str
     let (mut tailoring, mut source, mut command) = (None, None, Vec::new());
     while let Some(arg) = args.next() {
         let mut value = |flag: &str| args.next().ok_or_else(|| format!("`{flag}` takes a value"));
-        match arg.as_str() {
-            "--tailoring" if command.is_empty() => tailoring = Some(value("--tailoring")?),
-            "--catalog" => source = Some(Source::Catalog(value("--catalog")?)),
-            "--upstream" => source = Some(Source::Upstream(Upstream::Http(value("--upstream")?))),
-            "--" => {
-                let program = args.next().ok_or("`--` takes the upstream's COMMAND")?;
-                let args = args.by_ref().collect();
-                source = Some(Source::Upstream(Upstream::Command { program, args }));
-            }
-            _ => command.push(arg),
+        if arg == "--tailoring" && command.is_empty() {
+            tailoring = Some(value("--tailoring")?);
+        } else if let Some(found) = source_flag(&arg, &mut args)? {
+            source = Some(found);
+        } else {
+            command.push(arg);
         }
     }
     let source = source.ok_or(
@@ -138,6 +134,27 @@ fn inspect(mut args: impl Iterator<Item = String>) -> Result<InspectOptions, Str
     })
 }
 
+/// Where a catalog comes from, when `arg` says: `--catalog FILE`, `--upstream URL`, or
+/// `-- COMMAND ARGS…` (which takes every argument left).
+fn source_flag(
+    arg: &str,
+    args: &mut impl Iterator<Item = String>,
+) -> Result<Option<Source>, String> {
+    let mut value = |flag: &str| args.next().ok_or_else(|| format!("`{flag}` takes a value"));
+    Ok(Some(match arg {
+        "--catalog" => Source::Catalog(value("--catalog")?),
+        "--upstream" => Source::Upstream(Upstream::Http(value("--upstream")?)),
+        "--" => {
+            let program = args.next().ok_or("`--` takes the upstream's COMMAND")?;
+            Source::Upstream(Upstream::Command {
+                program,
+                args: args.collect(),
+            })
+        }
+        _ => return Ok(None),
+    }))
+}
+
 /// `init (-- COMMAND ARGS… | --upstream URL | --catalog FILE) [--out FILE] [--tasks FILE]`.
 fn init(mut args: impl Iterator<Item = String>) -> Result<InitOptions, String> {
     let (mut source, mut out, mut tasks) = (None, None, None);
@@ -146,14 +163,10 @@ fn init(mut args: impl Iterator<Item = String>) -> Result<InitOptions, String> {
         match arg.as_str() {
             "--out" => out = Some(value("--out")?),
             "--tasks" => tasks = Some(value("--tasks")?),
-            "--catalog" => source = Some(Source::Catalog(value("--catalog")?)),
-            "--upstream" => source = Some(Source::Upstream(Upstream::Http(value("--upstream")?))),
-            "--" => {
-                let program = args.next().ok_or("`--` takes the upstream's COMMAND")?;
-                let args = args.by_ref().collect();
-                source = Some(Source::Upstream(Upstream::Command { program, args }));
-            }
-            other => return Err(format!("unknown option `{other}`")),
+            other => match source_flag(other, &mut args)? {
+                Some(found) => source = Some(found),
+                None => return Err(format!("unknown option `{other}`")),
+            },
         }
     }
     let source = source.ok_or(
