@@ -35,7 +35,8 @@
 //! literal. A tailored description's texts are one run, so its slots index them directly;
 //! `default_verbosity` 255 means none. `macros/src/packed.rs` writes the layout.
 
-use crate::def::{Annotations, Fields, Generated, ToolDef, ToolParts};
+use crate::annotations::Annotations;
+use crate::def::{Fields, Generated, ToolDef, ToolParts};
 use crate::description::{Description, ModelMatch, Rule, Tailored};
 use std::any::{Any, TypeId};
 use std::borrow::Cow;

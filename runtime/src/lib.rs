@@ -51,6 +51,7 @@ pub mod dsl {}
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctest;
 
+mod annotations;
 mod ctx;
 mod decode;
 mod def;
@@ -78,8 +79,9 @@ pub mod __private;
 #[doc(hidden)]
 pub mod dead_variant;
 
+pub use annotations::Annotations;
 pub use ctx::{DEFAULT_VERBOSITY, MAX_VERBOSITY, RenderCtx};
-pub use def::{Annotations, Fields, MissingField, ToolDef};
+pub use def::{Fields, MissingField, ToolDef};
 pub use description::Description;
 pub use mcp_tailor_macros::{description, mcp_args, mcp_tool};
 #[cfg(feature = "server")]

@@ -12,16 +12,18 @@
 //! 3..=6 reads) — and 3..=6 its first sentence within [`ARGUMENT_TOKENS`]. A wording no shorter than the server's is left out.
 
 mod clip;
+mod tasks;
 mod toml_text;
 
 use super::count_tokens;
-use super::eval::{SearchEntry, Tasks, ToolSearch};
 use crate::schema_path;
 use crate::tailoring::ToolView;
 use crate::{RenderCtx, Tailoring};
 use rmcp::model::Tool;
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
+use tasks::Level;
+pub use tasks::draft_for_tasks;
 use toml_text::{key, string};
 
 /// The token budget of a tool's terse description (levels 0..=2).
@@ -127,109 +129,6 @@ fn shared_tails(drafts: &mut [ToolDraft]) {
             draft.terse = Some(format!("{}.", &trimmed[..at]));
         }
     }
-}
-
-/// Drafts as [`draft`] does, then checks the draft against `tasks` (a tasks file, see
-/// [`eval`](super::eval)) the way `eval` searches: where the server's own words find a
-/// task's tool in the top [`CODEX_LIMIT`](super::eval::CODEX_LIMIT) and a drafted level
-/// (0..=2 or 3..=6) does not, that level first keeps the query's words the server's
-/// description has; if the tool is still lost there, the level is left to the server's own
-/// words. Comments in the file say which.
-pub fn draft_for_tasks(tools: &[Tool], source: &str, tasks: &Tasks) -> Draft {
-    let mut drafts = tool_drafts(tools);
-    let own = Tailoring::default();
-    let rich = search(tools, &own, 9);
-    let k = super::eval::CODEX_LIMIT;
-    let tokenizer = bm25::DefaultTokenizer::new(bm25::Language::English);
-    let position = |name: &str| tools.iter().position(|t| t.name == name);
-    // Each round re-checks every task: a change to one tool's words moves others' ranks.
-    for _ in 0..4 {
-        let Ok(tailoring) = Tailoring::from_toml_str(&render(&drafts, source).text) else {
-            break;
-        };
-        let mut changed = false;
-        for (level, slot) in [(0u8, Level::Terse), (3, Level::Middle)] {
-            let drafted = search(tools, &tailoring, level);
-            for task in tasks.tasks() {
-                let Some(at) = position(&task.expect) else {
-                    continue;
-                };
-                let found = |index: &ToolSearch| index.search(&task.query, k).contains(&at);
-                if !found(&rich) || found(&drafted) {
-                    continue;
-                }
-                let draft = &mut drafts[at];
-                let own = tools[at].description.as_deref().unwrap_or_default();
-                // First the query's words the server's text has; when those are kept
-                // already (or there are none), the level goes back to the server's words.
-                let text = draft.text(slot).unwrap_or_default();
-                let mut kept_more = false;
-                for word in super::eval::lost_words(&tokenizer, &task.query, &text, own) {
-                    let word = word.to_lowercase();
-                    if !draft.kept.contains(&word) {
-                        draft.kept.push(word);
-                        kept_more = true;
-                    }
-                }
-                changed |= kept_more || draft.leave(slot);
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    render(&drafts, source)
-}
-
-/// A drafted level of a tool's description.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Level {
-    /// 0..=2.
-    Terse,
-    /// 3..=6.
-    Middle,
-}
-
-impl ToolDraft {
-    /// The text a level reads, words kept included.
-    fn text(&self, level: Level) -> Option<String> {
-        let base = match level {
-            Level::Terse => self.terse.as_ref(),
-            Level::Middle => self.middle.as_ref(),
-        };
-        match (base, self.kept.is_empty()) {
-            (Some(text), true) => Some(text.clone()),
-            (text, false) => Some(with_words(text.map_or("", String::as_str), &self.kept)),
-            (None, true) => None,
-        }
-    }
-
-    /// Leaves `level` to the server's own words; whether it was drafted.
-    fn leave(&mut self, level: Level) -> bool {
-        let slot = match level {
-            Level::Terse => &mut self.terse,
-            Level::Middle => &mut self.middle,
-        };
-        let drafted = slot.take().is_some() || !self.kept.is_empty();
-        if drafted && !self.left.contains(&level) {
-            self.left.push(level);
-        }
-        drafted
-    }
-}
-
-/// The search index of `tools` as `tailoring` words them for a reader at `level`.
-fn search(tools: &[Tool], tailoring: &Tailoring, level: u8) -> ToolSearch {
-    let ctx = RenderCtx::new().verbosity(level);
-    let served: Vec<Tool> = tools
-        .iter()
-        .map(|tool| served(tool, tailoring, &ctx))
-        .collect();
-    let entries: Vec<SearchEntry> = served
-        .iter()
-        .filter_map(|tool| SearchEntry::from_tool(&serde_json::to_value(tool).ok()?))
-        .collect();
-    ToolSearch::new(&entries)
 }
 
 /// `tool` as the gateway serves it to `ctx` under `tailoring`.
@@ -523,15 +422,6 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
         arguments,
         kept_for_tasks,
     }
-}
-
-/// A terse text that keeps `words`: `Search files (glob, pattern).`
-fn with_words(terse: &str, words: &[String]) -> String {
-    let terse = terse.trim_end_matches('.');
-    if terse.is_empty() {
-        return format!("{}.", words.join(", "));
-    }
-    format!("{terse} ({}).", words.join(", "))
 }
 
 /// The server's own text as a one-line comment, with its tokens.
