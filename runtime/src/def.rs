@@ -3,7 +3,7 @@
 use crate::annotations::Annotations;
 use crate::ctx::RenderCtx;
 use crate::description::Description;
-#[cfg(feature = "server")]
+#[cfg(feature = "inspect")]
 use crate::description::Found;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -390,16 +390,11 @@ impl ToolDef {
     /// changes.
     #[cfg(feature = "server")]
     pub fn tailor_tool(&self, tool: &mut rmcp::model::Tool, ctx: &RenderCtx<'_>) {
-        match self.title.lookup(ctx) {
-            Found::Text(title) => tool.title = Some(title.to_owned()),
-            Found::Nothing => tool.title = None,
-            Found::Uncovered => {}
-        }
-        match self.description.lookup(ctx) {
-            Found::Text(_) => tool.description = self.description.resolve_cow(ctx),
-            Found::Nothing => tool.description = None,
-            Found::Uncovered => {}
-        }
+        self.title.lookup(ctx).apply(&mut tool.title, str::to_owned);
+        let description = self.description.lookup(ctx);
+        // Borrowed from the binary's tables where it can be (no copy).
+        let own = self.description.resolve_cow(ctx);
+        description.apply(&mut tool.description, |_| own.unwrap_or_default());
         if self.argument_descriptions().next().is_some() {
             self.tailor_properties(std::sync::Arc::make_mut(&mut tool.input_schema), ctx);
         }

@@ -27,6 +27,19 @@ pub(crate) enum Found<'a> {
     Uncovered,
 }
 
+#[cfg(feature = "server")]
+impl Found<'_> {
+    /// Applies this answer to `slot` (a tool's title or description): a text replaces it,
+    /// nothing removes it, no text leaves it as it is.
+    pub(crate) fn apply<T>(self, slot: &mut Option<T>, make: impl FnOnce(&str) -> T) {
+        match self {
+            Found::Text(text) => *slot = Some(make(text)),
+            Found::Nothing => *slot = None,
+            Found::Uncovered => {}
+        }
+    }
+}
+
 /// What a tool's description, title or field description becomes: absent, a bare string,
 /// or a table of variants chosen by a [`RenderCtx`].
 ///

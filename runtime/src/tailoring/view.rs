@@ -95,18 +95,11 @@ impl ToolView {
     /// the tool's own words.
     pub(crate) fn overlay(&self, tool: &mut Tool, ctx: &RenderCtx<'_>) {
         if let Some(title) = &self.title {
-            match title.lookup(ctx) {
-                Found::Text(text) => tool.title = Some(text.to_owned()),
-                Found::Nothing => tool.title = None,
-                Found::Uncovered => {}
-            }
+            title.lookup(ctx).apply(&mut tool.title, str::to_owned);
         }
         if let Some(description) = &self.description {
-            match description.lookup(ctx) {
-                Found::Text(text) => tool.description = Some(text.to_owned().into()),
-                Found::Nothing => tool.description = None,
-                Found::Uncovered => {}
-            }
+            let found = description.lookup(ctx);
+            found.apply(&mut tool.description, |text| text.to_owned().into());
         }
         if self.arguments.is_empty() {
             return;
