@@ -40,7 +40,7 @@ async fn init(options: &InitOptions) -> Result<(), String> {
         Some(path) => {
             std::fs::write(path, &draft.text).map_err(|e| format!("{path}: cannot write: {e}"))?
         }
-        None => print!("{}", draft.text),
+        None => crate::print_out(draft.text.trim_end()),
     }
     eprintln!("{}", summary(&tools, &tailoring, &draft));
     Ok(())

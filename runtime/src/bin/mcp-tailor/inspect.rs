@@ -30,7 +30,14 @@ async fn inspect(options: InspectOptions) -> Result<i32, String> {
     }
     let tools = fetch(&options.source).await?;
     let outcome = mcp_tailor::inspect::run_tools(&tools, &tailoring, options.command).await;
-    Ok(outcome.print())
+    // A usage error on stderr; a report on stdout, even with findings, so it can be piped.
+    let code = outcome.print_code();
+    if code == 2 {
+        eprintln!("{}", outcome.output);
+    } else {
+        crate::print_out(&outcome.output);
+    }
+    Ok(code)
 }
 
 /// Every tool of a server (fetched through the gateway's client), or of a captured

@@ -57,6 +57,19 @@ fn main() -> ExitCode {
     }
 }
 
+/// Writes `text` and a newline to standard output. A reader that closed it (`… | head`)
+/// is no error: nothing more is written, and nothing said about it.
+fn print_out(text: &str) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("mcp-tailor: cannot write the output: {error}");
+        }
+        _ => {}
+    }
+}
+
 /// The async runtime `proxy` and `inspect` run on, or the exit that says why there is none.
 fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
     tokio::runtime::Runtime::new().map_err(|error| {

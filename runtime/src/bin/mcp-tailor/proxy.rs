@@ -16,8 +16,11 @@ use tokio::sync::mpsc;
 const MARGIN: Duration = Duration::from_millis(250);
 
 pub(crate) fn run(options: ProxyOptions) -> ExitCode {
+    // Colours only for a person at a terminal, never into a log file.
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(terminal)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| "info,rmcp=warn".into()),
@@ -37,6 +40,15 @@ pub(crate) fn run(options: ProxyOptions) -> ExitCode {
 }
 
 async fn serve(options: ProxyOptions) -> Result<(), String> {
+    // The port first: one in use is the first and only thing said (and exit 1).
+    let listener = match options.http {
+        Some(addr) => Some(
+            tokio::net::TcpListener::bind(addr)
+                .await
+                .map_err(|e| format!("cannot listen on {addr}: {e}"))?,
+        ),
+        None => None,
+    };
     let tailoring = match &options.tailoring {
         Some(path) => Tailoring::load(path).map_err(|e| e.to_string())?,
         None => Tailoring::default(),
@@ -56,14 +68,15 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
         tokio::spawn(watch(server.clone(), PathBuf::from(path)));
     }
     tracing::info!("serving {} tailored", options.upstream);
-    match options.http {
-        Some(addr) => {
+    match listener {
+        Some(listener) => {
+            let addr = listener.local_addr().map_err(|e| e.to_string())?;
             eprintln!("mcp-tailor proxy on http://{addr}/mcp");
             let shutdown = async {
                 let _ = tokio::signal::ctrl_c().await;
             };
             server
-                .serve_http(addr, shutdown)
+                .serve_http_on(listener, server.router(), shutdown)
                 .await
                 .map_err(|e| e.to_string())
         }
