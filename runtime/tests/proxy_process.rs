@@ -182,3 +182,105 @@ async fn proxy_reloads_its_file_on_sighup() {
     std::fs::remove_dir_all(&watched).unwrap();
     std::fs::remove_dir_all(&elsewhere).unwrap();
 }
+
+/// The notes server behind a key: a request without `X-Api-Key: secret` is HTTP 401.
+async fn keyed_upstream() -> String {
+    let server = Server::builder()
+        .name("notes", "1.0.0")
+        .tool(|args: SearchNotes, _: CallContext| async move {
+            Ok::<_, String>(serde_json::json!({ "query": args.query }))
+        })
+        .build()
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let router = server.router().layer(axum::middleware::from_fn(
+        |request: axum::extract::Request, next: axum::middleware::Next| async move {
+            let key = request.headers().get("x-api-key");
+            if key.is_some_and(|k| k == "secret") {
+                next.run(request).await
+            } else {
+                axum::http::StatusCode::UNAUTHORIZED.into_response()
+            }
+        },
+    ));
+    tokio::spawn(async move {
+        server
+            .serve_http_on(listener, router, std::future::pending())
+            .await
+    });
+    format!("http://{addr}/mcp")
+}
+
+use axum::response::IntoResponse as _;
+
+/// Starts `proxy ARGS… --http ADDR`; the child and its address.
+fn proxy(args: &[&str], env: &[(&str, &str)]) -> (tokio::process::Child, SocketAddr) {
+    let addr = {
+        let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        free.local_addr().unwrap()
+    };
+    let child = Command::new(BIN)
+        .arg("proxy")
+        .args(args)
+        .args(["--http", &addr.to_string()])
+        .envs(env.iter().copied())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    (child, addr)
+}
+
+/// `--upstream-header` reaches a remote server that needs a key, its value read from the
+/// environment (`${VAR}`), never written on the command line.
+#[tokio::test(flavor = "multi_thread")]
+async fn proxy_sends_the_upstream_its_headers() {
+    let url = keyed_upstream().await;
+    let (_with, addr) = proxy(
+        &[
+            "--upstream",
+            &url,
+            "--upstream-header",
+            "X-Api-Key: ${MCP_TAILOR_TEST_KEY}",
+        ],
+        &[("MCP_TAILOR_TEST_KEY", "secret")],
+    );
+    assert_eq!(
+        wait_for(addr, "Search the notes.").await.as_deref(),
+        Some("Search the notes.")
+    );
+    // Without the header the upstream refuses, and `proxy` says so and exits 1.
+    let output = Command::new(BIN)
+        .args(["proxy", "--upstream", &url])
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+}
+
+/// `--verbosity` (and `--runner`, `--model`) is the reader of a request that names none.
+#[tokio::test(flavor = "multi_thread")]
+async fn proxy_reads_requests_that_name_no_level_at_the_given_one() {
+    let url = upstream().await;
+    let dir = folder("defaults");
+    let file = dir.join("tailoring.toml");
+    std::fs::write(
+        &file,
+        "[tools.search_notes.description]\nlevels = [{ verbosity = 0, text = \"Terse.\" }]\n",
+    )
+    .unwrap();
+    let file = file.display().to_string();
+    let (_terse, terse) = proxy(
+        &["--tailoring", &file, "--verbosity", "0", "--upstream", &url],
+        &[],
+    );
+    assert_eq!(wait_for(terse, "Terse.").await.as_deref(), Some("Terse."));
+    // Without it, the default level (5) is not the file's: the server's own words.
+    let (_own, own) = proxy(&["--tailoring", &file, "--upstream", &url], &[]);
+    assert_eq!(
+        wait_for(own, "Search the notes.").await.as_deref(),
+        Some("Search the notes.")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -44,7 +44,7 @@ description = {{ levels = [{{ verbosity = 0, text = "a" }}, {{ verbosity = 9, te
 async fn gateway() -> Server<mcp_tailor::gateway::Gateway> {
     use mcp_tailor::gateway::{Gateway, Upstream};
     let url = std::env::var(ENV_UPSTREAM).expect("the upstream's URL");
-    let gateway = Gateway::connect(Upstream::Http(url), Duration::from_secs(9))
+    let gateway = Gateway::connect(Upstream::http(url), Duration::from_secs(9))
         .await
         .expect("the upstream answers");
     let tailoring = mcp_tailor::Tailoring::from_toml_str(&bench_tailoring()).expect("valid");

@@ -99,8 +99,16 @@ impl Connection {
                         .await
                         .map_err(|e| handshake(e.to_string()))
                 }
-                Upstream::Http(url) => {
-                    let config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
+                Upstream::Http { url, headers } => {
+                    let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
+                    for (header, value) in headers {
+                        let header = http::HeaderName::try_from(header.as_str());
+                        let value = http::HeaderValue::try_from(value.as_str());
+                        let (Ok(header), Ok(value)) = (header, value) else {
+                            return Err(handshake("a header is not valid HTTP".to_owned()));
+                        };
+                        config.custom_headers.insert(header, value);
+                    }
                     let transport =
                         StreamableHttpClientTransport::with_client(http_client(), config);
                     relay

@@ -44,8 +44,24 @@ pub enum Upstream {
         /// Its arguments.
         args: Vec<String>,
     },
-    /// A streamable HTTP endpoint (`http://host:port/mcp`).
-    Http(String),
+    /// A streamable HTTP endpoint (`http://host:port/mcp`), with headers sent on every
+    /// request (a bearer token, an API key).
+    Http {
+        /// The endpoint.
+        url: String,
+        /// Each header's name and value.
+        headers: Vec<(String, String)>,
+    },
+}
+
+impl Upstream {
+    /// A streamable HTTP endpoint with no headers of its own.
+    pub fn http(url: impl Into<String>) -> Upstream {
+        Upstream::Http {
+            url: url.into(),
+            headers: Vec::new(),
+        }
+    }
 }
 
 impl std::fmt::Display for Upstream {
@@ -55,7 +71,8 @@ impl std::fmt::Display for Upstream {
                 write!(f, "{program}")?;
                 args.iter().try_for_each(|a| write!(f, " {a}"))
             }
-            Upstream::Http(url) => f.write_str(url),
+            // The headers stay out: they may hold secrets.
+            Upstream::Http { url, .. } => f.write_str(url),
         }
     }
 }

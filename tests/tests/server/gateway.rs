@@ -100,7 +100,7 @@ async fn upstream() -> String {
 }
 
 async fn gateway() -> Server<Gateway> {
-    let gateway = Gateway::connect(Upstream::Http(upstream().await), Duration::from_secs(5))
+    let gateway = Gateway::connect(Upstream::http(upstream().await), Duration::from_secs(5))
         .await
         .unwrap();
     Server::builder().handler(gateway).build().unwrap()

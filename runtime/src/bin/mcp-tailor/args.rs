@@ -45,6 +45,10 @@ pub(crate) struct ProxyOptions {
     pub(crate) http: Option<SocketAddr>,
     pub(crate) deadline: Duration,
     pub(crate) upstream: Upstream,
+    /// The reader of a request that names none (`--runner`, `--model`, `--verbosity`).
+    pub(crate) runner: Option<String>,
+    pub(crate) model: Option<String>,
+    pub(crate) verbosity: Option<u8>,
 }
 
 pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
@@ -65,6 +69,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, S
 fn proxy(mut args: impl Iterator<Item = String>) -> Result<ProxyOptions, String> {
     let (mut tailoring, mut http, mut deadline, mut upstream) =
         (None, None, Duration::from_secs(10), None);
+    let (mut runner, mut model, mut verbosity, mut headers) = (None, None, None, Vec::new());
     while let Some(arg) = args.next() {
         let mut value = |flag: &str| args.next().ok_or_else(|| format!("`{flag}` takes a value"));
         match arg.as_str() {
@@ -84,7 +89,20 @@ fn proxy(mut args: impl Iterator<Item = String>) -> Result<ProxyOptions, String>
                     .ok_or_else(|| format!("`--deadline {secs}`: expected seconds"))?;
                 deadline = Duration::from_secs_f64(secs);
             }
-            "--upstream" => upstream = Some(Upstream::Http(value("--upstream")?)),
+            "--upstream" => upstream = Some(http_upstream(value("--upstream")?)?),
+            "--upstream-header" => headers.push(header(&value("--upstream-header")?)?),
+            "--runner" => runner = Some(value("--runner")?),
+            "--model" => model = Some(value("--model")?),
+            "--verbosity" => {
+                let level = value("--verbosity")?;
+                verbosity = Some(
+                    level
+                        .parse::<u8>()
+                        .ok()
+                        .filter(|l| *l <= 9)
+                        .ok_or_else(|| format!("`--verbosity {level}`: expected a level 0..=9"))?,
+                );
+            }
             "--" => {
                 let program = args.next().ok_or("`--` takes the upstream's COMMAND")?;
                 upstream = Some(Upstream::Command {
@@ -95,14 +113,67 @@ fn proxy(mut args: impl Iterator<Item = String>) -> Result<ProxyOptions, String>
             other => return Err(format!("unknown option `{other}`")),
         }
     }
-    let upstream =
+    let mut upstream =
         upstream.ok_or("`proxy` needs an upstream: `-- COMMAND ARGS…` or `--upstream URL`")?;
+    match &mut upstream {
+        Upstream::Http { headers: given, .. } => *given = headers,
+        Upstream::Command { .. } if !headers.is_empty() => {
+            return Err(
+                "`--upstream-header` is for an `--upstream URL`; a command inherits \
+                        this process's environment"
+                    .into(),
+            );
+        }
+        Upstream::Command { .. } => {}
+    }
     Ok(ProxyOptions {
         tailoring,
         http,
         deadline,
         upstream,
+        runner,
+        model,
+        verbosity,
     })
+}
+
+/// `--upstream URL`: an `http` or `https` URL.
+fn http_upstream(url: String) -> Result<Upstream, String> {
+    match reqwest::Url::parse(&url) {
+        Ok(parsed) if matches!(parsed.scheme(), "http" | "https") => Ok(Upstream::http(url)),
+        Ok(parsed) => Err(format!(
+            "`--upstream {url}`: an MCP endpoint is http or https, not {}",
+            parsed.scheme()
+        )),
+        Err(error) => Err(format!(
+            "`--upstream {url}`: not a URL ({error}); write one such as http://127.0.0.1:8080/mcp"
+        )),
+    }
+}
+
+/// `--upstream-header 'NAME: VALUE'`; `${VAR}` in VALUE is the environment variable's value,
+/// so a secret stays out of the process list.
+fn header(spec: &str) -> Result<(String, String), String> {
+    let bad = || format!("`--upstream-header {spec}`: expected 'NAME: VALUE'");
+    let (name, value) = spec.split_once(':').ok_or_else(bad)?;
+    let (name, mut rest) = (name.trim(), value.trim());
+    if name.is_empty() || name.contains(char::is_whitespace) {
+        return Err(bad());
+    }
+    let mut value = String::new();
+    while let Some(start) = rest.find("${") {
+        let end = rest[start..]
+            .find('}')
+            .ok_or_else(|| format!("`--upstream-header {name}`: `${{` without `}}`"))?;
+        let var = &rest[start + 2..start + end];
+        let found = std::env::var(var)
+            .map_err(|_| format!("`--upstream-header {name}`: the environment has no `{var}`"))?;
+        value.push_str(&rest[..start]);
+        value.push_str(&found);
+        rest = &rest[start + end + 1..];
+    }
+    value.push_str(rest);
+    Ok((name.to_owned(), value))
 }
 
 /// `inspect [--tailoring FILE] [--catalog FILE | --upstream URL] SUBCOMMAND ARGS… [-- COMMAND ARGS…]`:
@@ -143,7 +214,7 @@ fn source_flag(
     let mut value = |flag: &str| args.next().ok_or_else(|| format!("`{flag}` takes a value"));
     Ok(Some(match arg {
         "--catalog" => Source::Catalog(value("--catalog")?),
-        "--upstream" => Source::Upstream(Upstream::Http(value("--upstream")?)),
+        "--upstream" => Source::Upstream(http_upstream(value("--upstream")?)?),
         "--" => {
             let program = args.next().ok_or("`--` takes the upstream's COMMAND")?;
             Source::Upstream(Upstream::Command {
@@ -210,6 +281,33 @@ mod tests {
         assert!(parse_args("proxy --tailoring t.toml").is_err());
         assert!(parse_args("proxy --upstream").is_err());
         assert!(parse_args("proxy --http nowhere --upstream http://x/mcp").is_err());
+        assert!(
+            parse_args("proxy --upstream nowhere")
+                .unwrap_err()
+                .contains("not a URL")
+        );
+        assert!(parse_args("proxy --upstream ftp://x/mcp").is_err());
+        assert!(parse_args("proxy --upstream-header X:1 -- python3 s.py").is_err());
+        let Ok(Command::Proxy(p)) = parse_args(
+            "proxy --runner codex --verbosity 0 --upstream-header X-Key:${HOME} --upstream http://x/mcp",
+        ) else {
+            panic!()
+        };
+        let home = std::env::var("HOME").unwrap_or_default();
+        assert_eq!(
+            p.upstream,
+            Upstream::Http {
+                url: "http://x/mcp".into(),
+                headers: vec![("X-Key".into(), home)]
+            }
+        );
+        assert_eq!((p.runner.as_deref(), p.verbosity), (Some("codex"), Some(0)));
+        assert!(
+            parse_args(
+                "proxy --upstream-header X:${NO_SUCH_VARIABLE_HERE} --upstream http://x/mcp"
+            )
+            .is_err()
+        );
         let Ok(Command::Inspect(i)) =
             parse_args("inspect --tailoring t.toml list --runner codex -- python3 s.py")
         else {

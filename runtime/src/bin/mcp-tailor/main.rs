@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! mcp-tailor check FILE
-//! mcp-tailor proxy [--tailoring FILE] [--http ADDR] [--deadline SECS] (-- COMMAND ARGS… | --upstream URL)
+//! mcp-tailor proxy [--tailoring FILE] [--http ADDR] [--deadline SECS] [--runner R] [--model M] [--verbosity N] (-- COMMAND ARGS… | --upstream URL [--upstream-header "NAME: VALUE"]…)
 //! mcp-tailor inspect [--tailoring FILE] (--upstream URL | --catalog FILE) SUBCOMMAND ARGS… [-- COMMAND ARGS…]
 //! mcp-tailor init [--out FILE] [--tasks FILE] (-- COMMAND ARGS… | --upstream URL | --catalog FILE)
 //! ```
@@ -17,7 +17,8 @@ use std::process::ExitCode;
 
 const USAGE: &str = "\
 usage: mcp-tailor check FILE
-       mcp-tailor proxy [--tailoring FILE] [--http ADDR] [--deadline SECS] (-- COMMAND ARGS… | --upstream URL)
+       mcp-tailor proxy [--tailoring FILE] [--http ADDR] [--deadline SECS] [--runner R] [--model M] [--verbosity N]
+                        (-- COMMAND ARGS… | --upstream URL [--upstream-header 'NAME: VALUE']…)
        mcp-tailor inspect [--tailoring FILE] (--upstream URL | --catalog FILE) SUBCOMMAND ARGS… [-- COMMAND ARGS…]
        mcp-tailor init [--out FILE] [--tasks FILE] (-- COMMAND ARGS… | --upstream URL | --catalog FILE)
 
@@ -26,7 +27,10 @@ check   load FILE with every rule the #[mcp_tool] macro applies; exit 1 with eac
 proxy   serve the upstream server (a stdio command, or streamable HTTP at URL) with its
         tools' wording tailored by FILE, on stdio or at http://ADDR/mcp; FILE is watched
         (and SIGHUP reloads it): a valid edit takes effect at once, an invalid one is
-        logged and the previous tables stay
+        logged and the previous tables stay; --runner/--model/--verbosity are the reader
+        of a request that names none; --upstream-header is sent to the upstream on every
+        request (`${VAR}` in its value is read from the environment); a command upstream
+        inherits this process's environment
 inspect what each reader of the upstream's tools (or of a captured tools/list result, JSON)
         gets as FILE tailors them: list, matrix, tokens, diff, lint, eval (their options as
         the inspect command's own, e.g. `list --runner codex --verbosity 0`); lint also names

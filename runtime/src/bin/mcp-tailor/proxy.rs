@@ -58,12 +58,29 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
         .await
         .map_err(|e| e.to_string())?;
     warn_unmatched(&gateway, &tailoring).await;
-    let server = Server::builder()
+    let mut builder = Server::builder()
         .handler(gateway)
         .tailoring(tailoring)
-        .request_deadline(options.deadline)
-        .build()
-        .map_err(|e| e.to_string())?;
+        .request_deadline(options.deadline);
+    if let Some(level) = options.verbosity {
+        builder = builder.default_verbosity(level);
+    }
+    // A reader that names no runner or model reads as the command line says: a client's
+    // configuration pins what the client itself does not report.
+    let (runner, model) = (options.runner.clone(), options.model.clone());
+    if runner.is_some() || model.is_some() {
+        builder = builder.context(move |info| {
+            let mut reader = info.reader.clone();
+            if reader.runner.is_none() {
+                reader.runner.clone_from(&runner);
+            }
+            if reader.model.is_none() {
+                reader.model.clone_from(&model);
+            }
+            async move { reader }
+        });
+    }
+    let server = builder.build().map_err(|e| e.to_string())?;
     if let Some(path) = &options.tailoring {
         tokio::spawn(watch(server.clone(), PathBuf::from(path)));
     }
