@@ -193,6 +193,21 @@ fn find(root: &Map<String, Value>, object: &str, name: &str, depth: usize) -> Op
     })
 }
 
+/// A schema, or what its chain of local `$ref`s names.
+#[cfg(feature = "inspect")]
+pub(crate) fn deref<'s>(root: &'s Map<String, Value>, schema: &'s Value) -> &'s Value {
+    let Some(target) = schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|t| t.strip_prefix('#'))
+    else {
+        return schema;
+    };
+    resolve(root, target.to_owned())
+        .and_then(|pointer| at(root, &pointer))
+        .unwrap_or(schema)
+}
+
 #[cfg(feature = "server")]
 /// `pointer`, or where its chain of local `$ref`s ends.
 fn resolve(root: &Map<String, Value>, mut pointer: String) -> Option<String> {

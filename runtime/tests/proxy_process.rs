@@ -23,6 +23,12 @@ struct SearchNotes {
 
 /// A notes server on streamable HTTP at a loopback port, for the life of the test.
 async fn upstream() -> String {
+    notes_behind(|router| router).await
+}
+
+/// The notes server, its router wrapped by `front`, served at a loopback port for the life
+/// of the test; its URL.
+async fn notes_behind(front: impl FnOnce(axum::Router) -> axum::Router) -> String {
     let server = Server::builder()
         .name("notes", "1.0.0")
         .tool(|args: SearchNotes, _: CallContext| async move {
@@ -32,7 +38,7 @@ async fn upstream() -> String {
         .unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let router = server.router();
+    let router = front(server.router());
     tokio::spawn(async move {
         server
             .serve_http_on(listener, router, std::future::pending())
@@ -185,31 +191,19 @@ async fn proxy_reloads_its_file_on_sighup() {
 
 /// The notes server behind a key: a request without `X-Api-Key: secret` is HTTP 401.
 async fn keyed_upstream() -> String {
-    let server = Server::builder()
-        .name("notes", "1.0.0")
-        .tool(|args: SearchNotes, _: CallContext| async move {
-            Ok::<_, String>(serde_json::json!({ "query": args.query }))
-        })
-        .build()
-        .unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let router = server.router().layer(axum::middleware::from_fn(
-        |request: axum::extract::Request, next: axum::middleware::Next| async move {
-            let key = request.headers().get("x-api-key");
-            if key.is_some_and(|k| k == "secret") {
-                next.run(request).await
-            } else {
-                axum::http::StatusCode::UNAUTHORIZED.into_response()
-            }
-        },
-    ));
-    tokio::spawn(async move {
-        server
-            .serve_http_on(listener, router, std::future::pending())
-            .await
-    });
-    format!("http://{addr}/mcp")
+    notes_behind(|router| {
+        router.layer(axum::middleware::from_fn(
+            |request: axum::extract::Request, next: axum::middleware::Next| async move {
+                let key = request.headers().get("x-api-key");
+                if key.is_some_and(|k| k == "secret") {
+                    next.run(request).await
+                } else {
+                    axum::http::StatusCode::UNAUTHORIZED.into_response()
+                }
+            },
+        ))
+    })
+    .await
 }
 
 use axum::response::IntoResponse as _;

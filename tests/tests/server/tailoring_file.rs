@@ -151,6 +151,15 @@ impl rmcp::ServerHandler for Fixed {
     }
 }
 
+/// A server wrapping `tools` as an upstream lists them, tailored by `file`.
+fn serving(tools: &[rmcp::model::Tool], file: &Tailoring) -> Server<Fixed> {
+    Server::builder()
+        .handler(Fixed(tools.to_vec()))
+        .tailoring(file.clone())
+        .build()
+        .unwrap()
+}
+
 const NESTED_CATALOG: &str = r##"{"tools": [{
   "name": "push_files",
   "description": "Push several files in one commit.",
@@ -198,11 +207,7 @@ async fn inspect_shows_nested_arguments_exactly_as_they_are_served() {
     let tools = mcp_tailor::inspect::read_catalog(NESTED_CATALOG).unwrap();
     let file = Tailoring::from_toml_str(NESTED_FILE).unwrap();
     assert_eq!(file.unmatched(&tools), []);
-    let server = Server::builder()
-        .handler(Fixed(tools.clone()))
-        .tailoring(file.clone())
-        .build()
-        .unwrap();
+    let server = serving(&tools, &file);
     let (client, _) = stdio(&server, "some-client", Era::Legacy).await;
     for level in [0u8, 9] {
         let served = by_name(&list(&client, None, reader("codex", level)).await.unwrap());
@@ -300,11 +305,7 @@ description = false
 "#,
     )
     .unwrap();
-    let server = Server::builder()
-        .handler(Fixed(tools.clone()))
-        .tailoring(file.clone())
-        .build()
-        .unwrap();
+    let server = serving(&tools, &file);
     let (client, _) = stdio(&server, "some-client", Era::Legacy).await;
     let at = |level: u8| {
         let client = &client;

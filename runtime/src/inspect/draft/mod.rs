@@ -17,7 +17,6 @@ mod toml_text;
 
 use super::count_tokens;
 use crate::schema_path;
-use crate::tailoring::ToolView;
 use crate::{RenderCtx, Tailoring};
 use rmcp::model::Tool;
 use serde_json::{Map, Value};
@@ -135,7 +134,7 @@ fn shared_tails(drafts: &mut [ToolDraft]) {
 fn served(tool: &Tool, tailoring: &Tailoring, ctx: &RenderCtx<'_>) -> Tool {
     let mut tool = tool.clone();
     if let Some(file) = tailoring.tool(&tool.name) {
-        ToolView::new(None, Some(file)).overlay(&mut tool, ctx);
+        file.tailor_tool(&mut tool, ctx);
     }
     tool
 }
@@ -256,7 +255,7 @@ fn described(
         if schema_path::argument(root, &path).is_none() {
             continue;
         }
-        let property = deref(root, property);
+        let property = schema_path::deref(root, property);
         if let Some(text) = property.get("description").and_then(Value::as_str)
             && !text.trim().is_empty()
         {
@@ -265,7 +264,9 @@ fn described(
         if let Some(inner) = property.as_object() {
             branches(root, inner, &format!("{path}."), out);
             for (key, step) in [("items", "[]."), ("additionalProperties", "{}.")] {
-                if let Some(Value::Object(values)) = inner.get(key).map(|v| deref(root, v)) {
+                if let Some(Value::Object(values)) =
+                    inner.get(key).map(|v| schema_path::deref(root, v))
+                {
                     branches(root, values, &format!("{path}{step}"), out);
                 }
             }
@@ -290,7 +291,7 @@ fn branches(
             .into_iter()
             .flatten()
         {
-            if let Value::Object(branch) = deref(root, branch) {
+            if let Value::Object(branch) = schema_path::deref(root, branch) {
                 described(root, branch, prefix, &mut found);
             }
         }
@@ -299,17 +300,6 @@ fn branches(
         if !out.iter().any(|(path, ..)| *path == item.0) {
             out.push(item);
         }
-    }
-}
-
-/// A schema, or what its local `$ref` names.
-fn deref<'s>(root: &'s Map<String, Value>, schema: &'s Value) -> &'s Value {
-    match schema.get("$ref").and_then(Value::as_str) {
-        Some(target) => target
-            .strip_prefix('#')
-            .and_then(|pointer| schema_path::at(root, pointer))
-            .unwrap_or(schema),
-        None => schema,
     }
 }
 
