@@ -26,8 +26,15 @@ fn run_python(script: &str, args: &[PathBuf]) {
         .output()
         .unwrap_or_else(|e| panic!("running {python}: {e}"));
     let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
     println!("{stdout}");
-    eprintln!("{}", String::from_utf8_lossy(&output.stderr));
+    eprintln!("{stderr}");
+    // The SDK closes every HTTP session with a DELETE and warns when it is not answered
+    // 200 or 204.
+    assert!(
+        !stderr.contains("Session termination failed"),
+        "a session did not close cleanly:\n{stderr}"
+    );
     assert!(
         output.status.success(),
         "the Python client reported failures:\n{stdout}"

@@ -2,13 +2,16 @@
 //! slot a session or the stateless requests keep theirs in, replaced when it died.
 
 use super::Upstream;
+use super::child::{Child, UpstreamExit};
+use super::inbound::{Inbound, ProgressRoutes};
 use super::relay::Relay;
 use rmcp::model::{ClientConfig, Implementation, ProtocolVersion, ServerConfig, Tool};
 use rmcp::service::{
     ClientLifecycleMode, ClientServiceExt, Peer, RoleClient, RoleServer, RunningService,
 };
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -34,6 +37,23 @@ pub enum UpstreamError {
         /// What went wrong.
         reason: String,
     },
+    /// The command exited before it answered the handshake.
+    #[error("`{upstream}` exited before it answered ({}){}", .exit.status, said(&.exit.stderr))]
+    Exited {
+        /// The upstream.
+        upstream: String,
+        /// How it ended, and what it said last.
+        exit: UpstreamExit,
+    },
+}
+
+/// An exited command's last stderr lines, as its error ends.
+fn said(stderr: &[String]) -> String {
+    if stderr.is_empty() {
+        return "; it wrote nothing on stderr".to_owned();
+    }
+    let lines: Vec<String> = stderr.iter().map(|l| format!("\n  {l}")).collect();
+    format!("; its last lines on stderr:{}", lines.concat())
 }
 
 /// The HTTP client of an upstream connection. rmcp's default opens a TCP connection per
@@ -49,9 +69,16 @@ fn http_client() -> reqwest::Client {
         .unwrap_or_default()
 }
 
+/// How long an upstream that failed its handshake is given to show that it exited.
+const EXIT_WAIT: Duration = Duration::from_secs(1);
+
 /// One live connection to the upstream.
 pub(super) struct Connection {
     service: RunningService<RoleClient, Relay>,
+    /// Where progress of the requests in flight goes.
+    progress: ProgressRoutes,
+    /// A command upstream's process, killed when the connection is dropped.
+    _child: Option<Child>,
 }
 
 impl Connection {
@@ -84,44 +111,66 @@ impl Connection {
             upstream: name.clone(),
             reason,
         };
-        let open = async {
-            match upstream {
-                Upstream::Command { program, args } => {
-                    let mut command = tokio::process::Command::new(program);
-                    command.args(args);
-                    let transport =
-                        TokioChildProcess::new(command).map_err(|error| UpstreamError::Start {
-                            upstream: name.clone(),
-                            error,
-                        })?;
-                    relay
-                        .serve_with_lifecycle(transport, lifecycle)
-                        .await
-                        .map_err(|e| handshake(e.to_string()))
-                }
-                Upstream::Http { url, headers } => {
-                    let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
-                    for (header, value) in headers {
-                        let header = http::HeaderName::try_from(header.as_str());
-                        let value = http::HeaderValue::try_from(value.as_str());
-                        let (Ok(header), Ok(value)) = (header, value) else {
-                            return Err(handshake("a header is not valid HTTP".to_owned()));
-                        };
-                        config.custom_headers.insert(header, value);
-                    }
-                    let transport =
-                        StreamableHttpClientTransport::with_client(http_client(), config);
-                    relay
-                        .serve_with_lifecycle(transport, lifecycle)
-                        .await
-                        .map_err(|e| handshake(e.to_string()))
+        let progress = ProgressRoutes::default();
+        let timed_out = || handshake(format!("no answer within {OPEN_TIMEOUT:?}"));
+        let (service, child) = match upstream {
+            Upstream::Command { program, args } => {
+                let (mut child, stdout, stdin) =
+                    Child::spawn(program, args).map_err(|error| UpstreamError::Start {
+                        upstream: name.clone(),
+                        error,
+                    })?;
+                let transport = Inbound::new(
+                    AsyncRwTransport::new_client(stdout, stdin),
+                    progress.clone(),
+                );
+                let served = relay.serve_with_lifecycle(transport, lifecycle);
+                match tokio::time::timeout(OPEN_TIMEOUT, served).await {
+                    Ok(Ok(service)) => (service, Some(child)),
+                    // A process that ended says how, and what it wrote last.
+                    failed => match child.exit(EXIT_WAIT).await {
+                        Some(exit) => {
+                            return Err(UpstreamError::Exited {
+                                upstream: name,
+                                exit,
+                            });
+                        }
+                        None => {
+                            return Err(match failed {
+                                Ok(Err(e)) => handshake(e.to_string()),
+                                _ => timed_out(),
+                            });
+                        }
+                    },
                 }
             }
+            Upstream::Http { url, headers } => {
+                let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
+                for (header, value) in headers {
+                    let header = http::HeaderName::try_from(header.as_str());
+                    let value = http::HeaderValue::try_from(value.as_str());
+                    let (Ok(header), Ok(value)) = (header, value) else {
+                        return Err(handshake("a header is not valid HTTP".to_owned()));
+                    };
+                    config.custom_headers.insert(header, value);
+                }
+                let transport = Inbound::new(
+                    StreamableHttpClientTransport::with_client(http_client(), config),
+                    progress.clone(),
+                );
+                let served = relay.serve_with_lifecycle(transport, lifecycle);
+                let service = tokio::time::timeout(OPEN_TIMEOUT, served)
+                    .await
+                    .map_err(|_| timed_out())?
+                    .map_err(|e| handshake(e.to_string()))?;
+                (service, None)
+            }
         };
-        let service = tokio::time::timeout(OPEN_TIMEOUT, open)
-            .await
-            .map_err(|_| handshake(format!("no answer within {OPEN_TIMEOUT:?}")))??;
-        Ok(Connection { service })
+        Ok(Connection {
+            service,
+            progress,
+            _child: child,
+        })
     }
 
     /// The upstream, to send requests to.
@@ -140,9 +189,9 @@ impl Connection {
             })
     }
 
-    /// This connection's relay (progress tokens in flight).
-    pub(super) fn relay(&self) -> &Relay {
-        self.service.service()
+    /// Where the progress of this connection's requests in flight goes.
+    pub(super) fn progress(&self) -> &ProgressRoutes {
+        &self.progress
     }
 
     /// Whether the upstream is gone (exited, or closed the stream).

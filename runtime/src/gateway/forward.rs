@@ -5,6 +5,7 @@
 
 use super::Gateway;
 use super::connection::{Connection, UpstreamError};
+use super::inbound::ProgressQueue;
 use crate::server::call::context::has_session;
 use crate::server::failure::{UPSTREAM_FAILURE, internal, timed_out};
 use crate::server::session::passed_on::{optional, passed_on};
@@ -67,17 +68,32 @@ impl Gateway {
             .send_cancellable_request(request, options)
             .await
             .map_err(|e| unavailable(&e.to_string()))?;
-        let relay = connection.relay();
-        if let Some(theirs) = theirs {
-            relay.track(handle.progress_token.clone(), theirs, context.peer.clone());
-        }
+        let routes = connection.progress();
         let ours = handle.progress_token.clone();
+        let mut progress = theirs.as_ref().map(|_| routes.track(ours.clone()));
         let (id, peer) = (handle.id.clone(), handle.peer.clone());
-        let outcome = tokio::select! {
-            answer = tokio::time::timeout(self.shared.deadline, handle.rx) => Some(answer),
-            () = context.ct.cancelled() => None,
+        let answer = tokio::time::timeout(self.shared.deadline, handle.rx);
+        tokio::pin!(answer);
+        // Progress goes to the client as it comes; the answer waits for the progress the
+        // upstream sent before it (already queued by then), so none is lost or late.
+        let outcome = loop {
+            tokio::select! {
+                biased;
+                Some(mut params) = next(&mut progress) => {
+                    params.progress_token = theirs.clone().unwrap_or(params.progress_token);
+                    let _ = context.peer.notify_progress(params).await;
+                }
+                answer = &mut answer => break Some(answer),
+                () = context.ct.cancelled() => break None,
+            }
         };
-        relay.untrack(&ours);
+        routes.untrack(&ours);
+        if let (Some(queue), Some(theirs)) = (&mut progress, &theirs) {
+            while let Ok(mut params) = queue.try_recv() {
+                params.progress_token = theirs.clone();
+                let _ = context.peer.notify_progress(params).await;
+            }
+        }
         let cancel = async |reason: &str| {
             let params = CancelledNotificationParam::new(Some(id.clone()), Some(reason.to_owned()));
             let _ = peer.notify_cancelled(params).await;
@@ -106,6 +122,14 @@ impl Gateway {
         context: &RequestContext<RoleServer>,
     ) -> Result<T, ErrorData> {
         T::read(self.forward(request, context).await?)
+    }
+}
+
+/// The next progress of a request that asked for it; never, for one that did not.
+async fn next(queue: &mut Option<ProgressQueue>) -> Option<ProgressNotificationParam> {
+    match queue {
+        Some(queue) => queue.recv().await,
+        None => std::future::pending().await,
     }
 }
 

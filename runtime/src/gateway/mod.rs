@@ -23,8 +23,10 @@
 //! in-flight request with an error at once. A dead connection is replaced on the next
 //! session (or the next stateless request); the gateway itself keeps serving.
 
+mod child;
 mod connection;
 mod forward;
+mod inbound;
 mod relay;
 
 use connection::{Connection, Slot};
@@ -32,6 +34,7 @@ use rmcp::model::ServerConfig;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use child::UpstreamExit;
 pub use connection::UpstreamError;
 
 /// Where the upstream server is.

@@ -1,25 +1,17 @@
 //! The upstream connection's client side: what the upstream sends is relayed to the
-//! downstream client — its requests (sampling, elicitation, roots), progress (the token
-//! mapped back to the one the client gave), logging, resource updates and list changes.
+//! downstream client — its requests (sampling, elicitation, roots), logging, resource
+//! updates and list changes. (Progress goes with its request: `inbound`.)
 #![allow(deprecated)] // rmcp marks sampling, roots and logging deprecated (SEP-2577); a proxy relays them still.
 
 use rmcp::model::{
     ClientConfig, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams,
-    ElicitResult, ListRootsResult, LoggingMessageNotificationParam, ProgressNotificationParam,
-    ProgressToken, ResourceUpdatedNotificationParam,
+    ElicitResult, ListRootsResult, LoggingMessageNotificationParam,
+    ResourceUpdatedNotificationParam,
 };
 use rmcp::service::{
     NotificationContext, Peer, RequestContext, RoleClient, RoleServer, ServiceError,
 };
 use rmcp::{ClientHandler, ErrorData};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
-
-/// A request in flight upstream that asked for progress: where its progress goes.
-struct Progress {
-    token: ProgressToken,
-    peer: Peer<RoleServer>,
-}
 
 /// The client handler of one upstream connection.
 #[derive(Clone)]
@@ -27,39 +19,11 @@ pub(super) struct Relay {
     info: ClientConfig,
     /// The downstream session this connection serves (none for the shared connection).
     downstream: Option<Peer<RoleServer>>,
-    /// Progress tokens of requests in flight: the gateway's token → the client's.
-    progress: Arc<Mutex<HashMap<ProgressToken, Progress>>>,
 }
 
 impl Relay {
     pub(super) fn new(info: ClientConfig, downstream: Option<Peer<RoleServer>>) -> Self {
-        Relay {
-            info,
-            downstream,
-            progress: Arc::default(),
-        }
-    }
-
-    /// Routes the upstream's progress on `ours` to `theirs` at `peer` until [`untrack`](Self::untrack).
-    pub(super) fn track(&self, ours: ProgressToken, theirs: ProgressToken, peer: Peer<RoleServer>) {
-        self.progress
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(
-                ours,
-                Progress {
-                    token: theirs,
-                    peer,
-                },
-            );
-    }
-
-    /// Stops routing progress on `ours`.
-    pub(super) fn untrack(&self, ours: &ProgressToken) {
-        self.progress
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(ours);
+        Relay { info, downstream }
     }
 
     fn downstream(&self) -> Result<&Peer<RoleServer>, ErrorData> {
@@ -106,23 +70,6 @@ impl ClientHandler for Relay {
         _: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
         relayed(self.downstream()?.create_elicitation(request).await)
-    }
-
-    async fn on_progress(
-        &self,
-        mut params: ProgressNotificationParam,
-        _: NotificationContext<RoleClient>,
-    ) {
-        let target = {
-            let progress = self.progress.lock().unwrap_or_else(PoisonError::into_inner);
-            progress
-                .get(&params.progress_token)
-                .map(|p| (p.token.clone(), p.peer.clone()))
-        };
-        if let Some((token, peer)) = target {
-            params.progress_token = token;
-            let _ = peer.notify_progress(params).await;
-        }
     }
 
     async fn on_logging_message(

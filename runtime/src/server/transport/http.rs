@@ -66,11 +66,17 @@ async fn front(State(front): State<Front>, request: Request, next: Next) -> Resp
         .and_then(|v| v.to_str().ok())
         .map(SessionId::from);
     let in_flight = session.map(|id| front.admission.begin(id));
-    let response = if request.method() == axum::http::Method::POST {
+    let method = request.method().clone();
+    let mut response = if method == axum::http::Method::POST {
         post(&front, request, next).await
     } else {
         next.run(request).await
     };
+    // A session ended by DELETE is ended, not accepted for later: 200, which clients check
+    // for (the Python SDK warns "Session termination failed: 202" on rmcp's 202).
+    if method == axum::http::Method::DELETE && response.status() == StatusCode::ACCEPTED {
+        *response.status_mut() = StatusCode::OK;
+    }
     match in_flight {
         Some(in_flight) => {
             let (parts, body) = response.into_parts();
