@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 . tests/conformance/suite.sh
 
 cargo build -q -p mcp-tailor --example conformance
-cargo build -q -p mcp-tailor --features cli --bin mcp-tailor
+cargo build -q -p mcp-tailor-cli
 example="$PWD/target/debug/examples/conformance"
 gateway="$PWD/target/debug/mcp-tailor"
 out="$PWD/target/conformance-gateway"

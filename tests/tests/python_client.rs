@@ -67,7 +67,7 @@ fn the_python_sdk_drives_the_demo() {
 fn a_python_sdk_server_behind_the_gateway_reads_per_reader() {
     let gateway = built(
         target().join("debug").join("mcp-tailor"),
-        "cargo build -p mcp-tailor --features cli --bin mcp-tailor",
+        "cargo build -p mcp-tailor-cli",
     );
     let work = target().join("gateway-python");
     run_python("gateway_client.py", &[gateway, work]);

@@ -66,10 +66,7 @@ fn servers() -> Vec<(&'static str, Vec<String>)> {
 
 fn mcp_tailor() -> PathBuf {
     let path = target().join("debug").join("mcp-tailor");
-    assert!(
-        path.exists(),
-        "run `cargo build -p mcp-tailor --features cli --bin mcp-tailor` first"
-    );
+    assert!(path.exists(), "run `cargo build -p mcp-tailor-cli` first");
     path
 }
 

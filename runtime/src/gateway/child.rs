@@ -84,7 +84,10 @@ async fn pass_on(stderr: tokio::process::ChildStderr, tail: Arc<Mutex<VecDeque<S
     let mut lines = BufReader::new(stderr).lines();
     let mut ours = tokio::io::stderr();
     while let Ok(Some(line)) = lines.next_line().await {
+        // Flushed: tokio's stderr writes on a thread of its own, and what the gateway says
+        // of this process must come after what the process said.
         let _ = ours.write_all(format!("{line}\n").as_bytes()).await;
+        let _ = ours.flush().await;
         let mut tail = tail.lock().unwrap_or_else(PoisonError::into_inner);
         if tail.len() == TAIL_LINES {
             tail.pop_front();

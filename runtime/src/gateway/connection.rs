@@ -7,11 +7,14 @@ use super::inbound::{Inbound, ProgressRoutes};
 use super::relay::Relay;
 use rmcp::model::{ClientConfig, Implementation, ProtocolVersion, ServerConfig, Tool};
 use rmcp::service::{
-    ClientLifecycleMode, ClientServiceExt, Peer, RoleClient, RoleServer, RunningService,
+    ClientInitializeError, ClientLifecycleMode, ClientServiceExt, Peer, RoleClient, RoleServer,
+    RunningService,
 };
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::async_rw::AsyncRwTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::streamable_http_client::{
+    StreamableHttpClientTransportConfig, StreamableHttpError,
+};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -45,6 +48,27 @@ pub enum UpstreamError {
         /// How it ended, and what it said last.
         exit: UpstreamExit,
     },
+}
+
+/// What went wrong, in the user's terms: for a transport's failure its innermost cause
+/// ("Connection refused"), not rmcp's wrapping of it (the transport's type name, "when
+/// send discover request").
+fn cause(error: &ClientInitializeError) -> String {
+    let ClientInitializeError::TransportError { error, .. } = error else {
+        return error.to_string();
+    };
+    let mut innermost: &(dyn std::error::Error + 'static) = &*error.error;
+    // rmcp's HTTP error does not name reqwest's as its source: start from reqwest's.
+    if let Some(StreamableHttpError::Client(client)) = error
+        .error
+        .downcast_ref::<StreamableHttpError<reqwest::Error>>()
+    {
+        innermost = client;
+    }
+    while let Some(source) = innermost.source() {
+        innermost = source;
+    }
+    innermost.to_string()
 }
 
 /// An exited command's last stderr lines, as its error ends.
@@ -137,7 +161,7 @@ impl Connection {
                         }
                         None => {
                             return Err(match failed {
-                                Ok(Err(e)) => handshake(e.to_string()),
+                                Ok(Err(e)) => handshake(cause(&e)),
                                 _ => timed_out(),
                             });
                         }
@@ -162,7 +186,7 @@ impl Connection {
                 let service = tokio::time::timeout(OPEN_TIMEOUT, served)
                     .await
                     .map_err(|_| timed_out())?
-                    .map_err(|e| handshake(e.to_string()))?;
+                    .map_err(|e| handshake(cause(&e)))?;
                 (service, None)
             }
         };

@@ -3,7 +3,6 @@
 //! 2026.8.31 and `server-github` 2025.4.8, their raw `tools/list` results), with tasks
 //! written as users ask (`tests/init/*-tasks.toml`). `.ci/run` also runs `init` on live
 //! servers (`tests/third_party.rs` in the tests crate).
-#![cfg(feature = "cli")]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -162,5 +161,9 @@ fn with_tasks_the_draft_loses_no_task() {
 fn init_needs_a_catalog() {
     let output = run(&["init", "--out", "x.toml"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("`init` needs a catalog"));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains(
+            "give one upstream: `--upstream URL`, `--catalog FILE` or `-- COMMAND ARGS…`"
+        )
+    );
 }

@@ -48,7 +48,11 @@ async fn init(options: &InitOptions) -> Result<(), String> {
 
 /// What the catalog costs a reader at each level before and after the draft, and the
 /// structure no wording can save.
-fn summary(tools: &[rmcp::model::Tool], tailoring: &Tailoring, draft: &Draft) -> String {
+fn summary(
+    tools: &[mcp_tailor::server::rmcp::model::Tool],
+    tailoring: &Tailoring,
+    draft: &Draft,
+) -> String {
     let before = draft::served_tokens(tools, &Tailoring::default());
     let after = draft::served_tokens(tools, tailoring);
     let floor = draft::structure_tokens(tools);

@@ -1,7 +1,6 @@
 //! `mcp-tailor inspect` on a server it did not compile: a captured `tools/list` result of
 //! the Python notes server (`tests/python/notes_server.py`, in `tests/inspect/catalog.json`)
 //! tailored by `tests/inspect/tailoring.toml`.
-#![cfg(feature = "cli")]
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -2,7 +2,6 @@
 //! tailoring file can make: `tests/check/NAME.toml` against `NAME.stderr` (what the command
 //! prints on stderr, then `exit N`). The names are the trybuild cases' (`ui-tests/ui/`)
 //! where the file says the same thing; `MCP_TAILOR_BLESS=1` rewrites the expectations.
-#![cfg(feature = "cli")]
 
 use std::path::Path;
 use std::process::Command;
@@ -65,5 +64,5 @@ fn bad_usage_exits_2_with_the_usage() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("usage: mcp-tailor check FILE"));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("Usage: mcp-tailor proxy"));
 }

@@ -1,7 +1,6 @@
 //! `mcp-tailor` as users run it, in real processes over real transports: `inspect -- COMMAND`
 //! against a stdio server it starts (the command is `mcp-tailor proxy` itself, in front of
 //! an HTTP upstream this test serves), and `proxy` reloading its file on `SIGHUP`.
-#![cfg(feature = "cli")]
 
 use mcp_tailor::mcp_tool;
 use mcp_tailor::server::{CallContext, Server};

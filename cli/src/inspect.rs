@@ -21,6 +21,11 @@ pub(crate) fn run(options: InspectOptions) -> ExitCode {
 }
 
 async fn inspect(options: InspectOptions) -> Result<i32, String> {
+    // A report's own help: every report's options.
+    if options.report.iter().any(|a| a == "--help" || a == "-h") {
+        crate::print_out(mcp_tailor::inspect::USAGE);
+        return Ok(0);
+    }
     let tailoring = match &options.tailoring {
         Some(path) => Tailoring::load(path).map_err(|e| e.to_string())?,
         None => Tailoring::default(),
@@ -29,7 +34,7 @@ async fn inspect(options: InspectOptions) -> Result<i32, String> {
         eprintln!("{warning}");
     }
     let tools = fetch(&options.source).await?;
-    let outcome = mcp_tailor::inspect::run_tools(&tools, &tailoring, options.command).await;
+    let outcome = mcp_tailor::inspect::run_tools(&tools, &tailoring, options.report).await;
     // A usage error on stderr; a report on stdout, even with findings, so it can be piped.
     let code = outcome.print_code();
     if code == 2 {
@@ -42,7 +47,9 @@ async fn inspect(options: InspectOptions) -> Result<i32, String> {
 
 /// Every tool of a server (fetched through the gateway's client), or of a captured
 /// `tools/list` result.
-pub(crate) async fn fetch(source: &Source) -> Result<Vec<rmcp::model::Tool>, String> {
+pub(crate) async fn fetch(
+    source: &Source,
+) -> Result<Vec<mcp_tailor::server::rmcp::model::Tool>, String> {
     match source {
         Source::Catalog(path) => {
             let json =

@@ -1,0 +1,476 @@
+//! The command line (`clap`): each command's arguments, help and errors, read into the
+//! options the commands take.
+
+use crate::values::{header, http_url, seconds};
+use clap::{Arg, ArgAction, ArgMatches, value_parser};
+use mcp_tailor::gateway::Upstream;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+/// What to do.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Command {
+    Check { file: String },
+    Proxy(ProxyOptions),
+    Inspect(InspectOptions),
+    Init(InitOptions),
+}
+
+/// `init`'s options: where the catalog comes from, where the draft goes, a tasks file.
+#[derive(Debug, PartialEq)]
+pub(crate) struct InitOptions {
+    pub(crate) source: Source,
+    pub(crate) out: Option<String>,
+    pub(crate) tasks: Option<String>,
+}
+
+/// Where `inspect` and `init` read the catalog from.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Source {
+    Upstream(Upstream),
+    Catalog(String),
+}
+
+/// `inspect`'s options: the file, the catalog, and the report with its own arguments
+/// (`list --runner codex`, `lint`, …).
+#[derive(Debug, PartialEq)]
+pub(crate) struct InspectOptions {
+    pub(crate) tailoring: Option<String>,
+    pub(crate) source: Source,
+    pub(crate) report: Vec<String>,
+}
+
+/// `proxy`'s options.
+#[derive(Debug, PartialEq)]
+pub(crate) struct ProxyOptions {
+    pub(crate) tailoring: Option<String>,
+    pub(crate) http: Option<SocketAddr>,
+    pub(crate) deadline: Duration,
+    pub(crate) upstream: Upstream,
+    /// The reader of a request that names none (`--runner`, `--model`, `--verbosity`).
+    pub(crate) runner: Option<String>,
+    pub(crate) model: Option<String>,
+    pub(crate) verbosity: Option<u8>,
+}
+
+const ABOUT: &str = "One tool, many readers: check and draft tailoring files, see what each \
+reader of a catalog gets, and serve any MCP server with its tools worded per reader.";
+
+/// The whole command line.
+pub(crate) fn command() -> clap::Command {
+    clap::Command::new("mcp-tailor")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about(ABOUT)
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommand(check())
+        .subcommand(proxy())
+        .subcommand(inspect())
+        .subcommand(init())
+}
+
+/// Reads the command line; `Err` is clap's error (help and version included), to print and
+/// exit with.
+pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, clap::Error> {
+    let matches = command().try_get_matches_from(args)?;
+    let (name, matches) = matches.subcommand().expect("a subcommand is required");
+    Ok(match name {
+        "check" => Command::Check {
+            file: string(matches, "file").expect("required"),
+        },
+        "proxy" => Command::Proxy(proxy_options(matches)?),
+        "inspect" => Command::Inspect(InspectOptions {
+            tailoring: string(matches, "tailoring"),
+            source: source(name, matches)?,
+            report: strings(matches, "report"),
+        }),
+        "init" => Command::Init(InitOptions {
+            source: source(name, matches)?,
+            out: string(matches, "out"),
+            tasks: string(matches, "tasks"),
+        }),
+        other => unreachable!("no command `{other}`"),
+    })
+}
+
+fn check() -> clap::Command {
+    clap::Command::new("check")
+        .about("Check a tailoring file with every rule the #[mcp_tool] macro applies")
+        .long_about(
+            "Load FILE with every rule the #[mcp_tool] macro applies: exit 1 with each error \
+             on stderr as FILE:LINE:COL: message; warnings are printed and exit 0.",
+        )
+        .arg(Arg::new("file").value_name("FILE").required(true))
+}
+
+fn proxy() -> clap::Command {
+    clap::Command::new("proxy")
+        .about("Serve an MCP server with its tools' wording tailored per reader")
+        .long_about(
+            "Serve the upstream server (a command over stdio, or streamable HTTP at URL) with \
+             its tools' wording tailored by the file, on stdio or at http://ADDR/mcp. The file \
+             is watched (and SIGHUP reloads it): a valid edit takes effect at once, an invalid \
+             one is logged and the previous tables stay. A command upstream inherits this \
+             process's environment.",
+        )
+        .arg(tailoring_arg())
+        .arg(
+            Arg::new("http")
+                .long("http")
+                .value_name("ADDR")
+                .value_parser(value_parser!(SocketAddr))
+                .help("Serve streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8080) instead of stdio"),
+        )
+        .arg(
+            Arg::new("deadline")
+                .long("deadline")
+                .value_name("SECS")
+                .default_value("10")
+                .value_parser(seconds)
+                .help("How long a request may take, the upstream's answer included"),
+        )
+        .args(reader_args())
+        .args(source_args(false))
+}
+
+/// `--runner`, `--model`, `--verbosity`: the reader of a request that names none.
+fn reader_args() -> [Arg; 3] {
+    [
+        Arg::new("runner")
+            .long("runner")
+            .value_name("NAME")
+            .help("The runner of a reader that names none (a client config pins what its client does not report)"),
+        Arg::new("model")
+            .long("model")
+            .value_name("NAME")
+            .help("The model of a reader that names none"),
+        Arg::new("verbosity")
+            .long("verbosity")
+            .value_name("LEVEL")
+            .value_parser(value_parser!(u8).range(0..=9))
+            .help("The level 0..=9 of a reader that names none"),
+    ]
+}
+
+fn inspect() -> clap::Command {
+    clap::Command::new("inspect")
+        .about("Show what each reader of a server's tools gets, as a tailoring file words them")
+        .long_about(
+            "Show what each reader of the upstream's tools (or of a captured tools/list \
+             result, JSON) gets as the file tailors them. REPORT is one of list, matrix, \
+             tokens, diff, lint, eval, with its own options (e.g. `list --runner codex \
+             --verbosity 0`); lint also names what the file declares that the catalog \
+             lacks. With `-- COMMAND ARGS…`, the report comes before `--`.",
+        )
+        .after_help(format!("Reports:\n{}", mcp_tailor::inspect::USAGE))
+        .arg(tailoring_arg())
+        // The report's values end at `--`; the upstream's command follows.
+        .arg(
+            Arg::new("report")
+                .value_name("REPORT")
+                .required(true)
+                .num_args(1..)
+                .allow_hyphen_values(true)
+                .value_terminator("--")
+                .help("The report and its options: list, matrix, tokens, diff, lint or eval"),
+        )
+        .args(source_args(true).into_iter().map(|arg| {
+            match arg.get_id().as_str() {
+                "command" => arg
+                    .last(false)
+                    .trailing_var_arg(true)
+                    .allow_hyphen_values(true),
+                _ => arg,
+            }
+        }))
+}
+
+fn init() -> clap::Command {
+    clap::Command::new("init")
+        .about("Draft a tailoring file from a server's own words")
+        .long_about(
+            "Draft a commented tailoring file for every tool and described argument of the \
+             server (levels 0..=2 terse, 3..=6 clipped, 7..=9 left to the server's own \
+             words), checked like `check`, to FILE or stdout; print what each level costs \
+             before and after on stderr.",
+        )
+        .arg(
+            Arg::new("out")
+                .long("out")
+                .value_name("FILE")
+                .help("Write the draft to FILE (default: stdout)"),
+        )
+        .arg(
+            Arg::new("tasks")
+                .long("tasks")
+                .value_name("FILE")
+                .help("Keep in each tool's terse text the words a task of FILE finds it by"),
+        )
+        .args(source_args(true))
+}
+
+fn tailoring_arg() -> Arg {
+    Arg::new("tailoring")
+        .long("tailoring")
+        .value_name("FILE")
+        .help("The tailoring file (TOML) that words the tools per reader")
+}
+
+/// Where the catalog comes from: `--upstream URL` (with its headers), `-- COMMAND ARGS…`,
+/// or, where a captured one serves, `--catalog FILE`; exactly one.
+fn source_args(catalog: bool) -> Vec<Arg> {
+    let mut args = vec![
+        Arg::new("upstream")
+            .long("upstream")
+            .value_name("URL")
+            .value_parser(http_url)
+            .help("The upstream's streamable HTTP endpoint, e.g. http://127.0.0.1:8080/mcp"),
+        Arg::new("upstream-header")
+            .long("upstream-header")
+            .value_name("NAME: VALUE")
+            .action(ArgAction::Append)
+            .requires("upstream")
+            .value_parser(header)
+            .help("A header sent to the upstream on every request; ${VAR} in VALUE is read from the environment"),
+        Arg::new("command")
+            .value_name("COMMAND")
+            .num_args(1..)
+            .last(true)
+            .help("The upstream's command and its arguments, after `--`: it serves MCP on stdio"),
+    ];
+    if catalog {
+        args.push(
+            Arg::new("catalog")
+                .long("catalog")
+                .value_name("FILE")
+                .help("A captured tools/list result (JSON) instead of a live server"),
+        );
+    }
+    args
+}
+
+/// `proxy`'s options from its matches.
+fn proxy_options(matches: &ArgMatches) -> Result<ProxyOptions, clap::Error> {
+    Ok(ProxyOptions {
+        tailoring: string(matches, "tailoring"),
+        http: matches.get_one::<SocketAddr>("http").copied(),
+        deadline: *matches.get_one::<Duration>("deadline").expect("defaulted"),
+        upstream: match source("proxy", matches)? {
+            Source::Upstream(upstream) => upstream,
+            Source::Catalog(_) => unreachable!("proxy takes no catalog"),
+        },
+        runner: string(matches, "runner"),
+        model: string(matches, "model"),
+        verbosity: matches.get_one::<u8>("verbosity").copied(),
+    })
+}
+
+/// The one source the matches name; an error when they name none or several.
+fn source(name: &str, matches: &ArgMatches) -> Result<Source, clap::Error> {
+    let has = |id: &str| matches.try_contains_id(id).unwrap_or(false);
+    let named = ["upstream", "command", "catalog"]
+        .into_iter()
+        .filter(|id| has(id))
+        .count();
+    let misplaced = strings(matches, "report")
+        .into_iter()
+        .find(|a| matches!(a.as_str(), "--upstream" | "--catalog" | "--tailoring"));
+    if let (0, Some(flag)) = (named, misplaced) {
+        let message = format!(
+            "`{flag}` is `inspect`'s own option: give it before the report, e.g. \
+             `mcp-tailor inspect {flag} … list`"
+        );
+        return Err(usage_error(name, message));
+    }
+    if named != 1 {
+        let catalog = if matches.try_contains_id("catalog").is_ok() {
+            ", `--catalog FILE`"
+        } else {
+            ""
+        };
+        let message = format!(
+            "give one upstream: `--upstream URL`{catalog} or `-- COMMAND ARGS…` at the end"
+        );
+        return Err(usage_error(name, message));
+    }
+    if let Some(url) = string(matches, "upstream") {
+        let headers = matches
+            .get_many::<(String, String)>("upstream-header")
+            .map(|h| h.cloned().collect())
+            .unwrap_or_default();
+        return Ok(Source::Upstream(Upstream::Http { url, headers }));
+    }
+    if let Some(file) = string(matches, "catalog") {
+        return Ok(Source::Catalog(file));
+    }
+    let mut command = strings(matches, "command").into_iter();
+    Ok(Source::Upstream(Upstream::Command {
+        program: command.next().expect("one or more"),
+        args: command.collect(),
+    }))
+}
+
+/// A usage error of the subcommand `name`, with its usage line, as clap's own errors.
+fn usage_error(name: &str, message: String) -> clap::Error {
+    let mut command = command();
+    command.build();
+    command
+        .find_subcommand_mut(name)
+        .expect("one of this command's own")
+        .error(clap::error::ErrorKind::ArgumentConflict, message)
+}
+
+fn string(matches: &ArgMatches, id: &str) -> Option<String> {
+    matches.try_get_one::<String>(id).ok().flatten().cloned()
+}
+
+fn strings(matches: &ArgMatches, id: &str) -> Vec<String> {
+    matches
+        .try_get_many::<String>(id)
+        .ok()
+        .flatten()
+        .map(|values| values.cloned().collect())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_args(line: &str) -> Result<Command, clap::Error> {
+        parse(
+            std::iter::once("mcp-tailor")
+                .chain(line.split_whitespace())
+                .map(str::to_owned),
+        )
+    }
+
+    fn error(line: &str) -> String {
+        parse_args(line).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn the_definition_is_consistent() {
+        command().debug_assert();
+    }
+
+    #[test]
+    fn commands() {
+        assert_eq!(
+            parse_args("check t.toml").unwrap(),
+            Command::Check {
+                file: "t.toml".into()
+            }
+        );
+        assert!(parse_args("check").is_err());
+        let Ok(Command::Proxy(p)) =
+            parse_args("proxy --tailoring t.toml --http 127.0.0.1:9 -- python3 server.py --flag")
+        else {
+            panic!()
+        };
+        assert_eq!(p.tailoring.as_deref(), Some("t.toml"));
+        assert_eq!(p.http, Some("127.0.0.1:9".parse().unwrap()));
+        assert_eq!(p.deadline, Duration::from_secs(10));
+        assert_eq!(
+            p.upstream,
+            Upstream::Command {
+                program: "python3".into(),
+                args: vec!["server.py".into(), "--flag".into()]
+            }
+        );
+        assert!(error("proxy --tailoring t.toml").contains("give one upstream"));
+        assert!(parse_args("proxy --upstream").is_err());
+        assert!(error("proxy --http nowhere --upstream http://x/mcp").contains("nowhere"));
+        assert!(error("proxy --upstream nowhere").contains("not a valid URL"));
+        assert!(error("proxy --upstream ftp://x/mcp").contains("http or https"));
+        assert!(parse_args("proxy --upstream-header X:1 -- python3 s.py").is_err());
+        assert!(error("proxy --verbosity 10 -- s").contains("10"));
+        assert!(error("proxy --deadline 0 -- s").contains("seconds"));
+        let Ok(Command::Proxy(p)) = parse_args(
+            "proxy --runner codex --verbosity 0 --upstream-header X-Key:${HOME} --upstream http://x/mcp",
+        ) else {
+            panic!()
+        };
+        let home = std::env::var("HOME").unwrap_or_default();
+        assert_eq!(
+            p.upstream,
+            Upstream::Http {
+                url: "http://x/mcp".into(),
+                headers: vec![("X-Key".into(), home)]
+            }
+        );
+        assert_eq!((p.runner.as_deref(), p.verbosity), (Some("codex"), Some(0)));
+        assert!(
+            error("proxy --upstream-header X:${NO_SUCH_VARIABLE_HERE} --upstream http://x/mcp")
+                .contains("NO_SUCH_VARIABLE_HERE")
+        );
+    }
+
+    #[test]
+    fn inspect_and_init() {
+        let Ok(Command::Inspect(i)) =
+            parse_args("inspect --tailoring t.toml list --runner codex -- python3 s.py")
+        else {
+            panic!()
+        };
+        assert_eq!(i.report, ["list", "--runner", "codex"]);
+        let Ok(Command::Inspect(nested)) =
+            parse_args("inspect list -- mcp-tailor proxy --upstream http://x/mcp")
+        else {
+            panic!()
+        };
+        let Source::Upstream(Upstream::Command { program, args }) = nested.source else {
+            panic!()
+        };
+        assert_eq!((program.as_str(), args.len()), ("mcp-tailor", 3));
+        assert_eq!(i.tailoring.as_deref(), Some("t.toml"));
+        assert_eq!(
+            i.source,
+            Source::Upstream(Upstream::Command {
+                program: "python3".into(),
+                args: vec!["s.py".into()]
+            })
+        );
+        let Ok(Command::Inspect(i)) = parse_args("inspect --catalog c.json lint") else {
+            panic!()
+        };
+        assert_eq!(
+            (i.source, i.report),
+            (Source::Catalog("c.json".into()), vec!["lint".to_owned()])
+        );
+        assert!(parse_args("inspect lint").is_err());
+        assert!(error("inspect list --catalog c.json").contains("before the report"));
+        assert!(parse_args("inspect --catalog c.json").is_err());
+        assert!(parse_args("inspect --catalog c.json --upstream http://x/mcp lint").is_err());
+        let Ok(Command::Init(i)) = parse_args("init --out t.toml --tasks k.toml -- npx s /tmp")
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (i.out.as_deref(), i.tasks.as_deref()),
+            (Some("t.toml"), Some("k.toml"))
+        );
+        assert!(matches!(
+            i.source,
+            Source::Upstream(Upstream::Command { .. })
+        ));
+        assert!(parse_args("init --out t.toml").is_err());
+    }
+
+    #[test]
+    fn help_and_version() {
+        for line in [
+            "--help",
+            "proxy --help",
+            "check --help",
+            "inspect --help",
+            "init -h",
+        ] {
+            let error = parse_args(line).unwrap_err();
+            assert_eq!(error.kind(), clap::error::ErrorKind::DisplayHelp, "{line}");
+        }
+        let error = parse_args("--version").unwrap_err();
+        assert_eq!(error.kind(), clap::error::ErrorKind::DisplayVersion);
+        assert!(error.to_string().contains(env!("CARGO_PKG_VERSION")));
+    }
+}

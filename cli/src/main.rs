@@ -1,0 +1,65 @@
+//! `mcp-tailor`: check and draft tailoring files, see what each reader of a catalog gets,
+//! and serve any MCP server with its tools worded per reader (`mcp-tailor --help`).
+
+mod args;
+mod init;
+mod inspect;
+mod proxy;
+mod values;
+
+use args::Command;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let command = match args::parse(std::env::args()) {
+        Ok(command) => command,
+        // Help and the version on stdout (exit 0); a usage error on stderr (exit 2).
+        Err(error) => {
+            let _ = error.print();
+            return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2));
+        }
+    };
+    match command {
+        Command::Check { file } => check(&file),
+        Command::Proxy(options) => proxy::run(options),
+        Command::Inspect(options) => inspect::run(options),
+        Command::Init(options) => init::run(options),
+    }
+}
+
+/// Writes `text` and a newline to standard output. A reader that closed it (`… | head`)
+/// is no error: nothing more is written, and nothing said about it.
+fn print_out(text: &str) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("mcp-tailor: cannot write the output: {error}");
+        }
+        _ => {}
+    }
+}
+
+/// The async runtime `proxy` and `inspect` run on, or the exit that says why there is none.
+fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
+    tokio::runtime::Runtime::new().map_err(|error| {
+        eprintln!("mcp-tailor: cannot start the runtime: {error}");
+        ExitCode::FAILURE
+    })
+}
+
+/// `check FILE`: every error, then 1; or the warnings, then 0.
+fn check(file: &str) -> ExitCode {
+    match mcp_tailor::Tailoring::load(file) {
+        Ok(tailoring) => {
+            for warning in tailoring.warnings() {
+                eprintln!("{warning}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("{error}");
+            ExitCode::FAILURE
+        }
+    }
+}
