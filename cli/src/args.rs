@@ -3,7 +3,7 @@
 
 use crate::values::{header, http_url, seconds};
 use clap::{Arg, ArgAction, ArgMatches, value_parser};
-use mcp_tailor::gateway::Upstream;
+use mcp_tailor::gateway::{Upstream, UpstreamSessions};
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -51,6 +51,9 @@ pub(crate) struct ProxyOptions {
     pub(crate) runner: Option<String>,
     pub(crate) model: Option<String>,
     pub(crate) verbosity: Option<u8>,
+    /// One upstream session per client, or one shared; a warm spare.
+    pub(crate) sessions: UpstreamSessions,
+    pub(crate) warm_spare: bool,
 }
 
 const ABOUT: &str = "One tool, many readers: check and draft tailoring files, see what each \
@@ -130,6 +133,28 @@ fn proxy() -> clap::Command {
                 .help("How long a request may take, the upstream's answer included"),
         )
         .args(reader_args())
+        .arg(
+            Arg::new("upstream-sessions")
+                .long("upstream-sessions")
+                .value_name("MODE")
+                .value_parser(["per-client", "shared"])
+                .default_value("per-client")
+                .help("One upstream session per client (its own process, for a command), or one shared by all")
+                .long_help(
+                    "per-client: each client its own upstream session, opened with the client's \
+                     own initialize (the first client takes the one the proxy opened at start \
+                     when it declares no capabilities). shared: one upstream session for all; \
+                     what the upstream asks a client (sampling, elicitation, roots) goes to \
+                     the client whose request is in flight, and is refused when that cannot \
+                     be told; its notifications go to every client.",
+                ),
+        )
+        .arg(
+            Arg::new("warm-spare")
+                .long("warm-spare")
+                .action(ArgAction::SetTrue)
+                .help("Per client: keep an upstream session open ahead, so a new client does not wait for one to start"),
+        )
         .args(source_args(false))
 }
 
@@ -262,6 +287,11 @@ fn proxy_options(matches: &ArgMatches) -> Result<ProxyOptions, clap::Error> {
         runner: string(matches, "runner"),
         model: string(matches, "model"),
         verbosity: matches.get_one::<u8>("verbosity").copied(),
+        sessions: match string(matches, "upstream-sessions").as_deref() {
+            Some("shared") => UpstreamSessions::Shared,
+            _ => UpstreamSessions::PerClient,
+        },
+        warm_spare: matches.get_flag("warm-spare"),
     })
 }
 
@@ -371,6 +401,20 @@ mod tests {
         assert_eq!(p.tailoring.as_deref(), Some("t.toml"));
         assert_eq!(p.http, Some("127.0.0.1:9".parse().unwrap()));
         assert_eq!(p.deadline, Duration::from_secs(10));
+        assert_eq!(
+            (p.sessions, p.warm_spare),
+            (UpstreamSessions::PerClient, false)
+        );
+        let Ok(Command::Proxy(shared)) =
+            parse_args("proxy --upstream-sessions shared --warm-spare -- s")
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (shared.sessions, shared.warm_spare),
+            (UpstreamSessions::Shared, true)
+        );
+        assert!(error("proxy --upstream-sessions some -- s").contains("per-client"));
         assert_eq!(
             p.upstream,
             Upstream::Command {

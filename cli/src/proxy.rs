@@ -3,7 +3,7 @@
 
 use crate::args::ProxyOptions;
 use mcp_tailor::Tailoring;
-use mcp_tailor::gateway::Gateway;
+use mcp_tailor::gateway::{Gateway, GatewayOptions};
 use mcp_tailor::server::Server;
 use notify::Watcher;
 use std::path::{Path, PathBuf};
@@ -53,11 +53,15 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
         Some(path) => Tailoring::load(path).map_err(|e| e.to_string())?,
         None => Tailoring::default(),
     };
-    let upstream_deadline = options.deadline.saturating_sub(MARGIN).max(MARGIN);
-    let gateway = Gateway::connect(options.upstream.clone(), upstream_deadline)
+    let gateway_options = GatewayOptions {
+        deadline: options.deadline.saturating_sub(MARGIN).max(MARGIN),
+        sessions: options.sessions,
+        warm_spare: options.warm_spare,
+    };
+    let gateway = Gateway::connect_with(options.upstream.clone(), gateway_options)
         .await
         .map_err(|e| e.to_string())?;
-    warn_unmatched(&gateway, &tailoring).await;
+    warn_unmatched(&gateway, &tailoring);
     let mut builder = Server::builder()
         .handler(gateway)
         .tailoring(tailoring)
@@ -89,30 +93,39 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
         Some(listener) => {
             let addr = listener.local_addr().map_err(|e| e.to_string())?;
             eprintln!("mcp-tailor proxy on http://{addr}/mcp");
-            let shutdown = async {
-                let _ = tokio::signal::ctrl_c().await;
-            };
             server
-                .serve_http_on(listener, server.router(), shutdown)
+                .serve_http_on(listener, server.router(), stopped())
                 .await
                 .map_err(|e| e.to_string())
         }
-        None => server.serve_stdio().await.map_err(|e| e.to_string()),
+        None => tokio::select! {
+            served = server.serve_stdio() => served.map_err(|e| e.to_string()),
+            () = stopped() => Ok(()),
+        },
+    }
+    // Returning drops every upstream connection: each command upstream is ended with it.
+}
+
+/// Ctrl-C or SIGTERM: the proxy stops, and ends its upstream processes.
+async fn stopped() {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    let terminated = async {
+        match &mut term {
+            Some(signal) => signal.recv().await,
+            None => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = terminated => {}
     }
 }
 
-/// Logs what the file declares that the upstream does not list (no error: it may later).
-async fn warn_unmatched(gateway: &Gateway, tailoring: &Tailoring) {
-    if tailoring.tools().next().is_none() {
-        return;
-    }
-    match gateway.upstream_tools().await {
-        Ok(tools) => {
-            for unmatched in tailoring.unmatched(&tools) {
-                tracing::warn!("{unmatched}");
-            }
-        }
-        Err(error) => tracing::warn!("cannot compare the file with the upstream's tools: {error}"),
+/// Logs what the file declares that the upstream did not list when last asked (no error:
+/// it may list it later).
+fn warn_unmatched(gateway: &Gateway, tailoring: &Tailoring) {
+    for unmatched in tailoring.unmatched(&gateway.listed_tools()) {
+        tracing::warn!("{unmatched}");
     }
 }
 
@@ -177,7 +190,7 @@ async fn watch(server: Server<Gateway>, path: PathBuf) {
                 for warning in tailoring.warnings() {
                     tracing::warn!("{warning}");
                 }
-                warn_unmatched(server.wrapped(), &tailoring).await;
+                warn_unmatched(server.wrapped(), &tailoring);
                 server.set_tailoring(tailoring).await;
                 tracing::info!("{}: reloaded; clients told to list again", path.display());
             }

@@ -2,49 +2,15 @@
 //! against a stdio server it starts (the command is `mcp-tailor proxy` itself, in front of
 //! an HTTP upstream this test serves), and `proxy` reloading its file on `SIGHUP`.
 
-use mcp_tailor::mcp_tool;
-use mcp_tailor::server::{CallContext, Server};
+mod common;
+
+use axum::response::IntoResponse as _;
+use common::{BIN, notes_behind, proxy, upstream};
 use serde_json::Value;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use tokio::process::Command;
-
-const BIN: &str = env!("CARGO_BIN_EXE_mcp-tailor");
-
-/// Search the notes.
-#[mcp_tool]
-#[derive(serde::Deserialize, schemars::JsonSchema)]
-struct SearchNotes {
-    /// Words to look for.
-    query: String,
-}
-
-/// A notes server on streamable HTTP at a loopback port, for the life of the test.
-async fn upstream() -> String {
-    notes_behind(|router| router).await
-}
-
-/// The notes server, its router wrapped by `front`, served at a loopback port for the life
-/// of the test; its URL.
-async fn notes_behind(front: impl FnOnce(axum::Router) -> axum::Router) -> String {
-    let server = Server::builder()
-        .name("notes", "1.0.0")
-        .tool(|args: SearchNotes, _: CallContext| async move {
-            Ok::<_, String>(serde_json::json!({ "query": args.query }))
-        })
-        .build()
-        .unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let router = front(server.router());
-    tokio::spawn(async move {
-        server
-            .serve_http_on(listener, router, std::future::pending())
-            .await
-    });
-    format!("http://{addr}/mcp")
-}
 
 /// A fresh folder of this test's own.
 fn folder(name: &str) -> PathBuf {
@@ -203,26 +169,6 @@ async fn keyed_upstream() -> String {
         ))
     })
     .await
-}
-
-use axum::response::IntoResponse as _;
-
-/// Starts `proxy ARGS… --http ADDR`; the child and its address.
-fn proxy(args: &[&str], env: &[(&str, &str)]) -> (tokio::process::Child, SocketAddr) {
-    let addr = {
-        let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        free.local_addr().unwrap()
-    };
-    let child = Command::new(BIN)
-        .arg("proxy")
-        .args(args)
-        .args(["--http", &addr.to_string()])
-        .envs(env.iter().copied())
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    (child, addr)
 }
 
 /// `--upstream-header` reaches a remote server that needs a key, its value read from the

@@ -5,10 +5,12 @@ use super::Upstream;
 use super::child::{Child, UpstreamExit};
 use super::inbound::{Inbound, ProgressRoutes};
 use super::relay::Relay;
-use rmcp::model::{ClientConfig, Implementation, ProtocolVersion, ServerConfig, Tool};
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, Implementation, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ServerConfig, Tool,
+};
 use rmcp::service::{
-    ClientInitializeError, ClientLifecycleMode, ClientServiceExt, Peer, RoleClient, RoleServer,
-    RunningService,
+    ClientInitializeError, ClientLifecycleMode, ClientServiceExt, Peer, RoleClient, RunningService,
 };
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::async_rw::AsyncRwTransport;
@@ -105,32 +107,33 @@ pub(super) struct Connection {
     _child: Option<Child>,
 }
 
+/// The client a connection opened before any session came is opened as: the gateway, with
+/// `capabilities`.
+pub(super) fn gateway_client(capabilities: ClientCapabilities) -> ClientConfig {
+    ClientConfig::new(
+        capabilities,
+        Implementation::new("mcp-tailor-gateway", env!("CARGO_PKG_VERSION")),
+    )
+}
+
 impl Connection {
-    /// Opens a connection. With `client` (a session-bound downstream's `initialize`), it is
-    /// that client's own upstream session: the same name, capabilities and protocol
-    /// version, relaying the upstream's requests to `downstream`. Without, it is the shared
-    /// connection: `server/discover` where the upstream speaks 2026-07-28, else
-    /// `initialize`.
+    /// Opens a connection as `client`: with `initialize` (a session's own connection, or one
+    /// a session may take) or, not `legacy`, with `server/discover` where the upstream speaks
+    /// 2026-07-28 (the connection of stateless requests).
     pub(super) async fn open(
         upstream: &Upstream,
-        client: Option<ClientConfig>,
-        downstream: Option<Peer<RoleServer>>,
+        client: ClientConfig,
+        legacy: bool,
     ) -> Result<Connection, UpstreamError> {
         let name = upstream.to_string();
-        let lifecycle = match &client {
-            Some(_) => ClientLifecycleMode::Initialize,
-            None => ClientLifecycleMode::Auto {
+        let lifecycle = match legacy {
+            true => ClientLifecycleMode::Initialize,
+            false => ClientLifecycleMode::Auto {
                 preferred_versions: vec![ProtocolVersion::V_2026_07_28],
                 legacy_version: None,
             },
         };
-        let info = client.unwrap_or_else(|| {
-            ClientConfig::new(
-                Default::default(),
-                Implementation::new("mcp-tailor-gateway", env!("CARGO_PKG_VERSION")),
-            )
-        });
-        let relay = Relay::new(info, downstream);
+        let relay = Relay::new(client);
         let handshake = |reason: String| UpstreamError::Handshake {
             upstream: name.clone(),
             reason,
@@ -202,20 +205,45 @@ impl Connection {
         self.service.peer()
     }
 
-    /// Every tool the upstream lists (all pages); `upstream` names it in the error.
-    pub(super) async fn tools(&self, upstream: &Upstream) -> Result<Vec<Tool>, UpstreamError> {
-        self.peer()
-            .list_all_tools()
-            .await
-            .map_err(|e| UpstreamError::Handshake {
-                upstream: upstream.to_string(),
-                reason: format!("tools/list failed: {e}"),
-            })
+    /// Every tool the upstream lists (all pages), and its first page as it came;
+    /// `upstream` names it in the error.
+    pub(super) async fn tools(
+        &self,
+        upstream: &Upstream,
+    ) -> Result<(Vec<Tool>, ListToolsResult), UpstreamError> {
+        let failed = |e: rmcp::ServiceError| UpstreamError::Handshake {
+            upstream: upstream.to_string(),
+            reason: format!("tools/list failed: {e}"),
+        };
+        let first = self.peer().list_tools(None).await.map_err(failed)?;
+        let mut tools = first.tools.clone();
+        let mut cursor = first.next_cursor.clone();
+        while let Some(next) = cursor {
+            let params = PaginatedRequestParams::default().with_cursor(Some(next));
+            let page = self.peer().list_tools(Some(params)).await.map_err(failed)?;
+            tools.extend(page.tools);
+            cursor = page.next_cursor;
+        }
+        Ok((tools, first))
     }
 
     /// Where the progress of this connection's requests in flight goes.
     pub(super) fn progress(&self) -> &ProgressRoutes {
         &self.progress
+    }
+
+    /// This connection's client side: who hears it, its listing, what it was opened as.
+    pub(super) fn relay(&self) -> &Relay {
+        self.service.service()
+    }
+
+    /// Whether this connection began with `initialize` (a 2025 revision): the upstream
+    /// pushes it notifications and may ask it for sampling, elicitation and roots. (Else
+    /// it speaks 2026-07-28: requests stand alone, notifications come to listeners.)
+    pub(super) fn legacy(&self) -> bool {
+        self.peer()
+            .peer_info()
+            .is_none_or(|info| info.protocol_version.has_initialize())
     }
 
     /// Whether the upstream is gone (exited, or closed the stream).

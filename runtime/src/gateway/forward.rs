@@ -3,21 +3,21 @@
 //! cancels; results and errors come back unchanged.
 #![allow(deprecated)] // rmcp marks logging deprecated (SEP-2577); a proxy forwards it still.
 
-use super::Gateway;
 use super::connection::{Connection, UpstreamError};
 use super::inbound::ProgressQueue;
+use super::{Gateway, UpstreamSessions};
 use crate::server::call::context::has_session;
 use crate::server::failure::{UPSTREAM_FAILURE, internal, timed_out};
 use crate::server::session::passed_on::{optional, passed_on};
 use rmcp::model::*;
-use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer, SubscriptionContext};
+use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler};
 use serde::de::DeserializeOwned;
 use std::sync::Arc;
 
 impl Gateway {
-    /// The connection this request goes over: the session's own (opened with the client's
-    /// `initialize` on first use), or the shared one for a stateless request.
+    /// The connection this request goes over: its session's (see `sessions`), or the
+    /// stateless requests' one.
     async fn connection(
         &self,
         context: &RequestContext<RoleServer>,
@@ -25,29 +25,12 @@ impl Gateway {
         let opened = if has_session(context) {
             self.session_connection(&context.peer).await
         } else {
-            let upstream = &self.shared.upstream;
-            self.shared
-                .stateless
-                .get(async || Connection::open(upstream, None, None).await)
-                .await
+            self.stateless_connection().await
         };
         opened.map_err(|error: UpstreamError| {
             tracing::warn!("{error}");
             internal(UPSTREAM_FAILURE)
         })
-    }
-
-    /// This session's own upstream connection, opened with its client's `initialize` (so
-    /// upstream sees the same client) and relaying the upstream's requests to `peer`.
-    async fn session_connection(
-        &self,
-        peer: &Peer<RoleServer>,
-    ) -> Result<Arc<Connection>, UpstreamError> {
-        let upstream = &self.shared.upstream;
-        let client = peer.peer_info().map(|info| (*info).clone());
-        self.session
-            .get(async || Connection::open(upstream, client, Some(peer.clone())).await)
-            .await
     }
 
     /// Sends `request` upstream and waits for its answer, the deadline or the client's
@@ -58,6 +41,11 @@ impl Gateway {
         context: &RequestContext<RoleServer>,
     ) -> Result<ServerResult, ErrorData> {
         let connection = self.connection(context).await?;
+        // What the upstream asks meanwhile goes to this session, with this request.
+        let mut tracked = has_session(context).then(|| {
+            let downstream = connection.relay().downstream();
+            downstream.track(self.key, &context.peer, context.id.clone())
+        });
         let theirs = context.meta.get_progress_token();
         // The client's own `_meta` (its client info and capabilities on a stateless
         // request) goes upstream as it came, over what the connection would set.
@@ -68,11 +56,14 @@ impl Gateway {
             .send_cancellable_request(request, options)
             .await
             .map_err(|e| unavailable(&e.to_string()))?;
+        if let Some(tracked) = &mut tracked {
+            tracked.sent(&handle.id);
+        }
         let routes = connection.progress();
         let ours = handle.progress_token.clone();
         let mut progress = theirs.as_ref().map(|_| routes.track(ours.clone()));
         let (id, peer) = (handle.id.clone(), handle.peer.clone());
-        let answer = tokio::time::timeout(self.shared.deadline, handle.rx);
+        let answer = tokio::time::timeout(self.shared.options.deadline, handle.rx);
         tokio::pin!(answer);
         // Progress goes to the client as it comes; the answer waits for the progress the
         // upstream sent before it (already queued by then), so none is lost or late.
@@ -245,11 +236,20 @@ impl ServerHandler for Gateway {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let first_page = request.as_ref().is_none_or(|r| r.cursor.is_none());
+        // Each page once per connection, until the upstream says its tools changed.
+        let cursor = request.as_ref().and_then(|r| r.cursor.clone());
+        let listing = self.connection(&context).await?;
+        if let Some(page) = listing.relay().listing().get(&cursor) {
+            return Ok(page);
+        }
         let result: ListToolsResult = self
             .ask(ClientRequest::ListToolsRequest(optional(request)), &context)
             .await?;
-        self.remember_tools(&result.tools, first_page && result.next_cursor.is_none());
+        listing.relay().listing().put(cursor.clone(), &result);
+        self.remember_tools(
+            &result.tools,
+            cursor.is_none() && result.next_cursor.is_none(),
+        );
         Ok(result)
     }
 
@@ -329,7 +329,11 @@ impl ServerHandler for Gateway {
     }
 
     async fn on_roots_list_changed(&self, _: NotificationContext<RoleServer>) {
-        if let Some(connection) = self.session.current().await {
+        let connection = match self.shared.options.sessions {
+            UpstreamSessions::PerClient => self.session.current().await,
+            UpstreamSessions::Shared => self.shared.shared.current().await,
+        };
+        if let Some(connection) = connection {
             let _ = connection.peer().notify_roots_list_changed().await;
         }
     }

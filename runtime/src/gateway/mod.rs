@@ -2,40 +2,59 @@
 //! layer so a tailoring file rewords its tools per reader — and nothing else changes.
 //!
 //! [`Gateway`] is an rmcp handler that forwards every request to the upstream and relays
-//! back what the upstream sends: results and errors unchanged, progress (its token mapped
-//! back to the client's), logging, resource updates, list-changed notifications, and the
-//! upstream's own requests to the client (sampling, elicitation, roots). A 2026-07-28
-//! `subscriptions/listen` is opened upstream and each notification relayed; `get_tool`
-//! answers from the upstream's last listing (the HTTP server checks `Mcp-Param-*` headers
-//! with it). Wrap it like any
-//! handler — `Server::builder().handler(gateway).tailoring(file)` — and the layer lists its
-//! tools tailored; `mcp-tailor proxy` does exactly that.
+//! back what the upstream sends: results and errors, progress (its token mapped back to
+//! the client's; every progress notification of a request before its result, in the
+//! upstream's order), logging, resource updates, list-changed notifications, and the
+//! upstream's own requests to the client (sampling, elicitation, roots), each sent with
+//! the client's request it came during (so streamable HTTP carries it on that request's
+//! stream). A 2026-07-28 `subscriptions/listen` is opened upstream and each notification
+//! relayed; `get_tool` answers from the upstream's last listing (the HTTP server checks
+//! `Mcp-Param-*` headers with it). The upstream's `tools/list` is read once per connection,
+//! page by page, and kept until it says its tools changed (or its 2026-07-28 cache hint runs
+//! out). Wrap it like any handler — `Server::builder().handler(gateway).tailoring(file)` —
+//! and the layer lists its tools tailored; `mcp-tailor proxy` does exactly that.
 //!
-//! **Sessions.** A downstream session (a client that went through `initialize`) gets an
-//! upstream session of its own, opened on its first request with the client's own name,
-//! capabilities and protocol version, so the upstream sees the real client and can send it
-//! requests. Stateless requests (protocol 2026-07-28) share one upstream connection. The
-//! gateway's `get_info` (capabilities, server info, instructions) is the upstream's, taken
-//! by [`Gateway::connect`] on a first connection, which then serves the stateless requests.
+//! **Sessions** ([`UpstreamSessions`]). Per client (the default), a downstream session (a
+//! client that went through `initialize`) gets an upstream session of its own, opened with
+//! the client's own name, capabilities and protocol version, so the upstream sees the real
+//! client and can send it requests; it ends with the session. [`Gateway::connect_with`]
+//! opens one connection first, to learn the upstream (`get_info`: capabilities, server
+//! info, instructions; its tools); the first session whose client declares the same
+//! capabilities (none) takes it, so one client over stdio costs one upstream process. A
+//! warm spare ([`GatewayOptions::warm_spare`]) keeps one connection open ahead, opened as
+//! the last session's client was. Shared, every session uses one upstream session: what
+//! the upstream asks a client goes to the session whose request it came during (which
+//! streamable HTTP says), else to the only session with a request in flight, and is
+//! refused otherwise; its notifications go to every session. Stateless requests (protocol
+//! 2026-07-28) share one connection of their own. A command upstream is a child process
+//! killed with its connection: none outlives the gateway (unless the gateway is killed
+//! with `SIGKILL`; then each sees its stdin close).
 //!
-//! **Faults.** A request the upstream does not answer within the deadline is cancelled
-//! upstream and answered with a JSON-RPC error; an upstream that exits answers every
-//! in-flight request with an error at once. A dead connection is replaced on the next
-//! session (or the next stateless request); the gateway itself keeps serving.
+//! **Faults.** A command that exits before it answers is reported with its exit status and
+//! last stderr lines ([`UpstreamError::Exited`]). A request the upstream does not answer
+//! within the deadline is cancelled upstream and answered with a JSON-RPC error; an
+//! upstream that exits answers every in-flight request with an error at once. A dead
+//! connection is replaced on the next session (or the next stateless request); the
+//! gateway itself keeps serving.
 
 mod child;
 mod connection;
+mod downstream;
 mod forward;
 mod inbound;
+mod listing;
 mod relay;
+mod sessions;
 
-use connection::{Connection, Slot};
+use connection::{Connection, Slot, gateway_client};
+use downstream::SessionKey;
 use rmcp::model::ServerConfig;
 use std::sync::Arc;
 use std::time::Duration;
 
 pub use child::UpstreamExit;
 pub use connection::UpstreamError;
+pub use sessions::{GatewayOptions, UpstreamSessions};
 
 /// Where the upstream server is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,11 +106,14 @@ pub struct Gateway {
     shared: Arc<GatewayState>,
     /// This downstream session's own upstream session, opened on first use.
     session: Slot,
+    /// This downstream session, as the gateway tells sessions apart.
+    key: SessionKey,
 }
 
 /// What every clone of a gateway shares.
 struct GatewayState {
     upstream: Upstream,
+    options: GatewayOptions,
     /// The upstream's `initialize` answer, as this server's.
     info: ServerConfig,
     /// The upstream's tools as last listed, by name: what `get_tool` answers (the HTTP
@@ -99,8 +121,13 @@ struct GatewayState {
     tools: std::sync::RwLock<std::collections::HashMap<String, rmcp::model::Tool>>,
     /// The connection stateless requests use.
     stateless: Slot,
-    /// How long a forwarded request may take.
-    deadline: Duration,
+    /// Shared: the connection every session uses.
+    shared: Slot,
+    /// Per client: a connection opened before its session came (the first one, then a
+    /// warm spare), for the next session it fits.
+    ready: std::sync::Mutex<Option<Connection>>,
+    /// How many session keys were given out.
+    sessions_seen: std::sync::atomic::AtomicU64,
 }
 
 impl Clone for Gateway {
@@ -108,29 +135,64 @@ impl Clone for Gateway {
         Gateway {
             shared: self.shared.clone(),
             session: Slot::default(),
+            key: self.shared.next_session(),
         }
     }
 }
 
 impl Gateway {
-    /// Connects to `upstream` once, to learn what it serves (capabilities, server info,
-    /// instructions); that connection then serves stateless requests. `deadline` bounds
-    /// every forwarded request (give the layer's request deadline or less).
+    /// [`connect_with`](Self::connect_with) the default options and `deadline`.
     pub async fn connect(upstream: Upstream, deadline: Duration) -> Result<Gateway, UpstreamError> {
-        let first = Connection::open(&upstream, None, None).await?;
-        let info = first.server_info();
-        let tools = match info.capabilities.tools {
-            Some(_) => first.tools(&upstream).await?,
-            None => Vec::new(),
+        let options = GatewayOptions {
+            deadline,
+            ..GatewayOptions::default()
         };
+        Gateway::connect_with(upstream, options).await
+    }
+
+    /// Connects to `upstream` once, to learn what it serves (capabilities, server info,
+    /// instructions, tools). That connection is then the first session's (per client,
+    /// when it fits that client) or every session's (shared).
+    pub async fn connect_with(
+        upstream: Upstream,
+        options: GatewayOptions,
+    ) -> Result<Gateway, UpstreamError> {
+        let shared = options.sessions == UpstreamSessions::Shared;
+        let capabilities = match shared {
+            true => sessions::relayed_capabilities(),
+            false => Default::default(),
+        };
+        // With `initialize`, as a session's own: the first session whose client declares the
+        // same capabilities takes it (per client), or every session shares it.
+        let first = Connection::open(&upstream, gateway_client(capabilities), true).await?;
+        let info = first.server_info();
+        let (tools, first_page) = match info.capabilities.tools {
+            Some(_) => {
+                let (tools, page) = first.tools(&upstream).await?;
+                (tools, Some(page))
+            }
+            None => (Vec::new(), None),
+        };
+        if let Some(page) = first_page {
+            first.relay().listing().put(None, &page);
+        }
+        let (shared_slot, ready) = match shared {
+            true => (Slot::holding(first), None),
+            false => (Slot::default(), Some(first)),
+        };
+        let state = Arc::new(GatewayState {
+            upstream,
+            options,
+            info,
+            tools: Default::default(),
+            stateless: Slot::default(),
+            shared: shared_slot,
+            ready: std::sync::Mutex::new(ready),
+            sessions_seen: Default::default(),
+        });
         let gateway = Gateway {
-            shared: Arc::new(GatewayState {
-                upstream,
-                info,
-                tools: Default::default(),
-                stateless: Slot::holding(first),
-                deadline,
-            }),
+            key: state.next_session(),
+            shared: state,
             session: Slot::default(),
         };
         gateway.remember_tools(&tools, true);
@@ -140,21 +202,28 @@ impl Gateway {
     /// Every tool `upstream` lists (all pages), over a connection of its own: what
     /// `mcp-tailor inspect` reads a server you don't own from.
     pub async fn fetch_tools(upstream: &Upstream) -> Result<Vec<rmcp::model::Tool>, UpstreamError> {
-        Connection::open(upstream, None, None)
-            .await?
-            .tools(upstream)
-            .await
+        let client = gateway_client(Default::default());
+        let connection = Connection::open(upstream, client, false).await?;
+        Ok(connection.tools(upstream).await?.0)
     }
 
-    /// Every tool the upstream lists now (all pages), over the shared connection.
+    /// Every tool the upstream lists now (all pages), over the stateless connection.
     pub async fn upstream_tools(&self) -> Result<Vec<rmcp::model::Tool>, UpstreamError> {
-        let upstream = &self.shared.upstream;
-        let connection = self
+        let connection = self.stateless_connection().await?;
+        Ok(connection.tools(&self.shared.upstream).await?.0)
+    }
+
+    /// The upstream's tools as it last listed them (to this gateway, or to a client through
+    /// it), without asking it again.
+    pub fn listed_tools(&self) -> Vec<rmcp::model::Tool> {
+        let kept = self
             .shared
-            .stateless
-            .get(async || Connection::open(upstream, None, None).await)
-            .await?;
-        connection.tools(upstream).await
+            .tools
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut tools: Vec<rmcp::model::Tool> = kept.values().cloned().collect();
+        tools.sort_by(|a, b| a.name.cmp(&b.name));
+        tools
     }
 
     /// Keeps `tools` for `get_tool`: replacing what was kept when they are the whole list,

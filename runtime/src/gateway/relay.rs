@@ -1,39 +1,99 @@
 //! The upstream connection's client side: what the upstream sends is relayed to the
-//! downstream client — its requests (sampling, elicitation, roots), logging, resource
-//! updates and list changes. (Progress goes with its request: `inbound`.)
+//! downstream clients (`downstream` says which) — its requests (sampling, elicitation,
+//! roots), logging, resource updates and list changes; a tool list change also forgets the
+//! connection's listing. (Progress goes with its request: `inbound`.)
 #![allow(deprecated)] // rmcp marks sampling, roots and logging deprecated (SEP-2577); a proxy relays them still.
 
 use rmcp::model::{
-    ClientConfig, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams,
-    ElicitResult, ListRootsResult, LoggingMessageNotificationParam,
-    ResourceUpdatedNotificationParam,
+    ClientConfig, ClientResult, CreateMessageRequest, CreateMessageRequestParams,
+    CreateMessageResult, ElicitRequest, ElicitRequestParams, ElicitResult, ListRootsRequest,
+    ListRootsResult, LoggingMessageNotificationParam, ResourceUpdatedNotificationParam,
+    ServerRequest,
 };
 use rmcp::service::{
-    NotificationContext, Peer, RequestContext, RoleClient, RoleServer, ServiceError,
+    NotificationContext, OriginatingRequestId, RequestContext, RoleClient, ServiceError,
 };
 use rmcp::{ClientHandler, ErrorData};
+use std::sync::Arc;
+
+use super::downstream::{Asked, Downstream};
+use super::listing::ListingCache;
 
 /// The client handler of one upstream connection.
 #[derive(Clone)]
 pub(super) struct Relay {
     info: ClientConfig,
-    /// The downstream session this connection serves (none for the shared connection).
-    downstream: Option<Peer<RoleServer>>,
+    /// Who its requests and notifications go to.
+    downstream: Arc<Downstream>,
+    /// Its listing, forgotten when the upstream says its tools changed.
+    listing: Arc<ListingCache>,
 }
 
 impl Relay {
-    pub(super) fn new(info: ClientConfig, downstream: Option<Peer<RoleServer>>) -> Self {
-        Relay { info, downstream }
+    pub(super) fn new(info: ClientConfig) -> Self {
+        Relay {
+            info,
+            downstream: Arc::default(),
+            listing: Arc::default(),
+        }
     }
 
-    fn downstream(&self) -> Result<&Peer<RoleServer>, ErrorData> {
-        self.downstream.as_ref().ok_or_else(|| {
-            ErrorData::invalid_request(
-                "no client session to ask: the request came over the gateway's stateless connection",
-                None,
-            )
-        })
+    /// Who this connection's requests and notifications go to.
+    pub(super) fn downstream(&self) -> &Downstream {
+        &self.downstream
     }
+
+    /// This connection's listing.
+    pub(super) fn listing(&self) -> &ListingCache {
+        &self.listing
+    }
+
+    /// The client `info` this connection was opened as.
+    pub(super) fn info(&self) -> &ClientConfig {
+        &self.info
+    }
+}
+
+impl Relay {
+    /// Who an upstream request goes to; marks `extensions` with the session's request it
+    /// came during, so streamable HTTP carries it on that request's stream.
+    async fn ask(
+        &self,
+        context: &RequestContext<RoleClient>,
+        extensions: &mut rmcp::model::Extensions,
+    ) -> Result<Asked, ErrorData> {
+        let asked = self.downstream.asked(context)?;
+        if let Some(during) = &asked.during {
+            extensions.insert(OriginatingRequestId(during.clone()));
+        }
+        Ok(asked)
+    }
+}
+
+/// Sends `request` to the session `asked` names. On a task of its own: rmcp marks a request
+/// sent from a handler as sent during the request that handler serves — here the
+/// upstream's, an id the session never saw — over the mark `ask` set.
+async fn send(asked: Asked, request: ServerRequest) -> Result<ClientResult, ServiceError> {
+    tokio::spawn(async move { asked.peer.send_request(request).await })
+        .await
+        .unwrap_or_else(|_| Err(ServiceError::TransportClosed))
+}
+
+/// A client's answer of another kind than asked.
+fn unexpected(result: &ClientResult) -> ErrorData {
+    ErrorData::internal_error(
+        format!("the client answered with another result: {result:?}"),
+        None,
+    )
+}
+
+/// Sends a notification to every session that hears this connection.
+macro_rules! tell {
+    ($relay:expr, |$peer:ident| $send:expr) => {
+        for $peer in $relay.downstream.listeners() {
+            let _ = $send.await;
+        }
+    };
 }
 
 /// The downstream's answer to a relayed request, its error unchanged.
@@ -52,24 +112,46 @@ impl ClientHandler for Relay {
     async fn create_message(
         &self,
         params: CreateMessageRequestParams,
-        _: RequestContext<RoleClient>,
+        context: RequestContext<RoleClient>,
     ) -> Result<CreateMessageResult, ErrorData> {
-        relayed(self.downstream()?.create_message(params).await)
+        let mut request = CreateMessageRequest::new(params);
+        match self.ask(&context, &mut request.extensions).await {
+            Ok(asked) => {
+                match relayed(send(asked, ServerRequest::CreateMessageRequest(request)).await)? {
+                    ClientResult::CreateMessageResult(result) => Ok(*result),
+                    other => Err(unexpected(&other)),
+                }
+            }
+            Err(error) => Err(error),
+        }
     }
 
     async fn list_roots(
         &self,
-        _: RequestContext<RoleClient>,
+        context: RequestContext<RoleClient>,
     ) -> Result<ListRootsResult, ErrorData> {
-        relayed(self.downstream()?.list_roots().await)
+        let mut request = ListRootsRequest {
+            method: Default::default(),
+            extensions: Default::default(),
+        };
+        let asked = self.ask(&context, &mut request.extensions).await?;
+        match relayed(send(asked, ServerRequest::ListRootsRequest(request)).await)? {
+            ClientResult::ListRootsResult(result) => Ok(result),
+            other => Err(unexpected(&other)),
+        }
     }
 
     async fn create_elicitation(
         &self,
-        request: ElicitRequestParams,
-        _: RequestContext<RoleClient>,
+        params: ElicitRequestParams,
+        context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
-        relayed(self.downstream()?.create_elicitation(request).await)
+        let mut request = ElicitRequest::new(params);
+        let asked = self.ask(&context, &mut request.extensions).await?;
+        match relayed(send(asked, ServerRequest::ElicitRequest(request)).await)? {
+            ClientResult::ElicitResult(result) => Ok(result),
+            other => Err(unexpected(&other)),
+        }
     }
 
     async fn on_logging_message(
@@ -77,9 +159,7 @@ impl ClientHandler for Relay {
         params: LoggingMessageNotificationParam,
         _: NotificationContext<RoleClient>,
     ) {
-        if let Some(peer) = &self.downstream {
-            let _ = peer.notify_logging_message(params).await;
-        }
+        tell!(self, |peer| peer.notify_logging_message(params.clone()));
     }
 
     async fn on_resource_updated(
@@ -87,26 +167,19 @@ impl ClientHandler for Relay {
         params: ResourceUpdatedNotificationParam,
         _: NotificationContext<RoleClient>,
     ) {
-        if let Some(peer) = &self.downstream {
-            let _ = peer.notify_resource_updated(params).await;
-        }
+        tell!(self, |peer| peer.notify_resource_updated(params.clone()));
     }
 
     async fn on_resource_list_changed(&self, _: NotificationContext<RoleClient>) {
-        if let Some(peer) = &self.downstream {
-            let _ = peer.notify_resource_list_changed().await;
-        }
+        tell!(self, |peer| peer.notify_resource_list_changed());
     }
 
     async fn on_tool_list_changed(&self, _: NotificationContext<RoleClient>) {
-        if let Some(peer) = &self.downstream {
-            let _ = peer.notify_tool_list_changed().await;
-        }
+        self.listing.clear();
+        tell!(self, |peer| peer.notify_tool_list_changed());
     }
 
     async fn on_prompt_list_changed(&self, _: NotificationContext<RoleClient>) {
-        if let Some(peer) = &self.downstream {
-            let _ = peer.notify_prompt_list_changed().await;
-        }
+        tell!(self, |peer| peer.notify_prompt_list_changed());
     }
 }

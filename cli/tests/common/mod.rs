@@ -1,0 +1,68 @@
+//! What the command's process tests share: the command, a notes server of this test's
+//! own on streamable HTTP, and `proxy` started at a free loopback port.
+#![allow(dead_code)] // each test file uses some of it
+
+use mcp_tailor::mcp_tool;
+use mcp_tailor::server::{CallContext, Server};
+use std::net::SocketAddr;
+use tokio::process::Command;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_mcp-tailor");
+
+/// Search the notes.
+#[mcp_tool]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+pub struct SearchNotes {
+    /// Words to look for.
+    query: String,
+}
+
+/// A notes server on streamable HTTP at a loopback port, for the life of the test.
+pub async fn upstream() -> String {
+    notes_behind(|router| router).await
+}
+
+/// The notes server, its router wrapped by `front`, served at a loopback port for the life
+/// of the test; its URL.
+pub async fn notes_behind(front: impl FnOnce(axum::Router) -> axum::Router) -> String {
+    let server = Server::builder()
+        .name("notes", "1.0.0")
+        .tool(|args: SearchNotes, _: CallContext| async move {
+            Ok::<_, String>(serde_json::json!({ "query": args.query }))
+        })
+        .build()
+        .unwrap();
+    serve(server, front).await
+}
+
+/// `server` on streamable HTTP at a loopback port, its router wrapped by `front`, for the
+/// life of the test; its URL.
+pub async fn serve(server: Server, front: impl FnOnce(axum::Router) -> axum::Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let router = front(server.router());
+    tokio::spawn(async move {
+        server
+            .serve_http_on(listener, router, std::future::pending())
+            .await
+    });
+    format!("http://{addr}/mcp")
+}
+
+/// Starts `proxy ARGS… --http ADDR`; the child and its address.
+pub fn proxy(args: &[&str], env: &[(&str, &str)]) -> (tokio::process::Child, SocketAddr) {
+    let addr = {
+        let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        free.local_addr().unwrap()
+    };
+    let child = Command::new(BIN)
+        .arg("proxy")
+        .args(args)
+        .args(["--http", &addr.to_string()])
+        .envs(env.iter().copied())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    (child, addr)
+}

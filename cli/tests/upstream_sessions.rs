@@ -1,0 +1,403 @@
+//! How many upstream processes `proxy` keeps, counted as the system sees them: a command
+//! upstream (here `mcp-tailor proxy` itself on stdio, in front of this test's notes
+//! server) behind `proxy`, read by raw JSON-RPC clients over stdio and streamable HTTP.
+//! The first session takes the process started to learn the upstream; per client each
+//! session has its own, ended with it; shared, all have one; a warm spare is one ahead;
+//! none outlives the proxy.
+
+mod common;
+
+use common::{BIN, serve, upstream};
+use mcp_tailor::mcp_tool;
+use mcp_tailor::server::{CallContext, Server};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, Command};
+
+/// The live (not zombie) processes whose parent is `pid`.
+fn children(pid: u32) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // `PID (COMM) STATE PPID …`; COMM may hold spaces and parentheses.
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.len() > 1 && fields[0] != "Z" && fields[1] == pid.to_string() {
+            found.extend(
+                entry
+                    .file_name()
+                    .to_str()
+                    .and_then(|p| p.parse::<u32>().ok()),
+            );
+        }
+    }
+    found
+}
+
+/// Waits until `pid` has had `count` children for 300 ms (a process being killed is still
+/// listed for a moment), or 10 s pass; how many it has.
+async fn settles_at(pid: u32, count: usize) -> usize {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut since = None;
+    loop {
+        let now = children(pid).len();
+        match (now == count, since) {
+            (true, None) => since = Some(Instant::now()),
+            (true, Some(at)) if at.elapsed() > Duration::from_millis(300) => return now,
+            (false, _) => since = None,
+            _ => {}
+        }
+        if Instant::now() > deadline {
+            return now;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+/// Whether the process `pid` is gone (or a zombie), within 10 s.
+async fn ends(pid: u32) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        if stat
+            .rsplit_once(')')
+            .is_none_or(|(_, rest)| rest.trim_start().starts_with('Z'))
+        {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
+}
+
+fn initialize(capabilities: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": capabilities,
+        "clientInfo": {"name": "raw-jsonrpc", "version": "1"}
+    }})
+}
+
+const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+const LIST: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+
+/// `proxy ARGS… -- mcp-tailor proxy --upstream URL`: the upstream is a command.
+fn proxy_command(args: &[&str], url: &str) -> Command {
+    let mut command = Command::new(BIN);
+    command
+        .arg("proxy")
+        .args(args)
+        .args(["--", BIN, "proxy", "--upstream", url])
+        .stderr(Stdio::null())
+        .kill_on_drop(true);
+    command
+}
+
+/// A session over streamable HTTP, read as raw JSON-RPC.
+struct HttpSession {
+    client: reqwest::Client,
+    url: String,
+    id: String,
+}
+
+impl HttpSession {
+    async fn open(addr: SocketAddr, capabilities: Value) -> HttpSession {
+        let client = reqwest::Client::new();
+        let url = format!("http://{addr}/mcp");
+        let response = post(&client, &url, None, &initialize(capabilities)).await;
+        let id = response
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+            .expect("a session id")
+            .to_owned();
+        let _ = response.text().await;
+        let session = HttpSession { client, url, id };
+        let initialized: Value = serde_json::from_str(INITIALIZED).unwrap();
+        post(
+            &session.client,
+            &session.url,
+            Some(&session.id),
+            &initialized,
+        )
+        .await;
+        session
+    }
+
+    /// `tools/list`: the names listed.
+    async fn list(&self) -> Vec<String> {
+        let list: Value = serde_json::from_str(LIST).unwrap();
+        let response = post(&self.client, &self.url, Some(&self.id), &list).await;
+        let body = response.text().await.unwrap();
+        let message = body
+            .lines()
+            .map(|l| l.strip_prefix("data:").unwrap_or(l).trim())
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .find(|m| m["id"] == 1)
+            .unwrap_or_else(|| panic!("no answer in {body}"));
+        names(&message)
+    }
+
+    /// `tools/call NAME`, answering each `roots/list` the server asks meanwhile with
+    /// `roots`; the call's answer.
+    async fn call_answering_roots(&self, name: &str, roots: &[&str]) -> Value {
+        let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": name, "arguments": {}}});
+        let mut response = post(&self.client, &self.url, Some(&self.id), &call).await;
+        let mut buffer = String::new();
+        loop {
+            let chunk = response.chunk().await.unwrap().expect("no result");
+            buffer.push_str(&String::from_utf8_lossy(&chunk));
+            while let Some(end) = buffer.find("\n\n") {
+                let event: String = buffer.drain(..end + 2).collect();
+                for data in event.lines().filter_map(|l| l.strip_prefix("data:")) {
+                    let Ok(message) = serde_json::from_str::<Value>(data.trim()) else {
+                        continue;
+                    };
+                    if message["method"] == "roots/list" {
+                        let roots: Vec<Value> = roots.iter().map(|u| json!({"uri": u})).collect();
+                        let answer = json!({"jsonrpc": "2.0", "id": message["id"],
+                            "result": {"roots": roots}});
+                        post(&self.client, &self.url, Some(&self.id), &answer).await;
+                    } else if message["id"] == 2 {
+                        return message;
+                    }
+                }
+            }
+        }
+    }
+
+    /// `DELETE`: the session ends; the HTTP status.
+    async fn close(self) -> u16 {
+        let response = self
+            .client
+            .delete(&self.url)
+            .header("mcp-session-id", &self.id)
+            .header("mcp-protocol-version", "2025-11-25")
+            .send()
+            .await
+            .unwrap();
+        response.status().as_u16()
+    }
+}
+
+async fn post(
+    client: &reqwest::Client,
+    url: &str,
+    session: Option<&str>,
+    message: &Value,
+) -> reqwest::Response {
+    let mut request = client
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(message.to_string());
+    if let Some(session) = session {
+        request = request.header("mcp-session-id", session);
+    }
+    request.send().await.unwrap()
+}
+
+fn names(message: &Value) -> Vec<String> {
+    message["result"]["tools"]
+        .as_array()
+        .map(|tools| {
+            tools
+                .iter()
+                .filter_map(|t| t["name"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `proxy --http` in front of the command upstream; the child and its address.
+async fn http_proxy(args: &[&str], url: &str) -> (Child, SocketAddr, u32) {
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let mut command = Command::new(BIN);
+    command
+        .arg("proxy")
+        .args(args)
+        .args(["--http", &addr.to_string()])
+        .args(["--", BIN, "proxy", "--upstream", url])
+        .stderr(Stdio::null())
+        .kill_on_drop(true);
+    let child = command.spawn().unwrap();
+    let pid = child.id().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while tokio::net::TcpStream::connect(addr).await.is_err() {
+        assert!(Instant::now() < deadline, "the proxy did not listen");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    (child, addr, pid)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stdio_client_is_served_by_one_upstream_process() {
+    let url = upstream().await;
+    for capabilities in [json!({}), json!({"roots": {"listChanged": true}})] {
+        let mut proxy = proxy_command(&[], &url)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let pid = proxy.id().unwrap();
+        assert_eq!(settles_at(pid, 1).await, 1);
+        let first = children(pid)[0];
+        let mut stdin = proxy.stdin.take().unwrap();
+        let mut lines = BufReader::new(proxy.stdout.take().unwrap()).lines();
+        for message in [
+            initialize(capabilities.clone()).to_string(),
+            INITIALIZED.into(),
+            LIST.into(),
+        ] {
+            stdin
+                .write_all(format!("{message}\n").as_bytes())
+                .await
+                .unwrap();
+        }
+        let listed = loop {
+            let line = lines.next_line().await.unwrap().expect("an answer");
+            let message: Value = serde_json::from_str(&line).unwrap();
+            if message["id"] == 1 {
+                break names(&message);
+            }
+        };
+        assert_eq!(listed, ["search_notes"]);
+        // The process started to learn the upstream is this client's (no capabilities), or
+        // is ended once the client has its own (capabilities the first did not declare).
+        assert_eq!(settles_at(pid, 1).await, 1, "{capabilities}");
+        let upstream_pid = children(pid)[0];
+        let fits = capabilities == json!({});
+        assert_eq!(upstream_pid == first, fits, "{capabilities}");
+        // The client goes: the proxy ends, and its upstream with it.
+        drop(stdin);
+        assert!(ends(pid).await, "the proxy did not end with its client");
+        assert!(ends(upstream_pid).await, "the upstream outlived the proxy");
+        let _ = proxy.wait().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn per_client_each_session_has_its_own_upstream_ended_with_it() {
+    let url = upstream().await;
+    let (mut proxy, addr, pid) = http_proxy(&[], &url).await;
+    assert_eq!(
+        settles_at(pid, 1).await,
+        1,
+        "the process that learns the upstream"
+    );
+    let first = children(pid);
+    let mut sessions = Vec::new();
+    for _ in 0..3 {
+        let session = HttpSession::open(addr, json!({})).await;
+        assert_eq!(session.list().await, ["search_notes"]);
+        sessions.push(session);
+    }
+    // The first session took the first process: three sessions, three processes.
+    assert_eq!(settles_at(pid, 3).await, 3);
+    assert!(children(pid).contains(&first[0]));
+    let closed = sessions.pop().unwrap();
+    assert_eq!(closed.close().await, 200);
+    assert_eq!(
+        settles_at(pid, 2).await,
+        2,
+        "an ended session ends its upstream"
+    );
+    let upstreams = children(pid);
+    // SIGTERM: the proxy stops, and its upstreams with it.
+    let _ = Command::new("kill").arg(pid.to_string()).status().await;
+    assert!(ends(pid).await);
+    for upstream in upstreams {
+        assert!(
+            ends(upstream).await,
+            "upstream {upstream} outlived the proxy"
+        );
+    }
+    let _ = proxy.wait().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn shared_all_sessions_have_one_upstream() {
+    let url = upstream().await;
+    let (_proxy, addr, pid) = http_proxy(&["--upstream-sessions", "shared"], &url).await;
+    let mut sessions = Vec::new();
+    for _ in 0..3 {
+        let session = HttpSession::open(addr, json!({"sampling": {}})).await;
+        assert_eq!(session.list().await, ["search_notes"]);
+        sessions.push(session);
+    }
+    assert_eq!(settles_at(pid, 1).await, 1);
+    for session in sessions {
+        assert_eq!(session.close().await, 200);
+    }
+    assert_eq!(children(pid).len(), 1, "the shared upstream stays");
+}
+
+/// Name the client's roots.
+#[mcp_tool]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct WhoseRoots {}
+
+/// An upstream whose one tool asks the client for its roots.
+#[allow(deprecated)] // rmcp marks roots deprecated (SEP-2577); clients still have them
+async fn roots_upstream() -> String {
+    let server = Server::builder()
+        .tool(|_: WhoseRoots, context: CallContext| async move {
+            let listed = context
+                .peer()
+                .list_roots()
+                .await
+                .map_err(|e| e.to_string())?;
+            let uris: Vec<String> = listed.roots.into_iter().map(|r| r.uri).collect();
+            Ok::<_, String>(Value::String(uris.join(" ")))
+        })
+        .build()
+        .unwrap();
+    serve(server, |router| router).await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn shared_the_upstreams_requests_go_to_the_session_whose_call_is_in_flight() {
+    let url = roots_upstream().await;
+    let (_proxy, addr, pid) = http_proxy(&["--upstream-sessions", "shared"], &url).await;
+    let roots = json!({"roots": {"listChanged": true}});
+    let (a, b) = (
+        HttpSession::open(addr, roots.clone()).await,
+        HttpSession::open(addr, roots).await,
+    );
+    for _ in 0..3 {
+        for (session, root) in [(&a, "file:///a"), (&b, "file:///b")] {
+            let result = session.call_answering_roots("whose_roots", &[root]).await;
+            let text = &result["result"]["content"][0]["text"];
+            assert_eq!(*text, json!(root).to_string(), "{result}");
+        }
+    }
+    assert_eq!(children(pid).len(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_warm_spare_is_one_ahead() {
+    let url = upstream().await;
+    let (_proxy, addr, pid) = http_proxy(&["--warm-spare"], &url).await;
+    let first = HttpSession::open(addr, json!({"roots": {}})).await;
+    assert_eq!(first.list().await, ["search_notes"]);
+    // Its own (the first process did not fit it) and a spare opened as it was.
+    assert_eq!(settles_at(pid, 2).await, 2);
+    let spare = children(pid);
+    let second = HttpSession::open(addr, json!({"roots": {}})).await;
+    assert_eq!(second.list().await, ["search_notes"]);
+    // The second took the spare; a new one is opened ahead.
+    assert_eq!(settles_at(pid, 3).await, 3);
+    assert!(spare.iter().all(|p| children(pid).contains(p)));
+}
