@@ -3,7 +3,8 @@
 //! server) behind `proxy`, read by raw JSON-RPC clients over stdio and streamable HTTP.
 //! The first session takes the process started to learn the upstream; per client each
 //! session has its own, ended with it; shared, all have one; a warm spare is one ahead;
-//! none outlives the proxy.
+//! none outlives the proxy. The upstream's listing is read once per connection, until the
+//! upstream says it changed.
 
 mod common;
 
@@ -13,6 +14,8 @@ use mcp_tailor::server::{CallContext, Server};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::process::Stdio;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
@@ -400,4 +403,73 @@ async fn a_warm_spare_is_one_ahead() {
     // The second took the spare; a new one is opened ahead.
     assert_eq!(settles_at(pid, 3).await, 3);
     assert!(spare.iter().all(|p| children(pid).contains(p)));
+}
+
+/// Change the tools.
+#[mcp_tool]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct TouchTools {}
+
+/// An upstream that says its tools changed when `touch_tools` is called, and counts the
+/// `tools/list` requests it answers.
+async fn counting_upstream(lists: Arc<AtomicUsize>) -> String {
+    let server = Server::builder()
+        .tool(|_: TouchTools, context: CallContext| async move {
+            context.notify_tool_list_changed().await;
+            Ok::<_, String>(json!("touched"))
+        })
+        .build()
+        .unwrap();
+    serve(server, move |router| {
+        router.layer(axum::middleware::from_fn(
+            move |request: axum::extract::Request, next: axum::middleware::Next| {
+                let lists = lists.clone();
+                async move {
+                    let (parts, body) = request.into_parts();
+                    let bytes = axum::body::to_bytes(body, usize::MAX)
+                        .await
+                        .unwrap_or_default();
+                    if String::from_utf8_lossy(&bytes).contains("\"tools/list\"") {
+                        lists.fetch_add(1, Ordering::SeqCst);
+                    }
+                    let request = axum::extract::Request::from_parts(parts, bytes.into());
+                    next.run(request).await
+                }
+            },
+        ))
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_upstreams_listing_is_read_once_until_it_changes() {
+    let lists = Arc::new(AtomicUsize::new(0));
+    let url = counting_upstream(lists.clone()).await;
+    let (_proxy, addr) = common::proxy(&["--upstream", &url], &[]);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while tokio::net::TcpStream::connect(addr).await.is_err() {
+        assert!(Instant::now() < deadline, "the proxy did not listen");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // The proxy lists once to learn the upstream (its port is bound before); the first
+    // session takes that connection, and its listing with it.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while lists.load(Ordering::SeqCst) == 0 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(lists.load(Ordering::SeqCst), 1);
+    let session = HttpSession::open(addr, json!({})).await;
+    for _ in 0..3 {
+        assert!(session.list().await.contains(&"touch_tools".to_owned()));
+    }
+    assert_eq!(lists.load(Ordering::SeqCst), 1, "listed from memory");
+    session.call_answering_roots("touch_tools", &[]).await;
+    // The upstream said its tools changed: the next listing asks it again, then is kept.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while lists.load(Ordering::SeqCst) < 2 && Instant::now() < deadline {
+        session.list().await;
+    }
+    assert_eq!(lists.load(Ordering::SeqCst), 2);
+    session.list().await;
+    assert_eq!(lists.load(Ordering::SeqCst), 2);
 }
