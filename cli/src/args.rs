@@ -54,6 +54,8 @@ pub(crate) struct ProxyOptions {
     /// One upstream session per client, or one shared; a warm spare.
     pub(crate) sessions: UpstreamSessions,
     pub(crate) warm_spare: bool,
+    /// Send the upstream each client's own `Authorization`.
+    pub(crate) forward_authorization: bool,
 }
 
 const ABOUT: &str = "One tool, many readers: check and draft tailoring files, see what each \
@@ -154,6 +156,19 @@ fn proxy() -> clap::Command {
                 .long("warm-spare")
                 .action(ArgAction::SetTrue)
                 .help("Per client: keep an upstream session open ahead, so a new client does not wait for one to start"),
+        )
+        .arg(
+            Arg::new("forward-authorization")
+                .long("forward-authorization")
+                .action(ArgAction::SetTrue)
+                .requires("upstream")
+                .help("Send an --upstream URL each client's own Authorization header (streamable HTTP clients)")
+                .long_help(
+                    "Send an --upstream URL each client's own Authorization header: each \
+                     upstream connection then carries one client's credential (a session's \
+                     own; shared, or for stateless requests, one per credential), never \
+                     another's. A client without one is forwarded without one.",
+                ),
         )
         .args(source_args(false))
 }
@@ -292,6 +307,7 @@ fn proxy_options(matches: &ArgMatches) -> Result<ProxyOptions, clap::Error> {
             _ => UpstreamSessions::PerClient,
         },
         warm_spare: matches.get_flag("warm-spare"),
+        forward_authorization: matches.get_flag("forward-authorization"),
     })
 }
 
@@ -415,6 +431,7 @@ mod tests {
             (UpstreamSessions::Shared, true)
         );
         assert!(error("proxy --upstream-sessions some -- s").contains("per-client"));
+        assert!(parse_args("proxy --forward-authorization -- s").is_err());
         assert_eq!(
             p.upstream,
             Upstream::Command {

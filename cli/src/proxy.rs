@@ -57,6 +57,7 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
         deadline: options.deadline.saturating_sub(MARGIN).max(MARGIN),
         sessions: options.sessions,
         warm_spare: options.warm_spare,
+        forward_authorization: options.forward_authorization,
     };
     let gateway = Gateway::connect_with(options.upstream.clone(), gateway_options)
         .await

@@ -112,7 +112,23 @@ struct HttpSession {
 
 impl HttpSession {
     async fn open(addr: SocketAddr, capabilities: Value) -> HttpSession {
-        let client = reqwest::Client::new();
+        HttpSession::open_as(addr, capabilities, None).await
+    }
+
+    /// A session whose every request sends `authorization`.
+    async fn open_as(
+        addr: SocketAddr,
+        capabilities: Value,
+        authorization: Option<&str>,
+    ) -> HttpSession {
+        let mut headers = reqwest::header::HeaderMap::new();
+        if let Some(authorization) = authorization {
+            headers.insert("authorization", authorization.parse().unwrap());
+        }
+        let client = reqwest::Client::builder()
+            .default_headers(headers)
+            .build()
+            .unwrap();
         let url = format!("http://{addr}/mcp");
         let response = post(&client, &url, None, &initialize(capabilities)).await;
         let id = response
@@ -472,4 +488,73 @@ async fn the_upstreams_listing_is_read_once_until_it_changes() {
     assert_eq!(lists.load(Ordering::SeqCst), 2);
     session.list().await;
     assert_eq!(lists.load(Ordering::SeqCst), 2);
+}
+
+/// Say who the request came as.
+#[mcp_tool]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Whoami {}
+
+/// An upstream that takes the gateway's, Alice's and Bob's bearer tokens (HTTP 401
+/// otherwise), and whose `whoami` says which one a call came with.
+async fn guarded_upstream() -> String {
+    let server = Server::builder()
+        .tool(|_: Whoami, context: CallContext| async move {
+            let said = context.request().headers.get("authorization");
+            let said = said.and_then(|v| v.to_str().ok()).unwrap_or("nobody");
+            Ok::<_, String>(json!(said))
+        })
+        .build()
+        .unwrap();
+    serve(server, |router| {
+        router.layer(axum::middleware::from_fn(
+            |request: axum::extract::Request, next: axum::middleware::Next| async move {
+                let token = request.headers().get("authorization");
+                let known = ["Bearer gateway", "Bearer alice", "Bearer bob"];
+                match token.and_then(|t| t.to_str().ok()) {
+                    Some(token) if known.contains(&token) => next.run(request).await,
+                    _ => axum::response::IntoResponse::into_response(
+                        axum::http::StatusCode::UNAUTHORIZED,
+                    ),
+                }
+            },
+        ))
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn each_client_reaches_the_upstream_with_its_own_authorization() {
+    let url = guarded_upstream().await;
+    for sessions in ["per-client", "shared"] {
+        let (_proxy, addr) = common::proxy(
+            &[
+                "--forward-authorization",
+                "--upstream-sessions",
+                sessions,
+                "--upstream",
+                &url,
+                // The gateway's own, to learn the upstream; never a client's.
+                "--upstream-header",
+                "Authorization: Bearer gateway",
+            ],
+            &[],
+        );
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while tokio::net::TcpStream::connect(addr).await.is_err() {
+            assert!(Instant::now() < deadline, "the proxy did not listen");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        for who in ["alice", "bob", "alice"] {
+            let token = format!("Bearer {who}");
+            let session = HttpSession::open_as(addr, json!({}), Some(&token)).await;
+            let answer = session.call_answering_roots("whoami", &[]).await;
+            let text = &answer["result"]["content"][0]["text"];
+            assert_eq!(*text, json!(token).to_string(), "{sessions}: {answer}");
+        }
+        // A client that sends none is not lent the gateway's.
+        let anonymous = HttpSession::open_as(addr, json!({}), None).await;
+        let answer = anonymous.call_answering_roots("whoami", &[]).await;
+        assert!(answer.get("error").is_some(), "{sessions}: {answer}");
+    }
 }

@@ -17,7 +17,6 @@ use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::streamable_http_client::{
     StreamableHttpClientTransportConfig, StreamableHttpError,
 };
-use std::sync::Arc;
 use std::time::Duration;
 
 /// How long opening a connection (start, handshake) may take.
@@ -105,6 +104,18 @@ pub(super) struct Connection {
     progress: ProgressRoutes,
     /// A command upstream's process, killed when the connection is dropped.
     _child: Option<Child>,
+    /// Whose `Authorization` it sends a streamable HTTP upstream.
+    credential: Credential,
+}
+
+/// Whose `Authorization` a connection sends a streamable HTTP upstream.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(super) enum Credential {
+    /// The gateway's own (an `Authorization` among its upstream headers, if any).
+    #[default]
+    Gateway,
+    /// A client's, forwarded; none when it sent none (the gateway's is not sent then).
+    Client(Option<String>),
 }
 
 /// The client a connection opened before any session came is opened as: the gateway, with
@@ -119,11 +130,13 @@ pub(super) fn gateway_client(capabilities: ClientCapabilities) -> ClientConfig {
 impl Connection {
     /// Opens a connection as `client`: with `initialize` (a session's own connection, or one
     /// a session may take) or, not `legacy`, with `server/discover` where the upstream speaks
-    /// 2026-07-28 (the connection of stateless requests).
+    /// 2026-07-28 (the connection of stateless requests). A streamable HTTP upstream is sent
+    /// the `Authorization` of `credential`.
     pub(super) async fn open(
         upstream: &Upstream,
         client: ClientConfig,
         legacy: bool,
+        credential: &Credential,
     ) -> Result<Connection, UpstreamError> {
         let name = upstream.to_string();
         let lifecycle = match legacy {
@@ -174,12 +187,26 @@ impl Connection {
             Upstream::Http { url, headers } => {
                 let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
                 for (header, value) in headers {
+                    // A client's credential stands in for the gateway's.
+                    if matches!(credential, Credential::Client(_))
+                        && header.eq_ignore_ascii_case("authorization")
+                    {
+                        continue;
+                    }
                     let header = http::HeaderName::try_from(header.as_str());
                     let value = http::HeaderValue::try_from(value.as_str());
                     let (Ok(header), Ok(value)) = (header, value) else {
                         return Err(handshake("a header is not valid HTTP".to_owned()));
                     };
                     config.custom_headers.insert(header, value);
+                }
+                if let Credential::Client(Some(credential)) = credential {
+                    let value = http::HeaderValue::try_from(credential.as_str()).map_err(|_| {
+                        handshake("the client's Authorization is not valid HTTP".into())
+                    })?;
+                    config
+                        .custom_headers
+                        .insert(http::header::AUTHORIZATION, value);
                 }
                 let transport = Inbound::new(
                     StreamableHttpClientTransport::with_client(http_client(), config),
@@ -197,6 +224,7 @@ impl Connection {
             service,
             progress,
             _child: child,
+            credential: credential.clone(),
         })
     }
 
@@ -237,6 +265,11 @@ impl Connection {
         self.service.service()
     }
 
+    /// Whose `Authorization` this connection sends.
+    pub(super) fn credential(&self) -> &Credential {
+        &self.credential
+    }
+
     /// Whether this connection began with `initialize` (a 2025 revision): the upstream
     /// pushes it notifications and may ask it for sampling, elicitation and roots. (Else
     /// it speaks 2026-07-28: requests stand alone, notifications come to listeners.)
@@ -263,36 +296,5 @@ impl Connection {
             config.instructions = info.instructions.clone();
         }
         config
-    }
-}
-
-/// Where a connection is kept: opened on first use, replaced once it died.
-#[derive(Default)]
-pub(super) struct Slot(tokio::sync::Mutex<Option<Arc<Connection>>>);
-
-impl Slot {
-    /// A slot holding `connection`.
-    pub(super) fn holding(connection: Connection) -> Slot {
-        Slot(tokio::sync::Mutex::new(Some(Arc::new(connection))))
-    }
-
-    /// The live connection, opening one with `open` when there is none or it died. Two
-    /// requests arriving first at once open one connection, not two.
-    pub(super) async fn get<F>(&self, open: F) -> Result<Arc<Connection>, UpstreamError>
-    where
-        F: AsyncFnOnce() -> Result<Connection, UpstreamError>,
-    {
-        let mut slot = self.0.lock().await;
-        if let Some(live) = slot.as_ref().filter(|c| !c.is_closed()) {
-            return Ok(live.clone());
-        }
-        let connection = Arc::new(open().await?);
-        *slot = Some(connection.clone());
-        Ok(connection)
-    }
-
-    /// The connection, if one is open (live or not).
-    pub(super) async fn current(&self) -> Option<Arc<Connection>> {
-        self.0.lock().await.clone()
     }
 }

@@ -22,10 +22,11 @@ impl Gateway {
         &self,
         context: &RequestContext<RoleServer>,
     ) -> Result<Arc<Connection>, ErrorData> {
+        let credential = self.credential(&context.extensions);
         let opened = if has_session(context) {
-            self.session_connection(&context.peer).await
+            self.session_connection(&context.peer, credential).await
         } else {
-            self.stateless_connection().await
+            self.stateless_connection(credential).await
         };
         opened.map_err(|error: UpstreamError| {
             tracing::warn!("{error}");
@@ -323,15 +324,19 @@ impl ServerHandler for Gateway {
         if context.peer.peer_info().is_none() {
             return;
         }
-        if let Err(error) = self.session_connection(&context.peer).await {
+        let credential = self.credential(&context.extensions);
+        if let Err(error) = self.session_connection(&context.peer, credential).await {
             tracing::warn!("{error}");
         }
     }
 
-    async fn on_roots_list_changed(&self, _: NotificationContext<RoleServer>) {
+    async fn on_roots_list_changed(&self, context: NotificationContext<RoleServer>) {
         let connection = match self.shared.options.sessions {
             UpstreamSessions::PerClient => self.session.current().await,
-            UpstreamSessions::Shared => self.shared.shared.current().await,
+            UpstreamSessions::Shared => {
+                let credential = self.credential(&context.extensions);
+                self.shared.shared.slot(&credential).current().await
+            }
         };
         if let Some(connection) = connection {
             let _ = connection.peer().notify_roots_list_changed().await;

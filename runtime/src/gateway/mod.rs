@@ -26,7 +26,11 @@
 //! the upstream asks a client goes to the session whose request it came during (which
 //! streamable HTTP says), else to the only session with a request in flight, and is
 //! refused otherwise; its notifications go to every session. Stateless requests (protocol
-//! 2026-07-28) share one connection of their own. A command upstream is a child process
+//! 2026-07-28) share one connection of their own. With
+//! [`GatewayOptions::forward_authorization`], a streamable HTTP upstream is sent each
+//! client's own `Authorization`: every connection carries one client's credential (shared
+//! and stateless connections are kept per credential), and a client that sends none is
+//! not lent the gateway's own. A command upstream is a child process
 //! killed with its connection: none outlives the gateway (unless the gateway is killed
 //! with `SIGKILL`; then each sees its stdin close).
 //!
@@ -45,10 +49,12 @@ mod inbound;
 mod listing;
 mod relay;
 mod sessions;
+mod slot;
 
-use connection::{Connection, Slot, gateway_client};
+use connection::{Connection, Credential, gateway_client};
 use downstream::SessionKey;
 use rmcp::model::ServerConfig;
+use slot::{Slot, Slots};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -119,10 +125,10 @@ struct GatewayState {
     /// The upstream's tools as last listed, by name: what `get_tool` answers (the HTTP
     /// server checks a call's `Mcp-Param-*` headers against the tool's schema with it).
     tools: std::sync::RwLock<std::collections::HashMap<String, rmcp::model::Tool>>,
-    /// The connection stateless requests use.
-    stateless: Slot,
-    /// Shared: the connection every session uses.
-    shared: Slot,
+    /// The connection stateless requests use, per credential.
+    stateless: Slots,
+    /// Shared: the connection every session uses, per credential.
+    shared: Slots,
     /// Per client: a connection opened before its session came (the first one, then a
     /// warm spare), for the next session it fits.
     ready: std::sync::Mutex<Option<Connection>>,
@@ -164,7 +170,13 @@ impl Gateway {
         };
         // With `initialize`, as a session's own: the first session whose client declares the
         // same capabilities takes it (per client), or every session shares it.
-        let first = Connection::open(&upstream, gateway_client(capabilities), true).await?;
+        let first = Connection::open(
+            &upstream,
+            gateway_client(capabilities),
+            true,
+            &Credential::Gateway,
+        )
+        .await?;
         let info = first.server_info();
         let (tools, first_page) = match info.capabilities.tools {
             Some(_) => {
@@ -177,15 +189,15 @@ impl Gateway {
             first.relay().listing().put(None, &page);
         }
         let (shared_slot, ready) = match shared {
-            true => (Slot::holding(first), None),
-            false => (Slot::default(), Some(first)),
+            true => (Slots::holding(first), None),
+            false => (Slots::default(), Some(first)),
         };
         let state = Arc::new(GatewayState {
             upstream,
             options,
             info,
             tools: Default::default(),
-            stateless: Slot::default(),
+            stateless: Slots::default(),
             shared: shared_slot,
             ready: std::sync::Mutex::new(ready),
             sessions_seen: Default::default(),
@@ -203,13 +215,13 @@ impl Gateway {
     /// `mcp-tailor inspect` reads a server you don't own from.
     pub async fn fetch_tools(upstream: &Upstream) -> Result<Vec<rmcp::model::Tool>, UpstreamError> {
         let client = gateway_client(Default::default());
-        let connection = Connection::open(upstream, client, false).await?;
+        let connection = Connection::open(upstream, client, false, &Credential::Gateway).await?;
         Ok(connection.tools(upstream).await?.0)
     }
 
     /// Every tool the upstream lists now (all pages), over the stateless connection.
     pub async fn upstream_tools(&self) -> Result<Vec<rmcp::model::Tool>, UpstreamError> {
-        let connection = self.stateless_connection().await?;
+        let connection = self.stateless_connection(Credential::Gateway).await?;
         Ok(connection.tools(&self.shared.upstream).await?.0)
     }
 

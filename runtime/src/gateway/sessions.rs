@@ -2,7 +2,7 @@
 //! connection opened before it came is taken when it was opened as this client would
 //! open it, and a warm spare may be kept ready for the next), or one all sessions share.
 
-use super::connection::{Connection, UpstreamError, gateway_client};
+use super::connection::{Connection, Credential, UpstreamError, gateway_client};
 use super::downstream::SessionKey;
 use super::{Gateway, GatewayState};
 use rmcp::model::{ClientCapabilities, ClientConfig};
@@ -36,6 +36,10 @@ pub struct GatewayOptions {
     /// Per client: keep a connection open ahead, opened as the last session's client was,
     /// so that the next session does not wait for the upstream to start.
     pub warm_spare: bool,
+    /// Send a streamable HTTP upstream each client's own `Authorization` header: every
+    /// connection then carries one client's credential (a session's own, or one shared
+    /// by the sessions and stateless requests that send the same), never another's.
+    pub forward_authorization: bool,
 }
 
 impl Default for GatewayOptions {
@@ -44,6 +48,7 @@ impl Default for GatewayOptions {
             deadline: Duration::from_secs(10),
             sessions: UpstreamSessions::PerClient,
             warm_spare: false,
+            forward_authorization: false,
         }
     }
 }
@@ -58,12 +63,13 @@ pub(super) fn relayed_capabilities() -> ClientCapabilities {
     .unwrap_or_default()
 }
 
-/// Whether `connection` may serve a session whose client is `client`: it began with
-/// `initialize`, as the session did, and declared the same capabilities, so the upstream
-/// asks it for nothing more or less.
-fn fits(connection: &Connection, client: &ClientConfig) -> bool {
+/// Whether `connection` may serve a session whose client is `client`, sending `credential`:
+/// it began with `initialize`, as the session did, declared the same capabilities (so the
+/// upstream asks it for nothing more or less) and carries the same credential.
+fn fits(connection: &Connection, client: &ClientConfig, credential: &Credential) -> bool {
     let opened = connection.relay().info();
     connection.legacy()
+        && connection.credential() == credential
         && serde_json::to_value(&opened.capabilities).ok()
             == serde_json::to_value(&client.capabilities).ok()
 }
@@ -76,20 +82,21 @@ impl GatewayState {
 
     /// The connection opened ahead, when it is alive and fits `client`; one that does not
     /// fit is closed (it would idle: a spare is opened again as this client).
-    fn take_ready(&self, client: &ClientConfig) -> Option<Connection> {
+    fn take_ready(&self, client: &ClientConfig, credential: &Credential) -> Option<Connection> {
         let mut ready = self
             .ready
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let connection = ready.take()?;
-        (!connection.is_closed() && fits(&connection, client)).then_some(connection)
+        (!connection.is_closed() && fits(&connection, client, credential)).then_some(connection)
     }
 
-    /// Opens a connection as `client` in the background and keeps it ready.
-    fn open_spare(self: &Arc<Self>, client: ClientConfig) {
+    /// Opens a connection as `client`, sending `credential`, in the background and keeps it
+    /// ready.
+    fn open_spare(self: &Arc<Self>, client: ClientConfig, credential: Credential) {
         let state = self.clone();
         tokio::spawn(async move {
-            match Connection::open(&state.upstream, client, true).await {
+            match Connection::open(&state.upstream, client, true, &credential).await {
                 Ok(spare) => {
                     let old = state
                         .ready
@@ -105,20 +112,35 @@ impl GatewayState {
 }
 
 impl Gateway {
-    /// The upstream connection of the session of `peer`: its own (taken ready, or opened
-    /// with its client's `initialize`, so the upstream sees the same client), or the
-    /// shared one.
+    /// Whose `Authorization` a request goes upstream with: its client's, when the gateway
+    /// forwards it, else the gateway's.
+    pub(super) fn credential(&self, extensions: &rmcp::model::Extensions) -> Credential {
+        if !self.shared.options.forward_authorization {
+            return Credential::Gateway;
+        }
+        let value = extensions
+            .get::<http::request::Parts>()
+            .and_then(|parts| parts.headers.get(http::header::AUTHORIZATION))
+            .and_then(|value| value.to_str().ok());
+        Credential::Client(value.map(str::to_owned))
+    }
+
+    /// The upstream connection of the session of `peer`, sending `credential`: its own
+    /// (taken ready, or opened with its client's `initialize`, so the upstream sees the
+    /// same client), or the shared one.
     pub(super) async fn session_connection(
         &self,
         peer: &Peer<RoleServer>,
+        credential: Credential,
     ) -> Result<Arc<Connection>, UpstreamError> {
         let state = &self.shared;
         if state.options.sessions == UpstreamSessions::Shared {
             let connection = state
                 .shared
+                .slot(&credential)
                 .get(async || {
                     let client = gateway_client(relayed_capabilities());
-                    Connection::open(&state.upstream, client, true).await
+                    Connection::open(&state.upstream, client, true, &credential).await
                 })
                 .await?;
             connection.relay().downstream().join(self.key, peer);
@@ -130,28 +152,34 @@ impl Gateway {
             .unwrap_or_else(|| gateway_client(ClientCapabilities::default()));
         self.session
             .get(async || {
-                let connection = match state.take_ready(&client) {
+                let connection = match state.take_ready(&client, &credential) {
                     Some(ready) => ready,
-                    None => Connection::open(&state.upstream, client.clone(), true).await?,
+                    None => {
+                        Connection::open(&state.upstream, client.clone(), true, &credential).await?
+                    }
                 };
                 connection.relay().downstream().bind(peer.clone());
                 if state.options.warm_spare {
-                    state.open_spare(client.clone());
+                    state.open_spare(client.clone(), credential.clone());
                 }
                 Ok(connection)
             })
             .await
     }
 
-    /// The connection stateless requests use: `server/discover` where the upstream speaks
-    /// 2026-07-28, else `initialize`.
-    pub(super) async fn stateless_connection(&self) -> Result<Arc<Connection>, UpstreamError> {
+    /// The connection stateless requests sending `credential` use: `server/discover` where
+    /// the upstream speaks 2026-07-28, else `initialize`.
+    pub(super) async fn stateless_connection(
+        &self,
+        credential: Credential,
+    ) -> Result<Arc<Connection>, UpstreamError> {
         let state = &self.shared;
         state
             .stateless
+            .slot(&credential)
             .get(async || {
                 let client = gateway_client(ClientCapabilities::default());
-                Connection::open(&state.upstream, client, false).await
+                Connection::open(&state.upstream, client, false, &credential).await
             })
             .await
     }

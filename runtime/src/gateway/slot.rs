@@ -1,0 +1,78 @@
+//! Where connections are kept: a slot opens its connection on first use and replaces it
+//! once it died; slots by credential keep one per client `Authorization` (forwarded, so a
+//! connection never carries another client's credential).
+
+use super::connection::{Connection, Credential, UpstreamError};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// How many credentials get a connection of their own at once; past it, an idle one is
+/// forgotten (its connection ends when its last request does).
+const MAX_CREDENTIALS: usize = 256;
+
+/// Where a connection is kept: opened on first use, replaced once it died.
+#[derive(Default)]
+pub(super) struct Slot(tokio::sync::Mutex<Option<Arc<Connection>>>);
+
+impl Slot {
+    /// A slot holding `connection`.
+    pub(super) fn holding(connection: Connection) -> Slot {
+        Slot(tokio::sync::Mutex::new(Some(Arc::new(connection))))
+    }
+
+    /// The live connection, opening one with `open` when there is none or it died. Two
+    /// requests arriving first at once open one connection, not two.
+    pub(super) async fn get<F>(&self, open: F) -> Result<Arc<Connection>, UpstreamError>
+    where
+        F: AsyncFnOnce() -> Result<Connection, UpstreamError>,
+    {
+        let mut slot = self.0.lock().await;
+        if let Some(live) = slot.as_ref().filter(|c| !c.is_closed()) {
+            return Ok(live.clone());
+        }
+        let connection = Arc::new(open().await?);
+        *slot = Some(connection.clone());
+        Ok(connection)
+    }
+
+    /// The connection, if one is open (live or not).
+    pub(super) async fn current(&self) -> Option<Arc<Connection>> {
+        self.0.lock().await.clone()
+    }
+}
+
+/// A slot per credential (the gateway's, or a client's `Authorization`, forwarded).
+#[derive(Default)]
+pub(super) struct Slots(Mutex<HashMap<Credential, Arc<Slot>>>);
+
+impl Slots {
+    /// Slots holding `connection` for the gateway's own credential.
+    pub(super) fn holding(connection: Connection) -> Slots {
+        let slots = Slots::default();
+        let slot = Arc::new(Slot::holding(connection));
+        slots.lock().insert(Credential::Gateway, slot);
+        slots
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Credential, Arc<Slot>>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The slot of `credential`.
+    pub(super) fn slot(&self, credential: &Credential) -> Arc<Slot> {
+        let mut slots = self.lock();
+        if let Some(slot) = slots.get(credential) {
+            return slot.clone();
+        }
+        if slots.len() >= MAX_CREDENTIALS {
+            let idle = slots
+                .iter()
+                .find(|(key, slot)| **key != Credential::Gateway && Arc::strong_count(slot) == 1)
+                .map(|(key, _)| key.clone());
+            if let Some(idle) = idle {
+                slots.remove(&idle);
+            }
+        }
+        slots.entry(credential.clone()).or_default().clone()
+    }
+}
