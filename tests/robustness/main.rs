@@ -13,12 +13,11 @@
 
 #![allow(missing_docs, dead_code)] // the generated catalog's argument fields are read only by serde
 
-mod client;
 mod replicas;
 mod servers;
 
-use client::{Conn, initialize, modern_headers, modern_meta};
 use mcp_tailor::server::{Principal, Reader};
+use mcp_tailor_tests::client::{self, Conn, initialize, modern_headers, modern_meta};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::process::ExitCode;

@@ -1,1 +1,4 @@
-//! Tests of mcp-tailor live in `tests/`.
+//! Tests of mcp-tailor live in `tests/`; this library holds what the robustness runs
+//! and the proxies benchmark share: a raw HTTP client ([`client`]).
+
+pub mod client;

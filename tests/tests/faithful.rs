@@ -1,6 +1,8 @@
 //! The gateway passes on what it does not tailor, checked with raw JSON-RPC (no SDK types
-//! in between) against a pinned server nobody here wrote, npm
-//! `@modelcontextprotocol/server-everything`, directly and behind `mcp-tailor proxy`.
+//! in between) against pinned servers nobody here wrote, npm
+//! `@modelcontextprotocol/server-everything` and `server-filesystem`, directly and behind
+//! `mcp-tailor proxy`: `initialize`, the listings and calls, byte for byte but for the
+//! documented additions; every progress notification, in order, before its result.
 //! Run with `--ignored` and `MCP_TAILOR_SERVERS` (the npm prefix `.ci/run` installs into).
 
 use serde_json::{Value, json};
@@ -21,6 +23,20 @@ fn everything() -> Vec<String> {
     let npm = PathBuf::from(std::env::var("MCP_TAILOR_SERVERS").expect("MCP_TAILOR_SERVERS"));
     let script = npm.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
     vec!["node".to_owned(), script.display().to_string()]
+}
+
+/// server-filesystem over stdio, in a folder of two files.
+fn filesystem() -> Vec<String> {
+    let npm = PathBuf::from(std::env::var("MCP_TAILOR_SERVERS").expect("MCP_TAILOR_SERVERS"));
+    let script = npm.join("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+    let dir = target().join("faithful-files");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("notes.txt"), "notes\n").unwrap();
+    vec![
+        "node".to_owned(),
+        script.display().to_string(),
+        dir.display().to_string(),
+    ]
 }
 
 /// `command` behind `mcp-tailor proxy` on stdio.
@@ -90,14 +106,21 @@ impl Raw {
 
     /// Sends a request and returns its result, skipping what comes before it.
     fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
+        let answer = self.answer(id, method, params);
+        answer
+            .get("result")
+            .cloned()
+            .unwrap_or_else(|| panic!("{method}: {answer}"))
+    }
+
+    /// Sends a request and returns its answer (a result or an error), skipping what comes
+    /// before it.
+    fn answer(&mut self, id: u64, method: &str, params: Value) -> Value {
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
         loop {
             let message = self.next();
             if message["id"] == json!(id) && message.get("method").is_none() {
-                return message
-                    .get("result")
-                    .cloned()
-                    .unwrap_or_else(|| panic!("{method}: {message}"));
+                return message;
             }
         }
     }
@@ -176,5 +199,147 @@ fn every_progress_notification_arrives_in_order_before_its_result() {
             progress[lost[0]]
         );
         println!("{name}: {calls} calls, each with its {steps} progress notifications in order");
+    }
+}
+
+/// An answer's result or error, without the envelope (`jsonrpc`, `id`: the transport's).
+fn outcome(mut answer: Value) -> Value {
+    match answer.get_mut("result") {
+        Some(result) => json!({"result": result.take()}),
+        None => json!({"error": answer["error"].take()}),
+    }
+}
+
+/// What `command` answers to `initialize`, each listing and (with `call`) each of `calls`,
+/// as written.
+fn answers(command: &[String], call: bool, calls: &[(&str, Value)]) -> Vec<(String, Value)> {
+    let (mut raw, init) = Raw::start(command);
+    let mut out = vec![("initialize".to_owned(), json!({"result": init}))];
+    for (i, method) in [
+        "tools/list",
+        "prompts/list",
+        "resources/list",
+        "resources/templates/list",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        out.push((
+            method.to_owned(),
+            outcome(raw.answer(100 + i as u64, method, json!({}))),
+        ));
+    }
+    for (i, (tool, arguments)) in calls.iter().enumerate().filter(|_| call) {
+        let params = json!({"name": tool, "arguments": arguments});
+        let answer = outcome(raw.answer(200 + i as u64, "tools/call", params));
+        out.push((format!("tools/call {tool}"), answer));
+    }
+    out
+}
+
+/// The gateway's documented additions (`runtime/docs/server.md`, "What the gateway adds")
+/// taken out of its `initialize` result: the logging it serves itself, and the
+/// `tools.listChanged` it sends when its tailoring file changes.
+fn without_additions(mut gateway: Value, direct: &Value) -> Value {
+    let capabilities = &mut gateway["result"]["capabilities"];
+    if direct["result"]["capabilities"].get("logging").is_none() {
+        capabilities.as_object_mut().map(|c| c.remove("logging"));
+    }
+    match direct["result"]["capabilities"]["tools"].get("listChanged") {
+        Some(theirs) => capabilities["tools"]["listChanged"] = theirs.clone(),
+        None => {
+            let tools = capabilities["tools"].as_object_mut();
+            tools.map(|t| t.remove("listChanged"));
+        }
+    }
+    gateway
+}
+
+#[test]
+#[ignore = "needs the pinned third-party servers; run by .ci/run"]
+fn what_the_gateway_passes_on_is_what_the_upstream_wrote() {
+    let calls = [
+        ("echo", json!({"message": "hi"})),
+        ("get-sum", json!({"a": 1, "b": 2.5})),
+        ("get-structured-content", json!({"location": "New York"})),
+    ];
+    for (name, command) in [
+        ("server-everything", everything()),
+        ("server-filesystem", filesystem()),
+    ] {
+        let mut direct = answers(&command, name == "server-everything", &calls);
+        let mut through = answers(&proxied(&command), name == "server-everything", &calls);
+        through[0].1 = without_additions(through[0].1.take(), &direct[0].1);
+        assert_eq!(direct.len(), through.len());
+        for ((method, theirs), (_, passed_on)) in direct.iter_mut().zip(&mut through) {
+            // Byte for byte: the same fields, in the same order, numbers as written.
+            assert_eq!(
+                theirs.to_string(),
+                passed_on.to_string(),
+                "{name}: {method} differs through the gateway"
+            );
+        }
+        println!("{name}: initialize, the listings and the calls passed on as written");
+    }
+}
+
+/// `proxy --http` in front of `command`; the child and its address, once it listens.
+async fn http_proxy(command: &[String]) -> (tokio::process::Child, std::net::SocketAddr) {
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let line = proxied(command);
+    let child = tokio::process::Command::new(&line[0])
+        .args(&line[1..2])
+        .args(["--http", &addr.to_string()])
+        .args(&line[2..])
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while tokio::net::TcpStream::connect(addr).await.is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the proxy did not listen"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    (child, addr)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the pinned third-party servers; run by .ci/run"]
+async fn over_streamable_http_too_in_both_eras() {
+    use mcp_tailor_tests::client::{Conn, initialize, modern_headers, modern_meta};
+    let (_proxy, addr) = http_proxy(&everything()).await;
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+    // A 2025 session: the listing rides its event stream.
+    let mut conn = Conn::connect(addr).await.unwrap();
+    let opened = conn.post(&initialize(0, "raw"), &[]).await.unwrap();
+    let session = opened.session.expect("a session");
+    let headers = [
+        ("Mcp-Session-Id", session),
+        ("MCP-Protocol-Version", "2025-11-25".to_owned()),
+    ];
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    conn.post(&initialized, &headers).await.unwrap();
+    let legacy = conn.post(&list, &headers).await.unwrap();
+    // A 2026-07-28 request standing alone: the listing is one JSON body.
+    let mut modern_list = list.clone();
+    modern_list["params"] = json!({"_meta": modern_meta(None, None)});
+    let modern = Conn::connect(addr).await.unwrap();
+    let modern = modern
+        .at("/mcp")
+        .post(&modern_list, &modern_headers("tools/list"))
+        .await;
+    for (era, reply) in [("2025-11-25", legacy), ("2026-07-28", modern.unwrap())] {
+        let body = String::from_utf8_lossy(&reply.body);
+        assert!(
+            body.contains("\"execution\":{\"taskSupport\""),
+            "{era}: {body}"
+        );
+        assert!(!body.contains("mcp-tailor.dev/verbatim"), "{era}: {body}");
     }
 }

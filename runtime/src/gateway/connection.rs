@@ -2,18 +2,19 @@
 //! slot a session or the stateless requests keep theirs in, replaced when it died.
 
 use super::Upstream;
+use super::answer::Answer;
 use super::child::{Child, UpstreamExit};
 use super::inbound::{Inbound, ProgressRoutes};
+use super::lines::{Lines, Written};
 use super::relay::Relay;
 use rmcp::model::{
-    ClientCapabilities, ClientConfig, Implementation, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ServerConfig, Tool,
+    ClientCapabilities, ClientConfig, ClientRequest, Implementation, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ServerConfig, Tool,
 };
 use rmcp::service::{
     ClientInitializeError, ClientLifecycleMode, ClientServiceExt, Peer, RoleClient, RunningService,
 };
 use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::streamable_http_client::{
     StreamableHttpClientTransportConfig, StreamableHttpError,
 };
@@ -106,6 +107,8 @@ pub(super) struct Connection {
     _child: Option<Child>,
     /// Whose `Authorization` it sends a streamable HTTP upstream.
     credential: Credential,
+    /// Its answers as the upstream wrote them (a command's; rmcp's HTTP client keeps none).
+    written: Written,
 }
 
 /// Whose `Authorization` a connection sends a streamable HTTP upstream.
@@ -152,6 +155,7 @@ impl Connection {
             reason,
         };
         let progress = ProgressRoutes::default();
+        let written = Written::default();
         let timed_out = || handshake(format!("no answer within {OPEN_TIMEOUT:?}"));
         let (service, child) = match upstream {
             Upstream::Command { program, args } => {
@@ -160,10 +164,8 @@ impl Connection {
                         upstream: name.clone(),
                         error,
                     })?;
-                let transport = Inbound::new(
-                    AsyncRwTransport::new_client(stdout, stdin),
-                    progress.clone(),
-                );
+                let transport =
+                    Inbound::new(Lines::new(stdout, stdin, written.clone()), progress.clone());
                 let served = relay.serve_with_lifecycle(transport, lifecycle);
                 match tokio::time::timeout(OPEN_TIMEOUT, served).await {
                     Ok(Ok(service)) => (service, Some(child)),
@@ -225,6 +227,7 @@ impl Connection {
             progress,
             _child: child,
             credential: credential.clone(),
+            written,
         })
     }
 
@@ -243,7 +246,19 @@ impl Connection {
             upstream: upstream.to_string(),
             reason: format!("tools/list failed: {e}"),
         };
-        let first = self.peer().list_tools(None).await.map_err(failed)?;
+        // The first page as the gateway lists it to clients (carrying what rmcp's types
+        // could not hold of it): it is the listing a first session takes.
+        let request = ClientRequest::ListToolsRequest(Default::default());
+        let options = rmcp::service::PeerRequestOptions::no_options();
+        let handle = self.peer().send_cancellable_request(request, options).await;
+        let handle = handle.map_err(failed)?;
+        let id = handle.id.clone();
+        let answer = handle.await_response().await.map_err(failed)?;
+        let mut first =
+            ListToolsResult::read(answer).map_err(|e| failed(rmcp::ServiceError::McpError(e)))?;
+        if let Some(written) = self.written.take(&id) {
+            first.keep_verbatim(&written);
+        }
         let mut tools = first.tools.clone();
         let mut cursor = first.next_cursor.clone();
         while let Some(next) = cursor {
@@ -263,6 +278,11 @@ impl Connection {
     /// This connection's client side: who hears it, its listing, what it was opened as.
     pub(super) fn relay(&self) -> &Relay {
         self.service.service()
+    }
+
+    /// Its answers as the upstream wrote them, by request id.
+    pub(super) fn written(&self) -> &Written {
+        &self.written
     }
 
     /// Whose `Authorization` this connection sends.

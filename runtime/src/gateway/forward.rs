@@ -3,6 +3,7 @@
 //! cancels; results and errors come back unchanged.
 #![allow(deprecated)] // rmcp marks logging deprecated (SEP-2577); a proxy forwards it still.
 
+use super::answer::{Answer, unavailable};
 use super::connection::{Connection, UpstreamError};
 use super::inbound::ProgressQueue;
 use super::{Gateway, UpstreamSessions};
@@ -12,7 +13,7 @@ use crate::server::session::passed_on::{optional, passed_on};
 use rmcp::model::*;
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler};
-use serde::de::DeserializeOwned;
+use serde_json::Value;
 use std::sync::Arc;
 
 impl Gateway {
@@ -35,12 +36,13 @@ impl Gateway {
     }
 
     /// Sends `request` upstream and waits for its answer, the deadline or the client's
-    /// cancellation (then cancelled upstream too).
+    /// cancellation (then cancelled upstream too); the answer's result as the upstream
+    /// wrote it, where the connection keeps it.
     async fn forward(
         &self,
         request: ClientRequest,
         context: &RequestContext<RoleServer>,
-    ) -> Result<ServerResult, ErrorData> {
+    ) -> Result<(ServerResult, Option<Value>), ErrorData> {
         let connection = self.connection(context).await?;
         // What the upstream asks meanwhile goes to this session, with this request.
         let mut tracked = has_session(context).then(|| {
@@ -91,7 +93,7 @@ impl Gateway {
             let _ = peer.notify_cancelled(params).await;
         };
         match outcome {
-            Some(Ok(Ok(Ok(result)))) => Ok(result),
+            Some(Ok(Ok(Ok(result)))) => Ok((result, connection.written().take(&id))),
             Some(Ok(Ok(Err(rmcp::ServiceError::McpError(error))))) => Err(error),
             Some(Ok(Ok(Err(other)))) => Err(unavailable(&other.to_string())),
             Some(Ok(Err(_))) => Err(unavailable("the upstream closed the connection")),
@@ -107,13 +109,19 @@ impl Gateway {
         }
     }
 
-    /// [`forward`](Self::forward), the answer read as `T`.
+    /// [`forward`](Self::forward), the answer read as `T`, carrying what `T` could not
+    /// hold of it as written (`server::verbatim`).
     async fn ask<T: Answer>(
         &self,
         request: ClientRequest,
         context: &RequestContext<RoleServer>,
     ) -> Result<T, ErrorData> {
-        T::read(self.forward(request, context).await?)
+        let (result, written) = self.forward(request, context).await?;
+        let mut answer = T::read(result)?;
+        if let Some(written) = written {
+            answer.keep_verbatim(&written);
+        }
+        Ok(answer)
     }
 }
 
@@ -123,84 +131,6 @@ async fn next(queue: &mut Option<ProgressQueue>) -> Option<ProgressNotificationP
         Some(queue) => queue.recv().await,
         None => std::future::pending().await,
     }
-}
-
-/// What a forwarded request is answered with, read from the upstream's result.
-trait Answer: Sized {
-    fn read(result: ServerResult) -> Result<Self, ErrorData>;
-}
-
-/// A plain result: taken as it came when rmcp parsed it as the one asked for; else (rmcp
-/// parses an answer as the first shape it fits) read again as that one.
-macro_rules! plain_answers {
-    ($($result:ident),*) => {$(
-        impl Answer for $result {
-            fn read(result: ServerResult) -> Result<Self, ErrorData> {
-                match result {
-                    ServerResult::$result(result) => Ok(result),
-                    other => reread(other),
-                }
-            }
-        }
-    )*};
-}
-
-// (`ReadResourceDirectoryResult` is `ListResourcesResult`.)
-plain_answers!(
-    CompleteResult,
-    ListPromptsResult,
-    ListResourcesResult,
-    ListResourceTemplatesResult,
-    ListToolsResult,
-    GetTaskResult,
-    ListSkillsResult,
-    GetSkillResult,
-    CustomResult
-);
-
-/// An empty result (`subscribe`, `logging/setLevel`, task updates): whatever came back.
-impl Answer for () {
-    fn read(_: ServerResult) -> Result<Self, ErrorData> {
-        Ok(())
-    }
-}
-
-/// A result that may also be "input required" (or, for a tool call, a task).
-macro_rules! mrtr_answers {
-    ($($response:ident($complete:ident) $(task $task:ident)?;)*) => {$(
-        impl Answer for $response {
-            fn read(result: ServerResult) -> Result<Self, ErrorData> {
-                match result {
-                    ServerResult::InputRequiredResult(input) => Ok($response::InputRequired(input)),
-                    $(ServerResult::CreateTaskResult(task) => Ok($response::$task(task)),)?
-                    ServerResult::$complete(result) => Ok($response::Complete(result)),
-                    other => reread(other).map($response::Complete),
-                }
-            }
-        }
-    )*};
-}
-
-mrtr_answers! {
-    CallToolResponse(CallToolResult) task Task;
-    GetPromptResponse(GetPromptResult);
-    ReadResourceResponse(ReadResourceResult);
-}
-
-fn reread<T: DeserializeOwned>(result: ServerResult) -> Result<T, ErrorData> {
-    serde_json::to_value(result)
-        .and_then(serde_json::from_value)
-        .map_err(|e| {
-            unavailable(&format!(
-                "the upstream answered with an unexpected result: {e}"
-            ))
-        })
-}
-
-/// `-32603`, `data.reason = "upstream_failure"`; the cause goes to the log.
-fn unavailable(cause: &str) -> ErrorData {
-    tracing::warn!("upstream failure: {cause}");
-    internal(UPSTREAM_FAILURE)
 }
 
 /// `ServerHandler` methods forwarded with their params: `method(Params) -> Result = Variant`.

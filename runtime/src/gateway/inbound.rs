@@ -7,7 +7,7 @@
 use rmcp::model::{ProgressNotificationParam, ProgressToken, ServerNotification};
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::mpsc;
 
@@ -16,28 +16,50 @@ pub(super) type ProgressQueue = mpsc::UnboundedReceiver<ProgressNotificationPara
 
 /// Where each request in flight upstream wants its progress: the gateway's token → its queue.
 #[derive(Clone, Default)]
-pub(super) struct ProgressRoutes(Arc<Mutex<HashMap<ProgressToken, Route>>>);
+pub(super) struct ProgressRoutes(Arc<Mutex<Routes>>);
 
 type Route = mpsc::UnboundedSender<ProgressNotificationParam>;
 
+/// How much progress on tokens no request tracks (yet) is kept.
+const UNCLAIMED: usize = 256;
+
+#[derive(Default)]
+struct Routes {
+    by_token: HashMap<ProgressToken, Route>,
+    /// Progress read before its request was tracked (rmcp names a request's token only once
+    /// it is sent, and a quick upstream answers first), oldest first.
+    unclaimed: VecDeque<ProgressNotificationParam>,
+}
+
 impl ProgressRoutes {
-    /// A queue for the progress the upstream sends on `token`, until [`untrack`](Self::untrack).
+    /// A queue for the progress the upstream sends on `token`, until [`untrack`](Self::untrack);
+    /// what it already sent is in it.
     pub(super) fn track(&self, token: ProgressToken) -> ProgressQueue {
         let (route, queue) = mpsc::unbounded_channel();
-        self.routes().insert(token, route);
+        let mut routes = self.routes();
+        let unclaimed = std::mem::take(&mut routes.unclaimed);
+        let (early, others): (VecDeque<_>, VecDeque<_>) = unclaimed
+            .into_iter()
+            .partition(|p| p.progress_token == token);
+        routes.unclaimed = others;
+        for progress in early {
+            let _ = route.send(progress);
+        }
+        routes.by_token.insert(token, route);
         queue
     }
 
     /// Stops routing progress on `token` (its queue keeps what was routed).
     pub(super) fn untrack(&self, token: &ProgressToken) {
-        self.routes().remove(token);
+        self.routes().by_token.remove(token);
     }
 
-    fn routes(&self) -> std::sync::MutexGuard<'_, HashMap<ProgressToken, Route>> {
+    fn routes(&self) -> std::sync::MutexGuard<'_, Routes> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Routes `message` when it is progress on a tracked token (`None`); else gives it back.
+    /// Routes `message` when it is progress (`None`): to its request's queue, or kept until
+    /// its request is tracked; else gives it back.
     fn route(&self, message: RxJsonRpcMessage<RoleClient>) -> Option<RxJsonRpcMessage<RoleClient>> {
         let rmcp::model::JsonRpcMessage::Notification(notification) = &message else {
             return Some(message);
@@ -45,15 +67,20 @@ impl ProgressRoutes {
         let ServerNotification::ProgressNotification(progress) = &notification.notification else {
             return Some(message);
         };
-        let routes = self.routes();
-        match routes.get(&progress.params.progress_token) {
+        let mut routes = self.routes();
+        match routes.by_token.get(&progress.params.progress_token) {
+            // A queue whose request already ended drops it, as the client would.
             Some(route) => {
-                // A queue whose request already ended drops it, as the client would.
                 let _ = route.send(progress.params.clone());
-                None
             }
-            None => Some(message),
+            None => {
+                if routes.unclaimed.len() == UNCLAIMED {
+                    routes.unclaimed.pop_front();
+                }
+                routes.unclaimed.push_back(progress.params.clone());
+            }
         }
+        None
     }
 }
 

@@ -41,11 +41,13 @@
 //! connection is replaced on the next session (or the next stateless request); the
 //! gateway itself keeps serving.
 
+mod answer;
 mod child;
 mod connection;
 mod downstream;
 mod forward;
 mod inbound;
+mod lines;
 mod listing;
 mod relay;
 mod sessions;
@@ -177,7 +179,8 @@ impl Gateway {
             &Credential::Gateway,
         )
         .await?;
-        let info = first.server_info();
+        let mut info = first.server_info();
+        keep_verbatim_capabilities(&first, &mut info);
         let (tools, first_page) = match info.capabilities.tools {
             Some(_) => {
                 let (tools, page) = first.tools(&upstream).await?;
@@ -255,5 +258,28 @@ impl Gateway {
     /// The upstream this gateway forwards to.
     pub fn upstream(&self) -> &Upstream {
         &self.shared.upstream
+    }
+}
+
+/// Carries what `info`'s capabilities could not hold of the upstream's handshake, as it
+/// wrote it (a capability of another revision), in their `experimental` object, to be put
+/// back where the client's `initialize` is answered (`server::verbatim`).
+fn keep_verbatim_capabilities(first: &Connection, info: &mut ServerConfig) {
+    let Some(written) = first.written().handshake() else {
+        return;
+    };
+    let (Some(theirs), Ok(held)) = (
+        written.get("capabilities"),
+        serde_json::to_value(&info.capabilities),
+    ) else {
+        return;
+    };
+    if let Some(patch) = crate::server::verbatim::patch(theirs, &held) {
+        let mut carried = serde_json::Map::new();
+        carried.insert("ops".to_owned(), patch);
+        info.capabilities
+            .experimental
+            .get_or_insert_with(Default::default)
+            .insert(crate::server::verbatim::KEY.to_owned(), carried);
     }
 }

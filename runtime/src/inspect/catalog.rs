@@ -6,6 +6,7 @@ use super::tokens;
 use crate::ToolDef;
 use crate::server::rmcp::model::{ListToolsResult, ServerResult};
 use crate::server::rmcp::{ErrorData, ServerHandler};
+use crate::server::verbatim;
 use crate::server::{Era, Principal, Reader, Server};
 
 /// The most `tools/list` pages followed for one catalog.
@@ -58,6 +59,14 @@ pub fn listing_json(result: ListToolsResult, protocol: &str) -> String {
     } else {
         result.strip_result_type_for_legacy_peer();
         result.strip_non_object_output_for_legacy_peer();
+    }
+    // As the transports write it: a wrapped gateway's tools as their upstream wrote them.
+    if verbatim::patches_made()
+        && let Ok(result) = serde_json::to_value(&result)
+    {
+        let mut message = serde_json::json!({ "result": result });
+        verbatim::restore(&mut message);
+        return message["result"].to_string();
     }
     serde_json::to_string(&result).unwrap_or_default()
 }

@@ -15,6 +15,7 @@ mod listing;
 mod request;
 pub(crate) mod session;
 mod transport;
+pub(crate) mod verbatim;
 
 pub use build::builder::ServerBuilder;
 pub use build::server::Server;

@@ -8,6 +8,7 @@ use crate::server::limits::HttpConfig;
 use crate::server::session::handler::Session;
 use crate::server::transport::admission::{Admission, InFlight};
 use crate::server::transport::tagged::TaggedSessions;
+use crate::server::verbatim;
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -132,8 +133,36 @@ async fn post(front: &Front, request: Request, next: Next) -> Response {
     if opens_session {
         open_session(front, request, &message, next).await
     } else {
-        next.run(request).await
+        restored(next.run(request).await).await
     }
+}
+
+/// A one-message JSON reply (a stateless request's) with its patches applied
+/// (`server::verbatim`; a session's replies are restored as its events are written).
+async fn restored(response: Response) -> Response {
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
+    if !verbatim::patches_made() || !json {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
+        return Response::from_parts(parts, Body::empty());
+    };
+    let key = verbatim::KEY.as_bytes();
+    let carries = bytes.windows(key.len()).any(|w| w == key);
+    let mut message: Value = match carries.then(|| serde_json::from_slice(&bytes)) {
+        Some(Ok(message)) => message,
+        _ => return Response::from_parts(parts, Body::from(bytes)),
+    };
+    verbatim::restore(&mut message);
+    let body = message.to_string();
+    parts
+        .headers
+        .insert(header::CONTENT_LENGTH, HeaderValue::from(body.len()));
+    Response::from_parts(parts, Body::from(body))
 }
 
 /// The body, read within the size and time bounds, and the JSON-RPC message it holds; or

@@ -9,6 +9,7 @@
 
 use crate::server::session::handler::Session;
 use crate::server::transport::error::ServeError;
+use crate::server::verbatim;
 use rmcp::service::{RxJsonRpcMessage, ServerInitializeError, TxJsonRpcMessage};
 use rmcp::transport::{IntoTransport, Transport};
 use rmcp::{RoleServer, ServerHandler, serve_server};
@@ -29,6 +30,7 @@ impl Transport<RoleServer> for Attempt {
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         let outgoing = self.outgoing.clone();
+        let item = verbatim::restore_message(item);
         async move {
             outgoing.send(item).await.map_err(|_| {
                 std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the connection is closed")

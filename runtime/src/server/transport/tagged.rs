@@ -6,7 +6,8 @@
 //! nginx `map` on a regular expression, for instance) while requests without a session go
 //! to any replica. Everything else is rmcp's [`LocalSessionManager`], which this wraps.
 
-use futures::Stream;
+use crate::server::verbatim;
+use futures::{Stream, StreamExt as _};
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError, LocalSessionWorker, create_local_session,
@@ -37,6 +38,17 @@ fn random_id() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// An event as written: its message's patches applied (`server::verbatim`).
+fn restored(mut event: ServerSseMessage) -> ServerSseMessage {
+    if verbatim::patches_made()
+        && let Some(message) = event.message.take()
+    {
+        let message = Arc::try_unwrap(message).unwrap_or_else(|shared| (*shared).clone());
+        event.message = Some(Arc::new(verbatim::restore_message(message)));
+    }
+    event
+}
+
 impl SessionManager for TaggedSessions {
     type Error = LocalSessionManagerError;
     type Transport = WorkerTransport<LocalSessionWorker>;
@@ -57,7 +69,8 @@ impl SessionManager for TaggedSessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> impl Future<Output = Result<ServerJsonRpcMessage, Self::Error>> + Send {
-        self.local.initialize_session(id, message)
+        let answer = self.local.initialize_session(id, message);
+        async move { answer.await.map(verbatim::restore_message) }
     }
 
     fn has_session(
@@ -81,7 +94,8 @@ impl SessionManager for TaggedSessions {
     ) -> impl Future<
         Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
     > + Send {
-        self.local.create_stream(id, message)
+        let stream = self.local.create_stream(id, message);
+        async move { stream.await.map(|stream| stream.map(restored)) }
     }
 
     fn accept_message(
@@ -98,7 +112,8 @@ impl SessionManager for TaggedSessions {
     ) -> impl Future<
         Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
     > + Send {
-        self.local.create_standalone_stream(id)
+        let stream = self.local.create_standalone_stream(id);
+        async move { stream.await.map(|stream| stream.map(restored)) }
     }
 
     fn resume(
@@ -108,7 +123,8 @@ impl SessionManager for TaggedSessions {
     ) -> impl Future<
         Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
     > + Send {
-        self.local.resume(id, last_event_id)
+        let stream = self.local.resume(id, last_event_id);
+        async move { stream.await.map(|stream| stream.map(restored)) }
     }
 
     fn restore_session(

@@ -1,6 +1,7 @@
-//! A minimal HTTP/1.1 client for loopback load: keep-alive, `Content-Length` or chunked
-//! bodies, and the JSON-RPC response out of an SSE or JSON body. Raw on purpose: the
-//! latency measured is the server's, not a client library's.
+//! A minimal HTTP/1.1 client for loopback load (the robustness runs and the proxies
+//! benchmark): keep-alive, `Content-Length` or chunked bodies, and the JSON-RPC response
+//! out of an SSE or JSON body. Raw on purpose: the latency measured is the server's, not a
+//! client library's.
 
 use serde_json::{Value, json};
 use std::net::SocketAddr;
@@ -18,6 +19,8 @@ pub struct Conn {
     reader: BufReader<OwnedReadHalf>,
     writer: OwnedWriteHalf,
     addr: SocketAddr,
+    /// The endpoint's path (`/mcp` unless [`at`](Self::at) says).
+    path: String,
 }
 
 /// A response: status, the session id if any, and the JSON-RPC message answering the id.
@@ -55,7 +58,14 @@ impl Conn {
             reader: BufReader::new(reader),
             writer,
             addr,
+            path: "/mcp".to_owned(),
         })
+    }
+
+    /// The same connection, posting to `path` (e.g. `/mcp/`).
+    pub fn at(mut self, path: &str) -> Conn {
+        self.path = path.to_owned();
+        self
     }
 
     /// POSTs `body` to `/mcp` with `headers`; the reply to JSON-RPC request `id`.
@@ -115,8 +125,9 @@ impl Conn {
         parse: bool,
     ) -> std::io::Result<Reply> {
         let mut request = format!(
-            "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+            "POST {} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
              Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n",
+            self.path,
             self.addr,
             body_text.len()
         );

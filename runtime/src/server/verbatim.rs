@@ -1,0 +1,310 @@
+//! What rmcp's types could not hold of an answer the layer passes on — fields they do not
+//! know (a tool's `execution`, a capability of another revision), numbers as the upstream
+//! wrote them (`1`, not `1.0`), fields it did not send — carried with the answer as a patch
+//! under a `_meta` key of its own ([`KEY`]) and applied where the answer is written
+//! ([`restore`]), so the client reads what the upstream sent.
+//!
+//! A patch is a list of operations, each at a path (keys and array indexes) relative to
+//! where the patch sits: `{"p": PATH, "v": VALUE}` puts back a field the types dropped
+//! (unless the layer has set one there since), `{"p": PATH, "n": NUMBER}` writes a number
+//! as the upstream did (while it is still that number), `{"p": PATH, "r": VALUE}` removes
+//! a field the types added (while it still holds what they added), `{"p": PATH, "k": KEYS}`
+//! puts an object's fields back in the upstream's order (the layer's own after them). What the layer changed
+//! on purpose — a tailored description, a title said as nothing — is a field the types
+//! know, so no patch touches it.
+
+use rmcp::model::{CustomResult, JsonRpcMessage, ServerJsonRpcMessage, ServerResult};
+use serde_json::{Map, Value, json};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The `_meta` key a patch travels under, from the wrapped handler to the edge.
+pub(crate) const KEY: &str = "mcp-tailor.dev/verbatim";
+
+/// Whether any patch was ever made: until then, writing an answer looks for none.
+static MADE: AtomicBool = AtomicBool::new(false);
+
+/// Whether an answer may carry a patch (one was made in this process).
+pub(crate) fn patches_made() -> bool {
+    MADE.load(Ordering::Relaxed)
+}
+
+/// The patch that turns `typed` (an answer as rmcp's types hold it) back into `raw` (as
+/// it was written); `None` when they agree.
+pub(crate) fn patch(raw: &Value, typed: &Value) -> Option<Value> {
+    let mut ops = Vec::new();
+    differences(raw, typed, &mut Vec::new(), &mut ops);
+    if ops.is_empty() {
+        return None;
+    }
+    MADE.store(true, Ordering::Relaxed);
+    Some(Value::Array(ops))
+}
+
+fn differences(raw: &Value, typed: &Value, path: &mut Vec<Value>, ops: &mut Vec<Value>) {
+    match (raw, typed) {
+        (Value::Object(raw), Value::Object(typed)) => {
+            for (key, value) in raw {
+                path.push(json!(key));
+                match typed.get(key) {
+                    None => ops.push(json!({"p": path, "v": value})),
+                    Some(held) => differences(value, held, path, ops),
+                }
+                path.pop();
+            }
+            for (key, value) in typed {
+                if !raw.contains_key(key) && key != "_meta" {
+                    path.push(json!(key));
+                    ops.push(json!({"p": path, "r": value}));
+                    path.pop();
+                }
+            }
+            // Last, once the fields the types dropped are back in: the upstream's order.
+            let held = typed.keys().filter(|k| raw.contains_key(*k));
+            let dropped = raw.keys().any(|k| !typed.contains_key(k));
+            if dropped || !held.eq(raw.keys().filter(|k| typed.contains_key(*k))) {
+                ops.push(json!({"p": path, "k": raw.keys().collect::<Vec<_>>()}));
+            }
+        }
+        (Value::Array(raw), Value::Array(typed)) if raw.len() == typed.len() => {
+            for (i, (raw, typed)) in raw.iter().zip(typed).enumerate() {
+                path.push(json!(i));
+                differences(raw, typed, path, ops);
+                path.pop();
+            }
+        }
+        (Value::Number(written), Value::Number(held))
+            if written != held && written.as_f64() == held.as_f64() =>
+        {
+            ops.push(json!({"p": path, "n": written}));
+        }
+        _ => {}
+    }
+}
+
+/// Puts `patch` under [`KEY`] in `meta` (an answer's or a tool's `_meta`).
+pub(crate) fn attach(meta: &mut Map<String, Value>, patch: Value) {
+    meta.insert(KEY.to_owned(), patch);
+}
+
+/// A message about to be written, its result's patches applied (as a custom result: the
+/// JSON as restored); as it was when it carries none.
+pub(crate) fn restore_message(message: ServerJsonRpcMessage) -> ServerJsonRpcMessage {
+    if !patches_made() {
+        return message;
+    }
+    let JsonRpcMessage::Response(mut response) = message else {
+        return message;
+    };
+    let Ok(result) = serde_json::to_value(&response.result) else {
+        return JsonRpcMessage::Response(response);
+    };
+    let mut restored = json!({ "result": result });
+    if restore(&mut restored) {
+        response.result = ServerResult::CustomResult(CustomResult(restored["result"].take()));
+    }
+    JsonRpcMessage::Response(response)
+}
+
+/// Applies and removes every patch in a JSON-RPC message about to be written: on its
+/// result, on each tool of a listing, on an `initialize` result's capabilities; whether
+/// there was one.
+pub(crate) fn restore(message: &mut Value) -> bool {
+    let Some(result) = message.get_mut("result") else {
+        return false;
+    };
+    let mut found = apply_at(result);
+    if let Some(Value::Array(tools)) = result.get_mut("tools") {
+        for tool in tools {
+            found |= apply_at(tool);
+        }
+    }
+    let capabilities = result.get_mut("capabilities");
+    if let Some(capabilities) = capabilities.and_then(Value::as_object_mut) {
+        let experimental = capabilities.get_mut("experimental");
+        let patch = experimental
+            .and_then(Value::as_object_mut)
+            .and_then(|e| e.remove(KEY));
+        if capabilities
+            .get("experimental")
+            .and_then(Value::as_object)
+            .is_some_and(Map::is_empty)
+        {
+            capabilities.remove("experimental");
+        }
+        // (`experimental` holds objects: the patch is its `ops`.)
+        if let Some(Value::Array(ops)) = patch.and_then(|mut p| p.get_mut("ops").map(Value::take)) {
+            let mut target = Value::Object(std::mem::take(capabilities));
+            ops.iter().for_each(|op| apply(&mut target, op));
+            if let Value::Object(restored) = target {
+                *capabilities = restored;
+            }
+            found = true;
+        }
+    }
+    found
+}
+
+/// Applies and removes the patch in `target`'s `_meta`, if any; whether there was one.
+fn apply_at(target: &mut Value) -> bool {
+    let Some(meta) = target.get_mut("_meta").and_then(Value::as_object_mut) else {
+        return false;
+    };
+    let Some(Value::Array(ops)) = meta.remove(KEY) else {
+        return false;
+    };
+    if meta.is_empty()
+        && let Some(object) = target.as_object_mut()
+    {
+        object.remove("_meta");
+    }
+    ops.iter().for_each(|op| apply(target, op));
+    true
+}
+
+/// One operation of a patch, where its path still leads.
+fn apply(target: &mut Value, op: &Value) {
+    let Some(path) = op.get("p").and_then(Value::as_array) else {
+        return;
+    };
+    if let Some(Value::Array(order)) = op.get("k") {
+        if let Some(Value::Object(object)) = walk(target, path) {
+            reorder(object, order);
+        }
+        return;
+    }
+    let Some((last, parents)) = path.split_last() else {
+        return;
+    };
+    let Some(at) = walk(target, parents) else {
+        return;
+    };
+    match (last, at) {
+        (Value::String(key), Value::Object(object)) => {
+            if let Some(value) = op.get("v") {
+                object.entry(key.clone()).or_insert_with(|| value.clone());
+            } else if let Some(number) = op.get("n") {
+                if let Some(held) = object.get_mut(key) {
+                    put_number(held, number);
+                }
+            } else if let Some(added) = op.get("r")
+                && object.get(key) == Some(added)
+            {
+                object.remove(key);
+            }
+        }
+        (Value::Number(i), Value::Array(items)) => {
+            let held = i.as_u64().and_then(|i| items.get_mut(i as usize));
+            if let (Some(held), Some(number)) = (held, op.get("n")) {
+                put_number(held, number);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The value at `path` in `target`, if it still leads somewhere.
+fn walk<'a>(target: &'a mut Value, path: &[Value]) -> Option<&'a mut Value> {
+    let mut at = target;
+    for step in path {
+        at = match (step, at) {
+            (Value::String(key), Value::Object(object)) => object.get_mut(key)?,
+            (Value::Number(i), Value::Array(items)) => {
+                items.get_mut(usize::try_from(i.as_u64()?).ok()?)?
+            }
+            _ => return None,
+        };
+    }
+    Some(at)
+}
+
+/// `object`'s keys in the upstream's `order`, then those it did not write (the layer's).
+fn reorder(object: &mut Map<String, Value>, order: &[Value]) {
+    let mut rest = std::mem::take(object);
+    for key in order.iter().filter_map(Value::as_str) {
+        if let Some(value) = rest.remove(key) {
+            object.insert(key.to_owned(), value);
+        }
+    }
+    object.extend(rest);
+}
+
+/// `held` written as `number`, while it is that number.
+fn put_number(held: &mut Value, number: &Value) {
+    if held.as_f64().is_some() && held.as_f64() == number.as_f64() {
+        *held = number.clone();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(raw: Value, typed: Value, layer: impl FnOnce(&mut Value)) -> Value {
+        let mut answer = typed.clone();
+        if let Some(patch) = patch(&raw, &typed) {
+            let meta = answer
+                .as_object_mut()
+                .unwrap()
+                .entry("_meta")
+                .or_insert_with(|| json!({}));
+            attach(meta.as_object_mut().unwrap(), patch);
+        }
+        layer(&mut answer);
+        let mut message = json!({"jsonrpc": "2.0", "id": 1, "result": answer});
+        restore(&mut message);
+        message["result"].take()
+    }
+
+    #[test]
+    fn dropped_fields_numbers_order_and_added_defaults_come_back_as_written() {
+        let raw = json!({"progress": 1, "content": [{"text": "hi", "type": "text"}],
+            "execution": {"taskSupport": "required"}});
+        let typed = json!({"content": [{"type": "text", "text": "hi"}], "progress": 1.0,
+            "isError": false});
+        let served = round_trip(raw.clone(), typed, |_| {});
+        assert_eq!(served.to_string(), raw.to_string());
+    }
+
+    #[test]
+    fn what_the_layer_changed_stays_changed() {
+        let raw = json!({"name": "a", "description": "Theirs.", "execution": {"taskSupport": "forbidden"}});
+        let typed = json!({"name": "a", "description": "Theirs."});
+        // The layer says a terser description, and nothing for a title it had added.
+        let served = round_trip(raw, typed, |tool| {
+            tool["description"] = json!("Ours.");
+        });
+        assert_eq!(
+            served,
+            json!({"name": "a", "description": "Ours.", "execution": {"taskSupport": "forbidden"}})
+        );
+        // A description removed by the layer is not put back: the types know the field.
+        let raw = json!({"name": "a", "description": "Theirs."});
+        let served = round_trip(raw.clone(), raw, |tool| {
+            tool.as_object_mut().unwrap().remove("description");
+        });
+        assert_eq!(served, json!({"name": "a"}));
+    }
+
+    #[test]
+    fn an_answer_without_a_patch_is_written_as_it_is() {
+        let raw = json!({"tools": [{"name": "a"}]});
+        assert_eq!(round_trip(raw.clone(), raw.clone(), |_| {}), raw);
+        let mut message = json!({"jsonrpc": "2.0", "id": 1, "result": {"_meta": {"x": 1}}});
+        restore(&mut message);
+        assert_eq!(message["result"], json!({"_meta": {"x": 1}}));
+    }
+
+    #[test]
+    fn capabilities_carry_theirs_in_experimental() {
+        let raw = json!({"tools": {}, "tasks": {"list": {}}});
+        let typed = json!({"tools": {}});
+        let patch = patch(&raw, &typed).unwrap();
+        let mut message = json!({"jsonrpc": "2.0", "id": 0, "result": {"capabilities":
+            {"tools": {"listChanged": true}, "experimental": {KEY: {"ops": patch}}}}});
+        restore(&mut message);
+        assert_eq!(
+            message["result"]["capabilities"],
+            json!({"tools": {"listChanged": true}, "tasks": {"list": {}}})
+        );
+    }
+}

@@ -1,0 +1,341 @@
+//! The proxies benchmark (BENCHMARKS.md §9): `mcp-tailor proxy` — with a tailoring file
+//! drafted by `mcp-tailor init` for the upstream, in both upstream modes — side by side
+//! with the `mcp-proxy` crate (tower-mcp), supergateway, npm `mcp-proxy` and FastMCP's
+//! proxy, each in front of the same upstream: npm `server-filesystem` over stdio, and
+//! `server-everything` over streamable HTTP (also measured directly). One raw HTTP/1.1
+//! client (`mcp_tailor_tests::client`) on loopback reads every proxy the same way; rounds
+//! interleave the proxies and the table shows the median over rounds of each figure.
+//!
+//! ```text
+//! cargo build --release -p mcp-tailor-cli
+//! bash tests/third_party/install.sh target/mcp-servers target/python-venv/bin/python
+//! bash tests/proxies/install.sh target/proxies
+//! cargo run --release -p mcp-tailor-tests --bin proxies -- [ROUNDS]
+//! ```
+
+mod measure;
+mod peers;
+
+use measure::{Session, call_request, cpu_us, descendants, list_request, quantile, rss_kib};
+use peers::{Peer, Places, Upstream, free_port};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// One proxy's figures in one round.
+#[derive(Clone, Debug, Default)]
+struct Row {
+    list_p50: f64,
+    call_p50: f64,
+    call_p99: f64,
+    list_rate: f64,
+    call_rate: f64,
+    /// The proxy's CPU per request (µs), and the upstream's.
+    cpu: f64,
+    upstream_cpu: f64,
+    /// The proxy's resident memory after the load (MiB).
+    rss: f64,
+    /// Upstream processes with one session, then with 50.
+    upstreams_one: usize,
+    upstreams_fifty: usize,
+    /// The proxy's and its upstreams' resident memory with 50 sessions (MiB).
+    rss_fifty: f64,
+    /// A new session's first `tools/list` (ms, median of the 50).
+    first_list: f64,
+    failed: usize,
+}
+
+const WARM: usize = 20;
+const LISTS: usize = 300;
+const CALLS: usize = 1_000;
+const RATE_SESSIONS: usize = 4;
+const RATE_TIME: Duration = Duration::from_secs(4);
+const SESSIONS: usize = 50;
+
+/// The tool each upstream is called with: its name ends so (a proxy may prefix it), and
+/// its arguments.
+fn cheap_tool(upstream: &Upstream) -> (&'static str, Value) {
+    match upstream {
+        Upstream::Stdio(_) => ("list_allowed_directories", json!({})),
+        Upstream::Http(_) => ("echo", json!({"message": "hi"})),
+    }
+}
+
+/// Waits for `addr` to accept connections and a session to open (a proxy may connect to
+/// its upstream first); the session.
+async fn first_session(addr: SocketAddr, path: &'static str) -> Result<Session, String> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        match Session::open(addr, path).await {
+            Ok(session) => return Ok(session),
+            Err(error) if Instant::now() > deadline => return Err(error),
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+}
+
+/// Measures `peer` in front of `upstream` (`upstream_pid`: an HTTP upstream's process);
+/// `None` when it cannot front it.
+async fn measure_peer(
+    peer: Peer,
+    places: &Places,
+    upstream: &Upstream,
+    upstream_pid: Option<u32>,
+) -> Option<Result<Row, String>> {
+    let (addr, pid, _child) = match (peer, upstream) {
+        (Peer::Direct, Upstream::Http(url)) => {
+            let addr: SocketAddr = url
+                .trim_start_matches("http://")
+                .trim_end_matches("/mcp")
+                .parse()
+                .ok()?;
+            (addr, None, None)
+        }
+        _ => {
+            let port = free_port();
+            let mut command = peer.command(places, port, upstream)?;
+            let child = command.spawn().ok()?;
+            let pid = child.id();
+            (SocketAddr::from(([127, 0, 0, 1], port)), pid, Some(child))
+        }
+    };
+    Some(run(peer, addr, pid, upstream, upstream_pid).await)
+}
+
+/// The CPU (µs) the upstream has used: an HTTP upstream's process, or the proxy's
+/// descendants.
+fn upstream_cpu(pid: Option<u32>, upstream_pid: Option<u32>) -> u64 {
+    match (upstream_pid, pid) {
+        (Some(upstream), _) => cpu_us(upstream),
+        (None, Some(pid)) => descendants(pid).into_iter().map(cpu_us).sum(),
+        (None, None) => 0,
+    }
+}
+
+async fn run(
+    peer: Peer,
+    addr: SocketAddr,
+    pid: Option<u32>,
+    upstream: &Upstream,
+    upstream_pid: Option<u32>,
+) -> Result<Row, String> {
+    let path = peer.path();
+    let mut session = first_session(addr, path).await?;
+    let (suffix, arguments) = cheap_tool(upstream);
+    let names = session.tool_names().await?;
+    let tool = names
+        .iter()
+        .find(|n| n.ends_with(suffix))
+        .ok_or_else(|| format!("no `{suffix}` among {names:?}"))?;
+    let call = call_request(tool, &arguments);
+    let list = list_request();
+    let (proxy_before, upstream_before) = (pid.map_or(0, cpu_us), upstream_cpu(pid, upstream_pid));
+    let mut row = Row::default();
+    let (mut lists, failed_lists) = measure::sequence(&mut session, &list, WARM, LISTS).await;
+    let (mut calls, failed_calls) = measure::sequence(&mut session, &call, WARM, CALLS).await;
+    row.list_p50 = quantile(&mut lists, 0.5);
+    row.call_p50 = quantile(&mut calls, 0.5);
+    row.call_p99 = quantile(&mut calls, 0.99);
+    let (list_rate, failed_list_rate) =
+        measure::rate(addr, path, RATE_SESSIONS, &list, RATE_TIME).await;
+    let (call_rate, failed_call_rate) =
+        measure::rate(addr, path, RATE_SESSIONS, &call, RATE_TIME).await;
+    row.list_rate = list_rate;
+    row.call_rate = call_rate;
+    row.failed = failed_lists + failed_calls + failed_list_rate + failed_call_rate;
+    let requests =
+        (2 * WARM + LISTS + CALLS) as f64 + (list_rate + call_rate) * RATE_TIME.as_secs_f64();
+    let proxy_used = pid.map_or(0, cpu_us).saturating_sub(proxy_before);
+    let upstream_used = upstream_cpu(pid, upstream_pid).saturating_sub(upstream_before);
+    row.cpu = proxy_used as f64 / requests;
+    row.upstream_cpu = upstream_used as f64 / requests;
+    row.rss = pid.map_or(0, rss_kib) as f64 / 1024.0;
+    row.upstreams_one = pid.map_or(0, |p| descendants(p).len());
+    // Fifty more sessions, each timed to its first listing, all kept open.
+    let mut kept = Vec::new();
+    let mut firsts = Vec::new();
+    for _ in 0..SESSIONS {
+        let started = Instant::now();
+        let mut session = Session::open(addr, path).await?;
+        session.tool_names().await?;
+        firsts.push(started.elapsed().as_secs_f64() * 1000.0);
+        kept.push(session);
+    }
+    row.first_list = quantile(&mut firsts, 0.5);
+    if let Some(pid) = pid {
+        let family = descendants(pid);
+        row.upstreams_fifty = family.len();
+        let total: u64 = std::iter::once(pid).chain(family).map(rss_kib).sum();
+        row.rss_fifty = total as f64 / 1024.0;
+    }
+    Ok(row)
+}
+
+/// Starts server-everything on streamable HTTP; its URL and process.
+async fn everything_over_http(places: &Places) -> (String, tokio::process::Child) {
+    let (_, everything) = peers::servers(places, &places.scratch);
+    let port = free_port();
+    let child = tokio::process::Command::new("node")
+        .arg(everything)
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("node server-everything");
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while tokio::net::TcpStream::connect(addr).await.is_err() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    (format!("http://127.0.0.1:{port}/mcp"), child)
+}
+
+/// `mcp-tailor init` for `upstream`: the tailoring file mcp-tailor serves it with.
+fn draft(places: &Places, name: &str, upstream: &Upstream) -> PathBuf {
+    let out = places.scratch.join(format!("{name}.toml"));
+    let mut command = std::process::Command::new(&places.mcp_tailor);
+    command.arg("init").arg("--out").arg(&out);
+    match upstream {
+        Upstream::Stdio(line) => command.arg("--").args(line),
+        Upstream::Http(url) => command.args(["--upstream", url]),
+    };
+    let status = command.stderr(std::process::Stdio::null()).status();
+    assert!(
+        status.is_ok_and(|s| s.success()),
+        "mcp-tailor init {name} failed"
+    );
+    out
+}
+
+fn median(values: impl Iterator<Item = f64>) -> f64 {
+    let mut values: Vec<f64> = values.collect();
+    quantile(&mut values, 0.5)
+}
+
+/// The table of one upstream: each peer's medians over the rounds.
+fn table(title: &str, rows: &[(Peer, Vec<Row>)]) -> String {
+    let mut out = format!(
+        "{title}\n\n| proxy | list p50 | call p50 | call p99 | list req/s | call req/s | CPU µs/req | upstream CPU µs/req | RSS MiB | upstreams (1 → 50 sessions) | RSS MiB, 50 sessions | new session's first list |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+    );
+    for (peer, rows) in rows {
+        if rows.is_empty() {
+            continue;
+        }
+        let m = |f: fn(&Row) -> f64| median(rows.iter().map(f));
+        let failed: usize = rows.iter().map(|r| r.failed).sum();
+        let last = rows.last().cloned().unwrap_or_default();
+        out.push_str(&format!(
+            "| {} | {:.2} | {:.2} | {:.2} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {} → {} | {:.0} | {:.1} ms |{}\n",
+            peer.name(),
+            m(|r| r.list_p50),
+            m(|r| r.call_p50),
+            m(|r| r.call_p99),
+            m(|r| r.list_rate),
+            m(|r| r.call_rate),
+            m(|r| r.cpu),
+            m(|r| r.upstream_cpu),
+            m(|r| r.rss),
+            last.upstreams_one,
+            last.upstreams_fifty,
+            m(|r| r.rss_fifty),
+            m(|r| r.first_list),
+            if failed > 0 { format!(" {failed} failed requests") } else { String::new() }
+        ));
+    }
+    out
+}
+
+fn places() -> Places {
+    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| workspace.join("target"), PathBuf::from);
+    let scratch = target.join("proxies-bench");
+    let _ = std::fs::create_dir_all(&scratch);
+    for (file, text) in [("notes.txt", "notes\n"), ("todo.md", "# todo\n")] {
+        let _ = std::fs::write(scratch.join(file), text);
+    }
+    Places {
+        proxies: std::env::var_os("MCP_TAILOR_PROXIES")
+            .map_or_else(|| target.join("proxies"), PathBuf::from),
+        servers: std::env::var_os("MCP_TAILOR_SERVERS")
+            .map_or_else(|| target.join("mcp-servers"), PathBuf::from),
+        mcp_tailor: target.join("release/mcp-tailor"),
+        tailoring: PathBuf::new(),
+        scratch,
+        workspace,
+    }
+}
+
+async fn bench(rounds: usize) -> bool {
+    let mut places = places();
+    assert!(
+        places.mcp_tailor.exists(),
+        "run `cargo build --release -p mcp-tailor-cli` first"
+    );
+    let (filesystem, _) = peers::servers(&places, &places.scratch);
+    let stdio = Upstream::Stdio(filesystem);
+    let mut clean = true;
+    let mut tables = Vec::new();
+    for kind in ["stdio", "http"] {
+        let mut rows: Vec<(Peer, Vec<Row>)> = Peer::ALL.iter().map(|p| (*p, Vec::new())).collect();
+        for round in 0..rounds {
+            let (upstream, upstream_child) = match kind {
+                "stdio" => (stdio.clone(), None),
+                _ => {
+                    let (url, child) = everything_over_http(&places).await;
+                    (Upstream::Http(url), Some(child))
+                }
+            };
+            if round == 0 {
+                places.tailoring = draft(&places, kind, &upstream);
+            }
+            let upstream_pid = upstream_child.as_ref().and_then(|c| c.id());
+            // Each round starts with another peer: a machine warming up favours none.
+            let n = rows.len();
+            for i in 0..n {
+                let at = (i + round) % n;
+                let peer = rows[at].0;
+                match measure_peer(peer, &places, &upstream, upstream_pid).await {
+                    None => {}
+                    Some(Ok(row)) => {
+                        println!("{kind} round {round}: {}: {row:?}", peer.name());
+                        rows[at].1.push(row);
+                    }
+                    Some(Err(error)) => {
+                        println!("{kind} round {round}: {}: FAILED: {error}", peer.name());
+                        clean = false;
+                    }
+                }
+            }
+        }
+        let title = match kind {
+            "stdio" => {
+                "**In front of a stdio upstream** (npm `@modelcontextprotocol/server-filesystem` 2026.8.31)"
+            }
+            _ => {
+                "**In front of a streamable HTTP upstream** (npm `@modelcontextprotocol/server-everything` 2026.8.31, `streamableHttp`)"
+            }
+        };
+        tables.push(table(title, &rows));
+    }
+    for table in tables {
+        println!("\n{table}");
+    }
+    clean
+}
+
+fn main() -> ExitCode {
+    let rounds = std::env::args()
+        .nth(1)
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(2);
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    match runtime.block_on(bench(rounds)) {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::FAILURE,
+    }
+}

@@ -1,0 +1,190 @@
+//! How each proxy is started in front of an upstream, listening on a loopback port.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use tokio::process::Command;
+
+/// The upstream a proxy is put in front of.
+#[derive(Clone, Debug)]
+pub enum Upstream {
+    /// A command serving MCP on stdio (its program and arguments).
+    Stdio(Vec<String>),
+    /// A streamable HTTP endpoint.
+    Http(String),
+}
+
+/// Where things are: the installed proxies and servers, the built command, a scratch
+/// folder for configuration files, and the tailoring files `mcp-tailor` serves with.
+pub struct Places {
+    pub proxies: PathBuf,
+    pub servers: PathBuf,
+    pub mcp_tailor: PathBuf,
+    pub scratch: PathBuf,
+    pub workspace: PathBuf,
+    /// The tailoring file of the upstream in use.
+    pub tailoring: PathBuf,
+}
+
+/// A proxy of the benchmark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Peer {
+    /// `mcp-tailor proxy`, an upstream session per client (its default).
+    TailorPerClient,
+    /// `mcp-tailor proxy --upstream-sessions shared`.
+    TailorShared,
+    /// The `mcp-proxy` crate (tower-mcp), 0.6.0.
+    TowerMcpProxy,
+    /// supergateway 4.0.0, stateful streamable HTTP.
+    Supergateway,
+    /// npm `mcp-proxy` 6.7.19 (punkpeye).
+    NpmMcpProxy,
+    /// FastMCP 4.2.3's `create_proxy`.
+    FastMcp,
+    /// No proxy: the HTTP upstream itself.
+    Direct,
+}
+
+impl Peer {
+    pub const ALL: [Peer; 7] = [
+        Peer::TailorPerClient,
+        Peer::TailorShared,
+        Peer::TowerMcpProxy,
+        Peer::Supergateway,
+        Peer::NpmMcpProxy,
+        Peer::FastMcp,
+        Peer::Direct,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Peer::TailorPerClient => "mcp-tailor (per client)",
+            Peer::TailorShared => "mcp-tailor (shared)",
+            Peer::TowerMcpProxy => "`mcp-proxy` crate 0.6.0",
+            Peer::Supergateway => "supergateway 4.0.0",
+            Peer::NpmMcpProxy => "mcp-proxy (npm) 6.7.19",
+            Peer::FastMcp => "FastMCP 4.2.3",
+            Peer::Direct => "the upstream directly",
+        }
+    }
+
+    /// The path of its MCP endpoint.
+    pub fn path(self) -> &'static str {
+        match self {
+            Peer::TowerMcpProxy => "/",
+            _ => "/mcp",
+        }
+    }
+
+    /// The command that starts it on `port` in front of `upstream`; `None` where it cannot
+    /// front that kind of upstream (or is no process of its own).
+    pub fn command(self, places: &Places, port: u16, upstream: &Upstream) -> Option<Command> {
+        let node_bin = |package: &str, script: &str| {
+            places
+                .proxies
+                .join("node/node_modules")
+                .join(package)
+                .join(script)
+        };
+        let mut command = match (self, upstream) {
+            (Peer::TailorPerClient | Peer::TailorShared, _) => {
+                let mut command = Command::new(&places.mcp_tailor);
+                command
+                    .arg("proxy")
+                    .arg("--tailoring")
+                    .arg(&places.tailoring);
+                command.args(["--http", &format!("127.0.0.1:{port}")]);
+                if self == Peer::TailorShared {
+                    command.args(["--upstream-sessions", "shared"]);
+                }
+                match upstream {
+                    Upstream::Stdio(line) => command.arg("--").args(line),
+                    Upstream::Http(url) => command.args(["--upstream", url]),
+                };
+                command
+            }
+            (Peer::TowerMcpProxy, _) => {
+                let config = places.scratch.join(format!("mcp-proxy-{port}.toml"));
+                std::fs::write(&config, tower_config(port, upstream)).ok()?;
+                let mut command = Command::new(places.proxies.join("cargo/bin/mcp-proxy"));
+                command.arg("--config").arg(config);
+                command
+            }
+            (Peer::Supergateway, Upstream::Stdio(line)) => {
+                let mut command = Command::new("node");
+                command.arg(node_bin("supergateway", "dist/index.js"));
+                command.args(["--stdio", &line.join(" ")]);
+                command.args(["--outputTransport", "streamableHttp", "--stateful"]);
+                command.args(["--port", &port.to_string(), "--logLevel", "none"]);
+                command
+            }
+            (Peer::NpmMcpProxy, Upstream::Stdio(line)) => {
+                let mut command = Command::new("node");
+                command.arg(node_bin("mcp-proxy", "dist/bin/mcp-proxy.mjs"));
+                command.args(["--port", &port.to_string(), "--host", "127.0.0.1"]);
+                command.args(["--server", "stream", "--"]).args(line);
+                command
+            }
+            (Peer::FastMcp, _) => {
+                let mut command = Command::new(places.proxies.join("venv/bin/python"));
+                command.arg(places.workspace.join("tests/proxies/fastmcp_proxy.py"));
+                command.arg(port.to_string());
+                match upstream {
+                    Upstream::Stdio(line) => command.args(line),
+                    Upstream::Http(url) => command.arg(url),
+                };
+                command
+            }
+            _ => return None,
+        };
+        command
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .kill_on_drop(true);
+        Some(command)
+    }
+}
+
+/// The `mcp-proxy` crate's configuration: one backend, `files`, in front of `upstream`.
+fn tower_config(port: u16, upstream: &Upstream) -> String {
+    let backend = match upstream {
+        Upstream::Stdio(line) => {
+            let args: Vec<String> = line[1..].iter().map(|a| format!("{a:?}")).collect();
+            format!(
+                "transport = \"stdio\"\ncommand = {:?}\nargs = [{}]\n",
+                line[0],
+                args.join(", ")
+            )
+        }
+        Upstream::Http(url) => format!("transport = \"http\"\nurl = {url:?}\n"),
+    };
+    format!(
+        "[proxy]\nname = \"bench\"\n\n[proxy.listen]\nhost = \"127.0.0.1\"\nport = {port}\n\n\
+         [[backends]]\nname = \"files\"\n{backend}"
+    )
+}
+
+/// A free loopback port.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or(0)
+}
+
+/// npm `server-filesystem` on stdio over `dir`, and the same for `server-everything`.
+pub fn servers(places: &Places, dir: &Path) -> (Vec<String>, PathBuf) {
+    let package = |name: &str| {
+        places
+            .servers
+            .join("node_modules/@modelcontextprotocol")
+            .join(name)
+            .join("dist/index.js")
+    };
+    let filesystem = vec![
+        "node".to_owned(),
+        package("server-filesystem").display().to_string(),
+        dir.display().to_string(),
+    ];
+    (filesystem, package("server-everything"))
+}
