@@ -40,9 +40,15 @@ fn print_out(text: &str) {
     }
 }
 
-/// The async runtime `proxy` and `inspect` run on, or the exit that says why there is none.
+/// The async runtime `proxy`, `inspect` and `init` run on, or the exit that says why there
+/// is none. One thread: a proxy's work is many short hops between its client, the layer and
+/// the upstream, and on one thread none of them waits for another thread to wake (measured
+/// in BENCHMARKS.md §9: about half the CPU per request of tokio's multi-thread runtime).
 fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
-    tokio::runtime::Runtime::new().map_err(|error| {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build();
+    runtime.map_err(|error| {
         eprintln!("mcp-tailor: cannot start the runtime: {error}");
         ExitCode::FAILURE
     })

@@ -12,6 +12,8 @@
 //! bash tests/proxies/install.sh target/proxies
 //! cargo run --release -p mcp-tailor-tests --bin proxies -- [ROUNDS]
 //! ```
+//!
+//! `PROXIES=NAME` measures only the proxies whose name holds `NAME` (e.g. `tailor`).
 
 mod measure;
 mod peers;
@@ -131,8 +133,11 @@ async fn run(
         .ok_or_else(|| format!("no `{suffix}` among {names:?}"))?;
     let call = call_request(tool, &arguments);
     let list = list_request();
+    let mut row = Row {
+        upstreams_one: pid.map_or(0, |p| descendants(p).len()),
+        ..Row::default()
+    };
     let (proxy_before, upstream_before) = (pid.map_or(0, cpu_us), upstream_cpu(pid, upstream_pid));
-    let mut row = Row::default();
     let (mut lists, failed_lists) = measure::sequence(&mut session, &list, WARM, LISTS).await;
     let (mut calls, failed_calls) = measure::sequence(&mut session, &call, WARM, CALLS).await;
     row.list_p50 = quantile(&mut lists, 0.5);
@@ -152,7 +157,6 @@ async fn run(
     row.cpu = proxy_used as f64 / requests;
     row.upstream_cpu = upstream_used as f64 / requests;
     row.rss = pid.map_or(0, rss_kib) as f64 / 1024.0;
-    row.upstreams_one = pid.map_or(0, |p| descendants(p).len());
     // Fifty more sessions, each timed to its first listing, all kept open.
     let mut kept = Vec::new();
     let mut firsts = Vec::new();
@@ -299,6 +303,12 @@ async fn bench(rounds: usize) -> bool {
             for i in 0..n {
                 let at = (i + round) % n;
                 let peer = rows[at].0;
+                // `PROXIES=tailor` measures only the peers whose name holds it.
+                if let Ok(only) = std::env::var("PROXIES")
+                    && !peer.name().contains(only.as_str())
+                {
+                    continue;
+                }
                 match measure_peer(peer, &places, &upstream, upstream_pid).await {
                     None => {}
                     Some(Ok(row)) => {

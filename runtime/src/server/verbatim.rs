@@ -13,7 +13,7 @@
 //! on purpose — a tailored description, a title said as nothing — is a field the types
 //! know, so no patch touches it.
 
-use rmcp::model::{CustomResult, JsonRpcMessage, ServerJsonRpcMessage, ServerResult};
+use rmcp::model::{CustomResult, JsonRpcMessage, MetaObject, ServerJsonRpcMessage, ServerResult};
 use serde_json::{Map, Value, json};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -95,6 +95,9 @@ pub(crate) fn restore_message(message: ServerJsonRpcMessage) -> ServerJsonRpcMes
     let JsonRpcMessage::Response(mut response) = message else {
         return message;
     };
+    if !carries(&response.result) {
+        return JsonRpcMessage::Response(response);
+    }
     let Ok(result) = serde_json::to_value(&response.result) else {
         return JsonRpcMessage::Response(response);
     };
@@ -103,6 +106,32 @@ pub(crate) fn restore_message(message: ServerJsonRpcMessage) -> ServerJsonRpcMes
         response.result = ServerResult::CustomResult(CustomResult(restored["result"].take()));
     }
     JsonRpcMessage::Response(response)
+}
+
+/// Whether `result` carries a patch where [`restore`] looks (read without writing it out).
+fn carries(result: &ServerResult) -> bool {
+    let has = |meta: &Option<MetaObject>| meta.as_ref().is_some_and(|m| m.0.contains_key(KEY));
+    match result {
+        ServerResult::ListToolsResult(listing) => {
+            has(&listing.meta) || listing.tools.iter().any(|tool| has(&tool.meta))
+        }
+        ServerResult::CallToolResult(result) => has(&result.meta),
+        ServerResult::GetPromptResult(result) => has(&result.meta),
+        ServerResult::CompleteResult(result) => has(&result.meta),
+        ServerResult::ListPromptsResult(result) => has(&result.meta),
+        ServerResult::ListResourcesResult(result) => has(&result.meta),
+        ServerResult::ListResourceTemplatesResult(result) => has(&result.meta),
+        ServerResult::ReadResourceResult(result) => has(&result.meta),
+        ServerResult::GetTaskResult(result) => has(&result.meta),
+        ServerResult::ListSkillsResult(result) => has(&result.meta),
+        ServerResult::GetSkillResult(result) => has(&result.meta),
+        ServerResult::InitializeResult(result) => result
+            .capabilities
+            .experimental
+            .as_ref()
+            .is_some_and(|e| e.contains_key(KEY)),
+        _ => false,
+    }
 }
 
 /// Applies and removes every patch in a JSON-RPC message about to be written: on its
