@@ -215,9 +215,15 @@ fn draft(places: &Places, name: &str, upstream: &Upstream) -> PathBuf {
     out
 }
 
+/// The median of `values`: the middle one, or the mean of the two middle ones.
 fn median(values: impl Iterator<Item = f64>) -> f64 {
     let mut values: Vec<f64> = values.collect();
-    quantile(&mut values, 0.5)
+    values.sort_by(|a, b| a.total_cmp(b));
+    match values.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => values[n / 2],
+        n => (values[n / 2 - 1] + values[n / 2]) / 2.0,
+    }
 }
 
 /// The table of one upstream: each peer's medians over the rounds.
