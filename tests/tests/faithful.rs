@@ -285,11 +285,16 @@ fn what_the_gateway_passes_on_is_what_the_upstream_wrote() {
 
 /// `proxy --http` in front of `command`; the child and its address, once it listens.
 async fn http_proxy(command: &[String]) -> (tokio::process::Child, std::net::SocketAddr) {
+    http_proxy_of(&proxied(command)).await
+}
+
+/// `mcp-tailor proxy ARGS…` (`line`) with `--http` at a free port; the child and its
+/// address, once it listens.
+async fn http_proxy_of(line: &[String]) -> (tokio::process::Child, std::net::SocketAddr) {
     let addr = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap();
-    let line = proxied(command);
     let child = tokio::process::Command::new(&line[0])
         .args(&line[1..2])
         .args(["--http", &addr.to_string()])
@@ -341,5 +346,83 @@ async fn over_streamable_http_too_in_both_eras() {
             "{era}: {body}"
         );
         assert!(!body.contains("mcp-tailor.dev/verbatim"), "{era}: {body}");
+    }
+}
+
+/// `initialize`, each listing and a call over one 2025-11-25 session at `addr`, as raw
+/// JSON-RPC over streamable HTTP: each answer's result or error.
+async fn http_answers(addr: std::net::SocketAddr) -> Vec<(String, Value)> {
+    use mcp_tailor_tests::client::{Conn, initialize};
+    let mut conn = Conn::connect(addr).await.unwrap();
+    let opened = conn.post(&initialize(0, "raw"), &[]).await.unwrap();
+    let mut out = vec![("initialize".to_owned(), outcome(opened.message.unwrap()))];
+    let headers = [
+        ("Mcp-Session-Id", opened.session.expect("a session")),
+        ("MCP-Protocol-Version", "2025-11-25".to_owned()),
+    ];
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    conn.post(&initialized, &headers).await.unwrap();
+    let requests = [
+        ("tools/list", json!({})),
+        ("prompts/list", json!({})),
+        ("resources/list", json!({})),
+        ("resources/templates/list", json!({})),
+        (
+            "tools/call",
+            json!({"name": "get-sum", "arguments": {"a": 1, "b": 2.5}}),
+        ),
+    ];
+    for (i, (method, params)) in requests.into_iter().enumerate() {
+        let request = json!({"jsonrpc": "2.0", "id": 10 + i, "method": method, "params": params});
+        let reply = conn.post(&request, &headers).await.unwrap();
+        out.push((method.to_owned(), outcome(reply.message.unwrap())));
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the pinned third-party servers; run by .ci/run"]
+async fn an_http_upstream_is_passed_on_as_written_too() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let script = everything()[1].clone();
+    let _upstream = tokio::process::Command::new("node")
+        .args([&script, "streamableHttp"])
+        .env("PORT", port.to_string())
+        .stderr(Stdio::null())
+        .stdout(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let upstream = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while tokio::net::TcpStream::connect(upstream).await.is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "server-everything did not listen"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let bin = target().join("debug").join("mcp-tailor");
+    let (_proxy, gateway) = http_proxy_of(&[
+        bin.display().to_string(),
+        "proxy".to_owned(),
+        "--upstream".to_owned(),
+        url,
+    ])
+    .await;
+    let direct = http_answers(upstream).await;
+    let mut through = http_answers(gateway).await;
+    through[0].1 = without_additions(through[0].1.take(), &direct[0].1);
+    for ((method, theirs), (_, passed_on)) in direct.iter().zip(&through) {
+        assert_eq!(
+            theirs.to_string(),
+            passed_on.to_string(),
+            "{method} differs through the gateway"
+        );
     }
 }

@@ -5,6 +5,7 @@ use super::Upstream;
 use super::answer::Answer;
 use super::child::{Child, UpstreamExit};
 use super::inbound::{Inbound, ProgressRoutes};
+use super::kept_http::KeptHttp;
 use super::lines::{Lines, Written};
 use super::relay::Relay;
 use rmcp::model::{
@@ -107,7 +108,8 @@ pub(super) struct Connection {
     _child: Option<Child>,
     /// Whose `Authorization` it sends a streamable HTTP upstream.
     credential: Credential,
-    /// Its answers as the upstream wrote them (a command's; rmcp's HTTP client keeps none).
+    /// Its answers as the upstream wrote them (a command's; an HTTP upstream's that came as
+    /// events).
     written: Written,
 }
 
@@ -210,8 +212,9 @@ impl Connection {
                         .custom_headers
                         .insert(http::header::AUTHORIZATION, value);
                 }
+                let client = KeptHttp::new(http_client(), written.clone());
                 let transport = Inbound::new(
-                    StreamableHttpClientTransport::with_client(http_client(), config),
+                    StreamableHttpClientTransport::with_client(client, config),
                     progress.clone(),
                 );
                 let served = relay.serve_with_lifecycle(transport, lifecycle);

@@ -1,6 +1,7 @@
 //! A command upstream's stdio, one JSON-RPC message per line, read into rmcp's types and
-//! also kept as written: every answer's result, by request id, for the gateway to patch
-//! what the types could not hold back in (`server::verbatim`).
+//! also kept as written ([`Written`], which the HTTP upstream's client fills too): every
+//! answer's result, by request id, for the gateway to patch what the types could not hold
+//! back in (`server::verbatim`).
 
 use rmcp::model::{JsonRpcMessage, RequestId};
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
@@ -28,7 +29,8 @@ struct Answers {
 }
 
 impl Written {
-    fn keep(&self, id: RequestId, result: Value) {
+    /// Keeps `result` as the answer to `id`.
+    pub(super) fn keep(&self, id: RequestId, result: Value) {
         let mut answers = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         if answers.handshake.is_none() {
             answers.handshake = Some(result.clone());

@@ -47,6 +47,7 @@ mod connection;
 mod downstream;
 mod forward;
 mod inbound;
+mod kept_http;
 mod lines;
 mod listing;
 mod relay;

@@ -1,0 +1,191 @@
+//! A streamable HTTP upstream's client: rmcp's own (`reqwest`), every answer that comes as
+//! an event also kept as written, by request id, for the gateway to patch what rmcp's
+//! types could not hold back in (`server::verbatim`). An answer that comes as one JSON
+//! body is read by rmcp alone, and kept as its types hold it.
+
+use super::lines::Written;
+use futures::StreamExt as _;
+use http::{HeaderName, HeaderValue};
+use rmcp::model::{ClientJsonRpcMessage, RequestId};
+use rmcp::transport::streamable_http_client::{
+    SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
+    StreamableHttpResponseLimits,
+};
+use serde_json::Value;
+use sse_stream::Sse;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+type Events = futures::stream::BoxStream<'static, Result<Sse, SseError>>;
+type Answer = Result<StreamableHttpPostResponse, StreamableHttpError<reqwest::Error>>;
+
+/// rmcp's `reqwest` client, keeping what its event streams carry.
+#[derive(Clone)]
+pub(super) struct KeptHttp {
+    client: reqwest::Client,
+    written: Written,
+}
+
+impl KeptHttp {
+    pub(super) fn new(client: reqwest::Client, written: Written) -> Self {
+        KeptHttp { client, written }
+    }
+
+    fn keep_answer(&self, answer: Answer) -> Answer {
+        match answer {
+            Ok(StreamableHttpPostResponse::Sse(events, session)) => Ok(
+                StreamableHttpPostResponse::Sse(self.keep_events(events), session),
+            ),
+            other => other,
+        }
+    }
+
+    /// `events`, each answer among them kept as written on its way to rmcp.
+    fn keep_events(&self, events: Events) -> Events {
+        let written = self.written.clone();
+        events
+            .map(move |event| {
+                if let Ok(Sse {
+                    data: Some(data), ..
+                }) = &event
+                {
+                    keep(&written, data);
+                }
+                event
+            })
+            .boxed()
+    }
+}
+
+/// Keeps `data` when it is an answer with a result.
+fn keep(written: &Written, data: &str) {
+    if !data.contains("\"result\"") {
+        return;
+    }
+    let Ok(Value::Object(mut message)) = serde_json::from_str::<Value>(data) else {
+        return;
+    };
+    let id = message
+        .remove("id")
+        .and_then(|id| serde_json::from_value::<RequestId>(id).ok());
+    if let (Some(id), Some(result)) = (id, message.remove("result"))
+        && !message.contains_key("method")
+    {
+        written.keep(id, result);
+    }
+}
+
+impl StreamableHttpClient for KeptHttp {
+    type Error = reqwest::Error;
+
+    async fn post_message(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Answer {
+        let answer = self
+            .client
+            .post_message(uri, message, session_id, auth_header, custom_headers)
+            .await;
+        self.keep_answer(answer)
+    }
+
+    async fn post_message_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        max_sse_event_size: usize,
+    ) -> Answer {
+        let answer = self
+            .client
+            .post_message_with_max_sse_event_size(
+                uri,
+                message,
+                session_id,
+                auth_header,
+                custom_headers,
+                max_sse_event_size,
+            )
+            .await;
+        self.keep_answer(answer)
+    }
+
+    async fn post_message_with_response_limits(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        limits: StreamableHttpResponseLimits,
+    ) -> Answer {
+        let answer = self
+            .client
+            .post_message_with_response_limits(
+                uri,
+                message,
+                session_id,
+                auth_header,
+                custom_headers,
+                limits,
+            )
+            .await;
+        self.keep_answer(answer)
+    }
+
+    async fn delete_session(
+        &self,
+        uri: Arc<str>,
+        session_id: Arc<str>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<(), StreamableHttpError<Self::Error>> {
+        self.client
+            .delete_session(uri, session_id, auth_header, custom_headers)
+            .await
+    }
+
+    async fn get_stream(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<Events, StreamableHttpError<Self::Error>> {
+        let events = self
+            .client
+            .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
+            .await?;
+        Ok(self.keep_events(events))
+    }
+
+    async fn get_stream_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        max_sse_event_size: usize,
+    ) -> Result<Events, StreamableHttpError<Self::Error>> {
+        let events = self
+            .client
+            .get_stream_with_max_sse_event_size(
+                uri,
+                session_id,
+                last_event_id,
+                auth_header,
+                custom_headers,
+                max_sse_event_size,
+            )
+            .await?;
+        Ok(self.keep_events(events))
+    }
+}
