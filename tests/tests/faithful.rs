@@ -303,15 +303,20 @@ async fn http_proxy_of(line: &[String]) -> (tokio::process::Child, std::net::Soc
         .kill_on_drop(true)
         .spawn()
         .unwrap();
+    listening(addr, "the proxy").await;
+    (child, addr)
+}
+
+/// Waits until `what` listens at `addr` (at most 30 s).
+async fn listening(addr: std::net::SocketAddr, what: &str) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     while tokio::net::TcpStream::connect(addr).await.is_err() {
         assert!(
             std::time::Instant::now() < deadline,
-            "the proxy did not listen"
+            "{what} did not listen"
         );
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
-    (child, addr)
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -398,14 +403,7 @@ async fn an_http_upstream_is_passed_on_as_written_too() {
         .spawn()
         .unwrap();
     let upstream = std::net::SocketAddr::from(([127, 0, 0, 1], port));
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while tokio::net::TcpStream::connect(upstream).await.is_err() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "server-everything did not listen"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    listening(upstream, "server-everything").await;
     let url = format!("http://127.0.0.1:{port}/mcp");
     let bin = target().join("debug").join("mcp-tailor");
     let (_proxy, gateway) = http_proxy_of(&[
