@@ -75,6 +75,8 @@ fn keep(written: &Written, data: &str) {
     }
 }
 
+/// rmcp's worker posts with its limits and opens streams with its event size; the plain
+/// methods (the trait's own, and its defaults built on them) keep events too.
 impl StreamableHttpClient for KeptHttp {
     type Error = reqwest::Error;
 
@@ -89,29 +91,6 @@ impl StreamableHttpClient for KeptHttp {
         let answer = self
             .client
             .post_message(uri, message, session_id, auth_header, custom_headers)
-            .await;
-        self.keep_answer(answer)
-    }
-
-    async fn post_message_with_max_sse_event_size(
-        &self,
-        uri: Arc<str>,
-        message: ClientJsonRpcMessage,
-        session_id: Option<Arc<str>>,
-        auth_header: Option<String>,
-        custom_headers: HashMap<HeaderName, HeaderValue>,
-        max_sse_event_size: usize,
-    ) -> Answer {
-        let answer = self
-            .client
-            .post_message_with_max_sse_event_size(
-                uri,
-                message,
-                session_id,
-                auth_header,
-                custom_headers,
-                max_sse_event_size,
-            )
             .await;
         self.keep_answer(answer)
     }
