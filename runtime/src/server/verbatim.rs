@@ -9,9 +9,9 @@
 //! (unless the layer has set one there since), `{"p": PATH, "n": NUMBER}` writes a number
 //! as the upstream did (while it is still that number), `{"p": PATH, "r": VALUE}` removes
 //! a field the types added (while it still holds what they added), `{"p": PATH, "k": KEYS}`
-//! puts an object's fields back in the upstream's order (the layer's own after them). What the layer changed
-//! on purpose — a tailored description, a title said as nothing — is a field the types
-//! know, so no patch touches it.
+//! puts an object's fields back in the upstream's order (the layer's own after them).
+//! What the layer changed on purpose — a tailored description, a title said as nothing —
+//! is a field the types know, so no patch touches it.
 
 use rmcp::model::{CustomResult, JsonRpcMessage, MetaObject, ServerJsonRpcMessage, ServerResult};
 use serde_json::{Map, Value, json};
