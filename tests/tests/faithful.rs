@@ -263,9 +263,17 @@ fn what_the_gateway_passes_on_is_what_the_upstream_wrote() {
         ("get-sum", json!({"a": 1, "b": 2.5})),
         ("get-structured-content", json!({"location": "New York"})),
     ];
+    let conformance = target().join("debug/examples/conformance");
+    assert!(
+        conformance.exists(),
+        "run `cargo build -p mcp-tailor --example conformance` first"
+    );
+    let conformance = vec![conformance.display().to_string()];
     for (name, command) in [
         ("server-everything", everything()),
         ("server-filesystem", filesystem()),
+        // The MCP conformance suite's reference server, written with this layer on rmcp.
+        ("the conformance example", conformance),
     ] {
         let mut direct = answers(&command, name == "server-everything", &calls);
         let mut through = answers(&proxied(&command), name == "server-everything", &calls);

@@ -29,7 +29,8 @@ pub(crate) fn patches_made() -> bool {
 }
 
 /// The patch that turns `typed` (an answer as rmcp's types hold it) back into `raw` (as
-/// it was written); `None` when they agree.
+/// it was written); `None` when they agree. (Only the gateway keeps answers as written.)
+#[cfg(feature = "gateway")]
 pub(crate) fn patch(raw: &Value, typed: &Value) -> Option<Value> {
     let mut ops = Vec::new();
     differences(raw, typed, &mut Vec::new(), &mut ops);
@@ -40,6 +41,7 @@ pub(crate) fn patch(raw: &Value, typed: &Value) -> Option<Value> {
     Some(Value::Array(ops))
 }
 
+#[cfg(feature = "gateway")]
 fn differences(raw: &Value, typed: &Value, path: &mut Vec<Value>, ops: &mut Vec<Value>) {
     match (raw, typed) {
         (Value::Object(raw), Value::Object(typed)) => {
@@ -82,6 +84,7 @@ fn differences(raw: &Value, typed: &Value, path: &mut Vec<Value>, ops: &mut Vec<
 }
 
 /// Puts `patch` under [`KEY`] in `meta` (an answer's or a tool's `_meta`).
+#[cfg(feature = "gateway")]
 pub(crate) fn attach(meta: &mut Map<String, Value>, patch: Value) {
     meta.insert(KEY.to_owned(), patch);
 }
@@ -264,7 +267,7 @@ fn put_number(held: &mut Value, number: &Value) {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "gateway"))]
 mod tests {
     use super::*;
 
