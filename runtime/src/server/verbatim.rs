@@ -13,7 +13,9 @@
 //! What the layer changed on purpose — a tailored description, a title said as nothing —
 //! is a field the types know, so no patch touches it.
 
-use rmcp::model::{CustomResult, JsonRpcMessage, MetaObject, ServerJsonRpcMessage, ServerResult};
+use rmcp::model::{
+    CustomResult, JsonRpcMessage, JsonRpcResponse, MetaObject, ServerJsonRpcMessage, ServerResult,
+};
 use serde_json::{Map, Value, json};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -89,26 +91,30 @@ pub(crate) fn attach(meta: &mut Map<String, Value>, patch: Value) {
     meta.insert(KEY.to_owned(), patch);
 }
 
-/// A message about to be written, its result's patches applied (as a custom result: the
-/// JSON as restored); as it was when it carries none.
+/// `message` about to be written with its result's patches applied (as a custom result:
+/// the JSON as restored), read in place; `None` when it carries none, to be written as it
+/// is.
+pub(crate) fn restored(message: &ServerJsonRpcMessage) -> Option<ServerJsonRpcMessage> {
+    let JsonRpcMessage::Response(response) = message else {
+        return None;
+    };
+    if !patches_made() || !carries(&response.result) {
+        return None;
+    }
+    let mut restored = json!({ "result": serde_json::to_value(&response.result).ok()? });
+    if !restore(&mut restored) {
+        return None;
+    }
+    Some(JsonRpcMessage::Response(JsonRpcResponse {
+        jsonrpc: response.jsonrpc,
+        id: response.id.clone(),
+        result: ServerResult::CustomResult(CustomResult(restored["result"].take())),
+    }))
+}
+
+/// [`restored`], or `message` itself.
 pub(crate) fn restore_message(message: ServerJsonRpcMessage) -> ServerJsonRpcMessage {
-    if !patches_made() {
-        return message;
-    }
-    let JsonRpcMessage::Response(mut response) = message else {
-        return message;
-    };
-    if !carries(&response.result) {
-        return JsonRpcMessage::Response(response);
-    }
-    let Ok(result) = serde_json::to_value(&response.result) else {
-        return JsonRpcMessage::Response(response);
-    };
-    let mut restored = json!({ "result": result });
-    if restore(&mut restored) {
-        response.result = ServerResult::CustomResult(CustomResult(restored["result"].take()));
-    }
-    JsonRpcMessage::Response(response)
+    restored(&message).unwrap_or(message)
 }
 
 /// Whether `result` carries a patch where [`restore`] looks (read without writing it out).

@@ -40,11 +40,8 @@ fn random_id() -> String {
 
 /// An event as written: its message's patches applied (`server::verbatim`).
 fn restored(mut event: ServerSseMessage) -> ServerSseMessage {
-    if verbatim::patches_made()
-        && let Some(message) = event.message.take()
-    {
-        let message = Arc::try_unwrap(message).unwrap_or_else(|shared| (*shared).clone());
-        event.message = Some(Arc::new(verbatim::restore_message(message)));
+    if let Some(message) = event.message.as_deref().and_then(verbatim::restored) {
+        event.message = Some(Arc::new(message));
     }
     event
 }
