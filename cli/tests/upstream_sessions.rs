@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{BIN, serve, upstream};
+use common::{BIN, listening, serve, upstream};
 use mcp_tailor::mcp_tool;
 use mcp_tailor::server::{CallContext, Server};
 use serde_json::{Value, json};
@@ -253,11 +253,7 @@ async fn http_proxy(args: &[&str], url: &str) -> (Child, SocketAddr, u32) {
         .kill_on_drop(true);
     let child = command.spawn().unwrap();
     let pid = child.id().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while tokio::net::TcpStream::connect(addr).await.is_err() {
-        assert!(Instant::now() < deadline, "the proxy did not listen");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    listening(addr).await;
     (child, addr, pid)
 }
 
@@ -462,11 +458,7 @@ async fn the_upstreams_listing_is_read_once_until_it_changes() {
     let lists = Arc::new(AtomicUsize::new(0));
     let url = counting_upstream(lists.clone()).await;
     let (_proxy, addr) = common::proxy(&["--upstream", &url], &[]);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while tokio::net::TcpStream::connect(addr).await.is_err() {
-        assert!(Instant::now() < deadline, "the proxy did not listen");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    listening(addr).await;
     // The proxy lists once to learn the upstream (its port is bound before); the first
     // session takes that connection, and its listing with it.
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -540,11 +532,7 @@ async fn each_client_reaches_the_upstream_with_its_own_authorization() {
             ],
             &[],
         );
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while tokio::net::TcpStream::connect(addr).await.is_err() {
-            assert!(Instant::now() < deadline, "the proxy did not listen");
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        listening(addr).await;
         for who in ["alice", "bob", "alice"] {
             let token = format!("Bearer {who}");
             let session = HttpSession::open_as(addr, json!({}), Some(&token)).await;

@@ -66,3 +66,15 @@ pub fn proxy(args: &[&str], env: &[(&str, &str)]) -> (tokio::process::Child, Soc
         .unwrap();
     (child, addr)
 }
+
+/// Waits until something listens at `addr` (a proxy binds its port first), at most 10 s.
+pub async fn listening(addr: SocketAddr) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while tokio::net::TcpStream::connect(addr).await.is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "nothing listens at {addr}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}

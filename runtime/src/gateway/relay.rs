@@ -57,7 +57,7 @@ impl Relay {
 impl Relay {
     /// Who an upstream request goes to; marks `extensions` with the session's request it
     /// came during, so streamable HTTP carries it on that request's stream.
-    async fn ask(
+    fn ask(
         &self,
         context: &RequestContext<RoleClient>,
         extensions: &mut rmcp::model::Extensions,
@@ -70,13 +70,13 @@ impl Relay {
     }
 }
 
-/// Sends `request` to the session `asked` names. On a task of its own: rmcp marks a request
-/// sent from a handler as sent during the request that handler serves — here the
-/// upstream's, an id the session never saw — over the mark `ask` set.
-async fn send(asked: Asked, request: ServerRequest) -> Result<ClientResult, ServiceError> {
-    tokio::spawn(async move { asked.peer.send_request(request).await })
-        .await
-        .unwrap_or_else(|_| Err(ServiceError::TransportClosed))
+/// Sends `request` to the session `asked` names; its answer, or its error unchanged. On a
+/// task of its own: rmcp marks a request sent from a handler as sent during the request
+/// that handler serves — here the upstream's, an id the session never saw — over the mark
+/// `ask` set.
+async fn send(asked: Asked, request: ServerRequest) -> Result<ClientResult, ErrorData> {
+    let answer = tokio::spawn(async move { asked.peer.send_request(request).await }).await;
+    relayed(answer.unwrap_or_else(|_| Err(ServiceError::TransportClosed)))
 }
 
 /// A client's answer of another kind than asked.
@@ -115,14 +115,10 @@ impl ClientHandler for Relay {
         context: RequestContext<RoleClient>,
     ) -> Result<CreateMessageResult, ErrorData> {
         let mut request = CreateMessageRequest::new(params);
-        match self.ask(&context, &mut request.extensions).await {
-            Ok(asked) => {
-                match relayed(send(asked, ServerRequest::CreateMessageRequest(request)).await)? {
-                    ClientResult::CreateMessageResult(result) => Ok(*result),
-                    other => Err(unexpected(&other)),
-                }
-            }
-            Err(error) => Err(error),
+        let asked = self.ask(&context, &mut request.extensions)?;
+        match send(asked, ServerRequest::CreateMessageRequest(request)).await? {
+            ClientResult::CreateMessageResult(result) => Ok(*result),
+            other => Err(unexpected(&other)),
         }
     }
 
@@ -134,8 +130,8 @@ impl ClientHandler for Relay {
             method: Default::default(),
             extensions: Default::default(),
         };
-        let asked = self.ask(&context, &mut request.extensions).await?;
-        match relayed(send(asked, ServerRequest::ListRootsRequest(request)).await)? {
+        let asked = self.ask(&context, &mut request.extensions)?;
+        match send(asked, ServerRequest::ListRootsRequest(request)).await? {
             ClientResult::ListRootsResult(result) => Ok(result),
             other => Err(unexpected(&other)),
         }
@@ -147,8 +143,8 @@ impl ClientHandler for Relay {
         context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
         let mut request = ElicitRequest::new(params);
-        let asked = self.ask(&context, &mut request.extensions).await?;
-        match relayed(send(asked, ServerRequest::ElicitRequest(request)).await)? {
+        let asked = self.ask(&context, &mut request.extensions)?;
+        match send(asked, ServerRequest::ElicitRequest(request)).await? {
             ClientResult::ElicitResult(result) => Ok(result),
             other => Err(unexpected(&other)),
         }
