@@ -202,7 +202,10 @@ fn inspect() -> clap::Command {
              --verbosity 0`); lint also names what the file declares that the catalog \
              lacks. With `-- COMMAND ARGS…`, the report comes before `--`.",
         )
-        .after_help(format!("Reports:\n{}", mcp_tailor::inspect::USAGE))
+        .after_help(format!(
+            "Reports (`mcp-tailor inspect … REPORT --help` for each one's options):\n{}",
+            crate::reports::summary()
+        ))
         .arg(tailoring_arg())
         // The report's values end at `--`; the upstream's command follows.
         .arg(

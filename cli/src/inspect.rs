@@ -2,47 +2,41 @@
 //! tailoring file tailors it, through the same subcommands as a host's own `inspect`.
 
 use crate::args::{InspectOptions, Source};
+use crate::reports::{self, Report};
 use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::Gateway;
+use mcp_tailor::inspect::{definitions, lacking, listing_server};
 use std::process::ExitCode;
 
 pub(crate) fn run(options: InspectOptions) -> ExitCode {
+    // The report's own arguments are read first: a usage error costs no upstream.
+    let request = match reports::parse("mcp-tailor inspect", options.report.iter().cloned()) {
+        Ok(request) => request,
+        Err(error) => return crate::clap_exit(&error),
+    };
     let runtime = match crate::runtime() {
         Ok(runtime) => runtime,
         Err(code) => return code,
     };
-    match runtime.block_on(inspect(options)) {
-        Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
-        Err(message) => {
-            eprintln!("mcp-tailor: {message}");
-            ExitCode::FAILURE
+    let printed = runtime.block_on(async {
+        let tailoring = match &options.tailoring {
+            Some(path) => Tailoring::load(path).map_err(|e| e.to_string())?,
+            None => Tailoring::default(),
+        };
+        for warning in tailoring.warnings() {
+            eprintln!("{warning}");
         }
-    }
-}
-
-async fn inspect(options: InspectOptions) -> Result<i32, String> {
-    // A report's own help: every report's options.
-    if options.report.iter().any(|a| a == "--help" || a == "-h") {
-        crate::print_out(mcp_tailor::inspect::USAGE);
-        return Ok(0);
-    }
-    let tailoring = match &options.tailoring {
-        Some(path) => Tailoring::load(path).map_err(|e| e.to_string())?,
-        None => Tailoring::default(),
-    };
-    for warning in tailoring.warnings() {
-        eprintln!("{warning}");
-    }
-    let tools = fetch(&options.source).await?;
-    let outcome = mcp_tailor::inspect::run_tools(&tools, &tailoring, options.report).await;
-    // A usage error on stderr; a report on stdout, even with findings, so it can be piped.
-    let code = outcome.print_code();
-    if code == 2 {
-        eprintln!("{}", outcome.output);
-    } else {
-        crate::print_out(&outcome.output);
-    }
-    Ok(code)
+        let tools = fetch(&options.source).await?;
+        let server = listing_server(&definitions(&tools, &tailoring))
+            .map_err(|e| format!("the catalog is invalid: {e}"))?;
+        // `lint` also names what the file declares that the catalog lacks.
+        let lacking = match request.report {
+            Report::Lint { .. } => lacking(&tools, &tailoring),
+            _ => Vec::new(),
+        };
+        reports::run_with(&server, &request, lacking).await
+    });
+    reports::print(printed.map_err(|message| format!("mcp-tailor: {message}")))
 }
 
 /// Every tool of a server (fetched through the gateway's client), or of a captured

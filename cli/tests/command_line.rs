@@ -41,7 +41,8 @@ fn help_for_the_command_and_every_subcommand() {
     // A report's own options.
     let (code, help, _) = run(&["inspect", "--catalog", "c.json", "eval", "--help"]);
     assert_eq!(code, Some(0));
-    assert!(help.contains("--tasks FILE"), "{help}");
+    assert!(help.contains("Usage: mcp-tailor inspect eval"), "{help}");
+    assert!(help.contains("--tasks <FILE>"), "{help}");
     // No subcommand: the help, as a usage error.
     let (code, _, stderr) = run(&[]);
     assert_eq!(code, Some(2));

@@ -22,21 +22,32 @@ fn eval(c: &mut Criterion) {
             "[[task]]\nquery = {query:?}\nexpect = {expect:?}\n\n"
         ));
     }
-    let path =
-        std::env::temp_dir().join(format!("mcp-tailor-eval-bench-{}.toml", std::process::id()));
-    std::fs::write(&path, text).unwrap();
+    let tasks = mcp_tailor::inspect::eval::Tasks::parse("bench.toml", &text).unwrap();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    let args = ["eval", "--tasks", path.to_str().unwrap(), "--json"].map(str::to_owned);
-    let run = || runtime.block_on(mcp_tailor::inspect::run(&server, args.clone()));
+    let inspection = mcp_tailor::inspect::Inspection::new(
+        &server,
+        mcp_tailor::server::Principal::anonymous(),
+        "2025-11-25",
+    );
+    // What `inspect eval --json` makes: the evaluation, its findings, its report.
+    let run = || {
+        let evaluation = runtime
+            .block_on(inspection.eval(&tasks, mcp_tailor::inspect::eval::CODEX_LIMIT))
+            .unwrap();
+        let findings: Vec<String> = mcp_tailor::inspect::eval::lost_at_terser_levels(&evaluation)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        mcp_tailor::inspect::eval::json(&evaluation, &findings)
+    };
     // The tokenizer loads its vocabulary once per process; keep it out of the samples.
     mcp_tailor::inspect::count_tokens("warm up");
     let started = std::time::Instant::now();
-    let outcome = run();
+    let report = run();
     println!("one eval (first run): {:?}", started.elapsed());
-    let report: serde_json::Value = serde_json::from_str(&outcome.output).unwrap();
     let readers = report["readers"].as_object().unwrap();
     println!(
         "readers: {}, tasks: {}, levels per reader: {}",
@@ -50,14 +61,10 @@ fn eval(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(30));
     group.bench_function("eval", |b| b.iter(|| black_box(run())));
     // One distinct catalog: index 600 tools once, rank the 1,000 queries.
-    let catalog = mcp_tailor::inspect::CallerCatalog::new(
-        &server,
-        mcp_tailor::server::Principal::anonymous(),
-        "2025-11-25",
-    );
+    let catalog = inspection.catalog();
     let class = mcp_tailor::inspect::ReaderClass::parse("-");
     let listing = runtime
-        .block_on(mcp_tailor::inspect::eval::listings(&catalog, &class))
+        .block_on(mcp_tailor::inspect::eval::listings(catalog, &class))
         .unwrap()
         .remove(9);
     group.bench_function("one_catalog_index_and_1000_queries", |b| {
@@ -69,12 +76,9 @@ fn eval(c: &mut Criterion) {
         })
     });
     group.bench_function("tokens", |b| {
-        b.iter(|| {
-            black_box(runtime.block_on(mcp_tailor::inspect::run(&server, ["tokens".to_owned()])))
-        })
+        b.iter(|| black_box(runtime.block_on(inspection.tokens()).unwrap().to_string()))
     });
     group.finish();
-    let _ = std::fs::remove_file(path);
 }
 
 criterion_group!(benches, eval);

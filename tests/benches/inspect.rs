@@ -18,18 +18,20 @@ fn inspect(c: &mut Criterion) {
         .enable_all()
         .build()
         .unwrap();
-    let run =
-        |command: &str| runtime.block_on(mcp_tailor::inspect::run(&server, [command.to_owned()]));
+    let inspection = mcp_tailor::inspect::Inspection::new(
+        &server,
+        mcp_tailor::server::Principal::anonymous(),
+        "2025-11-25",
+    );
+    let tokens = || runtime.block_on(inspection.tokens()).unwrap().to_string();
+    let lint = || inspection.lint(&Default::default());
     // The tokenizer loads its vocabulary once per process; measure it on its own.
     let started = std::time::Instant::now();
     mcp_tailor::inspect::count_tokens("warm up");
     println!("o200k_base vocabulary load: {:?}", started.elapsed());
-    let tokens = run("tokens");
-    assert!(tokens.success);
     println!(
         "readers: {}",
-        tokens
-            .output
+        tokens()
             .lines()
             .filter(|l| l.starts_with("  ") && !l.starts_with("    "))
             .count()
@@ -38,8 +40,8 @@ fn inspect(c: &mut Criterion) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(20));
-    group.bench_function("tokens", |b| b.iter(|| black_box(run("tokens"))));
-    group.bench_function("lint", |b| b.iter(|| black_box(run("lint"))));
+    group.bench_function("tokens", |b| b.iter(|| black_box(tokens())));
+    group.bench_function("lint", |b| b.iter(|| black_box(lint())));
     group.finish();
 }
 

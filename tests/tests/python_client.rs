@@ -57,7 +57,7 @@ fn built(path: PathBuf, build: &str) -> PathBuf {
 fn the_python_sdk_drives_the_demo() {
     let demo = built(
         target().join("debug").join("examples").join("demo"),
-        "cargo build -p mcp-tailor --example demo",
+        "cargo build -p mcp-tailor-cli --example demo",
     );
     run_python("demo_client.py", &[demo]);
 }

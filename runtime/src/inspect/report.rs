@@ -1,11 +1,72 @@
 //! The views of a catalog: `matrix` (every string per reader and level), `tokens` (the
-//! catalog per reader and level, and what each level saves), and `diff` (two readers).
+//! catalog per reader and level, and what each level saves), and `diff` (two readers), each
+//! a value that prints for people (`Display`) and, where it is a table, as JSON.
 
 use super::catalog::Size;
 use super::readers::ReaderClass;
 use crate::{Description, MAX_VERBOSITY, ToolDef};
 use serde_json::{Value, json};
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
+
+/// `matrix`: every string of every tool per reader class and level, then the catalog.
+#[derive(Clone, Debug)]
+pub struct Matrix {
+    pub(super) defs: Vec<&'static ToolDef>,
+    pub(super) classes: Vec<ReaderClass>,
+    pub(super) tokens: Tokens,
+}
+
+/// `tokens`: the whole catalog's size per reader class at each level 0..=9.
+#[derive(Clone, Debug)]
+pub struct Tokens {
+    pub(super) sizes: Vec<(ReaderClass, [Size; 10])>,
+}
+
+/// `diff A B`: the strings two readers read differently, and their catalogs per level.
+#[derive(Clone, Debug)]
+pub struct Diff {
+    pub(super) defs: Vec<&'static ToolDef>,
+    pub(super) sizes: [(ReaderClass, [Size; 10]); 2],
+}
+
+impl Tokens {
+    /// Each reader class and its catalog's size at levels 0..=9.
+    pub fn sizes(&self) -> &[(ReaderClass, [Size; 10])] {
+        &self.sizes
+    }
+
+    /// `{reader: [{level, tokens, bytes, saving_percent}, …]}`.
+    pub fn json(&self) -> Value {
+        tokens_json(&self.sizes)
+    }
+}
+
+impl Matrix {
+    /// `{readers, tools: [{name, definitive, strings: [{string, readers: {reader:
+    /// [cell per level]}}]}], catalog}`, a cell `{text, bytes, tokens, source?}` or `null`.
+    pub fn json(&self) -> Value {
+        matrix_json(&self.defs, &self.classes, &self.tokens.sizes)
+    }
+}
+
+impl fmt::Display for Tokens {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&tokens_text(&self.sizes))
+    }
+}
+
+impl fmt::Display for Matrix {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&matrix_text(&self.defs, &self.classes, &self.tokens.sizes))
+    }
+}
+
+impl fmt::Display for Diff {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [(a, sa), (b, sb)] = &self.sizes;
+        f.write_str(&diff_text(&self.defs, a, b, (sa, sb)))
+    }
+}
 
 /// A string of a tool that can be tailored: its label in reports, its key (`title`,
 /// `description`, an argument's path) and its description.
@@ -83,7 +144,7 @@ pub(super) fn levels(first: usize, last: usize) -> String {
 
 /// `matrix`, for people: per tool and string, the readers that read alike and what they
 /// read at each run of levels (with tokens), then the catalog per reader and level.
-pub(super) fn matrix_text(
+fn matrix_text(
     defs: &[&'static ToolDef],
     classes: &[ReaderClass],
     catalog: &[(ReaderClass, [Size; 10])],
@@ -137,7 +198,7 @@ pub(super) fn matrix_text(
 }
 
 /// `matrix --json`.
-pub(super) fn matrix_json(
+fn matrix_json(
     defs: &[&'static ToolDef],
     classes: &[ReaderClass],
     catalog: &[(ReaderClass, [Size; 10])],
@@ -193,7 +254,7 @@ fn saving(size: &Size, sizes: &[Size; 10]) -> f64 {
 
 /// `tokens`, for people: per reader, the catalog's tokens and bytes at each level and what
 /// each level saves against the richest.
-pub(super) fn tokens_text(catalog: &[(ReaderClass, [Size; 10])]) -> String {
+fn tokens_text(catalog: &[(ReaderClass, [Size; 10])]) -> String {
     let mut out = String::from(
         "catalog per reader and level: o200k_base tokens (bytes), saving against the richest level\n",
     );
@@ -213,7 +274,7 @@ pub(super) fn tokens_text(catalog: &[(ReaderClass, [Size; 10])]) -> String {
 }
 
 /// `tokens --json`: `{reader: [{level, tokens, bytes, saving_percent}, …]}`.
-pub(super) fn tokens_json(catalog: &[(ReaderClass, [Size; 10])]) -> Value {
+fn tokens_json(catalog: &[(ReaderClass, [Size; 10])]) -> Value {
     let readers: serde_json::Map<String, Value> = catalog
         .iter()
         .map(|(class, sizes)| {
@@ -237,7 +298,7 @@ pub(super) fn tokens_json(catalog: &[(ReaderClass, [Size; 10])]) -> Value {
 
 /// `diff A B`: every string the two readers read differently, per run of levels, and the
 /// catalog's tokens for each at each level.
-pub(super) fn diff_text(
+fn diff_text(
     defs: &[&'static ToolDef],
     a: &ReaderClass,
     b: &ReaderClass,

@@ -1,9 +1,9 @@
 //! Inspecting a catalog this binary did not compile: another server's `tools/list` (fetched
 //! through the gateway, or captured in a file), tailored by a tailoring file. Each tool
 //! becomes a definition whose strings are the file's where it declares them and the
-//! server's own text otherwise, so every subcommand works on it as on `#[mcp_tool]`s.
+//! server's own text otherwise, so every report works on it as on `#[mcp_tool]`s.
 
-use super::{Finding, Outcome, run_defs};
+use super::Finding;
 use crate::def::{RuntimeNested, RuntimeParts};
 use crate::schema_path;
 use crate::tailoring::ToolView;
@@ -11,37 +11,14 @@ use crate::{Annotations, Description, Tailoring, ToolDef};
 use rmcp::model::Tool;
 use serde_json::Value;
 
-/// Runs one subcommand (`list`, `matrix`, `tokens`, `diff`, `lint`, `eval`) against `tools`
-/// as `tailoring` tailors them. `lint` also reports each tool and argument the file names
-/// that the catalog lacks (not an error elsewhere: an upstream may add it later).
-pub async fn run_tools(
-    tools: &[Tool],
-    tailoring: &Tailoring,
-    args: impl IntoIterator<Item = String>,
-) -> Outcome {
-    let args: Vec<String> = args.into_iter().collect();
-    let defs: Vec<&'static ToolDef> = tools
+/// The definitions `tools` amount to as `tailoring` words them, in their order: every
+/// report reads them as it reads `#[mcp_tool]`s (serve them with
+/// [`listing_server`](super::listing_server)).
+pub fn definitions(tools: &[Tool], tailoring: &Tailoring) -> Vec<&'static ToolDef> {
+    tools
         .iter()
         .map(|tool| definition(tool, &ToolView::new(None, tailoring.tool(&tool.name))))
-        .collect();
-    let outcome = run_defs(&defs, args.clone()).await;
-    if args.first().map(String::as_str) != Some("lint") {
-        return outcome;
-    }
-    let missing = missing(tools, tailoring);
-    if missing.is_empty() {
-        return outcome;
-    }
-    let lines: Vec<String> = missing.iter().map(Finding::to_string).collect();
-    Outcome {
-        output: format!(
-            "{}\n{}\nlint: {} findings naming what the catalog lacks",
-            outcome.output.trim_end(),
-            lines.join("\n"),
-            lines.len()
-        ),
-        success: false,
-    }
+        .collect()
 }
 
 /// Reads a captured catalog: a `tools/list` result (`{"tools": […]}`), a JSON-RPC response
@@ -143,8 +120,9 @@ fn definition(tool: &Tool, view: &ToolView) -> &'static ToolDef {
     })
 }
 
-/// What the file names that the catalog lacks, as findings.
-fn missing(tools: &[Tool], tailoring: &Tailoring) -> Vec<Finding> {
+/// Each tool and argument `tailoring` names that `tools` lack, as a finding (no error
+/// elsewhere: an upstream may add it later; `lint` of another server's catalog reports it).
+pub fn lacking(tools: &[Tool], tailoring: &Tailoring) -> Vec<Finding> {
     tailoring
         .unmatched(tools)
         .into_iter()

@@ -3,7 +3,8 @@
 //! lost on a catalog built to lose them; its JSON has the documented keys.
 
 use bm25::{Document, Language, SearchEngineBuilder};
-use mcp_tailor::inspect::{self, CallerCatalog, Outcome, ReaderClass};
+use mcp_tailor::inspect::eval::{self, Evaluation, Tasks};
+use mcp_tailor::inspect::{CallerCatalog, InspectError, Inspection, ReaderClass};
 use mcp_tailor::mcp_tool;
 use mcp_tailor::server::{CallContext, Principal, Server};
 use serde_json::Value;
@@ -42,8 +43,16 @@ impl Drop for TasksFile {
     }
 }
 
-async fn run(server: &Server, line: &str) -> Outcome {
-    inspect::run(server, line.split_whitespace().map(str::to_owned)).await
+/// `eval` of `server`'s catalog (an anonymous caller on 2025-11-25) for the tasks file.
+async fn evaluate(
+    server: &Server,
+    tasks: &TasksFile,
+    k: usize,
+) -> Result<Evaluation, InspectError> {
+    let tasks = Tasks::load(tasks.path()).map_err(InspectError::Tasks)?;
+    Inspection::new(server, Principal::anonymous(), "2025-11-25")
+        .eval(&tasks, k)
+        .await
 }
 
 /// The Codex CLI's procedure, written out over one listing: tools whose lower-cased name is
@@ -126,9 +135,8 @@ impl Reference {
 async fn eval_agrees_rank_for_rank_with_the_codex_tool_search_written_out() {
     let server = eval_server();
     let tasks = TasksFile::new("agree", EVAL_TASKS);
-    let outcome = run(&server, &format!("eval --tasks {} --json", tasks.path())).await;
-    assert_ne!(outcome.print_code(), 2, "{}", outcome.output);
-    let report: Value = serde_json::from_str(&outcome.output).unwrap();
+    let evaluation = evaluate(&server, &tasks, eval::CODEX_LIMIT).await.unwrap();
+    let report = eval::json(&evaluation, &[]);
     let readers = report["readers"].as_object().unwrap();
     assert_eq!(
         readers.keys().collect::<Vec<_>>(),
@@ -211,40 +219,35 @@ async fn eval_names_the_words_a_terser_level_lost() {
             ("show all customers", "list_customers"),
         ],
     );
-    let outcome = run(
-        &server,
-        &format!("eval --tasks {} --floor 0.9", tasks.path()),
-    )
-    .await;
-    assert_eq!(outcome.print_code(), 1, "{}", outcome.output);
-    assert!(
-        outcome.output.contains(
+    let evaluation = evaluate(&server, &tasks, eval::CODEX_LIMIT).await.unwrap();
+    let lost: Vec<String> = eval::lost_at_terser_levels(&evaluation)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        lost,
+        [
             "settle search text [-@0..=3]: \"pay the invoice from our supplier\" is not in the top 8 at level 0..=3 \
-             but ranks 1 at level 4; the text there no longer contains `pay`, `invoice`, `supplier`"
-        ),
-        "{}",
-        outcome.output
+          but ranks 1 at level 4; the text there no longer contains `pay`, `invoice`, `supplier`"
+        ]
     );
-    assert!(
-        outcome.output.contains("(catalog) hit@1 [-]: 0.50 at level 0, 0.50 at level 1, 0.50 at level 2, 0.50 at level 3 is below the floor 0.9"),
-        "{}",
-        outcome.output
-    );
-    assert!(
-        outcome.output.ends_with("eval: 2 findings"),
-        "{}",
-        outcome.output
+    let below: Vec<String> = eval::below_floor(&evaluation, 0.9)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        below,
+        [
+            "(catalog) hit@1 [-]: 0.50 at level 0, 0.50 at level 1, 0.50 at level 2, 0.50 at level 3 is below the floor 0.9"
+        ]
     );
 
-    let json: Value = serde_json::from_str(
-        &run(
-            &server,
-            &format!("eval --tasks {} --json --top 1", tasks.path()),
-        )
-        .await
-        .output,
-    )
-    .unwrap();
+    let top_1 = evaluate(&server, &tasks, 1).await.unwrap();
+    let lost_at_1: Vec<String> = eval::lost_at_terser_levels(&top_1)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let json = eval::json(&top_1, &lost_at_1);
     assert_eq!(json["k"], 1);
     let levels = json["readers"]["-"].as_array().unwrap();
     let mut keys: Vec<&str> = levels[0]
@@ -274,38 +277,20 @@ async fn eval_reports_every_mistake_in_the_tasks_file_with_its_place() {
         "mistakes",
         "[[task]]\nquery = \"pay\"\nexpect = \"pay_bill\"\nreaders = [\"codex\"]\n",
     );
-    let outcome = run(&server, &format!("eval --tasks {}", tasks.path())).await;
-    assert_eq!(outcome.print_code(), 1);
+    let Err(InspectError::Tasks(errors)) = evaluate(&server, &tasks, 8).await else {
+        panic!("the tasks file's mistakes are errors");
+    };
     let path = tasks.path();
     assert_eq!(
-        outcome.output,
+        errors,
         format!(
             "{path}:3:10: `expect` names `pay_bill`, which the catalog does not list; its tools: list_customers, settle\n\
              {path}:4:12: reader `codex` is no reader class of this catalog; its classes: -"
         )
     );
-    for (line, message) in [
-        ("eval", "`eval` needs `--tasks FILE`"),
-        (
-            "eval --tasks x --top 0",
-            "expected a number of tools, 1 or more",
-        ),
-        ("eval --tasks x --floor 2", "expected a share from 0 to 1"),
-    ] {
-        let outcome = run(&server, line).await;
-        assert_eq!(outcome.print_code(), 2, "{line}");
-        assert!(
-            outcome.output.contains(message),
-            "{line}: {}",
-            outcome.output
-        );
-    }
-    let outcome = run(&server, "eval --tasks /nonexistent/tasks.toml").await;
+    let unread = Tasks::load("/nonexistent/tasks.toml").err().unwrap();
     assert!(
-        outcome
-            .output
-            .starts_with("/nonexistent/tasks.toml: cannot read"),
-        "{}",
-        outcome.output
+        unread.starts_with("/nonexistent/tasks.toml: cannot read"),
+        "{unread}"
     );
 }

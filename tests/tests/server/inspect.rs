@@ -3,13 +3,32 @@
 //! on a clean one).
 
 use crate::common::*;
-use mcp_tailor::inspect::{self, Outcome};
+use mcp_tailor::inspect::{self, Inspection, LintConfig, ReaderClass};
 use mcp_tailor::mcp_tool;
-use mcp_tailor::server::{CallContext, Server};
+use mcp_tailor::server::{CallContext, NoHandler, Principal, Reader, Server};
 use serde_json::{Value, json};
 
-async fn run(server: &Server, line: &str) -> Outcome {
-    inspect::run(server, line.split_whitespace().map(str::to_owned)).await
+/// The catalog as an anonymous caller on 2025-11-25 sees it (the command line's default).
+fn inspection(server: &Server) -> Inspection<'_, NoHandler> {
+    Inspection::new(server, Principal::anonymous(), "2025-11-25")
+}
+
+/// A reader with a runner, a model and a level.
+fn reader(runner: Option<&str>, model: Option<&str>, verbosity: Option<u8>) -> Reader {
+    Reader {
+        runner: runner.map(str::to_owned),
+        model: model.map(str::to_owned),
+        verbosity,
+    }
+}
+
+/// What `lint` finds, a line each.
+fn lint(server: &Server, config: &LintConfig) -> Vec<String> {
+    inspection(server)
+        .lint(config)
+        .iter()
+        .map(ToString::to_string)
+        .collect()
 }
 
 #[tokio::test]
@@ -17,10 +36,10 @@ async fn list_is_byte_for_byte_what_the_server_sends() {
     let server = abc(&Calls::default()).build().unwrap();
     let mut raw = Raw::connect(&server);
     raw.initialize(1, "some-client").await;
-    for (id, (flags, meta)) in [
-        ("", json!({})),
-        ("--runner codex --verbosity 0", json!({"mcp-tailor.dev/runner": "codex", "mcp-tailor.dev/verbosity": 0})),
-        ("--runner grok --model 5.4 --verbosity 9", json!({"mcp-tailor.dev/runner": "grok", "mcp-tailor.dev/model": "5.4", "mcp-tailor.dev/verbosity": 9})),
+    for (id, (as_reader, meta)) in [
+        (reader(None, None, None), json!({})),
+        (reader(Some("codex"), None, Some(0)), json!({"mcp-tailor.dev/runner": "codex", "mcp-tailor.dev/verbosity": 0})),
+        (reader(Some("grok"), Some("5.4"), Some(9)), json!({"mcp-tailor.dev/runner": "grok", "mcp-tailor.dev/model": "5.4", "mcp-tailor.dev/verbosity": 9})),
     ]
     .into_iter()
     .enumerate()
@@ -28,10 +47,9 @@ async fn list_is_byte_for_byte_what_the_server_sends() {
         let sent = raw.request(id as u64 + 2, "tools/list", json!({"_meta": meta})).await;
         // serde_json keeps key order here, so this is the response's own compact text.
         let on_wire = serde_json::to_string(&sent["result"]).unwrap();
-        let printed = run(&server, &format!("list {flags}")).await;
-        assert!(printed.success);
-        // The stdio client names no runner; `--runner` stands for the hints above.
-        assert_eq!(printed.output, on_wire, "list {flags}");
+        let printed = inspection(&server).list(as_reader.clone()).await.unwrap();
+        // The stdio client names no runner; the reader stands for the hints above.
+        assert_eq!(printed, on_wire, "{as_reader:?}");
     }
 }
 
@@ -40,8 +58,11 @@ async fn modern_list_carries_the_cache_hints_the_server_sends() {
     let server = abc(&Calls::default()).build().unwrap();
     let client = connect(&server, "stdio", "codex", Era::Modern).await;
     let sent = list(&client, None, json!({})).await.unwrap();
-    let printed = run(&server, "list --runner codex --protocol 2026-07-28").await;
-    let printed: Value = serde_json::from_str(&printed.output).unwrap();
+    let printed = Inspection::new(&server, Principal::anonymous(), "2026-07-28")
+        .list(reader(Some("codex"), None, None))
+        .await
+        .unwrap();
+    let printed: Value = serde_json::from_str(&printed).unwrap();
     assert_eq!(printed["tools"], sent["tools"]);
     assert_eq!(
         (&printed["ttlMs"], &printed["cacheScope"]),
@@ -55,8 +76,8 @@ async fn list_applies_visibility_for_the_caller() {
         .tool(|_: Secret, _: CallContext| async { Ok::<_, String>(json!({})) })
         .build()
         .unwrap();
-    let names = |out: &Outcome| -> Vec<String> {
-        let v: Value = serde_json::from_str(&out.output).unwrap();
+    let names = |out: &str| -> Vec<String> {
+        let v: Value = serde_json::from_str(out).unwrap();
         v["tools"]
             .as_array()
             .unwrap()
@@ -64,42 +85,48 @@ async fn list_applies_visibility_for_the_caller() {
             .map(|t| t["name"].as_str().unwrap().to_owned())
             .collect()
     };
-    assert!(!names(&run(&server, "list").await).contains(&"secret".to_owned()));
-    assert!(
-        names(&run(&server, "list --principal ada --scopes admin").await)
-            .contains(&"secret".to_owned())
-    );
+    let anyone = inspection(&server).list(Reader::default()).await.unwrap();
+    assert!(!names(&anyone).contains(&"secret".to_owned()));
+    let ada = Principal::new("ada").with_scopes(["admin"]);
+    let admin = Inspection::new(&server, ada, "2025-11-25")
+        .list(Reader::default())
+        .await
+        .unwrap();
+    assert!(names(&admin).contains(&"secret".to_owned()));
 }
 
 #[tokio::test]
 async fn tokens_matrix_and_diff_agree_with_the_listing() {
     let server = abc(&Calls::default()).build().unwrap();
-    let tokens = run(&server, "tokens --json").await;
-    let tokens: Value = serde_json::from_str(&tokens.output).unwrap();
+    let inspection = inspection(&server);
+    let tokens = inspection.tokens().await.unwrap().json();
     let readers: Vec<&String> = tokens.as_object().unwrap().keys().collect();
     assert_eq!(
         readers,
         ["-", "codex", "grok"],
         "the classes alpha's rules tell apart"
     );
-    for (reader, flags) in [("-", ""), ("codex", "--runner codex")] {
-        for level in [0usize, 9] {
-            let page = run(&server, &format!("list {flags} --verbosity {level}"))
+    for (label, runner) in [("-", None), ("codex", Some("codex"))] {
+        for level in [0u8, 9] {
+            let page = inspection
+                .list(reader(runner, None, Some(level)))
                 .await
-                .output;
-            let cell = &tokens[reader][level];
-            assert_eq!(cell["bytes"], page.len(), "{reader} {level}");
+                .unwrap();
+            let cell = &tokens[label][usize::from(level)];
+            assert_eq!(cell["bytes"], page.len(), "{label} {level}");
             assert_eq!(
                 cell["tokens"],
                 inspect::count_tokens(&page),
-                "{reader} {level}"
+                "{label} {level}"
             );
         }
     }
     assert_eq!(tokens["-"][9]["saving_percent"], 0.0);
     assert!(tokens["-"][0]["saving_percent"].as_f64().unwrap() > 0.0);
 
-    let matrix: Value = serde_json::from_str(&run(&server, "matrix --json").await.output).unwrap();
+    let matrix = inspection.matrix().await.unwrap();
+    let text = matrix.to_string();
+    let matrix = matrix.json();
     let alpha = &matrix["tools"][0];
     assert_eq!(alpha["name"], "alpha");
     let description = &alpha["strings"][1];
@@ -108,14 +135,14 @@ async fn tokens_matrix_and_diff_agree_with_the_listing() {
         description["readers"]["codex"][5]["text"],
         "alpha (codex wording)"
     );
-    assert!(
-        run(&server, "matrix")
-            .await
-            .output
-            .contains("alpha (grok wording)")
-    );
+    assert!(text.contains("alpha (grok wording)"), "{text}");
+    assert_eq!(matrix["catalog"], tokens);
 
-    let diff = run(&server, "diff codex grok").await.output;
+    let diff = inspection
+        .diff(&ReaderClass::parse("codex"), &ReaderClass::parse("grok"))
+        .await
+        .unwrap()
+        .to_string();
     assert!(diff.contains("alpha description at 0..=9"), "{diff}");
     assert!(diff.contains("codex: \"alpha (codex wording)\""), "{diff}");
     assert!(!diff.contains("bravo"), "{diff}");
@@ -174,69 +201,64 @@ fn only<T: mcp_tailor::McpTool + serde::de::DeserializeOwned + Send + 'static>()
 #[tokio::test]
 async fn bare_definitions_inspect_like_a_server_of_them() {
     use mcp_tailor::McpTool as _;
-    let defs = [Alpha::def(), Bravo::def()];
-    let printed = inspect::run_defs(&defs, ["list".to_owned()]).await;
+    let defs = inspect::listing_server(&[Alpha::def(), Bravo::def()]).unwrap();
     let server = Server::builder()
         .tool(|_: Alpha, _: CallContext| async { Ok::<_, String>(json!({})) })
         .tool(|_: Bravo, _: CallContext| async { Ok::<_, String>(json!({})) })
         .build()
         .unwrap();
-    assert_eq!(printed, run(&server, "list").await);
-    let duplicate = inspect::run_defs(&[Alpha::def(), Alpha::def()], ["lint".to_owned()]).await;
+    assert_eq!(
+        inspection(&defs).list(Reader::default()).await.unwrap(),
+        inspection(&server).list(Reader::default()).await.unwrap()
+    );
+    let duplicate = inspect::listing_server(&[Alpha::def(), Alpha::def()])
+        .err()
+        .unwrap();
     assert!(
-        duplicate.output.contains("registered twice"),
-        "{}",
-        duplicate.output
+        duplicate.to_string().contains("registered twice"),
+        "{duplicate}"
     );
 }
 
 #[tokio::test]
 async fn lint_catches_a_wrong_argument_name_and_open_arguments() {
-    let out = run(&only::<SearchNotes>(), "lint").await;
-    assert!(!out.success);
-    assert_eq!(out.print_code(), 1);
+    let found = lint(&only::<SearchNotes>(), &LintConfig::default());
+    let has = |line: &str| found.iter().any(|f| f.starts_with(line));
     assert!(
-        out.output.contains(
+        has(
             "search_notes description [codex@0..=9]: names argument `limit`, which `search_notes` does not have; its arguments: maxResults, query, tag"
         ),
-        "{}",
-        out.output
+        "{found:#?}"
     );
     assert!(
-        out.output
-            .contains("search_notes schema: accepts unknown arguments"),
-        "{}",
-        out.output
+        has("search_notes schema: accepts unknown arguments"),
+        "{found:#?}"
     );
     // `codex` reads one text at every level: tailoring that does nothing by level.
     assert!(
-        out.output.contains(
-            "(catalog) every string [codex]: this reader gets the same catalog at every level"
-        ),
-        "{}",
-        out.output
+        has("(catalog) every string [codex]: this reader gets the same catalog at every level"),
+        "{found:#?}"
     );
 }
 
 #[tokio::test]
 async fn lint_is_quiet_on_a_clean_catalog_and_catches_costly_terse_levels_and_budgets() {
-    let fixed = run(&only::<FixedSearch>(), "lint").await;
-    assert!(fixed.success, "{}", fixed.output);
-    let backwards = run(&only::<Backwards>(), "lint").await;
-    assert!(
-        backwards.output.contains("backwards description [-]: level 0 (16 tokens) costs more than the richer level 5 (2 tokens)"),
-        "{}",
-        backwards.output
+    let fixed = lint(&only::<FixedSearch>(), &LintConfig::default());
+    assert_eq!(fixed, Vec::<String>::new());
+    let backwards = lint(&only::<Backwards>(), &LintConfig::default());
+    assert_eq!(
+        backwards,
+        [
+            "backwards description [-]: level 0 (16 tokens) costs more than the richer level 5 (2 tokens); make the terser text shorter"
+        ]
     );
-    let budget = run(&only::<FixedSearch>(), "lint --budget 5..=9=3").await;
-    assert!(!budget.success);
-    assert!(
-        budget.output.contains(
-            "search_notes description [-@5..=9]: 5 tokens at level 5, over its budget of 3"
-        ),
-        "{}",
-        budget.output
+    let mut budgets = LintConfig::default();
+    budgets.budgets[5..=9].fill(Some(3));
+    let budget = lint(&only::<FixedSearch>(), &budgets);
+    // Each of levels 5..=9, for both readers.
+    assert_eq!(budget.len(), 10, "{budget:#?}");
+    assert_eq!(
+        budget[0],
+        "search_notes description [-@5..=9]: 5 tokens at level 5, over its budget of 3"
     );
-    let usage = run(&only::<FixedSearch>(), "lint --budget 12=3").await;
-    assert!(usage.output.starts_with("usage error"), "{}", usage.output);
 }

@@ -6,7 +6,8 @@
 use crate::common::*;
 use crate::layer::{Library, Lookup};
 use mcp_tailor::Tailoring;
-use mcp_tailor::server::Server;
+use mcp_tailor::inspect::{self, Inspection};
+use mcp_tailor::server::{Principal, Reader, Server};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -32,6 +33,15 @@ description = { levels = [{ verbosity = 0, text = "Purge." }, { verbosity = 9, t
 [tools.not_served]
 description = "An upstream may add it later."
 "#;
+
+/// Codex at `level`, as `inspect` names a reader.
+fn codex(level: u8) -> Reader {
+    Reader {
+        runner: Some("codex".to_owned()),
+        model: None,
+        verbosity: Some(level),
+    }
+}
 
 fn reader(runner: &str, verbosity: u8) -> Value {
     json!({"mcp-tailor.dev/runner": runner, "mcp-tailor.dev/verbosity": verbosity})
@@ -207,20 +217,14 @@ async fn inspect_shows_nested_arguments_exactly_as_they_are_served() {
     let tools = mcp_tailor::inspect::read_catalog(NESTED_CATALOG).unwrap();
     let file = Tailoring::from_toml_str(NESTED_FILE).unwrap();
     assert_eq!(file.unmatched(&tools), []);
+    let defs = inspect::listing_server(&inspect::definitions(&tools, &file)).unwrap();
+    let inspection = Inspection::new(&defs, Principal::anonymous(), "2025-11-25");
     let server = serving(&tools, &file);
     let (client, _) = stdio(&server, "some-client", Era::Legacy).await;
     for level in [0u8, 9] {
         let served = by_name(&list(&client, None, reader("codex", level)).await.unwrap());
-        let args = [
-            "list",
-            "--runner",
-            "codex",
-            "--verbosity",
-            &level.to_string(),
-        ];
-        let inspected = mcp_tailor::inspect::run_tools(&tools, &file, args.map(String::from)).await;
-        assert!(inspected.success, "{}", inspected.output);
-        let inspected = by_name(&serde_json::from_str(&inspected.output).unwrap());
+        let inspected = inspection.list(codex(level)).await.unwrap();
+        let inspected = by_name(&serde_json::from_str(&inspected).unwrap());
         let (served, inspected) = (&served["push_files"], &inspected["push_files"]);
         assert_eq!(
             served["inputSchema"], inspected["inputSchema"],
@@ -258,7 +262,7 @@ async fn inspect_shows_nested_arguments_exactly_as_they_are_served() {
         );
     }
     // `matrix` names each nested argument by the file's path.
-    let matrix = mcp_tailor::inspect::run_tools(&tools, &file, ["matrix".to_owned()]).await;
+    let matrix = inspection.matrix().await.unwrap().to_string();
     for path in [
         "files[].path",
         "author.email",
@@ -266,9 +270,8 @@ async fn inspect_shows_nested_arguments_exactly_as_they_are_served() {
         "target.tag",
     ] {
         assert!(
-            matrix.output.contains(&format!("argument `{path}`")),
-            "{path}: {}",
-            matrix.output
+            matrix.contains(&format!("argument `{path}`")),
+            "{path}: {matrix}"
         );
     }
     // The file's description covers 0..=2 only: 3..=9 read the server's own words, and
@@ -282,7 +285,7 @@ async fn inspect_shows_nested_arguments_exactly_as_they_are_served() {
         "0..=2  \"Push files.\" (3 tokens) · file",
         "3..=9  \"Push several files in one commit.\" (7 tokens) · server's own",
     ] {
-        assert!(matrix.output.contains(line), "{line}\n{}", matrix.output);
+        assert!(matrix.contains(line), "{line}\n{matrix}");
     }
 }
 
@@ -329,20 +332,19 @@ description = false
         "Branch to push to."
     );
     // `inspect` reads the same, and `lint` names who reads no description.
-    let listed = mcp_tailor::inspect::run_tools(
-        &tools,
-        &file,
-        ["list", "--runner", "codex", "--verbosity", "0"].map(String::from),
-    )
-    .await;
-    let listed = by_name(&serde_json::from_str(&listed.output).unwrap());
+    let defs = inspect::listing_server(&inspect::definitions(&tools, &file)).unwrap();
+    let inspection = Inspection::new(&defs, Principal::anonymous(), "2025-11-25");
+    let listed = inspection.list(codex(0)).await.unwrap();
+    let listed = by_name(&serde_json::from_str(&listed).unwrap());
     assert_eq!(listed["push_files"], terse);
-    let lint = mcp_tailor::inspect::run_tools(&tools, &file, ["lint".to_owned()]).await;
+    let lint: Vec<String> = inspection
+        .lint(&Default::default())
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     assert!(
-        lint.output
-            .contains("push_files description [-@0..=1]: says nothing")
-            && lint.print_code() == 1,
-        "{}",
-        lint.output
+        lint.iter()
+            .any(|f| f.starts_with("push_files description [-@0..=1]: says nothing")),
+        "{lint:#?}"
     );
 }

@@ -1,3 +1,3 @@
 #!/bin/sh
 # What each reader's catalog costs, in tokens.
-cargo run -q -p mcp-tailor --example demo -- tokens
+cargo run -q -p mcp-tailor-cli --example demo -- tokens

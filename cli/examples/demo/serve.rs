@@ -2,6 +2,7 @@
 
 use crate::store::{CallError, Notes};
 use crate::tools::{self, CreateNote, DeleteNote, ReadNote, SearchNotes, TagNote};
+use clap::{Arg, ArgMatches, value_parser};
 use mcp_tailor::server::{CallContext, Principal, Server};
 use serde_json::Value;
 use std::net::SocketAddr;
@@ -24,56 +25,69 @@ pub struct ServeArgs {
 /// a deployment puts a `Principal` into the request extensions from its own auth layer.
 pub const DEMO_SCOPES_HEADER: &str = "x-demo-scopes";
 
-fn parse_level(flag: &str, value: Option<String>) -> Result<u8, String> {
-    let value = value.ok_or_else(|| format!("`{flag}` needs a level 0..=9"))?;
-    match value.parse::<u8>() {
-        Ok(level) if level <= 9 => Ok(level),
-        _ => Err(format!("`{flag} {value}`: expected a level 0..=9")),
-    }
+/// `serve`'s command line.
+pub fn command() -> clap::Command {
+    let level = || value_parser!(u8).range(0..=9);
+    clap::Command::new("serve")
+        .about("Serve the notes server over MCP on stdio, or streamable HTTP at /mcp")
+        .arg(
+            Arg::new("http")
+                .long("http")
+                .value_name("IP:PORT")
+                .value_parser(value_parser!(SocketAddr))
+                .help("Serve streamable HTTP at http://IP:PORT/mcp instead of stdio"),
+        )
+        .arg(
+            Arg::new("verbosity")
+                .long("verbosity")
+                .value_name("N")
+                .value_parser(level())
+                .help("The level of every request that names none (as in `list`)"),
+        )
+        .arg(
+            Arg::new("default-verbosity")
+                .long("default-verbosity")
+                .value_name("N")
+                .value_parser(level())
+                .help("The fallback level of descriptions without a default of their own"),
+        )
+        .arg(
+            Arg::new("scopes")
+                .long("scopes")
+                .value_name("a,b")
+                .help("The stdio caller's scopes (on HTTP, the X-Demo-Scopes header stands in for authentication)"),
+        )
+        .arg(
+            Arg::new("page-size")
+                .long("page-size")
+                .value_name("N")
+                .value_parser(value_parser!(u64).range(1..))
+                .help("Tools per tools/list page"),
+        )
+        .after_help(
+            "The cursor secret comes from MCP_TAILOR_CURSOR_SECRET (hex) when set, so \
+             replicas accept one another's cursors.",
+        )
 }
 
-pub fn parse(args: impl IntoIterator<Item = String>) -> Result<ServeArgs, String> {
-    let mut out = ServeArgs::default();
-    let mut args = args.into_iter();
-    while let Some(flag) = args.next() {
-        match flag.as_str() {
-            "--http" => {
-                let addr = args
-                    .next()
-                    .ok_or("`--http` needs an address, e.g. 127.0.0.1:8080")?;
-                out.http = Some(
-                    addr.parse()
-                        .map_err(|_| format!("`--http {addr}`: expected IP:PORT"))?,
-                );
-            }
-            "--verbosity" => out.verbosity = Some(parse_level(&flag, args.next())?),
-            "--default-verbosity" => {
-                out.default_verbosity = Some(parse_level(&flag, args.next())?);
-            }
-            "--scopes" => {
-                let scopes = args
-                    .next()
-                    .ok_or("`--scopes` needs a comma-separated list")?;
-                out.scopes = scopes
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_owned)
-                    .collect();
-            }
-            "--page-size" => {
-                let size = args.next().ok_or("`--page-size` needs a number of tools")?;
-                out.page_size = Some(
-                    size.parse()
-                        .ok()
-                        .filter(|&n: &usize| n > 0)
-                        .ok_or_else(|| format!("`--page-size {size}`: expected 1 or more"))?,
-                );
-            }
-            other => return Err(format!("unknown option `{other}`")),
-        }
+/// `serve`'s options from its matches.
+pub fn args(matches: &ArgMatches) -> ServeArgs {
+    ServeArgs {
+        http: matches.get_one::<SocketAddr>("http").copied(),
+        verbosity: matches.get_one::<u8>("verbosity").copied(),
+        default_verbosity: matches.get_one::<u8>("default-verbosity").copied(),
+        scopes: matches
+            .get_one::<String>("scopes")
+            .into_iter()
+            .flat_map(|s| s.split(','))
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        page_size: matches
+            .get_one::<u64>("page-size")
+            .map(|&n| usize::try_from(n).unwrap_or(usize::MAX)),
     }
-    Ok(out)
 }
 
 type Store = Arc<Mutex<Notes>>;

@@ -1,57 +1,45 @@
 //! The mcp-tailor demo: a notes server whose tool descriptions fit each reader.
 //!
 //! ```text
-//! cargo run -p mcp-tailor --example demo -- list --runner codex --model 5.4 --verbosity 2
-//! cargo run -p mcp-tailor --example demo -- matrix
-//! cargo run -p mcp-tailor --example demo -- eval --tasks runtime/examples/demo/tasks.toml
-//! cargo run -p mcp-tailor --example demo -- serve                      # stdio
-//! cargo run -p mcp-tailor --example demo -- serve --http 127.0.0.1:8080 # streamable HTTP at /mcp
+//! cargo run -p mcp-tailor-cli --example demo -- list --runner codex --model 5.4 --verbosity 2
+//! cargo run -p mcp-tailor-cli --example demo -- matrix
+//! cargo run -p mcp-tailor-cli --example demo -- eval --tasks cli/examples/demo/tasks.toml
+//! cargo run -p mcp-tailor-cli --example demo -- serve                      # stdio
+//! cargo run -p mcp-tailor-cli --example demo -- serve --http 127.0.0.1:8080 # streamable HTTP at /mcp
 //! ```
+//!
+//! Its command line is `serve` and the reports of `mcp_tailor::inspect` on its own catalog,
+//! as `mcp_tailor_cli::reports` reads and prints them.
 
 mod serve;
 mod store;
 mod tools;
 
+use mcp_tailor_cli::reports::{self, Request};
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-usage: demo serve [--http IP:PORT] [--verbosity N] [--default-verbosity N] [--scopes a,b] [--page-size N]
-       demo list | matrix | tokens | diff | lint | eval ...   (mcp_tailor::inspect, below)
+/// What the command line asks for.
+enum Job {
+    Serve(serve::ServeArgs),
+    Report(Request),
+}
 
-serve   serves the notes server over MCP on stdio, or on streamable HTTP at /mcp;
-        --verbosity is the level of every request that names none (as in `list`),
-        --default-verbosity the fallback level of descriptions without a default of
-        their own, --scopes the stdio caller's scopes (on HTTP the X-Demo-Scopes header
-        stands in for authentication), --page-size the tools per tools/list page; the
-        cursor secret comes from MCP_TAILOR_CURSOR_SECRET (hex) when set, so replicas
-        accept one another's cursors
+fn command() -> clap::Command {
+    clap::Command::new("demo")
+        .about("A notes server whose tool descriptions fit each reader")
+        .subcommand_required(true)
+        .subcommand(serve::command())
+        .subcommands(reports::subcommands())
+}
 
-";
-
-/// Runs one command; returns its output and whether it succeeded.
-fn run(mut args: impl Iterator<Item = String>) -> Result<mcp_tailor::inspect::Outcome, String> {
-    let command = args.next();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| e.to_string())?;
-    match command.as_deref() {
-        Some("serve") => {
-            let options = serve::parse(args)?;
-            runtime.block_on(serve::run(options))?;
-            Ok(mcp_tailor::inspect::Outcome {
-                output: String::new(),
-                success: true,
-            })
-        }
-        Some("help" | "--help" | "-h") | None => Err(String::new()),
-        Some(command) => {
-            // What the server sends each reader: the same server `serve` runs.
-            let server = serve::server(&serve::ServeArgs::default());
-            let args = std::iter::once(command.to_owned()).chain(args);
-            Ok(runtime.block_on(mcp_tailor::inspect::run(&server, args)))
-        }
-    }
+/// Reads the arguments (after the program's name); `Err` is clap's error, help included.
+fn parse(args: impl IntoIterator<Item = String>) -> Result<Job, clap::Error> {
+    let matches = command().no_binary_name(true).try_get_matches_from(args)?;
+    let (name, matches) = matches.subcommand().expect("a subcommand is required");
+    Ok(match name {
+        "serve" => Job::Serve(serve::args(matches)),
+        report => Job::Report(reports::request(report, matches).expect("a report")),
+    })
 }
 
 fn main() -> ExitCode {
@@ -63,14 +51,33 @@ fn main() -> ExitCode {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
         )
         .init();
-    match run(std::env::args().skip(1)) {
-        Ok(outcome) if outcome.output.is_empty() && outcome.success => ExitCode::SUCCESS,
-        Ok(outcome) => ExitCode::from(outcome.print() as u8),
-        Err(message) => {
-            eprintln!("demo: {message}\n\n{USAGE}{}", mcp_tailor::inspect::USAGE);
-            ExitCode::from(2)
+    let job = match parse(std::env::args().skip(1)) {
+        Ok(job) => job,
+        Err(error) => {
+            let _ = error.print();
+            return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2));
         }
-    }
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let done = match job {
+        Job::Serve(options) => runtime
+            .block_on(serve::run(options))
+            .map(|()| ExitCode::SUCCESS),
+        Job::Report(request) => {
+            // What the server sends each reader: the same server `serve` runs.
+            let server = serve::server(&serve::ServeArgs::default());
+            runtime
+                .block_on(reports::run(&server, &request))
+                .map(|printed| printed.print())
+        }
+    };
+    done.unwrap_or_else(|message| {
+        eprintln!("demo: {message}");
+        ExitCode::FAILURE
+    })
 }
 
 #[cfg(test)]
@@ -85,14 +92,22 @@ mod tests {
             .into_iter()
     }
 
-    fn output(line: &str) -> mcp_tailor::inspect::Outcome {
-        run(args(line)).unwrap()
+    fn output(line: &str) -> reports::Printed {
+        let Ok(Job::Report(request)) = parse(args(line)) else {
+            panic!("{line}: no report");
+        };
+        let server = serve::server(&serve::ServeArgs::default());
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(reports::run(&server, &request)).unwrap()
     }
 
     fn listed(line: &str) -> Value {
-        let outcome = output(line);
-        assert!(outcome.success, "{line}: {}", outcome.output);
-        serde_json::from_str(&outcome.output).unwrap()
+        let printed = output(line);
+        assert!(!printed.findings, "{line}: {}", printed.text);
+        serde_json::from_str(&printed.text).unwrap()
     }
 
     #[test]
@@ -160,7 +175,7 @@ mod tests {
         for runner in ["", "--runner codex", "--runner grok"] {
             let bytes = |level: u8| {
                 output(&format!("list {runner} --verbosity {level}"))
-                    .output
+                    .text
                     .len()
             };
             assert!(
@@ -200,7 +215,7 @@ mod tests {
 
     #[test]
     fn matrix_shows_every_tool_every_reader_class_and_the_catalog() {
-        let out = output("matrix").output;
+        let out = output("matrix").text;
         for tool in serve::server(&serve::ServeArgs::default()).tools() {
             assert!(
                 out.contains(&format!("{}\n", tool.name())),
@@ -215,23 +230,23 @@ mod tests {
 
     #[test]
     fn lint_passes_on_the_demo() {
-        let outcome = output("lint");
-        assert!(outcome.success, "{}", outcome.output);
+        let printed = output("lint");
+        assert!(!printed.findings, "{}", printed.text);
     }
 
     #[test]
     fn eval_finds_the_tools_users_ask_for_at_every_level() {
         let tasks = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/demo/tasks.toml");
         // The floor `.ci/run` holds the demo to.
-        let outcome = output(&format!("eval --tasks {tasks} --floor 0.3"));
-        assert!(outcome.success, "{}", outcome.output);
+        let printed = output(&format!("eval --tasks {tasks} --floor 0.3"));
+        assert!(!printed.findings, "{}", printed.text);
         assert!(
-            outcome.output.ends_with("eval: no findings"),
+            printed.text.ends_with("eval: no findings"),
             "{}",
-            outcome.output
+            printed.text
         );
         let report: Value =
-            serde_json::from_str(&output(&format!("eval --tasks {tasks} --json")).output).unwrap();
+            serde_json::from_str(&output(&format!("eval --tasks {tasks} --json")).text).unwrap();
         // Every reader class is asked, with every task at least 12 of them are about.
         let readers = report["readers"].as_object().unwrap();
         assert_eq!(readers.len(), 7);
@@ -247,44 +262,37 @@ mod tests {
         let committed = include_str!("eval.svg");
         assert!(
             drawn == committed,
-            "regenerate it: cargo run -p mcp-tailor --example demo -- eval --tasks \
-             runtime/examples/demo/tasks.toml --svg runtime/examples/demo/eval.svg"
+            "regenerate it: cargo run -p mcp-tailor-cli --example demo -- eval --tasks \
+             cli/examples/demo/tasks.toml --svg cli/examples/demo/eval.svg"
         );
     }
 
     #[test]
     fn bad_arguments_are_reported() {
-        let usage = |line: &str| {
-            let outcome = output(line);
-            assert!(!outcome.success, "{line}");
-            outcome.output
+        let usage = |line: &str| match parse(args(line)) {
+            Err(error) => {
+                assert_eq!(error.exit_code(), 2, "{line}: {error}");
+                error.to_string()
+            }
+            Ok(_) => panic!("{line}: accepted"),
         };
-        assert!(usage("list --verbosity").contains("needs a level"));
-        assert!(usage("list --verbosity x").contains("expected a level"));
-        assert!(usage("list --colour red").contains("unknown option"));
-        assert!(usage("frobnicate").contains("unknown command"));
-        assert!(run(args("")).is_err());
-        assert!(
-            serve::parse(args("--http nowhere"))
-                .unwrap_err()
-                .contains("IP:PORT")
-        );
-        let parsed = serve::parse(args(
-            "--http 127.0.0.1:0 --verbosity 3 --default-verbosity 1 --scopes notes.delete,x",
-        ))
-        .unwrap();
+        assert!(usage("list --verbosity").contains("a value is required"));
+        assert!(usage("list --verbosity x").contains("invalid value 'x'"));
+        assert!(usage("list --colour red").contains("unexpected argument '--colour'"));
+        assert!(usage("frobnicate").contains("unrecognized subcommand"));
+        assert!(usage("").contains("serve"));
+        assert!(usage("serve --http nowhere").contains("invalid value 'nowhere'"));
+        assert!(usage("serve --page-size 0").contains("0 is not in 1.."));
+        let Ok(Job::Serve(parsed)) = parse(args(
+            "serve --http 127.0.0.1:0 --verbosity 3 --default-verbosity 1 --scopes notes.delete,x \
+             --page-size 2",
+        )) else {
+            panic!("serve");
+        };
         assert_eq!(parsed.verbosity, Some(3));
         assert_eq!(parsed.default_verbosity, Some(1));
         assert_eq!(parsed.scopes, vec!["notes.delete", "x"]);
-        assert_eq!(
-            serve::parse(args("--page-size 2")).unwrap().page_size,
-            Some(2)
-        );
-        assert!(
-            serve::parse(args("--page-size 0"))
-                .unwrap_err()
-                .contains("expected 1 or more")
-        );
+        assert_eq!(parsed.page_size, Some(2));
         // Two tools a page: the first page of the five-tool catalog has a cursor.
         let paged = serve::server(&serve::ServeArgs {
             page_size: Some(2),

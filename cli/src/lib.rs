@@ -1,0 +1,78 @@
+//! The `mcp-tailor` command ([`main`]): check and draft tailoring files, see what each
+//! reader of a catalog gets, and serve any MCP server with its tools worded per reader
+//! (`mcp-tailor --help`); and [`reports`], the command line of `mcp_tailor::inspect`'s
+//! reports for a host binary's own catalog.
+
+mod args;
+mod init;
+mod inspect;
+mod proxy;
+pub mod reports;
+mod values;
+
+use args::Command;
+use std::process::ExitCode;
+
+/// The `mcp-tailor` command, on this process's arguments; returns its exit code.
+pub fn main() -> ExitCode {
+    let command = match args::parse(std::env::args()) {
+        Ok(command) => command,
+        Err(error) => return clap_exit(&error),
+    };
+    match command {
+        Command::Check { file } => check(&file),
+        Command::Proxy(options) => proxy::run(options),
+        Command::Inspect(options) => inspect::run(options),
+        Command::Init(options) => init::run(options),
+    }
+}
+
+/// Prints clap's error: help and the version on stdout (exit 0), a usage error on stderr
+/// (exit 2).
+fn clap_exit(error: &clap::Error) -> ExitCode {
+    let _ = error.print();
+    ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
+}
+
+/// Writes `text` and a newline to standard output. A reader that closed it (`… | head`)
+/// is no error: nothing more is written, and nothing said about it.
+fn print_out(text: &str) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("mcp-tailor: cannot write the output: {error}");
+        }
+        _ => {}
+    }
+}
+
+/// The async runtime `proxy`, `inspect` and `init` run on, or the exit that says why there
+/// is none. One thread: a proxy's work is many short hops between its client, the layer and
+/// the upstream, and on one thread none of them waits for another thread to wake (measured
+/// in BENCHMARKS.md §9: about half the CPU per request of tokio's multi-thread runtime).
+fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build();
+    runtime.map_err(|error| {
+        eprintln!("mcp-tailor: cannot start the runtime: {error}");
+        ExitCode::FAILURE
+    })
+}
+
+/// `check FILE`: every error, then 1; or the warnings, then 0.
+fn check(file: &str) -> ExitCode {
+    match mcp_tailor::Tailoring::load(file) {
+        Ok(tailoring) => {
+            for warning in tailoring.warnings() {
+                eprintln!("{warning}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("{error}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! A report made and printed: its text, its findings, its exit code.
+
+use super::{Report, Request};
+use mcp_tailor::inspect::{Finding, InspectError, Inspection, eval};
+use mcp_tailor::server::Server;
+use mcp_tailor::server::rmcp::ServerHandler;
+use serde_json::Value;
+use std::process::ExitCode;
+
+/// What a report printed, and whether it found something (`lint`, `eval`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Printed {
+    /// The report, for standard output.
+    pub text: String,
+    /// Findings were reported: the exit code is 1.
+    pub findings: bool,
+}
+
+impl Printed {
+    fn report(text: String) -> Printed {
+        Printed {
+            text,
+            findings: false,
+        }
+    }
+
+    /// Writes the text to standard output and returns the exit code: 0, or 1 with findings.
+    /// A reader that closed standard output (`… | head`) is no error.
+    pub fn print(&self) -> ExitCode {
+        crate::print_out(&self.text);
+        if self.findings {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+/// The whole command for a host binary: reads `args` (the report's name first) as the
+/// command `name`, makes the report of `server`'s catalog, prints it, and returns the exit
+/// code (see [the module](super)).
+pub async fn main<H: ServerHandler + Clone>(
+    server: &Server<H>,
+    name: &'static str,
+    args: impl IntoIterator<Item = String>,
+) -> ExitCode {
+    match super::parse(name, args) {
+        Ok(request) => print(run(server, &request).await),
+        Err(error) => crate::clap_exit(&error),
+    }
+}
+
+/// Prints a report, or why there is none (standard error, exit 1).
+pub(crate) fn print(printed: Result<Printed, String>) -> ExitCode {
+    match printed {
+        Ok(printed) => printed.print(),
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Makes `request`'s report of `server`'s catalog; `Err` says why it could not be made.
+pub async fn run<H: ServerHandler + Clone>(
+    server: &Server<H>,
+    request: &Request,
+) -> Result<Printed, String> {
+    run_with(server, request, Vec::new()).await
+}
+
+/// [`run`], with findings of the caller's own that `lint` reports with its own (e.g.
+/// [`lacking`](mcp_tailor::inspect::lacking) for another server's catalog).
+pub async fn run_with<H: ServerHandler + Clone>(
+    server: &Server<H>,
+    request: &Request,
+    more_lint: Vec<Finding>,
+) -> Result<Printed, String> {
+    let inspection = Inspection::new(server, request.caller.clone(), &request.protocol);
+    let failed = |e: InspectError| e.to_string();
+    Ok(match &request.report {
+        Report::List { reader, pretty } => {
+            let page = inspection.list(reader.clone()).await.map_err(failed)?;
+            Printed::report(if *pretty {
+                indented(&serde_json::from_str(&page).unwrap_or_default())
+            } else {
+                page
+            })
+        }
+        Report::Matrix { json } => {
+            let matrix = inspection.matrix().await.map_err(failed)?;
+            Printed::report(if *json {
+                indented(&matrix.json())
+            } else {
+                matrix.to_string()
+            })
+        }
+        Report::Tokens { json } => {
+            let tokens = inspection.tokens().await.map_err(failed)?;
+            Printed::report(if *json {
+                indented(&tokens.json())
+            } else {
+                tokens.to_string()
+            })
+        }
+        Report::Diff { a, b } => {
+            Printed::report(inspection.diff(a, b).await.map_err(failed)?.to_string())
+        }
+        Report::Lint { config } => {
+            let mut findings = inspection.lint(config);
+            findings.extend(more_lint);
+            let clean = format!(
+                " ({} tools, {} reader classes)",
+                inspection.defs().len(),
+                inspection.classes().len()
+            );
+            with_findings(String::new(), &findings, "lint", &clean)
+        }
+        Report::Eval {
+            tasks,
+            top,
+            floor,
+            svg,
+            json,
+        } => {
+            let tasks = eval::Tasks::load(tasks)?;
+            let evaluation = inspection.eval(&tasks, *top).await.map_err(failed)?;
+            let mut findings = eval::lost_at_terser_levels(&evaluation);
+            if let Some(floor) = floor {
+                findings.extend(eval::below_floor(&evaluation, *floor));
+            }
+            if let Some(svg) = svg {
+                std::fs::write(svg, eval::svg(&evaluation)?)
+                    .map_err(|e| format!("cannot write `{svg}`: {e}"))?;
+            }
+            if *json {
+                let lines: Vec<String> = findings.iter().map(Finding::to_string).collect();
+                Printed {
+                    text: indented(&eval::json(&evaluation, &lines)),
+                    findings: !lines.is_empty(),
+                }
+            } else {
+                with_findings(eval::text(&evaluation), &findings, "eval", "")
+            }
+        }
+    })
+}
+
+fn indented(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
+/// Findings as `lint` and `eval` print them: the report (if any), then each finding and
+/// their count.
+fn with_findings(report: String, findings: &[Finding], command: &str, clean: &str) -> Printed {
+    if findings.is_empty() {
+        return Printed::report(format!("{report}{command}: no findings{clean}"));
+    }
+    let lines: Vec<String> = findings.iter().map(Finding::to_string).collect();
+    let report = if report.is_empty() {
+        report
+    } else {
+        format!("{report}\n")
+    };
+    Printed {
+        text: format!(
+            "{report}{}\n{command}: {} findings",
+            lines.join("\n"),
+            lines.len()
+        ),
+        findings: true,
+    }
+}
+
+#[cfg(test)]
+mod tests;
