@@ -12,12 +12,18 @@
 //! puts an object's fields back in the upstream's order (the layer's own after them).
 //! What the layer changed on purpose — a tailored description, a title said as nothing —
 //! is a field the types know, so no patch touches it.
+//!
+//! A listing is restored once per distinct content and kept ([`Restored`]): the same
+//! reader class asking again while the upstream's tools and the file stay as they were is
+//! served the listing restored before.
 
 use rmcp::model::{
     CustomResult, JsonRpcMessage, JsonRpcResponse, MetaObject, ServerJsonRpcMessage, ServerResult,
 };
 use serde_json::{Map, Value, json};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{LazyLock, Mutex, PoisonError};
 
 /// The `_meta` key a patch travels under, from the wrapped handler to the edge.
 pub(crate) const KEY: &str = "mcp-tailor.dev/verbatim";
@@ -101,15 +107,60 @@ pub(crate) fn restored(message: &ServerJsonRpcMessage) -> Option<ServerJsonRpcMe
     if !patches_made() || !carries(&response.result) {
         return None;
     }
-    let mut restored = json!({ "result": serde_json::to_value(&response.result).ok()? });
-    if !restore(&mut restored) {
-        return None;
-    }
+    let result = RESTORED.result(&response.result)?;
     Some(JsonRpcMessage::Response(JsonRpcResponse {
         jsonrpc: response.jsonrpc,
         id: response.id.clone(),
-        result: ServerResult::CustomResult(CustomResult(restored["result"].take())),
+        result: ServerResult::CustomResult(CustomResult(result)),
     }))
+}
+
+/// `result` restored as JSON; `None` when it carries no patch.
+fn restore_result(result: &ServerResult) -> Option<Value> {
+    let mut restored = json!({ "result": serde_json::to_value(result).ok()? });
+    restore(&mut restored).then(|| restored["result"].take())
+}
+
+/// The most listings [`Restored`] keeps (then it starts again): a few per reader class.
+const KEPT: usize = 64;
+
+/// Listings restored lately, by their typed form as written (compared in full, so two
+/// listings never share one). Restoring is a pure function of the typed listing, patches
+/// included: the same typed listing is the same restored listing.
+#[derive(Default)]
+struct Restored {
+    kept: Mutex<HashMap<Box<[u8]>, Value, foldhash::fast::RandomState>>,
+}
+
+static RESTORED: LazyLock<Restored> = LazyLock::new(Restored::default);
+
+impl Restored {
+    /// `result` restored: a listing from the ones kept when it was restored before; any
+    /// other result (a call's, read once) restored afresh.
+    fn result(&self, result: &ServerResult) -> Option<Value> {
+        let listing = matches!(
+            result,
+            ServerResult::ListToolsResult(_)
+                | ServerResult::ListPromptsResult(_)
+                | ServerResult::ListResourcesResult(_)
+                | ServerResult::ListResourceTemplatesResult(_)
+        );
+        if !listing {
+            return restore_result(result);
+        }
+        let typed = serde_json::to_vec(result).ok()?;
+        let kept = || self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(restored) = kept().get(typed.as_slice()) {
+            return Some(restored.clone());
+        }
+        let restored = restore_result(result)?;
+        let mut kept = kept();
+        if kept.len() >= KEPT {
+            kept.clear();
+        }
+        kept.insert(typed.into_boxed_slice(), restored.clone());
+        Some(restored)
+    }
 }
 
 /// [`restored`], or `message` itself.
@@ -330,6 +381,42 @@ mod tests {
         let mut message = json!({"jsonrpc": "2.0", "id": 1, "result": {"_meta": {"x": 1}}});
         restore(&mut message);
         assert_eq!(message["result"], json!({"_meta": {"x": 1}}));
+    }
+
+    /// A listing of one tool as rmcp's types read `raw`, carrying the patch back to it.
+    fn listing(raw: &Value) -> ServerJsonRpcMessage {
+        let mut tool: rmcp::model::Tool = serde_json::from_value(raw.clone()).unwrap();
+        let typed = serde_json::to_value(&tool).unwrap();
+        let mut meta = Map::new();
+        attach(&mut meta, patch(raw, &typed).unwrap());
+        tool.meta = Some(MetaObject(meta));
+        let result =
+            ServerResult::ListToolsResult(rmcp::model::ListToolsResult::with_all_items(vec![tool]));
+        ServerJsonRpcMessage::response(result, rmcp::model::RequestId::Number(1))
+    }
+
+    fn result_of(message: &ServerJsonRpcMessage) -> Value {
+        serde_json::to_value(message).unwrap()["result"].take()
+    }
+
+    #[test]
+    fn a_listing_is_restored_once_and_reused_while_it_is_the_same() {
+        let tool = |description: &str| {
+            json!({"name": "a", "description": description, "inputSchema": {"type": "object"},
+                "execution": {"taskSupport": "forbidden"}})
+        };
+        let first = restored(&listing(&tool("A"))).unwrap();
+        assert_eq!(result_of(&first)["tools"], json!([tool("A")]));
+        let kept = |value: &Value| {
+            let kept = RESTORED.kept.lock().unwrap();
+            kept.values().any(|v| v == value)
+        };
+        assert!(kept(&result_of(&first)));
+        let again = restored(&listing(&tool("A"))).unwrap();
+        assert_eq!(result_of(&again), result_of(&first));
+        // Another listing is restored on its own, never served one kept for another.
+        let other = restored(&listing(&tool("B"))).unwrap();
+        assert_eq!(result_of(&other)["tools"], json!([tool("B")]));
     }
 
     #[test]
