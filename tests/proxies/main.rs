@@ -2,7 +2,8 @@
 //! drafted by `mcp-tailor init` for the upstream, in both upstream modes — side by side
 //! with the `mcp-proxy` crate (tower-mcp), supergateway, npm `mcp-proxy` and FastMCP's
 //! proxy, each in front of the same upstream: npm `server-filesystem` over stdio, and
-//! `server-everything` over streamable HTTP (also measured directly). One raw HTTP/1.1
+//! `server-everything` over streamable HTTP, a fresh one for each proxy (also measured
+//! directly). One raw HTTP/1.1
 //! client (`mcp_tailor_tests::client`) on loopback reads every proxy the same way; rounds
 //! interleave the proxies and the table shows the median over rounds of each figure.
 //!
@@ -13,7 +14,8 @@
 //! cargo run --release -p mcp-tailor-tests --bin proxies -- [ROUNDS]
 //! ```
 //!
-//! `PROXIES=NAME` measures only the proxies whose name holds `NAME` (e.g. `tailor`).
+//! `PROXIES=NAME[,NAME…]` measures only the proxies whose name holds one of them (e.g.
+//! `tailor,crate`).
 
 mod measure;
 mod peers;
@@ -177,6 +179,22 @@ async fn run(
     Ok(row)
 }
 
+/// The upstream of `kind`: the stdio command, or a fresh server-everything on streamable
+/// HTTP with its process.
+async fn upstream_of(
+    kind: &str,
+    places: &Places,
+    stdio: &Upstream,
+) -> (Upstream, Option<tokio::process::Child>) {
+    match kind {
+        "stdio" => (stdio.clone(), None),
+        _ => {
+            let (url, child) = everything_over_http(places).await;
+            (Upstream::Http(url), Some(child))
+        }
+    }
+}
+
 /// Starts server-everything on streamable HTTP; its URL and process.
 async fn everything_over_http(places: &Places) -> (String, tokio::process::Child) {
     let (_, everything) = peers::servers(places, &places.scratch);
@@ -292,29 +310,26 @@ async fn bench(rounds: usize) -> bool {
     let mut tables = Vec::new();
     for kind in ["stdio", "http"] {
         let mut rows: Vec<(Peer, Vec<Row>)> = Peer::ALL.iter().map(|p| (*p, Vec::new())).collect();
+        // The tailoring file mcp-tailor serves each upstream with, drafted from one of its own.
+        let (drafted_from, _child) = upstream_of(kind, &places, &stdio).await;
+        places.tailoring = draft(&places, kind, &drafted_from);
         for round in 0..rounds {
-            let (upstream, upstream_child) = match kind {
-                "stdio" => (stdio.clone(), None),
-                _ => {
-                    let (url, child) = everything_over_http(&places).await;
-                    (Upstream::Http(url), Some(child))
-                }
-            };
-            if round == 0 {
-                places.tailoring = draft(&places, kind, &upstream);
-            }
-            let upstream_pid = upstream_child.as_ref().and_then(|c| c.id());
             // Each round starts with another peer: a machine warming up favours none.
             let n = rows.len();
             for i in 0..n {
                 let at = (i + round) % n;
                 let peer = rows[at].0;
-                // `PROXIES=tailor` measures only the peers whose name holds it.
+                // `PROXIES=tailor,crate` measures only the peers whose name holds one.
                 if let Ok(only) = std::env::var("PROXIES")
-                    && !peer.name().contains(only.as_str())
+                    && !only.split(',').any(|name| peer.name().contains(name))
                 {
                     continue;
                 }
+                // A fresh HTTP upstream for each peer: server-everything slows down with
+                // every session left open in it (from 0.6 to 1.9 ms a call), so a shared
+                // one would favour the peers measured first.
+                let (upstream, upstream_child) = upstream_of(kind, &places, &stdio).await;
+                let upstream_pid = upstream_child.as_ref().and_then(|c| c.id());
                 match measure_peer(peer, &places, &upstream, upstream_pid).await {
                     None => {}
                     Some(Ok(row)) => {

@@ -134,13 +134,25 @@ fn initialize(id: u64) -> String {
 async fn bodies_that_are_not_json_rpc_are_400_with_a_json_rpc_error() {
     let server = abc(&Calls::default()).build().unwrap();
     let addr = http_server(&server).await;
-    let (status, body) = post(addr, "{not json", "").await;
-    assert_eq!(status, 400);
-    assert_eq!(
-        serde_json::from_str::<Value>(&body).unwrap()["error"]["code"],
-        -32700
-    );
-    for not_rpc in ["[]", "42", r#"{"method": "tools/list"}"#] {
+    for not_json in [
+        "{not json",
+        r#"{"jsonrpc": "2.0", "method": "ping"} trailing"#,
+    ] {
+        let (status, body) = post(addr, not_json, "").await;
+        assert_eq!(status, 400, "{not_json}");
+        assert_eq!(
+            serde_json::from_str::<Value>(&body).unwrap()["error"]["code"],
+            -32700,
+            "{not_json}"
+        );
+    }
+    for not_rpc in [
+        "[]",
+        "42",
+        r#"{"method": "tools/list"}"#,
+        r#"{"jsonrpc": 2, "method": "tools/list"}"#,
+        r#"[{"jsonrpc": "2.0", "method": "ping", "id": 1}, 7]"#,
+    ] {
         let (status, body) = post(addr, not_rpc, "").await;
         assert_eq!(status, 400, "{not_rpc}");
         assert_eq!(

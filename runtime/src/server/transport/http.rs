@@ -19,6 +19,7 @@ use rmcp::transport::streamable_http_server::session::SessionId;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::{Value, json};
+use std::borrow::Cow;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -49,13 +50,51 @@ fn jsonrpc_error(status: StatusCode, id: Value, code: i64, message: &str) -> Res
     response
 }
 
-/// Whether a JSON value has the shape of a JSON-RPC message (or a batch of them).
-fn is_jsonrpc(value: &Value) -> bool {
-    match value {
-        Value::Object(map) => map.get("jsonrpc") == Some(&json!("2.0")),
-        Value::Array(items) => !items.is_empty() && items.iter().all(is_jsonrpc),
-        _ => false,
+/// What the front reads of a POSTed message: its version, method and id. The rest is
+/// skipped, not built: rmcp reads the message itself.
+#[derive(serde::Deserialize)]
+struct Envelope<'a> {
+    #[serde(borrow)]
+    jsonrpc: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    method: Option<Cow<'a, str>>,
+    id: Option<Value>,
+}
+
+impl Envelope<'_> {
+    fn is_jsonrpc(&self) -> bool {
+        self.jsonrpc.as_deref() == Some("2.0")
     }
+}
+
+/// What a POST body holds, as far as the front needs: an `initialize` opens a session.
+struct Posted {
+    /// The `initialize` request's id, when it is one.
+    initialize: Option<Value>,
+}
+
+/// Reads `bytes` as a JSON-RPC message (or a batch of them); `Err` is the JSON-RPC code of
+/// why not: `-32700` for a body that is not JSON, `-32600` for JSON that is not JSON-RPC.
+fn posted(bytes: &[u8]) -> Result<Posted, i64> {
+    let code = |error: serde_json::Error| match error.classify() {
+        serde_json::error::Category::Data => -32600,
+        _ => -32700,
+    };
+    let batch = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[');
+    if batch {
+        let all: Vec<Envelope<'_>> = serde_json::from_slice(bytes).map_err(code)?;
+        if all.is_empty() || !all.iter().all(Envelope::is_jsonrpc) {
+            return Err(-32600);
+        }
+        return Ok(Posted { initialize: None });
+    }
+    let one: Envelope<'_> = serde_json::from_slice(bytes).map_err(code)?;
+    if !one.is_jsonrpc() {
+        return Err(-32600);
+    }
+    let initialize =
+        (one.method.as_deref() == Some("initialize")).then(|| one.id.unwrap_or(Value::Null));
+    Ok(Posted { initialize })
 }
 
 /// In front of rmcp: every request on a session is in flight until its response body ends;
@@ -123,15 +162,16 @@ impl HttpBody for Guarded {
 /// the admission (`open_session`).
 async fn post(front: &Front, request: Request, next: Next) -> Response {
     let (parts, body) = request.into_parts();
-    let (bytes, message) = match message(front, body).await {
+    let (bytes, posted) = match message(front, body).await {
         Ok(read) => read,
         Err((status, code, why)) => return jsonrpc_error(status, Value::Null, code, why),
     };
-    let opens_session = message.get("method") == Some(&json!("initialize"))
-        && !parts.headers.contains_key(SESSION_HEADER);
+    let opens_session = posted
+        .initialize
+        .filter(|_| !parts.headers.contains_key(SESSION_HEADER));
     let request = Request::from_parts(parts, Body::from(bytes));
-    if opens_session {
-        open_session(front, request, &message, next).await
+    if let Some(id) = opens_session {
+        open_session(front, request, id, next).await
     } else {
         restored(next.run(request).await).await
     }
@@ -165,14 +205,14 @@ async fn restored(response: Response) -> Response {
     Response::from_parts(parts, Body::from(body))
 }
 
-/// The body, read within the size and time bounds, and the JSON-RPC message it holds; or
-/// why not, as the HTTP status, JSON-RPC code and message of the error response: 408 or
-/// 413, `-32700` for a body that is not JSON and `-32600` for JSON that is not JSON-RPC
-/// (HTTP 400).
+/// The body, read within the size and time bounds, and what the front reads of the
+/// JSON-RPC message it holds ([`posted`]); or why not, as the HTTP status, JSON-RPC code and
+/// message of the error response: 408 or 413, `-32700` for a body that is not JSON and
+/// `-32600` for JSON that is not JSON-RPC (HTTP 400).
 async fn message(
     front: &Front,
     body: Body,
-) -> Result<(Bytes, Value), (StatusCode, i64, &'static str)> {
+) -> Result<(Bytes, Posted), (StatusCode, i64, &'static str)> {
     let read = axum::body::to_bytes(body, front.config.max_body_bytes);
     let refuse = |status, code, why| Err((status, code, why));
     let bytes = match tokio::time::timeout(front.config.body_timeout, read).await {
@@ -186,26 +226,24 @@ async fn message(
         }
         Ok(Ok(bytes)) => bytes,
     };
-    let Ok(message) = serde_json::from_slice::<Value>(&bytes) else {
-        return refuse(
+    match posted(&bytes) {
+        Ok(posted) => Ok((bytes, posted)),
+        Err(-32700) => refuse(
             StatusCode::BAD_REQUEST,
             -32700,
             "parse error: the body is not JSON",
-        );
-    };
-    if !is_jsonrpc(&message) {
-        return refuse(
+        ),
+        Err(code) => refuse(
             StatusCode::BAD_REQUEST,
-            -32600,
+            code,
             "invalid request: not a JSON-RPC 2.0 message",
-        );
+        ),
     }
-    Ok((bytes, message))
 }
 
 /// An `initialize`: room made for its session (or HTTP 503 with a JSON-RPC error when every
 /// session that could go is busy), then the session recorded as its client's.
-async fn open_session(front: &Front, request: Request, message: &Value, next: Next) -> Response {
+async fn open_session(front: &Front, request: Request, id: Value, next: Next) -> Response {
     let peer = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
@@ -225,7 +263,6 @@ async fn open_session(front: &Front, request: Request, message: &Value, next: Ne
             max = front.config.max_sessions,
             "session table full, every session busy; initialize refused"
         );
-        let id = message.get("id").cloned().unwrap_or(Value::Null);
         let mut response = jsonrpc_error(
             StatusCode::SERVICE_UNAVAILABLE,
             id,
