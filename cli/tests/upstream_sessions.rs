@@ -170,6 +170,14 @@ impl HttpSession {
         let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
             "params": {"name": name, "arguments": {}}});
         let mut response = post(&self.client, &self.url, Some(&self.id), &call).await;
+        // Answered at once: one JSON body; with a question first: an event stream.
+        let json = response
+            .headers()
+            .get("content-type")
+            .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
+        if json {
+            return response.json().await.unwrap();
+        }
         let mut buffer = String::new();
         loop {
             let chunk = response.chunk().await.unwrap().expect("no result");

@@ -73,6 +73,12 @@ pub struct HttpConfig {
     pub body_timeout: Duration,
     /// The largest request body (HTTP 413 beyond it). Default 4 MiB.
     pub max_body_bytes: usize,
+    /// A request on a session whose first message back is its answer is answered with one
+    /// `application/json` body, not an event stream, when its client accepts JSON (one
+    /// write, one parse); a request that hears anything first (progress, a log line, a
+    /// question to the client) keeps its event stream. Default `true`; `false` streams
+    /// every answer, each with a priming event a client can resume from.
+    pub json_answers: bool,
 }
 
 #[cfg(feature = "http")]
@@ -88,6 +94,7 @@ impl Default for HttpConfig {
             header_read_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
             max_body_bytes: 4 * 1024 * 1024,
+            json_answers: true,
         }
     }
 }

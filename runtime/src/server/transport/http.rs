@@ -7,6 +7,7 @@
 use crate::server::limits::HttpConfig;
 use crate::server::session::handler::Session;
 use crate::server::transport::admission::{Admission, InFlight};
+use crate::server::transport::json_answer;
 use crate::server::transport::tagged::TaggedSessions;
 use crate::server::verbatim;
 use axum::body::{Body, Bytes, HttpBody};
@@ -67,10 +68,13 @@ impl Envelope<'_> {
     }
 }
 
-/// What a POST body holds, as far as the front needs: an `initialize` opens a session.
+/// What a POST body holds, as far as the front needs: an `initialize` opens a session; a
+/// request (one message with a method and an id) may be answered as JSON.
 struct Posted {
     /// The `initialize` request's id, when it is one.
     initialize: Option<Value>,
+    /// Whether it is one request.
+    request: bool,
 }
 
 /// Reads `bytes` as a JSON-RPC message (or a batch of them); `Err` is the JSON-RPC code of
@@ -86,15 +90,22 @@ fn posted(bytes: &[u8]) -> Result<Posted, i64> {
         if all.is_empty() || !all.iter().all(Envelope::is_jsonrpc) {
             return Err(-32600);
         }
-        return Ok(Posted { initialize: None });
+        return Ok(Posted {
+            initialize: None,
+            request: false,
+        });
     }
     let one: Envelope<'_> = serde_json::from_slice(bytes).map_err(code)?;
     if !one.is_jsonrpc() {
         return Err(-32600);
     }
+    let request = one.method.is_some() && one.id.is_some();
     let initialize =
         (one.method.as_deref() == Some("initialize")).then(|| one.id.unwrap_or(Value::Null));
-    Ok(Posted { initialize })
+    Ok(Posted {
+        initialize,
+        request,
+    })
 }
 
 /// In front of rmcp: every request on a session is in flight until its response body ends;
@@ -169,12 +180,27 @@ async fn post(front: &Front, request: Request, next: Next) -> Response {
     let opens_session = posted
         .initialize
         .filter(|_| !parts.headers.contains_key(SESSION_HEADER));
+    let as_json = front.config.json_answers && posted.request && accepts_json(&parts.headers);
     let request = Request::from_parts(parts, Body::from(bytes));
     if let Some(id) = opens_session {
         open_session(front, request, id, next).await
+    } else if as_json {
+        json_answer::answered(restored(next.run(request).await).await).await
     } else {
         restored(next.run(request).await).await
     }
+}
+
+/// Whether the client accepts a JSON body (`Accept: application/json`, or anything).
+fn accepts_json(headers: &axum::http::HeaderMap) -> bool {
+    headers.get_all(header::ACCEPT).iter().any(|value| {
+        value.to_str().is_ok_and(|v| {
+            v.split(',').any(|t| {
+                let t = t.split(';').next().unwrap_or("").trim();
+                t.eq_ignore_ascii_case("application/json") || t == "*/*"
+            })
+        })
+    })
 }
 
 /// A one-message JSON reply (a stateless request's) with its patches applied

@@ -8,6 +8,8 @@ pub(crate) mod admission;
 pub(crate) mod error;
 #[cfg(feature = "http")]
 pub(crate) mod http;
+#[cfg(feature = "http")]
+pub(crate) mod json_answer;
 pub(crate) mod stdio;
 #[cfg(feature = "http")]
 pub(crate) mod tagged;

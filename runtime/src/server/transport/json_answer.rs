@@ -1,0 +1,222 @@
+//! A request answered before anything else is said about it gets its answer as one
+//! `application/json` body, not as an event stream (streamable HTTP lets a server choose
+//! either for each POST). rmcp streams every answer of a session; a client reads a JSON body
+//! with one parse, and the server writes it in one go, headers and body together.
+//!
+//! The stream is read until its first message, for at most [`AT_ONCE`]: the answer itself
+//! makes the JSON body; a notification or a request first (progress, a log line, an
+//! elicitation), or no message yet, keeps the event stream, every event in order, the ones
+//! already read included — so a slow request keeps its priming event, and a client that
+//! loses the connection can resume it. Events without a message (the priming event,
+//! keep-alive comments) say nothing about the request: for an answer given at once there
+//! is nothing to resume.
+
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderValue, header};
+use axum::response::Response;
+use futures::StreamExt as _;
+use std::time::Duration;
+
+/// How long a request's first message is waited for before its event stream goes out as
+/// one: an answer within it is an answer given at once.
+pub(crate) const AT_ONCE: Duration = Duration::from_millis(50);
+
+/// What an event stream's first message is.
+enum First {
+    /// The answer: its JSON text.
+    Answer(Vec<u8>),
+    /// A notification or a request: the stream stays one.
+    Other,
+}
+
+/// The message of one event (its `data:` lines), or `None` for an event without one.
+fn data(event: &[u8]) -> Option<Vec<u8>> {
+    let mut data: Option<Vec<u8>> = None;
+    for line in event.split(|b| *b == b'\n') {
+        let Some(value) = line.strip_prefix(b"data:") else {
+            continue;
+        };
+        let value = value.strip_prefix(b" ").unwrap_or(value);
+        match &mut data {
+            Some(data) => {
+                data.push(b'\n');
+                data.extend_from_slice(value);
+            }
+            None => data = Some(value.to_vec()),
+        }
+    }
+    data.filter(|d| !d.iter().all(u8::is_ascii_whitespace))
+}
+
+/// Whether a message is an answer (a response or an error: no `method`).
+fn is_answer(message: &[u8]) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Method<'a> {
+        #[serde(borrow)]
+        method: Option<std::borrow::Cow<'a, str>>,
+    }
+    serde_json::from_slice::<Method<'_>>(message).is_ok_and(|m| m.method.is_none())
+}
+
+/// The first message among the complete events in `read` (events end with a blank line).
+fn first(read: &[u8]) -> Option<First> {
+    let mut rest = read;
+    while let Some(end) = rest.windows(2).position(|w| w == b"\n\n") {
+        let (event, after) = rest.split_at(end);
+        rest = &after[2..];
+        if let Some(message) = data(event) {
+            return Some(if is_answer(&message) {
+                First::Answer(message)
+            } else {
+                First::Other
+            });
+        }
+    }
+    None
+}
+
+/// `response` (an event stream for one POSTed request) answered as one JSON body when its
+/// first message is the answer; otherwise the same event stream, nothing lost.
+pub(crate) async fn answered(response: Response) -> Response {
+    let stream = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"text/event-stream"));
+    if !stream || !response.status().is_success() {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let mut chunks = body.into_data_stream();
+    let mut kept: Vec<Bytes> = Vec::new();
+    let mut read: Vec<u8> = Vec::new();
+    let until = tokio::time::Instant::now() + AT_ONCE;
+    let first = loop {
+        match tokio::time::timeout_at(until, chunks.next()).await {
+            Ok(Some(Ok(chunk))) => {
+                read.extend_from_slice(&chunk);
+                kept.push(chunk);
+                if let Some(first) = first(&read) {
+                    break Some(first);
+                }
+            }
+            // No message yet (a slow request), or the stream ended (or failed) before any:
+            // passed on as it came.
+            _ => break None,
+        }
+    };
+    if let Some(First::Answer(message)) = first {
+        parts.headers.remove(header::CACHE_CONTROL);
+        parts.headers.remove("x-accel-buffering");
+        parts.headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        parts
+            .headers
+            .insert(header::CONTENT_LENGTH, HeaderValue::from(message.len()));
+        return Response::from_parts(parts, Body::from(message));
+    }
+    let replayed = futures::stream::iter(kept.into_iter().map(Ok::<_, axum::Error>));
+    Response::from_parts(parts, Body::from_stream(replayed.chain(chunks)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stream(events: &[&str]) -> Response {
+        let chunks: Vec<Result<Bytes, std::io::Error>> = events
+            .iter()
+            .map(|e| Ok(Bytes::from(e.to_string())))
+            .collect();
+        Response::builder()
+            .header(header::CONTENT_TYPE, "text/event-stream")
+            .header("mcp-session-id", "s")
+            .body(Body::from_stream(futures::stream::iter(chunks)))
+            .unwrap()
+    }
+
+    async fn body(response: Response) -> String {
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        String::from_utf8(bytes.to_vec()).unwrap()
+    }
+
+    #[tokio::test]
+    async fn an_answer_first_is_one_json_body() {
+        let answer = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+        let response = stream(&[
+            "data: \nid: 0/1\nretry: 3000\n\n",
+            ":\n\n",
+            &format!("data: {answer}\nid: 1/1\n\n"),
+        ]);
+        let response = answered(response).await;
+        let headers = response.headers();
+        assert_eq!(headers[header::CONTENT_TYPE], "application/json");
+        assert_eq!(headers["mcp-session-id"], "s");
+        assert_eq!(headers[header::CONTENT_LENGTH], answer.len().to_string());
+        assert_eq!(body(response).await, answer);
+    }
+
+    #[tokio::test]
+    async fn a_notification_first_keeps_the_stream_and_every_event() {
+        let events = [
+            "data: \nid: 0/1\nretry: 3000\n\n",
+            "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{}}\n\n",
+            "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n",
+        ];
+        let response = answered(stream(&events)).await;
+        assert_eq!(
+            response.headers()[header::CONTENT_TYPE],
+            "text/event-stream"
+        );
+        assert_eq!(body(response).await, events.concat());
+    }
+
+    #[tokio::test]
+    async fn an_event_split_across_chunks_is_read_whole() {
+        let response = stream(&[
+            "data: {\"jsonrpc\":\"2.0\",",
+            "\"id\":7,\"error\":{}}\n",
+            "\n",
+        ]);
+        let response = answered(response).await;
+        assert_eq!(response.headers()[header::CONTENT_TYPE], "application/json");
+        assert_eq!(
+            body(response).await,
+            r#"{"jsonrpc":"2.0","id":7,"error":{}}"#
+        );
+    }
+
+    #[tokio::test]
+    async fn a_slow_answer_keeps_its_stream_and_its_priming_event() {
+        let priming = "data: \nid: 0/1\nretry: 3000\n\n";
+        let answer = "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n";
+        let later = futures::stream::once(async move {
+            tokio::time::sleep(AT_ONCE * 2).await;
+            Ok::<_, std::io::Error>(Bytes::from(answer))
+        });
+        let chunks = futures::stream::once(async move { Ok(Bytes::from(priming)) }).chain(later);
+        let response = Response::builder()
+            .header(header::CONTENT_TYPE, "text/event-stream")
+            .body(Body::from_stream(chunks))
+            .unwrap();
+        let response = answered(response).await;
+        assert_eq!(
+            response.headers()[header::CONTENT_TYPE],
+            "text/event-stream"
+        );
+        assert_eq!(body(response).await, format!("{priming}{answer}"));
+    }
+
+    #[tokio::test]
+    async fn a_stream_that_ends_without_a_message_is_passed_on() {
+        let response = answered(stream(&["data: \nid: 0/1\n\n"])).await;
+        assert_eq!(
+            response.headers()[header::CONTENT_TYPE],
+            "text/event-stream"
+        );
+        assert_eq!(body(response).await, "data: \nid: 0/1\n\n");
+    }
+}
