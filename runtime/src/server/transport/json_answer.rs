@@ -48,14 +48,43 @@ fn data(event: &[u8]) -> Option<Vec<u8>> {
     data.filter(|d| !d.iter().all(u8::is_ascii_whitespace))
 }
 
-/// Whether a message is an answer (a response or an error: no `method`).
+/// Whether a message is an answer: of `method`, `result` and `error`, its first key is not
+/// `method`. Only the keys before it are read (never the result itself, which may be a
+/// whole listing); a message that cannot be read so is not taken for one.
 fn is_answer(message: &[u8]) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Method<'a> {
-        #[serde(borrow)]
-        method: Option<std::borrow::Cow<'a, str>>,
+    use serde::de::{Deserializer as _, IgnoredAny, MapAccess, Visitor};
+    use std::cell::Cell;
+
+    struct Keys<'a>(&'a Cell<Option<bool>>);
+
+    impl<'de> Visitor<'de> for Keys<'_> {
+        type Value = ();
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON-RPC message")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(key) = map.next_key::<&'de str>()? {
+                let answer = match key {
+                    "method" => false,
+                    "result" | "error" => true,
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
+                        continue;
+                    }
+                };
+                self.0.set(Some(answer));
+                return Ok(());
+            }
+            Ok(())
+        }
     }
-    serde_json::from_slice::<Method<'_>>(message).is_ok_and(|m| m.method.is_none())
+
+    let seen = Cell::new(None);
+    // The read stops at that key: the error it then ends with says nothing.
+    let _ = serde_json::Deserializer::from_slice(message).deserialize_map(Keys(&seen));
+    seen.get() == Some(true)
 }
 
 /// The first message among the complete events in `read` (events end with a blank line).
@@ -141,6 +170,28 @@ mod tests {
             .await
             .unwrap();
         String::from_utf8(bytes.to_vec()).unwrap()
+    }
+
+    #[test]
+    fn an_answer_is_told_by_its_keys_without_reading_its_result() {
+        for (message, answer) in [
+            (r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#, true),
+            (r#"{"result":{},"jsonrpc":"2.0","id":"a"}"#, true),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"x"}}"#,
+                true,
+            ),
+            (r#"{"jsonrpc":"2.0","id":9,"method":"roots/list"}"#, false),
+            (
+                r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{}}"#,
+                false,
+            ),
+            // Cut short after its key: the result is never read.
+            (r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"na"#, true),
+            ("not json", false),
+        ] {
+            assert_eq!(is_answer(message.as_bytes()), answer, "{message}");
+        }
     }
 
     #[tokio::test]
