@@ -6,57 +6,45 @@ use crate::reports::parse;
 use mcp_tailor::mcp_tool;
 use mcp_tailor::server::CallContext;
 
-/// Pay a supplier's invoice: its terse levels lose the words a user asks with.
+/// Put a finished project away: its terse levels lose the words a user asks with.
 #[mcp_tool(
-    name = "settle",
-    description = [(verbosity(0..=3), "Settle up."), (verbosity(4..=9), "Pay a supplier invoice by bank transfer.")],
+    name = "shelve",
+    description = [(verbosity(0..=5), "Shelve."), (verbosity(6..=9), "Store a finished project's files in the archive.")],
 )]
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[allow(dead_code)] // read only through its schema
-struct Settle {
-    /// The invoice's id.
+struct Shelve {
+    /// Which one.
     id: u64,
 }
 
-/// Show the customers.
-#[mcp_tool(name = "list_customers", description = "Show the customers.")]
+/// Open a ticket.
+#[mcp_tool(name = "open_ticket", description = "Open a support ticket.")]
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct ListCustomers {}
+struct OpenTicket {}
 
 fn server() -> Server {
+    let done = || async { Ok::<_, String>(serde_json::json!({})) };
     Server::builder()
-        .tool(|_: Settle, _: CallContext| async { Ok::<_, String>(serde_json::json!({})) })
-        .tool(|_: ListCustomers, _: CallContext| async { Ok::<_, String>(serde_json::json!({})) })
+        .tool(move |_: Shelve, _: CallContext| done())
+        .tool(move |_: OpenTicket, _: CallContext| done())
         .build()
         .unwrap()
 }
 
-/// A tasks file in the temporary directory, removed when dropped.
-struct TasksFile(std::path::PathBuf);
-
-impl TasksFile {
-    fn new(name: &str, text: &str) -> TasksFile {
-        let path =
-            std::env::temp_dir().join(format!("mcp-tailor-cli-{}-{name}.toml", std::process::id()));
-        std::fs::write(&path, text).unwrap();
-        TasksFile(path)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
+/// `text` written as the tasks file `name` in the temporary directory; its path.
+fn tasks_file(name: &str, text: &str) -> String {
+    let path =
+        std::env::temp_dir().join(format!("mcp-tailor-cli-{}-{name}.toml", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
 }
 
-impl Drop for TasksFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-const TASKS: &str = "[[task]]\nquery = \"pay the invoice from our supplier\"\nexpect = \"settle\"\n\n\
-                     [[task]]\nquery = \"show all customers\"\nexpect = \"list_customers\"\n";
+const TASKS: &str = "[[task]]\nquery = \"store the finished project in the archive\"\n\
+                     expect = \"shelve\"\n\n\
+                     [[task]]\nquery = \"open a support ticket\"\nexpect = \"open_ticket\"\n";
 
 async fn printed(line: &str) -> Result<Printed, String> {
     let request = parse("test", line.split_whitespace().map(str::to_owned)).unwrap();
@@ -65,22 +53,22 @@ async fn printed(line: &str) -> Result<Printed, String> {
 
 #[tokio::test]
 async fn eval_prints_each_finding_and_their_count() {
-    let tasks = TasksFile::new("findings", TASKS);
-    let text = printed(&format!("eval --tasks {} --floor 0.9", tasks.path()))
+    let tasks = tasks_file("findings", TASKS);
+    let text = printed(&format!("eval --tasks {tasks} --floor 0.9"))
         .await
         .unwrap();
     assert!(text.findings, "{}", text.text);
     assert!(text.text.ends_with("\neval: 2 findings"), "{}", text.text);
     assert!(
         text.text.contains(
-            "\nsettle search text [-@0..=3]: \"pay the invoice from our supplier\" is not in the \
-             top 8 at level 0..=3 but ranks 1 at level 4"
+            "\nshelve search text [-@0..=5]: \"store the finished project in the archive\" is not \
+             in the top 8 at level 0..=5 but ranks 1 at level 6"
         ),
         "{}",
         text.text
     );
     // Without the floor, the one lost tool; as JSON, the same finding in `findings`.
-    let json = printed(&format!("eval --tasks {} --json", tasks.path()))
+    let json = printed(&format!("eval --tasks {tasks} --json"))
         .await
         .unwrap();
     assert!(json.findings);
@@ -88,32 +76,31 @@ async fn eval_prints_each_finding_and_their_count() {
     assert_eq!(json["findings"].as_array().unwrap().len(), 1, "{json}");
     assert_eq!(json["k"], 8);
     // A task both levels find: no findings, exit 0.
-    let clean = TasksFile::new(
+    let found = tasks_file(
         "clean",
-        "[[task]]\nquery = \"show all customers\"\nexpect = \"list_customers\"\n",
+        "[[task]]\nquery = \"open a support ticket\"\nexpect = \"open_ticket\"\n",
     );
-    let clean = printed(&format!("eval --tasks {}", clean.path()))
-        .await
-        .unwrap();
+    let clean = printed(&format!("eval --tasks {found}")).await.unwrap();
     assert!(!clean.findings, "{}", clean.text);
     assert!(clean.text.ends_with("eval: no findings"), "{}", clean.text);
+    for file in [tasks, found] {
+        let _ = std::fs::remove_file(file);
+    }
 }
 
 #[tokio::test]
 async fn what_cannot_be_reported_is_the_error() {
-    let wrong = TasksFile::new(
+    let wrong = tasks_file(
         "wrong",
         "[[task]]\nquery = \"pay\"\nexpect = \"pay_bill\"\n",
     );
-    let error = printed(&format!("eval --tasks {}", wrong.path()))
-        .await
-        .unwrap_err();
+    let error = printed(&format!("eval --tasks {wrong}")).await.unwrap_err();
+    let _ = std::fs::remove_file(&wrong);
     assert_eq!(
         error,
         format!(
-            "{}:3:10: `expect` names `pay_bill`, which the catalog does not list; its tools: \
-             list_customers, settle",
-            wrong.path()
+            "{wrong}:3:10: `expect` names `pay_bill`, which the catalog does not list; its \
+             tools: open_ticket, shelve"
         )
     );
     let unread = printed("eval --tasks /nonexistent/tasks.toml")
