@@ -89,19 +89,11 @@ pub async fn run_with<H: ServerHandler + Clone>(
         }
         Report::Matrix { json } => {
             let matrix = inspection.matrix().await.map_err(failed)?;
-            Printed::report(if *json {
-                indented(&matrix.json())
-            } else {
-                matrix.to_string()
-            })
+            table(&matrix, || matrix.json(), *json)
         }
         Report::Tokens { json } => {
             let tokens = inspection.tokens().await.map_err(failed)?;
-            Printed::report(if *json {
-                indented(&tokens.json())
-            } else {
-                tokens.to_string()
-            })
+            table(&tokens, || tokens.json(), *json)
         }
         Report::Diff { a, b } => {
             Printed::report(inspection.diff(a, b).await.map_err(failed)?.to_string())
@@ -143,6 +135,15 @@ pub async fn run_with<H: ServerHandler + Clone>(
                 with_findings(eval::text(&evaluation), &findings, "eval", "")
             }
         }
+    })
+}
+
+/// A table report as asked for: indented JSON, or text for people.
+fn table(text: &dyn std::fmt::Display, json: impl FnOnce() -> Value, as_json: bool) -> Printed {
+    Printed::report(if as_json {
+        indented(&json())
+    } else {
+        text.to_string()
     })
 }
 
