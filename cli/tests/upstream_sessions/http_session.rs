@@ -117,6 +117,7 @@ impl HttpSession {
     }
 }
 
+/// POSTs `message`, on `session` when there is one, accepting JSON or an event stream.
 async fn post(
     client: &reqwest::Client,
     url: &str,
