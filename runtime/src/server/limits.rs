@@ -73,11 +73,13 @@ pub struct HttpConfig {
     pub body_timeout: Duration,
     /// The largest request body (HTTP 413 beyond it). Default 4 MiB.
     pub max_body_bytes: usize,
-    /// A request on a session whose first message back is its answer is answered with one
-    /// `application/json` body, not an event stream, when its client accepts JSON (one
-    /// write, one parse); a request that hears anything first (progress, a log line, a
-    /// question to the client) keeps its event stream. Default `true`; `false` streams
-    /// every answer, each with a priming event a client can resume from.
+    /// A request on a session (2025 revisions) whose first message back is its answer,
+    /// within 50 ms, is answered with one `application/json` body, not an event stream,
+    /// when its client accepts JSON (one write, one parse); a request that hears anything
+    /// first (progress, a log line, a question to the client), or waits longer, keeps its
+    /// event stream. Default `true`; `false` streams every answer, each with a priming
+    /// event a client can resume from. (2026-07-28 requests have no session: their
+    /// one-message answers are JSON already.)
     pub json_answers: bool,
 }
 

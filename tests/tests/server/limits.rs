@@ -302,18 +302,20 @@ async fn open(addr: SocketAddr) -> String {
     open_with(addr, "").await
 }
 
+/// The value of the header `name` among a response's `headers`.
+fn header(headers: &str, name: &str) -> Option<String> {
+    headers.lines().find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        key.eq_ignore_ascii_case(name)
+            .then(|| value.trim().to_owned())
+    })
+}
+
 /// [`open`], the `initialize` sent with `extra` headers.
 async fn open_with(addr: SocketAddr, extra: &str) -> String {
     let (status, headers, body) = exchange(addr, "POST", &initialize(1), extra).await;
     assert_eq!(status, 200, "{body}");
-    let id = headers
-        .lines()
-        .find_map(|line| {
-            let (name, value) = line.split_once(':')?;
-            name.eq_ignore_ascii_case("mcp-session-id")
-                .then(|| value.trim().to_owned())
-        })
-        .expect("a session id");
+    let id = header(&headers, "mcp-session-id").expect("a session id");
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
     let (status, _, _) = exchange(addr, "POST", &initialized.to_string(), &on_session(&id)).await;
     assert_eq!(status, 202);
@@ -417,4 +419,31 @@ async fn idle_keep_alive_connections_are_closed() {
         "closed after {:?}",
         started.elapsed()
     );
+}
+
+/// The content type and body of `tools/list` on a fresh session of a server with `config`.
+async fn listed(config: HttpConfig) -> (String, String) {
+    let addr = serve(config).await;
+    let id = open(addr).await;
+    let list = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"});
+    let (status, headers, body) = exchange(addr, "POST", &list.to_string(), &on_session(&id)).await;
+    assert_eq!(status, 200, "{body}");
+    let content_type = header(&headers, "content-type").expect("a content type");
+    (content_type, body)
+}
+
+#[tokio::test]
+async fn a_sessions_answer_given_at_once_is_one_json_body_unless_streams_are_asked_for() {
+    let (content_type, body) = listed(HttpConfig::default()).await;
+    assert_eq!(content_type, "application/json");
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer["id"], 3);
+    assert!(answer["result"]["tools"].as_array().is_some(), "{body}");
+    let mut streamed = HttpConfig::default();
+    streamed.json_answers = false;
+    let (content_type, body) = listed(streamed).await;
+    assert_eq!(content_type, "text/event-stream");
+    // A priming event to resume from, then the answer.
+    assert!(body.contains("retry:"), "{body}");
+    assert!(body.contains("\"id\":3"), "{body}");
 }

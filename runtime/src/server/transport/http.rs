@@ -180,7 +180,11 @@ async fn post(front: &Front, request: Request, next: Next) -> Response {
     let opens_session = posted
         .initialize
         .filter(|_| !parts.headers.contains_key(SESSION_HEADER));
-    let as_json = front.config.json_answers && posted.request && accepts_json(&parts.headers);
+    // A session's request (2025 revisions; rmcp answers stateless ones as JSON itself).
+    let as_json = front.config.json_answers
+        && posted.request
+        && parts.headers.contains_key(SESSION_HEADER)
+        && accepts_json(&parts.headers);
     let request = Request::from_parts(parts, Body::from(bytes));
     if let Some(id) = opens_session {
         open_session(front, request, id, next).await
