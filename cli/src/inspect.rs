@@ -1,5 +1,6 @@
 //! `inspect`: the catalog of a server you don't own (fetched, or captured as JSON), as a
-//! tailoring file tailors it, through the same subcommands as a host's own `inspect`.
+//! tailoring file tailors it, through the same reports ([`crate::reports`]) a host binary
+//! gives its own catalog.
 
 use crate::args::{InspectOptions, Source};
 use crate::reports::{self, Report};
