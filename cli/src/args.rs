@@ -45,6 +45,8 @@ pub(crate) struct InspectOptions {
 pub(crate) struct ProxyOptions {
     pub(crate) tailoring: Option<String>,
     pub(crate) http: Option<SocketAddr>,
+    /// Threads serving HTTP (`--threads`).
+    pub(crate) threads: u16,
     pub(crate) deadline: Duration,
     pub(crate) upstream: Upstream,
     /// The reader of a request that names none (`--runner`, `--model`, `--verbosity`).
@@ -125,6 +127,22 @@ fn proxy() -> clap::Command {
                 .value_name("ADDR")
                 .value_parser(value_parser!(SocketAddr))
                 .help("Serve streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8080) instead of stdio"),
+        )
+        .arg(
+            Arg::new("threads")
+                .long("threads")
+                .value_name("N")
+                .value_parser(value_parser!(u16).range(1..=256))
+                .requires("http")
+                .default_value("1")
+                .help("Threads serving HTTP connections")
+                .long_help(
+                    "Threads serving HTTP connections, each accepting on the same port and \
+                     keeping the connections (and the sessions opened on them) it accepted. \
+                     More threads list faster under concurrent clients and cost more CPU per \
+                     request; the calls of clients sharing one upstream session (--upstream-sessions \
+                     shared) go slower, as they cross threads to reach it (BENCHMARKS.md §9).",
+                ),
         )
         .arg(
             Arg::new("deadline")
@@ -297,6 +315,7 @@ fn proxy_options(matches: &ArgMatches) -> Result<ProxyOptions, clap::Error> {
     Ok(ProxyOptions {
         tailoring: string(matches, "tailoring"),
         http: matches.get_one::<SocketAddr>("http").copied(),
+        threads: *matches.get_one::<u16>("threads").expect("defaulted"),
         deadline: *matches.get_one::<Duration>("deadline").expect("defaulted"),
         upstream: match source("proxy", matches)? {
             Source::Upstream(upstream) => upstream,

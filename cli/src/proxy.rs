@@ -85,6 +85,11 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
             async move { reader }
         });
     }
+    if listener.is_some() {
+        let mut http = mcp_tailor::server::limits::HttpConfig::default();
+        http.accept_threads = usize::from(options.threads);
+        builder = builder.http_config(http);
+    }
     let server = builder.build().map_err(|e| e.to_string())?;
     if let Some(path) = &options.tailoring {
         tokio::spawn(watch(server.clone(), PathBuf::from(path)));

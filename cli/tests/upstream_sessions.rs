@@ -212,6 +212,42 @@ async fn per_client_each_session_has_its_own_upstream_ended_with_it() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn with_threads_a_session_is_served_on_any_connection_and_all_end_with_the_proxy() {
+    let url = upstream().await;
+    let (mut proxy, addr, pid) = http_proxy(&["--threads", "3"], &url).await;
+    let mut sessions = Vec::new();
+    for _ in 0..6 {
+        let session = HttpSession::open(addr, json!({})).await;
+        assert_eq!(session.list().await, ["search_notes"]);
+        sessions.push(session);
+    }
+    for session in &sessions {
+        assert_eq!(session.reconnected().list().await, ["search_notes"]);
+    }
+    // Two more threads, each accepting (`mcp-tailor-http-N`, cut to 15 bytes by Linux).
+    let accepting = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .unwrap()
+        .flatten()
+        .filter(|task| {
+            std::fs::read_to_string(task.path().join("comm"))
+                .is_ok_and(|name| name.trim() == "mcp-tailor-http")
+        })
+        .count();
+    assert_eq!(accepting, 2);
+    assert_eq!(settles_at(pid, 6).await, 6, "an upstream per session");
+    let upstreams = children(pid);
+    let _ = Command::new("kill").arg(pid.to_string()).status().await;
+    assert!(ends(pid).await, "the proxy did not end on SIGTERM");
+    for upstream in upstreams {
+        assert!(
+            ends(upstream).await,
+            "upstream {upstream} outlived the proxy"
+        );
+    }
+    let _ = proxy.wait().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn shared_all_sessions_have_one_upstream() {
     let url = upstream().await;
     let (_proxy, addr, pid) = http_proxy(&["--upstream-sessions", "shared"], &url).await;

@@ -93,6 +93,9 @@ impl Peer {
                     .arg("--tailoring")
                     .arg(&places.tailoring);
                 command.args(["--http", &format!("127.0.0.1:{port}")]);
+                if let Ok(threads) = std::env::var("TAILOR_THREADS") {
+                    command.args(["--threads", &threads]);
+                }
                 if self == Peer::TailorShared {
                     command.args(["--upstream-sessions", "shared"]);
                 }

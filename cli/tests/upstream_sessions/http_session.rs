@@ -52,6 +52,16 @@ impl HttpSession {
         session
     }
 
+    /// The same session from a new client, on connections of its own (which another of
+    /// the proxy's threads may have accepted).
+    pub(crate) fn reconnected(&self) -> HttpSession {
+        HttpSession {
+            client: reqwest::Client::new(),
+            url: self.url.clone(),
+            id: self.id.clone(),
+        }
+    }
+
     /// `tools/list`: the names listed.
     pub(crate) async fn list(&self) -> Vec<String> {
         let list: Value = serde_json::from_str(LIST).unwrap();

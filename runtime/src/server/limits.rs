@@ -81,6 +81,13 @@ pub struct HttpConfig {
     /// event a client can resume from. (2026-07-28 requests have no session: their
     /// one-message answers are JSON already.)
     pub json_answers: bool,
+    /// Threads that accept and serve connections. `1` (the default) serves every
+    /// connection on the runtime `serve_http` runs on. `N > 1` starts `N - 1` more threads,
+    /// each running its own accept loop on the same listener on a single-threaded tokio
+    /// runtime: a connection, and the sessions opened on it, stay on the thread that
+    /// accepted it, so requests of different connections run in parallel without a
+    /// multi-thread runtime's task stealing. The threads end when serving does.
+    pub accept_threads: usize,
 }
 
 #[cfg(feature = "http")]
@@ -97,6 +104,7 @@ impl Default for HttpConfig {
             body_timeout: Duration::from_secs(30),
             max_body_bytes: 4 * 1024 * 1024,
             json_answers: true,
+            accept_threads: 1,
         }
     }
 }
