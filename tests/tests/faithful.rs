@@ -177,16 +177,16 @@ fn progress_of_calls(command: &[String], calls: u64, steps: u64, window: u64) ->
 #[ignore = "needs the pinned third-party servers; run by .ci/run"]
 fn every_progress_notification_arrives_in_order_before_its_result() {
     let (calls, steps) = (1_000, 3);
-    // As numbers: rmcp reads `progress` as a float, so `1` is passed on as `1.0` (BENCHMARKS
-    // and the docs list it among what the gateway does not yet pass on as written).
-    let expected: Vec<f64> = (1..=steps).map(|i| i as f64).collect();
+    // As written: server-everything says `"progress":1`, and so does the gateway (rmcp's
+    // types alone would say `1.0`).
+    let expected: Vec<String> = (1..=steps).map(|i| i.to_string()).collect();
     for (name, command) in [
         ("directly", everything()),
         ("through the gateway", proxied(&everything())),
     ] {
-        let progress: Vec<Vec<f64>> = progress_of_calls(&command, calls, steps, 8)
+        let progress: Vec<Vec<String>> = progress_of_calls(&command, calls, steps, 8)
             .iter()
-            .map(|seen| seen.iter().filter_map(Value::as_f64).collect())
+            .map(|seen| seen.iter().map(Value::to_string).collect())
             .collect();
         let lost: Vec<usize> = (0..progress.len())
             .filter(|&i| progress[i] != expected)
@@ -352,13 +352,34 @@ async fn over_streamable_http_too_in_both_eras() {
         .at("/mcp")
         .post(&modern_list, &modern_headers("tools/list"))
         .await;
+    // A 2026-07-28 call that hears progress first: its event stream, as written.
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "trigger-long-running-operation", "arguments": {"duration": 0, "steps": 2},
+        "_meta": modern_meta(None, None)}});
+    let mut call = call;
+    call["params"]["_meta"]["progressToken"] = json!("p");
+    let mut headers = modern_headers("tools/call");
+    headers.push(("Mcp-Name", "trigger-long-running-operation".to_owned()));
+    let conn = Conn::connect(addr).await.unwrap();
+    let called = conn.at("/mcp").post(&call, &headers).await.unwrap();
+    assert_eq!(
+        progress_params(&called.body),
+        [
+            r#"{"progress":1,"total":2,"progressToken":"p"}"#,
+            r#"{"progress":2,"total":2,"progressToken":"p"}"#
+        ],
+        "{:?}",
+        String::from_utf8_lossy(&called.body)
+    );
+    let called = String::from_utf8_lossy(&called.body);
+    assert!(!called.contains("mcp-tailor.dev/"), "{called}");
     for (era, reply) in [("2025-11-25", legacy), ("2026-07-28", modern.unwrap())] {
         let body = String::from_utf8_lossy(&reply.body);
         assert!(
             body.contains("\"execution\":{\"taskSupport\""),
             "{era}: {body}"
         );
-        assert!(!body.contains("mcp-tailor.dev/verbatim"), "{era}: {body}");
+        assert!(!body.contains("mcp-tailor.dev/"), "{era}: {body}");
     }
 }
 
@@ -393,6 +414,35 @@ async fn http_answers(addr: std::net::SocketAddr) -> Vec<(String, Value)> {
     out
 }
 
+/// The params of every progress notification among the events of `body`, as written.
+fn progress_params(body: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(body)
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
+        .filter(|message| message["method"] == "notifications/progress")
+        .map(|message| message["params"].to_string())
+        .collect()
+}
+
+/// The progress a call of the long-running tool hears over a 2025-11-25 session at `addr`.
+async fn http_progress(addr: std::net::SocketAddr) -> Vec<String> {
+    use mcp_tailor_tests::client::{Conn, initialize};
+    let mut conn = Conn::connect(addr).await.unwrap();
+    let opened = conn.post(&initialize(0, "raw"), &[]).await.unwrap();
+    let headers = [
+        ("Mcp-Session-Id", opened.session.expect("a session")),
+        ("MCP-Protocol-Version", "2025-11-25".to_owned()),
+    ];
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    conn.post(&initialized, &headers).await.unwrap();
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "trigger-long-running-operation", "arguments": {"duration": 0, "steps": 3},
+        "_meta": {"progressToken": "p"}}});
+    let reply = conn.post(&call, &headers).await.unwrap();
+    progress_params(&reply.body)
+}
+
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs the pinned third-party servers; run by .ci/run"]
 async fn an_http_upstream_is_passed_on_as_written_too() {
@@ -421,6 +471,13 @@ async fn an_http_upstream_is_passed_on_as_written_too() {
         url,
     ])
     .await;
+    let progress = http_progress(upstream).await;
+    assert_eq!(progress.len(), 3, "{progress:?}");
+    assert_eq!(
+        progress,
+        http_progress(gateway).await,
+        "progress as written"
+    );
     let direct = http_answers(upstream).await;
     let mut through = http_answers(gateway).await;
     through[0].1 = without_additions(through[0].1.take(), &direct[0].1);

@@ -166,8 +166,8 @@ impl Connection {
                         upstream: name.clone(),
                         error,
                     })?;
-                let transport =
-                    Inbound::new(Lines::new(stdout, stdin, written.clone()), progress.clone());
+                let lines = Lines::new(stdout, stdin, written.clone());
+                let transport = Inbound::new(lines, progress.clone(), written.clone());
                 let served = relay.serve_with_lifecycle(transport, lifecycle);
                 match tokio::time::timeout(OPEN_TIMEOUT, served).await {
                     Ok(Ok(service)) => (service, Some(child)),
@@ -216,6 +216,7 @@ impl Connection {
                 let transport = Inbound::new(
                     StreamableHttpClientTransport::with_client(client, config),
                     progress.clone(),
+                    written.clone(),
                 );
                 let served = relay.serve_with_lifecycle(transport, lifecycle);
                 let service = tokio::time::timeout(OPEN_TIMEOUT, served)

@@ -4,6 +4,7 @@
 #![allow(deprecated)] // rmcp marks logging deprecated (SEP-2577); a proxy forwards it still.
 
 use super::answer::{Answer, unavailable};
+use super::as_written;
 use super::connection::{Connection, UpstreamError};
 use super::inbound::ProgressQueue;
 use super::{Gateway, UpstreamSessions};
@@ -50,6 +51,7 @@ impl Gateway {
             downstream.track(self.key, &context.peer, context.id.clone())
         });
         let theirs = context.meta.get_progress_token();
+        let stateless = !has_session(context);
         // The client's own `_meta` (its client info and capabilities on a stateless
         // request) goes upstream as it came, over what the connection would set.
         let mut options = rmcp::service::PeerRequestOptions::no_options();
@@ -73,9 +75,10 @@ impl Gateway {
         let outcome = loop {
             tokio::select! {
                 biased;
-                Some(mut params) = next(&mut progress) => {
-                    params.progress_token = theirs.clone().unwrap_or(params.progress_token);
-                    let _ = context.peer.notify_progress(params).await;
+                Some(params) = next(&mut progress) => {
+                    let token = theirs.clone().unwrap_or_else(|| params.progress_token.clone());
+                    let notification = as_written::progress(params, token, stateless);
+                    let _ = context.peer.send_notification(notification).await;
                 }
                 answer = &mut answer => break Some(answer),
                 () = context.ct.cancelled() => break None,
@@ -83,9 +86,9 @@ impl Gateway {
         };
         routes.untrack(&ours);
         if let (Some(queue), Some(theirs)) = (&mut progress, &theirs) {
-            while let Ok(mut params) = queue.try_recv() {
-                params.progress_token = theirs.clone();
-                let _ = context.peer.notify_progress(params).await;
+            while let Ok(params) = queue.try_recv() {
+                let notification = as_written::progress(params, theirs.clone(), stateless);
+                let _ = context.peer.send_notification(notification).await;
             }
         }
         let cancel = async |reason: &str| {

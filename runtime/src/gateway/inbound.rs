@@ -4,6 +4,8 @@
 //! handler may still be sending a progress notification when the result is already back:
 //! the last one was lost, or came after the result).
 
+use super::as_written;
+use super::lines::Written;
 use rmcp::model::{ProgressNotificationParam, ProgressToken, ServerNotification};
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -85,15 +87,21 @@ impl ProgressRoutes {
 }
 
 /// An upstream transport whose progress notifications go to their requests' queues as they
-/// are read; everything else is read by rmcp as it came.
+/// are read, each notification with its params as written where they were kept so
+/// (`as_written`); everything else is read by rmcp as it came.
 pub(super) struct Inbound<T> {
     inner: T,
     progress: ProgressRoutes,
+    written: Written,
 }
 
 impl<T> Inbound<T> {
-    pub(super) fn new(inner: T, progress: ProgressRoutes) -> Self {
-        Inbound { inner, progress }
+    pub(super) fn new(inner: T, progress: ProgressRoutes, written: Written) -> Self {
+        Inbound {
+            inner,
+            progress,
+            written,
+        }
     }
 }
 
@@ -109,7 +117,10 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Inbound<T> {
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
         loop {
-            let message = self.inner.receive().await?;
+            let mut message = self.inner.receive().await?;
+            if let Some(params) = self.written.take_notification(&message) {
+                as_written::attach(&mut message, params);
+            }
             if let Some(message) = self.progress.route(message) {
                 return Some(message);
             }

@@ -1,5 +1,6 @@
 //! A streamable HTTP upstream's client: rmcp's own (`reqwest`), every answer that comes as
-//! an event also kept as written, by request id, for the gateway to patch what rmcp's
+//! an event also kept as written, by request id (and the notifications passed on as
+//! written, `as_written`), for the gateway to patch what rmcp's
 //! types could not hold back in (`server::verbatim`). An answer that comes as one JSON
 //! body is read by rmcp alone, and kept as its types hold it.
 
@@ -57,8 +58,17 @@ impl KeptHttp {
     }
 }
 
-/// Keeps `data` when it is an answer with a result.
+/// Keeps `data` when it is an answer with a result, or a notification passed on as
+/// written (read into rmcp's types here too, for the key `Inbound` finds it by).
 fn keep(written: &Written, data: &str) {
+    if data.contains("\"notifications/") {
+        if let Ok(raw) = serde_json::from_str::<Value>(data)
+            && let Ok(typed) = serde_json::from_value(raw.clone())
+        {
+            written.keep_notification(&raw, &typed);
+        }
+        return;
+    }
     if !data.contains("\"result\"") {
         return;
     }

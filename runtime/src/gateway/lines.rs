@@ -1,8 +1,10 @@
 //! A command upstream's stdio, one JSON-RPC message per line, read into rmcp's types and
 //! also kept as written ([`Written`], which the HTTP upstream's client fills too): every
 //! answer's result, by request id, for the gateway to patch what the types could not hold
-//! back in (`server::verbatim`).
+//! back in (`server::verbatim`), and the notifications it passes on as written
+//! (`as_written`).
 
+use super::as_written;
 use rmcp::model::{JsonRpcMessage, RequestId};
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -26,6 +28,10 @@ struct Answers {
     order: VecDeque<RequestId>,
     /// The first answer: the handshake's.
     handshake: Option<Value>,
+    /// Notifications' params as written, by their typed form's bytes (`as_written`).
+    notifications: HashMap<Vec<u8>, VecDeque<Value>>,
+    /// How many params `notifications` holds.
+    noted: usize,
 }
 
 impl Written {
@@ -48,6 +54,42 @@ impl Written {
     pub(super) fn handshake(&self) -> Option<Value> {
         let answers = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         answers.handshake.clone()
+    }
+
+    /// Keeps `raw`'s params as written when it is a notification passed on so whose typed
+    /// form, `typed`, would write them otherwise (`as_written`).
+    pub(super) fn keep_notification(&self, raw: &Value, typed: &RxJsonRpcMessage<RoleClient>) {
+        let Some((key, params)) = as_written::kept(raw, typed) else {
+            return;
+        };
+        let mut answers = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        // Never taken (a notification rmcp could not read): forgotten past this.
+        if answers.noted == KEPT {
+            answers.notifications.clear();
+            answers.noted = 0;
+        }
+        answers.noted += 1;
+        answers
+            .notifications
+            .entry(key)
+            .or_default()
+            .push_back(params);
+    }
+
+    /// The params as written of the notification rmcp read as `typed`, when kept (once).
+    pub(super) fn take_notification(&self, typed: &RxJsonRpcMessage<RoleClient>) -> Option<Value> {
+        let mut answers = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if answers.noted == 0 {
+            return None;
+        }
+        let key = as_written::key(typed)?;
+        let kept = answers.notifications.get_mut(&key)?;
+        let params = kept.pop_front();
+        if kept.is_empty() {
+            answers.notifications.remove(&key);
+        }
+        answers.noted -= usize::from(params.is_some());
+        params
     }
 
     /// The result of the answer to `id`, as written (once).
@@ -106,11 +148,20 @@ impl Transport<RoleClient> for Lines {
                     continue;
                 }
             };
-            if let JsonRpcMessage::Response(response) = &message
-                && let Ok(mut written) = serde_json::from_str::<Value>(&line)
-                && let Some(result) = written.get_mut("result")
-            {
-                self.written.keep(response.id.clone(), result.take());
+            match &message {
+                JsonRpcMessage::Response(response) => {
+                    if let Ok(mut written) = serde_json::from_str::<Value>(&line)
+                        && let Some(result) = written.get_mut("result")
+                    {
+                        self.written.keep(response.id.clone(), result.take());
+                    }
+                }
+                JsonRpcMessage::Notification(_) if as_written::passed_on(&message) => {
+                    if let Ok(written) = serde_json::from_str::<Value>(&line) {
+                        self.written.keep_notification(&written, &message);
+                    }
+                }
+                _ => {}
             }
             return Some(message);
         }

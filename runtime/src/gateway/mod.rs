@@ -42,6 +42,7 @@
 //! gateway itself keeps serving.
 
 mod answer;
+mod as_written;
 mod child;
 mod connection;
 mod downstream;

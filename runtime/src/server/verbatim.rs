@@ -18,7 +18,8 @@
 //! served the listing restored before.
 
 use rmcp::model::{
-    CustomResult, JsonRpcMessage, JsonRpcResponse, MetaObject, ServerJsonRpcMessage, ServerResult,
+    CustomNotification, CustomResult, JsonRpcMessage, JsonRpcNotification, JsonRpcResponse,
+    MetaObject, ServerJsonRpcMessage, ServerNotification, ServerResult,
 };
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
@@ -27,6 +28,14 @@ use std::sync::{LazyLock, Mutex, PoisonError};
 
 /// The `_meta` key a patch travels under, from the wrapped handler to the edge.
 pub(crate) const KEY: &str = "mcp-tailor.dev/verbatim";
+
+/// The `_meta` key a notification's params as written travel under (a progress
+/// notification's or a log message's, which the gateway passes on): where it is written,
+/// those params are.
+pub(crate) const AS_WRITTEN: &str = "mcp-tailor.dev/as-written";
+
+/// The method of a progress notification.
+pub(crate) const PROGRESS: &str = "notifications/progress";
 
 /// Whether any patch was ever made: until then, writing an answer looks for none.
 static MADE: AtomicBool = AtomicBool::new(false);
@@ -98,11 +107,13 @@ pub(crate) fn attach(meta: &mut Map<String, Value>, patch: Value) {
 }
 
 /// `message` about to be written with its result's patches applied (as a custom result:
-/// the JSON as restored), read in place; `None` when it carries none, to be written as it
-/// is.
+/// the JSON as restored), or a notification with its params as written ([`AS_WRITTEN`]),
+/// read in place; `None` when it carries neither, to be written as it is.
 pub(crate) fn restored(message: &ServerJsonRpcMessage) -> Option<ServerJsonRpcMessage> {
-    let JsonRpcMessage::Response(response) = message else {
-        return None;
+    let response = match message {
+        JsonRpcMessage::Response(response) => response,
+        JsonRpcMessage::Notification(notification) => return as_written(notification),
+        _ => return None,
     };
     if !patches_made() || !carries(&response.result) {
         return None;
@@ -112,6 +123,27 @@ pub(crate) fn restored(message: &ServerJsonRpcMessage) -> Option<ServerJsonRpcMe
         jsonrpc: response.jsonrpc,
         id: response.id.clone(),
         result: ServerResult::CustomResult(CustomResult(result)),
+    }))
+}
+
+/// `notification` with the params as written it carries (as a custom notification: the
+/// JSON as written); `None` when it carries none.
+#[allow(deprecated)] // rmcp marks logging deprecated (SEP-2577); a proxy forwards it still.
+fn as_written(
+    notification: &JsonRpcNotification<ServerNotification>,
+) -> Option<ServerJsonRpcMessage> {
+    let (method, meta) = match &notification.notification {
+        ServerNotification::ProgressNotification(n) => (PROGRESS, &n.params.meta),
+        ServerNotification::LoggingMessageNotification(n) => {
+            ("notifications/message", &n.params.meta)
+        }
+        _ => return None,
+    };
+    let written = meta.as_ref()?.0.0.get(AS_WRITTEN)?;
+    let custom = CustomNotification::new(method, Some(written.clone()));
+    Some(JsonRpcMessage::Notification(JsonRpcNotification {
+        jsonrpc: notification.jsonrpc,
+        notification: ServerNotification::CustomNotification(custom),
     }))
 }
 
