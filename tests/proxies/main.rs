@@ -20,7 +20,9 @@
 mod measure;
 mod peers;
 
-use measure::{Session, call_request, cpu_us, descendants, list_request, quantile, rss_kib};
+use measure::{
+    Endpoint, Session, call_request, cpu_us, descendants, list_request, quantile, rss_kib,
+};
 use peers::{Peer, Places, Upstream, free_port};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
@@ -69,10 +71,10 @@ fn cheap_tool(upstream: &Upstream) -> (&'static str, Value) {
 
 /// Waits for `addr` to accept connections and a session to open (a proxy may connect to
 /// its upstream first); the session.
-async fn first_session(addr: SocketAddr, path: &'static str) -> Result<Session, String> {
+async fn first_session(at: Endpoint) -> Result<Session, String> {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        match Session::open(addr, path).await {
+        match Session::open(at).await {
             Ok(session) => return Ok(session),
             Err(error) if Instant::now() > deadline => return Err(error),
             Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
@@ -89,7 +91,7 @@ async fn measure_peer(
     upstream_pid: Option<u32>,
 ) -> Option<Result<Row, String>> {
     let (addr, pid, _child) = match (peer, upstream) {
-        (Peer::Direct, Upstream::Http(url)) => {
+        (Peer::Direct | Peer::DirectUnversioned, Upstream::Http(url)) => {
             let addr: SocketAddr = url
                 .trim_start_matches("http://")
                 .trim_end_matches("/mcp")
@@ -125,8 +127,12 @@ async fn run(
     upstream: &Upstream,
     upstream_pid: Option<u32>,
 ) -> Result<Row, String> {
-    let path = peer.path();
-    let mut session = first_session(addr, path).await?;
+    let at = Endpoint {
+        addr,
+        path: peer.path(),
+        versioned: peer != Peer::DirectUnversioned,
+    };
+    let mut session = first_session(at).await?;
     let (suffix, arguments) = cheap_tool(upstream);
     let names = session.tool_names().await?;
     let tool = names
@@ -145,10 +151,8 @@ async fn run(
     row.list_p50 = quantile(&mut lists, 0.5);
     row.call_p50 = quantile(&mut calls, 0.5);
     row.call_p99 = quantile(&mut calls, 0.99);
-    let (list_rate, failed_list_rate) =
-        measure::rate(addr, path, RATE_SESSIONS, &list, RATE_TIME).await;
-    let (call_rate, failed_call_rate) =
-        measure::rate(addr, path, RATE_SESSIONS, &call, RATE_TIME).await;
+    let (list_rate, failed_list_rate) = measure::rate(at, RATE_SESSIONS, &list, RATE_TIME).await;
+    let (call_rate, failed_call_rate) = measure::rate(at, RATE_SESSIONS, &call, RATE_TIME).await;
     row.list_rate = list_rate;
     row.call_rate = call_rate;
     row.failed = failed_lists + failed_calls + failed_list_rate + failed_call_rate;
@@ -164,7 +168,7 @@ async fn run(
     let mut firsts = Vec::new();
     for _ in 0..SESSIONS {
         let started = Instant::now();
-        let mut session = Session::open(addr, path).await?;
+        let mut session = Session::open(at).await?;
         session.tool_names().await?;
         firsts.push(started.elapsed().as_secs_f64() * 1000.0);
         kept.push(session);

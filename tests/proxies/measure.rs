@@ -7,6 +7,16 @@ use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+/// Where sessions are opened: an address, the MCP path there, and whether requests after
+/// `initialize` carry `MCP-Protocol-Version` (as the specification asks; the `mcp-proxy`
+/// crate's do not, and an upstream may then answer as to an older client).
+#[derive(Clone, Copy)]
+pub struct Endpoint {
+    pub addr: SocketAddr,
+    pub path: &'static str,
+    pub versioned: bool,
+}
+
 /// One MCP session (2025-11-25, streamable HTTP) on a keep-alive connection of its own.
 pub struct Session {
     conn: Conn,
@@ -15,9 +25,9 @@ pub struct Session {
 
 impl Session {
     /// `initialize` and `notifications/initialized`.
-    pub async fn open(addr: SocketAddr, path: &str) -> Result<Session, String> {
-        let conn = Conn::connect(addr).await.map_err(|e| e.to_string())?;
-        let mut conn = conn.at(path);
+    pub async fn open(at: Endpoint) -> Result<Session, String> {
+        let conn = Conn::connect(at.addr).await.map_err(|e| e.to_string())?;
+        let mut conn = conn.at(at.path);
         let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
             "protocolVersion": "2025-11-25", "capabilities": {},
             "clientInfo": {"name": "proxies-bench", "version": "1"}}});
@@ -25,7 +35,10 @@ impl Session {
         if reply.status != 200 || reply.message.is_none() {
             return Err(format!("initialize: HTTP {}", reply.status));
         }
-        let mut headers = vec![("MCP-Protocol-Version", "2025-11-25".to_owned())];
+        let mut headers = Vec::new();
+        if at.versioned {
+            headers.push(("MCP-Protocol-Version", "2025-11-25".to_owned()));
+        }
         if let Some(session) = reply.session {
             headers.push(("Mcp-Session-Id", session));
         }
@@ -100,15 +113,14 @@ pub async fn sequence(
 /// Results per second of `request` over `sessions` sessions sending at once for
 /// `duration`; how many failed.
 pub async fn rate(
-    addr: SocketAddr,
-    path: &'static str,
+    at: Endpoint,
     sessions: usize,
     request: &Value,
     duration: Duration,
 ) -> (f64, usize) {
     let mut opened = Vec::new();
     for _ in 0..sessions {
-        match Session::open(addr, path).await {
+        match Session::open(at).await {
             Ok(session) => opened.push(session),
             Err(_) => return (0.0, 1),
         }

@@ -42,10 +42,12 @@ pub enum Peer {
     FastMcp,
     /// No proxy: the HTTP upstream itself.
     Direct,
+    /// The HTTP upstream itself, read without `MCP-Protocol-Version` (as the crate reads it).
+    DirectUnversioned,
 }
 
 impl Peer {
-    pub const ALL: [Peer; 7] = [
+    pub const ALL: [Peer; 8] = [
         Peer::TailorPerClient,
         Peer::TailorShared,
         Peer::TowerMcpProxy,
@@ -53,6 +55,7 @@ impl Peer {
         Peer::NpmMcpProxy,
         Peer::FastMcp,
         Peer::Direct,
+        Peer::DirectUnversioned,
     ];
 
     pub fn name(self) -> &'static str {
@@ -64,6 +67,7 @@ impl Peer {
             Peer::NpmMcpProxy => "mcp-proxy (npm) 6.7.19",
             Peer::FastMcp => "FastMCP 4.2.3",
             Peer::Direct => "the upstream directly",
+            Peer::DirectUnversioned => "the upstream directly, no `MCP-Protocol-Version`",
         }
     }
 
