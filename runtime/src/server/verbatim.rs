@@ -13,16 +13,15 @@
 //! What the layer changed on purpose — a tailored description, a title said as nothing —
 //! is a field the types know, so no patch touches it.
 //!
-//! A listing is restored once per distinct content and kept ([`Restored`]): the same
-//! reader class asking again while the upstream's tools and the file stay as they were is
-//! served the listing restored before.
+//! A listing is restored once per distinct content and kept ([`Restored`], found by
+//! comparing typed listings): the same reader class asking again while the upstream's
+//! tools and the file stay as they were is served the listing restored before.
 
 use rmcp::model::{
     CustomNotification, CustomResult, JsonRpcMessage, JsonRpcNotification, JsonRpcResponse,
     MetaObject, ServerJsonRpcMessage, ServerNotification, ServerResult,
 };
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{LazyLock, Mutex, PoisonError};
 
@@ -156,15 +155,28 @@ fn restore_result(result: &ServerResult) -> Option<Value> {
 /// The most listings [`Restored`] keeps (then it starts again): a few per reader class.
 const KEPT: usize = 64;
 
-/// Listings restored lately, by their typed form as written (compared in full, so two
-/// listings never share one). Restoring is a pure function of the typed listing, patches
-/// included: the same typed listing is the same restored listing.
+/// Listings restored lately, each with its typed form, the latest found first. Restoring
+/// is a pure function of the typed listing, patches included: a listing equal to one kept
+/// (compared as typed values, field by field, without writing either out) is the same
+/// restored listing.
 #[derive(Default)]
 struct Restored {
-    kept: Mutex<HashMap<Box<[u8]>, Value, foldhash::fast::RandomState>>,
+    kept: Mutex<Vec<(ServerResult, Value)>>,
 }
 
 static RESTORED: LazyLock<Restored> = LazyLock::new(Restored::default);
+
+/// Whether `a` and `b` are the same listing (of one kind, equal in every field).
+fn same_listing(a: &ServerResult, b: &ServerResult) -> bool {
+    use ServerResult as R;
+    match (a, b) {
+        (R::ListToolsResult(a), R::ListToolsResult(b)) => a == b,
+        (R::ListPromptsResult(a), R::ListPromptsResult(b)) => a == b,
+        (R::ListResourcesResult(a), R::ListResourcesResult(b)) => a == b,
+        (R::ListResourceTemplatesResult(a), R::ListResourceTemplatesResult(b)) => a == b,
+        _ => false,
+    }
+}
 
 impl Restored {
     /// `result` restored: a listing from the ones kept when it was restored before; any
@@ -180,17 +192,21 @@ impl Restored {
         if !listing {
             return restore_result(result);
         }
-        let typed = serde_json::to_vec(result).ok()?;
         let kept = || self.kept.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(restored) = kept().get(typed.as_slice()) {
-            return Some(restored.clone());
+        {
+            let mut kept = kept();
+            if let Some(at) = kept.iter().position(|(typed, _)| same_listing(typed, result)) {
+                // The latest found first: a few reader classes list again and again.
+                kept[..=at].rotate_right(1);
+                return Some(kept[0].1.clone());
+            }
         }
         let restored = restore_result(result)?;
         let mut kept = kept();
         if kept.len() >= KEPT {
             kept.clear();
         }
-        kept.insert(typed.into_boxed_slice(), restored.clone());
+        kept.insert(0, (result.clone(), restored.clone()));
         Some(restored)
     }
 }
@@ -441,7 +457,7 @@ mod tests {
         assert_eq!(result_of(&first)["tools"], json!([tool("A")]));
         let kept = |value: &Value| {
             let kept = RESTORED.kept.lock().unwrap();
-            kept.values().any(|v| v == value)
+            kept.iter().any(|(_, v)| v == value)
         };
         assert!(kept(&result_of(&first)));
         let again = restored(&listing(&tool("A"))).unwrap();

@@ -24,28 +24,35 @@ pub(crate) const AT_ONCE: Duration = Duration::from_millis(50);
 /// What an event stream's first message is.
 enum First {
     /// The answer: its JSON text.
-    Answer(Vec<u8>),
+    Answer(Bytes),
     /// A notification or a request: the stream stays one.
     Other,
 }
 
-/// The message of one event (its `data:` lines), or `None` for an event without one.
-fn data(event: &[u8]) -> Option<Vec<u8>> {
-    let mut data: Option<Vec<u8>> = None;
-    for line in event.split(|b| *b == b'\n') {
+/// The message of the event at `event` in `read` (its `data:` lines), or `None` for an
+/// event without one. One data line (as rmcp writes every message) is a slice of `read`,
+/// not a copy.
+fn data(read: &Bytes, event: std::ops::Range<usize>) -> Option<Bytes> {
+    let mut lines = Vec::new();
+    let mut at = event.start;
+    for line in read[event.clone()].split(|b| *b == b'\n') {
+        let start = at;
+        at += line.len() + 1;
         let Some(value) = line.strip_prefix(b"data:") else {
             continue;
         };
-        let value = value.strip_prefix(b" ").unwrap_or(value);
-        match &mut data {
-            Some(data) => {
-                data.push(b'\n');
-                data.extend_from_slice(value);
-            }
-            None => data = Some(value.to_vec()),
-        }
+        let skip = 5 + usize::from(value.first() == Some(&b' '));
+        lines.push(start + skip..start + line.len());
     }
-    data.filter(|d| !d.iter().all(u8::is_ascii_whitespace))
+    let data = match lines.as_slice() {
+        [] => return None,
+        [one] => read.slice(one.clone()),
+        several => {
+            let joined: Vec<&[u8]> = several.iter().map(|r| &read[r.clone()]).collect();
+            Bytes::from(joined.join(&b'\n'))
+        }
+    };
+    (!data.iter().all(u8::is_ascii_whitespace)).then_some(data)
 }
 
 /// Whether a message is an answer: of `method`, `result` and `error`, its first key is not
@@ -88,12 +95,12 @@ fn is_answer(message: &[u8]) -> bool {
 }
 
 /// The first message among the complete events in `read` (events end with a blank line).
-fn first(read: &[u8]) -> Option<First> {
-    let mut rest = read;
-    while let Some(end) = rest.windows(2).position(|w| w == b"\n\n") {
-        let (event, after) = rest.split_at(end);
-        rest = &after[2..];
-        if let Some(message) = data(event) {
+fn first(read: &Bytes) -> Option<First> {
+    let mut start = 0;
+    while let Some(end) = memchr::memmem::find(&read[start..], b"\n\n") {
+        let event = start..start + end;
+        start += end + 2;
+        if let Some(message) = data(read, event) {
             return Some(if is_answer(&message) {
                 First::Answer(message)
             } else {
@@ -117,13 +124,16 @@ pub(crate) async fn answered(response: Response) -> Response {
     let (mut parts, body) = response.into_parts();
     let mut chunks = body.into_data_stream();
     let mut kept: Vec<Bytes> = Vec::new();
-    let mut read: Vec<u8> = Vec::new();
     let until = tokio::time::Instant::now() + AT_ONCE;
     let first = loop {
         match tokio::time::timeout_at(until, chunks.next()).await {
             Ok(Some(Ok(chunk))) => {
-                read.extend_from_slice(&chunk);
                 kept.push(chunk);
+                // Mostly one chunk, read as it is; an event split across chunks, whole.
+                let read = match kept.as_slice() {
+                    [one] => one.clone(),
+                    all => Bytes::from(all.concat()),
+                };
                 if let Some(first) = first(&read) {
                     break Some(first);
                 }
@@ -237,6 +247,18 @@ mod tests {
         assert_eq!(
             body(response).await,
             r#"{"jsonrpc":"2.0","id":7,"error":{}}"#
+        );
+    }
+
+    #[tokio::test]
+    async fn a_message_on_several_data_lines_is_joined() {
+        let response =
+            stream(&["data: {\"jsonrpc\":\"2.0\",\ndata:\"id\":8,\ndata: \"result\":{}}\n\n"]);
+        let response = answered(response).await;
+        assert_eq!(response.headers()[header::CONTENT_TYPE], "application/json");
+        assert_eq!(
+            body(response).await,
+            "{\"jsonrpc\":\"2.0\",\n\"id\":8,\n\"result\":{}}"
         );
     }
 
