@@ -48,13 +48,15 @@ impl Downstream {
         self.bound.set(peer).is_ok()
     }
 
-    /// Adds a session to those sharing this connection (once).
+    /// Adds a session to those sharing this connection (once; ended ones leave as another
+    /// joins, and as `listeners` are read).
     pub(super) fn join(&self, session: SessionKey, peer: &Peer<RoleServer>) {
         let mut sharing = lock(&self.sharing);
-        sharing.retain(|(_, p)| !p.is_transport_closed());
-        if !sharing.iter().any(|(key, _)| *key == session) {
-            sharing.push((session, peer.clone()));
+        if sharing.iter().any(|(key, _)| *key == session) {
+            return;
         }
+        sharing.retain(|(_, p)| !p.is_transport_closed());
+        sharing.push((session, peer.clone()));
     }
 
     /// Notes the request `theirs` of `session` about to be sent over this connection, until

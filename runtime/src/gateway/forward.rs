@@ -265,10 +265,10 @@ impl ServerHandler for Gateway {
 
     async fn on_roots_list_changed(&self, context: NotificationContext<RoleServer>) {
         let connection = match self.shared.options.sessions {
-            UpstreamSessions::PerClient => self.session.current().await,
+            UpstreamSessions::PerClient => self.session.current(),
             UpstreamSessions::Shared => {
                 let credential = self.credential(&context.extensions);
-                self.shared.shared.slot(&credential).current().await
+                self.shared.shared.slot(&credential).current()
             }
         };
         if let Some(connection) = connection {

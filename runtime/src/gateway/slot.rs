@@ -10,14 +10,31 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// forgotten (its connection ends when its last request does).
 const MAX_CREDENTIALS: usize = 256;
 
-/// Where a connection is kept: opened on first use, replaced once it died.
+/// Where a connection is kept: opened on first use, replaced once it died. The live
+/// connection is read under a plain lock held for an `Arc` clone (every request of every
+/// session sharing it reads it, from any thread); only opening one waits its turn.
 #[derive(Default)]
-pub(super) struct Slot(tokio::sync::Mutex<Option<Arc<Connection>>>);
+pub(super) struct Slot {
+    held: Mutex<Option<Arc<Connection>>>,
+    opening: tokio::sync::Mutex<()>,
+}
 
 impl Slot {
     /// A slot holding `connection`.
     pub(super) fn holding(connection: Connection) -> Slot {
-        Slot(tokio::sync::Mutex::new(Some(Arc::new(connection))))
+        Slot {
+            held: Mutex::new(Some(Arc::new(connection))),
+            opening: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, Option<Arc<Connection>>> {
+        self.held.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The connection held, while it lives.
+    fn live(&self) -> Option<Arc<Connection>> {
+        self.held().as_ref().filter(|c| !c.is_closed()).cloned()
     }
 
     /// The live connection, opening one with `open` when there is none or it died. Two
@@ -26,18 +43,22 @@ impl Slot {
     where
         F: AsyncFnOnce() -> Result<Connection, UpstreamError>,
     {
-        let mut slot = self.0.lock().await;
-        if let Some(live) = slot.as_ref().filter(|c| !c.is_closed()) {
-            return Ok(live.clone());
+        if let Some(live) = self.live() {
+            return Ok(live);
+        }
+        let _opening = self.opening.lock().await;
+        // Another request may have opened it meanwhile.
+        if let Some(live) = self.live() {
+            return Ok(live);
         }
         let connection = Arc::new(open().await?);
-        *slot = Some(connection.clone());
+        *self.held() = Some(connection.clone());
         Ok(connection)
     }
 
     /// The connection, if one is open (live or not).
-    pub(super) async fn current(&self) -> Option<Arc<Connection>> {
-        self.0.lock().await.clone()
+    pub(super) fn current(&self) -> Option<Arc<Connection>> {
+        self.held().clone()
     }
 }
 

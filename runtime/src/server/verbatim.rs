@@ -195,7 +195,10 @@ impl Restored {
         let kept = || self.kept.lock().unwrap_or_else(PoisonError::into_inner);
         {
             let mut kept = kept();
-            if let Some(at) = kept.iter().position(|(typed, _)| same_listing(typed, result)) {
+            if let Some(at) = kept
+                .iter()
+                .position(|(typed, _)| same_listing(typed, result))
+            {
                 // The latest found first: a few reader classes list again and again.
                 kept[..=at].rotate_right(1);
                 return Some(kept[0].1.clone());
