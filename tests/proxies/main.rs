@@ -15,7 +15,7 @@
 //! ```
 //!
 //! `PROXIES=NAME[,NAME…]` measures only the proxies whose name holds one of them (e.g.
-//! `tailor,crate`); `TAILOR_THREADS=N` runs `mcp-tailor proxy --threads N`.
+//! `tailor,crate`).
 
 mod measure;
 mod peers;

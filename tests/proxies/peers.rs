@@ -32,6 +32,8 @@ pub enum Peer {
     TailorPerClient,
     /// `mcp-tailor proxy --upstream-sessions shared`.
     TailorShared,
+    /// `mcp-tailor proxy --upstream-sessions shared --threads 2`.
+    TailorSharedThreads,
     /// The `mcp-proxy` crate (tower-mcp), 0.6.0.
     TowerMcpProxy,
     /// supergateway 4.0.0, stateful streamable HTTP.
@@ -47,9 +49,10 @@ pub enum Peer {
 }
 
 impl Peer {
-    pub const ALL: [Peer; 8] = [
+    pub const ALL: [Peer; 9] = [
         Peer::TailorPerClient,
         Peer::TailorShared,
+        Peer::TailorSharedThreads,
         Peer::TowerMcpProxy,
         Peer::Supergateway,
         Peer::NpmMcpProxy,
@@ -62,6 +65,7 @@ impl Peer {
         match self {
             Peer::TailorPerClient => "mcp-tailor (per client)",
             Peer::TailorShared => "mcp-tailor (shared)",
+            Peer::TailorSharedThreads => "mcp-tailor (shared, `--threads 2`)",
             Peer::TowerMcpProxy => "`mcp-proxy` crate 0.6.0",
             Peer::Supergateway => "supergateway 4.0.0",
             Peer::NpmMcpProxy => "mcp-proxy (npm) 6.7.19",
@@ -90,17 +94,17 @@ impl Peer {
                 .join(script)
         };
         let mut command = match (self, upstream) {
-            (Peer::TailorPerClient | Peer::TailorShared, _) => {
+            (Peer::TailorPerClient | Peer::TailorShared | Peer::TailorSharedThreads, _) => {
                 let mut command = Command::new(&places.mcp_tailor);
                 command
                     .arg("proxy")
                     .arg("--tailoring")
                     .arg(&places.tailoring);
                 command.args(["--http", &format!("127.0.0.1:{port}")]);
-                if let Ok(threads) = std::env::var("TAILOR_THREADS") {
-                    command.args(["--threads", &threads]);
+                if self == Peer::TailorSharedThreads {
+                    command.args(["--threads", "2"]);
                 }
-                if self == Peer::TailorShared {
+                if matches!(self, Peer::TailorShared | Peer::TailorSharedThreads) {
                     command.args(["--upstream-sessions", "shared"]);
                 }
                 match upstream {

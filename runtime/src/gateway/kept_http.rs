@@ -61,26 +61,25 @@ impl KeptHttp {
 /// Keeps `data` when it is an answer with a result, or a notification passed on as
 /// written (read into rmcp's types here too, for the key `Inbound` finds it by).
 fn keep(written: &Written, data: &str) {
-    if data.contains("\"notifications/") {
-        if let Ok(raw) = serde_json::from_str::<Value>(data)
-            && let Ok(typed) = serde_json::from_value(raw.clone())
-        {
-            written.keep_notification(&raw, &typed);
-        }
-        return;
-    }
-    if !data.contains("\"result\"") {
+    if !data.contains("\"result\"") && !data.contains("\"notifications/") {
         return;
     }
     let Ok(Value::Object(mut message)) = serde_json::from_str::<Value>(data) else {
         return;
     };
+    if message.contains_key("method") {
+        if !message.contains_key("id") {
+            let raw = Value::Object(message);
+            if let Ok(typed) = serde_json::from_value(raw.clone()) {
+                written.keep_notification(&raw, &typed);
+            }
+        }
+        return;
+    }
     let id = message
         .remove("id")
         .and_then(|id| serde_json::from_value::<RequestId>(id).ok());
-    if let (Some(id), Some(result)) = (id, message.remove("result"))
-        && !message.contains_key("method")
-    {
+    if let (Some(id), Some(result)) = (id, message.remove("result")) {
         written.keep(id, result);
     }
 }
@@ -176,5 +175,36 @@ impl StreamableHttpClient for KeptHttp {
             )
             .await?;
         Ok(self.keep_events(events))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_and_notifications_are_kept_each_in_its_place() {
+        let written = Written::default();
+        // An answer that speaks of notifications is an answer still.
+        let answer = r#"{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"see \"notifications/progress\""}],"x":1}}"#;
+        keep(&written, answer);
+        let kept = written
+            .take(&RequestId::Number(4))
+            .expect("the answer kept");
+        assert_eq!(kept["x"], 1);
+        let progress = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}"#;
+        keep(&written, progress);
+        let typed = serde_json::from_str(progress).unwrap();
+        let params = written
+            .take_notification(&typed)
+            .expect("the progress kept");
+        assert_eq!(params.to_string(), r#"{"progressToken":"t","progress":1}"#);
+        assert_eq!(written.take_notification(&typed), None, "taken once");
+        // A request of the upstream is neither.
+        keep(
+            &written,
+            r#"{"jsonrpc":"2.0","id":5,"method":"roots/list"}"#,
+        );
+        assert_eq!(written.take(&RequestId::Number(5)), None);
     }
 }
