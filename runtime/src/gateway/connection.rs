@@ -3,6 +3,7 @@
 
 use super::Upstream;
 use super::answer::Answer;
+use super::changes::Changes;
 use super::child::{Child, UpstreamExit};
 use super::inbound::{Inbound, ProgressRoutes};
 use super::kept_http::KeptHttp;
@@ -111,6 +112,8 @@ pub(super) struct Connection {
     /// Its answers as the upstream wrote them (a command's; an HTTP upstream's that came as
     /// events).
     written: Written,
+    /// A 2026-07-28 upstream's list changes, heard from the start (`changes`).
+    changes: Option<Changes>,
 }
 
 /// Whose `Authorization` a connection sends a streamable HTTP upstream.
@@ -226,13 +229,18 @@ impl Connection {
                 (service, None)
             }
         };
-        Ok(Connection {
+        let mut connection = Connection {
             service,
             progress,
             _child: child,
             credential: credential.clone(),
             written,
-        })
+            changes: None,
+        };
+        if !connection.legacy() {
+            connection.changes = Changes::open(connection.peer()).await;
+        }
+        Ok(connection)
     }
 
     /// The upstream, to send requests to.
@@ -287,6 +295,12 @@ impl Connection {
     /// Its answers as the upstream wrote them, by request id.
     pub(super) fn written(&self) -> &Written {
         &self.written
+    }
+
+    /// The list changes this connection hears for every listener, when it has its own
+    /// subscription to them (a 2026-07-28 upstream).
+    pub(super) fn changes(&self) -> Option<&Changes> {
+        self.changes.as_ref()
     }
 
     /// Whose `Authorization` this connection sends.

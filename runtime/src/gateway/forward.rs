@@ -5,6 +5,7 @@
 
 use super::answer::{Answer, unavailable};
 use super::as_written;
+use super::changes;
 use super::connection::{Connection, UpstreamError};
 use super::inbound::ProgressQueue;
 use super::{Gateway, UpstreamSessions};
@@ -128,6 +129,48 @@ impl Gateway {
     }
 }
 
+/// What of `filter` the connection's own subscription does not hear (`heard`): the lists
+/// it does not cover, and every resource to watch.
+fn unheard(filter: &SubscriptionFilter, heard: &SubscriptionFilter) -> SubscriptionFilter {
+    let unless =
+        |asked: Option<bool>, covered: Option<bool>| asked.filter(|_| covered != Some(true));
+    let mut rest = SubscriptionFilter::default();
+    rest.tools_list_changed = unless(filter.tools_list_changed, heard.tools_list_changed);
+    rest.prompts_list_changed = unless(filter.prompts_list_changed, heard.prompts_list_changed);
+    rest.resources_list_changed =
+        unless(filter.resources_list_changed, heard.resources_list_changed);
+    rest.resource_subscriptions = filter.resource_subscriptions.clone();
+    rest
+}
+
+/// The next list change the connection heard (one missed while behind is no loss: the
+/// next says the same); `None` once the connection is gone; never, without a receiver.
+async fn next_change(
+    heard: &mut Option<tokio::sync::broadcast::Receiver<ServerNotification>>,
+) -> Option<ServerNotification> {
+    use tokio::sync::broadcast::error::RecvError;
+    let Some(receiver) = heard else {
+        return std::future::pending().await;
+    };
+    loop {
+        match receiver.recv().await {
+            Ok(change) => return Some(change),
+            Err(RecvError::Lagged(_)) => continue,
+            Err(RecvError::Closed) => return None,
+        }
+    }
+}
+
+/// The next notification of this listener's own upstream subscription; never, without one.
+async fn next_notification(
+    subscription: &mut Option<rmcp::service::Subscription>,
+) -> Result<Option<ServerNotification>, rmcp::ServiceError> {
+    match subscription {
+        Some(subscription) => subscription.next().await,
+        None => std::future::pending().await,
+    }
+}
+
 /// The next progress of a request that asked for it; never, for one that did not.
 async fn next(queue: &mut Option<ProgressQueue>) -> Option<ProgressNotificationParam> {
     match queue {
@@ -205,8 +248,10 @@ impl ServerHandler for Gateway {
         Some(requested.supported_by(&self.shared.info.capabilities))
     }
 
-    /// A 2026-07-28 listener: the same subscription opened upstream, each notification
-    /// relayed, until either side ends it.
+    /// A 2026-07-28 listener: the list changes the connection already hears (its own
+    /// subscription, opened with it: `changes`), and the rest of the filter (resource
+    /// updates) subscribed upstream for this listener; each notification relayed, until
+    /// either side ends it.
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
         let Some(filter) = self
             .accepted_subscription_filter(context.requested())
@@ -216,14 +261,32 @@ impl ServerHandler for Gateway {
             return Ok(());
         };
         let connection = self.connection(context.request_context()).await?;
-        let mut subscription = connection
-            .peer()
-            .listen(filter)
-            .await
-            .map_err(|e| unavailable(&format!("subscriptions/listen failed: {e}")))?;
+        let (mut heard, rest) = match connection.changes() {
+            Some(changes) => (Some(changes.hear()), unheard(&filter, changes.lists())),
+            None => (None, filter.clone()),
+        };
+        let mut subscription = match rest == SubscriptionFilter::default() {
+            true => None,
+            false => Some(
+                connection
+                    .peer()
+                    .listen(rest)
+                    .await
+                    .map_err(|e| unavailable(&format!("subscriptions/listen failed: {e}")))?,
+            ),
+        };
         loop {
             tokio::select! {
-                next = subscription.next() => match next {
+                change = next_change(&mut heard) => match change {
+                    Some(change) if changes::asks_for(&filter, &change) => {
+                        if context.sink().send(change).await.is_err() {
+                            break;
+                        }
+                    }
+                    Some(_) => {}
+                    None => break,
+                },
+                next = next_notification(&mut subscription) => match next {
                     Ok(Some(notification)) => {
                         if context.sink().send(notification).await.is_err() {
                             break;

@@ -7,8 +7,11 @@
 //! upstream's order), logging, resource updates, list-changed notifications, and the
 //! upstream's own requests to the client (sampling, elicitation, roots), each sent with
 //! the client's request it came during (so streamable HTTP carries it on that request's
-//! stream). A 2026-07-28 `subscriptions/listen` is opened upstream and each notification
-//! relayed; `get_tool` answers from the upstream's last listing (the HTTP server checks
+//! stream). A 2026-07-28 upstream's list changes are heard on one subscription per
+//! connection, opened with it (a client's `subscriptions/listen` is acknowledged before its
+//! handler runs: one opened upstream only then could miss a change made right after), and
+//! relayed to every listener that asked for them; resources to watch are subscribed
+//! upstream per listener; `get_tool` answers from the upstream's last listing (the HTTP server checks
 //! `Mcp-Param-*` headers with it). The upstream's `tools/list` is read once per connection,
 //! page by page, and kept until it says its tools changed (or its 2026-07-28 cache hint runs
 //! out). Wrap it like any handler — `Server::builder().handler(gateway).tailoring(file)` —
@@ -43,6 +46,7 @@
 
 mod answer;
 mod as_written;
+mod changes;
 mod child;
 mod connection;
 mod downstream;

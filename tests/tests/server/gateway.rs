@@ -1,8 +1,8 @@
 //! The gateway in process: a plain rmcp server (written without mcp-tailor) served over
 //! streamable HTTP as the upstream, `Gateway` behind the layer in front of it, real rmcp
 //! clients. What the conformance suite and the Python test do not reach: a 2026-07-28
-//! listener hearing the upstream's own notifications, and `get_tool` answering from the
-//! upstream's listing.
+//! listener hearing the upstream's own notifications (the first change after its
+//! acknowledgment included), and `get_tool` answering from the upstream's listing.
 
 use crate::common::*;
 use mcp_tailor::gateway::{Gateway, Upstream};
@@ -82,59 +82,78 @@ impl ServerHandler for Upstream2026 {
     }
 }
 
-/// The upstream on loopback; its URL.
-async fn upstream() -> String {
+/// The upstream on loopback; its URL and its handler (whose listeners a test counts).
+async fn upstream() -> (String, Upstream2026) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     // One handler for every request (stateless requests each get a clone): the listeners
     // one request registers are the ones another request's call tells.
     let handler = Upstream2026::default();
+    let serving = handler.clone();
     let service = StreamableHttpService::new(
-        move || Ok(handler.clone()),
+        move || Ok(serving.clone()),
         Arc::new(LocalSessionManager::default()),
         StreamableHttpServerConfig::default(),
     );
     let router = axum::Router::new().nest_service("/mcp", service);
     tokio::spawn(async move { axum::serve(listener, router).await });
-    format!("http://{addr}/mcp")
+    (format!("http://{addr}/mcp"), handler)
+}
+
+/// The gateway in front of a fresh upstream, and that upstream.
+async fn gateway_and_upstream() -> (Server<Gateway>, Upstream2026) {
+    let (url, upstream) = upstream().await;
+    let gateway = Gateway::connect(Upstream::http(url), Duration::from_secs(5))
+        .await
+        .unwrap();
+    (
+        Server::builder().handler(gateway).build().unwrap(),
+        upstream,
+    )
 }
 
 async fn gateway() -> Server<Gateway> {
-    let gateway = Gateway::connect(Upstream::http(upstream().await), Duration::from_secs(5))
-        .await
-        .unwrap();
-    Server::builder().handler(gateway).build().unwrap()
+    gateway_and_upstream().await.0
 }
 
 #[tokio::test]
 async fn a_modern_listener_hears_the_upstreams_own_notifications() {
-    let server = gateway().await;
+    let (server, upstream) = gateway_and_upstream().await;
+    let listening = || upstream.listeners.lock().unwrap().len();
     let (client, _) = http(http_server(&server).await, "codex", Era::Modern, &[]).await;
+    // The gateway's connection for stateless requests, opened by the first of them, listens
+    // for the upstream's list changes from then on, before any client does: a change right
+    // after a client's acknowledgment is never missed. (The upstream registers a listener
+    // just after acknowledging it.)
+    client.peer().list_tools(None).await.unwrap();
+    for _ in 0..100 {
+        if listening() == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(listening(), 1, "the gateway's own subscription");
     let mut filter = SubscriptionFilter::default();
     filter.prompts_list_changed = Some(true);
     let mut subscription = client.peer().listen(filter).await.unwrap();
     assert_eq!(subscription.acknowledged().prompts_list_changed, Some(true));
-    // The upstream heard the subscription once it answers a call that notifies.
-    let mut heard = false;
-    for _ in 0..20 {
-        call(&client, "change_prompts", serde_json::json!({}))
-            .await
-            .unwrap();
-        if let Ok(Ok(Some(notification))) =
-            tokio::time::timeout(Duration::from_millis(500), subscription.next()).await
-        {
-            assert!(
-                matches!(
-                    notification,
-                    ServerNotification::PromptListChangedNotification(_)
-                ),
-                "{notification:?}"
-            );
-            heard = true;
-            break;
-        }
-    }
-    assert!(heard, "no prompts/list_changed reached the listener");
+    call(&client, "change_prompts", serde_json::json!({}))
+        .await
+        .unwrap();
+    let notification = tokio::time::timeout(Duration::from_secs(5), subscription.next())
+        .await
+        .expect("the first change reaches the listener")
+        .unwrap()
+        .unwrap();
+    assert!(
+        matches!(
+            notification,
+            ServerNotification::PromptListChangedNotification(_)
+        ),
+        "{notification:?}"
+    );
+    // A listener of list changes only opens nothing upstream of its own.
+    assert_eq!(listening(), 1);
 }
 
 #[tokio::test]
