@@ -52,6 +52,41 @@ pub(super) fn asks_for(filter: &SubscriptionFilter, notification: &ServerNotific
     }
 }
 
+/// What of `filter` the connection's own subscription does not hear (`heard`): the lists
+/// it does not cover, and every resource to watch.
+pub(super) fn unheard(
+    filter: &SubscriptionFilter,
+    heard: &SubscriptionFilter,
+) -> SubscriptionFilter {
+    let unless =
+        |asked: Option<bool>, covered: Option<bool>| asked.filter(|_| covered != Some(true));
+    let mut rest = SubscriptionFilter::default();
+    rest.tools_list_changed = unless(filter.tools_list_changed, heard.tools_list_changed);
+    rest.prompts_list_changed = unless(filter.prompts_list_changed, heard.prompts_list_changed);
+    rest.resources_list_changed =
+        unless(filter.resources_list_changed, heard.resources_list_changed);
+    rest.resource_subscriptions = filter.resource_subscriptions.clone();
+    rest
+}
+
+/// The next list change the connection heard (one missed while behind is no loss: the
+/// next says the same); `None` once the connection is gone; never, without a receiver.
+pub(super) async fn next(
+    heard: &mut Option<broadcast::Receiver<ServerNotification>>,
+) -> Option<ServerNotification> {
+    use broadcast::error::RecvError;
+    let Some(receiver) = heard else {
+        return std::future::pending().await;
+    };
+    loop {
+        match receiver.recv().await {
+            Ok(change) => return Some(change),
+            Err(RecvError::Lagged(_)) => continue,
+            Err(RecvError::Closed) => return None,
+        }
+    }
+}
+
 impl Changes {
     /// Subscribes on `peer` to the changes of every list its capabilities say change;
     /// `None` when they name none, or the upstream does not acknowledge (each listener
@@ -123,5 +158,23 @@ mod tests {
         assert!(!asks_for(&SubscriptionFilter::default(), &changed));
         assert_eq!(lists_of(&tools).resource_subscriptions, None);
         assert_eq!(lists_of(&tools).tools_list_changed, Some(true));
+    }
+
+    #[test]
+    fn what_the_connection_does_not_hear_is_subscribed_for_the_listener() {
+        let mut asked = SubscriptionFilter::default();
+        asked.tools_list_changed = Some(true);
+        asked.prompts_list_changed = Some(true);
+        asked.resource_subscriptions = Some(vec!["file:///a".into()]);
+        let mut heard = SubscriptionFilter::default();
+        heard.tools_list_changed = Some(true);
+        let rest = unheard(&asked, &heard);
+        assert_eq!(rest.tools_list_changed, None);
+        assert_eq!(rest.prompts_list_changed, Some(true));
+        assert_eq!(rest.resource_subscriptions, asked.resource_subscriptions);
+        assert_eq!(
+            unheard(&lists_of(&asked), &lists_of(&asked)),
+            SubscriptionFilter::default()
+        );
     }
 }

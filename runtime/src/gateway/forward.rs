@@ -129,38 +129,6 @@ impl Gateway {
     }
 }
 
-/// What of `filter` the connection's own subscription does not hear (`heard`): the lists
-/// it does not cover, and every resource to watch.
-fn unheard(filter: &SubscriptionFilter, heard: &SubscriptionFilter) -> SubscriptionFilter {
-    let unless =
-        |asked: Option<bool>, covered: Option<bool>| asked.filter(|_| covered != Some(true));
-    let mut rest = SubscriptionFilter::default();
-    rest.tools_list_changed = unless(filter.tools_list_changed, heard.tools_list_changed);
-    rest.prompts_list_changed = unless(filter.prompts_list_changed, heard.prompts_list_changed);
-    rest.resources_list_changed =
-        unless(filter.resources_list_changed, heard.resources_list_changed);
-    rest.resource_subscriptions = filter.resource_subscriptions.clone();
-    rest
-}
-
-/// The next list change the connection heard (one missed while behind is no loss: the
-/// next says the same); `None` once the connection is gone; never, without a receiver.
-async fn next_change(
-    heard: &mut Option<tokio::sync::broadcast::Receiver<ServerNotification>>,
-) -> Option<ServerNotification> {
-    use tokio::sync::broadcast::error::RecvError;
-    let Some(receiver) = heard else {
-        return std::future::pending().await;
-    };
-    loop {
-        match receiver.recv().await {
-            Ok(change) => return Some(change),
-            Err(RecvError::Lagged(_)) => continue,
-            Err(RecvError::Closed) => return None,
-        }
-    }
-}
-
 /// The next notification of this listener's own upstream subscription; never, without one.
 async fn next_notification(
     subscription: &mut Option<rmcp::service::Subscription>,
@@ -262,7 +230,10 @@ impl ServerHandler for Gateway {
         };
         let connection = self.connection(context.request_context()).await?;
         let (mut heard, rest) = match connection.changes() {
-            Some(changes) => (Some(changes.hear()), unheard(&filter, changes.lists())),
+            Some(changes) => (
+                Some(changes.hear()),
+                changes::unheard(&filter, changes.lists()),
+            ),
             None => (None, filter.clone()),
         };
         let mut subscription = match rest == SubscriptionFilter::default() {
@@ -277,7 +248,7 @@ impl ServerHandler for Gateway {
         };
         loop {
             tokio::select! {
-                change = next_change(&mut heard) => match change {
+                change = changes::next(&mut heard) => match change {
                     Some(change) if changes::asks_for(&filter, &change) => {
                         if context.sink().send(change).await.is_err() {
                             break;
