@@ -70,7 +70,7 @@ fn keep(written: &Written, data: &str) {
     if message.contains_key("method") {
         if !message.contains_key("id") {
             let raw = Value::Object(message);
-            if let Ok(typed) = serde_json::from_value(raw.clone()) {
+            if let Ok(typed) = serde::Deserialize::deserialize(&raw) {
                 written.keep_notification(&raw, &typed);
             }
         }

@@ -134,31 +134,25 @@ fn initialize(id: u64) -> String {
 async fn bodies_that_are_not_json_rpc_are_400_with_a_json_rpc_error() {
     let server = abc(&Calls::default()).build().unwrap();
     let addr = http_server(&server).await;
-    for not_json in [
-        "{not json",
-        r#"{"jsonrpc": "2.0", "method": "ping"} trailing"#,
-    ] {
-        let (status, body) = post(addr, not_json, "").await;
-        assert_eq!(status, 400, "{not_json}");
-        assert_eq!(
-            serde_json::from_str::<Value>(&body).unwrap()["error"]["code"],
-            -32700,
-            "{not_json}"
-        );
-    }
-    for not_rpc in [
-        "[]",
-        "42",
-        r#"{"method": "tools/list"}"#,
-        r#"{"jsonrpc": 2, "method": "tools/list"}"#,
-        r#"[{"jsonrpc": "2.0", "method": "ping", "id": 1}, 7]"#,
-    ] {
-        let (status, body) = post(addr, not_rpc, "").await;
-        assert_eq!(status, 400, "{not_rpc}");
-        assert_eq!(
-            serde_json::from_str::<Value>(&body).unwrap()["error"]["code"],
+    // Not JSON: -32700; JSON but not JSON-RPC: -32600.
+    for (body, code) in [
+        ("{not json", -32700),
+        (r#"{"jsonrpc": "2.0", "method": "ping"} trailing"#, -32700),
+        ("[]", -32600),
+        ("42", -32600),
+        (r#"{"method": "tools/list"}"#, -32600),
+        (r#"{"jsonrpc": 2, "method": "tools/list"}"#, -32600),
+        (
+            r#"[{"jsonrpc": "2.0", "method": "ping", "id": 1}, 7]"#,
             -32600,
-            "{not_rpc}"
+        ),
+    ] {
+        let (status, answer) = post(addr, body, "").await;
+        assert_eq!(status, 400, "{body}");
+        assert_eq!(
+            serde_json::from_str::<Value>(&answer).unwrap()["error"]["code"],
+            code,
+            "{body}"
         );
     }
 }
