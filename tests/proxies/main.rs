@@ -15,7 +15,7 @@
 //! ```
 //!
 //! `PROXIES=NAME[,NAME…]` measures only the proxies whose name holds one of them (e.g.
-//! `tailor,crate`).
+//! `tailor,crate`); `KINDS=stdio` or `KINDS=http` only in front of that upstream.
 
 mod measure;
 mod peers;
@@ -41,6 +41,9 @@ struct Row {
     /// The proxy's CPU per request (µs), and the upstream's.
     cpu: f64,
     upstream_cpu: f64,
+    /// The proxy's CPU per request (µs) under the list load, and under the call load.
+    cpu_list: f64,
+    cpu_call: f64,
     /// The proxy's resident memory after the load (MiB).
     rss: f64,
     /// Upstream processes with one session, then with 50.
@@ -151,8 +154,14 @@ async fn run(
     row.list_p50 = quantile(&mut lists, 0.5);
     row.call_p50 = quantile(&mut calls, 0.5);
     row.call_p99 = quantile(&mut calls, 0.99);
+    let proxy_cpu = || pid.map_or(0, cpu_us) as f64;
+    let before_lists = proxy_cpu();
     let (list_rate, failed_list_rate) = measure::rate(at, RATE_SESSIONS, &list, RATE_TIME).await;
+    let before_calls = proxy_cpu();
     let (call_rate, failed_call_rate) = measure::rate(at, RATE_SESSIONS, &call, RATE_TIME).await;
+    let per_second = |used: f64, rate: f64| used / (rate * RATE_TIME.as_secs_f64());
+    row.cpu_list = per_second(before_calls - before_lists, list_rate);
+    row.cpu_call = per_second(proxy_cpu() - before_calls, call_rate);
     row.list_rate = list_rate;
     row.call_rate = call_rate;
     row.failed = failed_lists + failed_calls + failed_list_rate + failed_call_rate;
@@ -251,7 +260,7 @@ fn median(values: impl Iterator<Item = f64>) -> f64 {
 /// The table of one upstream: each peer's medians over the rounds.
 fn table(title: &str, rows: &[(Peer, Vec<Row>)]) -> String {
     let mut out = format!(
-        "{title}\n\n| proxy | list p50 | call p50 | call p99 | list req/s | call req/s | CPU µs/req | upstream CPU µs/req | RSS MiB | upstreams (1 → 50 sessions) | RSS MiB, 50 sessions | new session's first list |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+        "{title}\n\n| proxy | list p50 | call p50 | call p99 | list req/s | call req/s | CPU µs/req | CPU µs/list, /call under load | upstream CPU µs/req | RSS MiB | upstreams (1 → 50 sessions) | RSS MiB, 50 sessions | new session's first list |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     );
     for (peer, rows) in rows {
         if rows.is_empty() {
@@ -261,7 +270,7 @@ fn table(title: &str, rows: &[(Peer, Vec<Row>)]) -> String {
         let failed: usize = rows.iter().map(|r| r.failed).sum();
         let last = rows.last().cloned().unwrap_or_default();
         out.push_str(&format!(
-            "| {} | {:.2} | {:.2} | {:.2} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {} → {} | {:.0} | {:.1} ms |{}\n",
+            "| {} | {:.2} | {:.2} | {:.2} | {:.0} | {:.0} | {:.0} | {:.0}, {:.0} | {:.0} | {:.0} | {} → {} | {:.0} | {:.1} ms |{}\n",
             peer.name(),
             m(|r| r.list_p50),
             m(|r| r.call_p50),
@@ -269,6 +278,8 @@ fn table(title: &str, rows: &[(Peer, Vec<Row>)]) -> String {
             m(|r| r.list_rate),
             m(|r| r.call_rate),
             m(|r| r.cpu),
+            m(|r| r.cpu_list),
+            m(|r| r.cpu_call),
             m(|r| r.upstream_cpu),
             m(|r| r.rss),
             last.upstreams_one,
@@ -313,6 +324,12 @@ async fn bench(rounds: usize) -> bool {
     let mut clean = true;
     let mut tables = Vec::new();
     for kind in ["stdio", "http"] {
+        // `KINDS=stdio` (or `http`) measures in front of that upstream only.
+        if let Ok(only) = std::env::var("KINDS")
+            && !only.split(',').any(|k| k == kind)
+        {
+            continue;
+        }
         let mut rows: Vec<(Peer, Vec<Row>)> = Peer::ALL.iter().map(|p| (*p, Vec::new())).collect();
         // The tailoring file mcp-tailor serves each upstream with, drafted from one of its own.
         let (drafted_from, _child) = upstream_of(kind, &places, &stdio).await;

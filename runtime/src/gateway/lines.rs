@@ -1,10 +1,11 @@
-//! A command upstream's stdio, one JSON-RPC message per line, read into rmcp's types and
-//! also kept as written ([`Written`], which the HTTP upstream's client fills too): every
+//! A command upstream's stdio, one JSON-RPC message per line, parsed once, read into rmcp's
+//! types (knowing what each answer answers: `read`) and also kept as written ([`Written`], which the HTTP upstream's client fills too): every
 //! answer's result, by request id, for the gateway to patch what the types could not hold
 //! back in (`server::verbatim`), and the notifications it passes on as written
 //! (`as_written`).
 
 use super::as_written;
+use super::read::InFlight;
 use rmcp::model::{JsonRpcMessage, RequestId};
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -106,6 +107,7 @@ pub(super) struct Lines {
     lines: tokio::io::Lines<BufReader<ChildStdout>>,
     stdin: Arc<tokio::sync::Mutex<ChildStdin>>,
     written: Written,
+    in_flight: InFlight,
 }
 
 impl Lines {
@@ -114,6 +116,7 @@ impl Lines {
             lines: BufReader::new(stdout).lines(),
             stdin: Arc::new(tokio::sync::Mutex::new(stdin)),
             written,
+            in_flight: InFlight::default(),
         }
     }
 }
@@ -126,6 +129,7 @@ impl Transport<RoleClient> for Lines {
         item: TxJsonRpcMessage<RoleClient>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         let stdin = self.stdin.clone();
+        self.in_flight.sent(&item);
         async move {
             let mut line = serde_json::to_vec(&item).map_err(std::io::Error::other)?;
             line.push(b'\n');
@@ -141,8 +145,10 @@ impl Transport<RoleClient> for Lines {
             if line.trim().is_empty() {
                 continue;
             }
-            let message: RxJsonRpcMessage<RoleClient> = match serde_json::from_str(&line) {
-                Ok(message) => message,
+            let read = serde_json::from_str::<Value>(&line)
+                .and_then(|written| Ok((self.in_flight.read(&written)?, written)));
+            let (message, mut written) = match read {
+                Ok(read) => read,
                 Err(error) => {
                     tracing::warn!("the upstream wrote a line that is no MCP message: {error}");
                     continue;
@@ -150,16 +156,12 @@ impl Transport<RoleClient> for Lines {
             };
             match &message {
                 JsonRpcMessage::Response(response) => {
-                    if let Ok(mut written) = serde_json::from_str::<Value>(&line)
-                        && let Some(result) = written.get_mut("result")
-                    {
+                    if let Some(result) = written.get_mut("result") {
                         self.written.keep(response.id.clone(), result.take());
                     }
                 }
                 JsonRpcMessage::Notification(_) if as_written::passed_on(&message) => {
-                    if let Ok(written) = serde_json::from_str::<Value>(&line) {
-                        self.written.keep_notification(&written, &message);
-                    }
+                    self.written.keep_notification(&written, &message);
                 }
                 _ => {}
             }

@@ -55,6 +55,7 @@ mod inbound;
 mod kept_http;
 mod lines;
 mod listing;
+mod read;
 mod relay;
 mod sessions;
 mod slot;
