@@ -1,8 +1,8 @@
 //! A command upstream's stdio, one JSON-RPC message per line, parsed once, read into rmcp's
-//! types (knowing what each answer answers: `read`) and also kept as written ([`Written`], which the HTTP upstream's client fills too): every
-//! answer's result, by request id, for the gateway to patch what the types could not hold
-//! back in (`server::verbatim`), and the notifications it passes on as written
-//! (`as_written`).
+//! types (an answer as the result of the request it answers: `read`) and also kept as
+//! written ([`Written`], which the HTTP upstream's client fills too): every answer's
+//! result, by request id, for the gateway to patch what the types could not hold back in
+//! (`server::verbatim`), and the notifications it passes on as written (`as_written`).
 
 use super::as_written;
 use super::read::InFlight;
