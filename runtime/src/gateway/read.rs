@@ -100,6 +100,7 @@ impl InFlight {
     pub(super) fn read(&self, message: &Value) -> serde_json::Result<RxJsonRpcMessage<RoleClient>> {
         if let (Some(id), Some(result)) = (message.get("id"), message.get("result"))
             && message.get("method").is_none()
+            && message.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
             && let Ok(id) = RequestId::deserialize(id)
         {
             let asked = self
@@ -211,6 +212,11 @@ mod tests {
             in_flight.read(&progress),
             Ok(JsonRpcMessage::Notification(_))
         ));
+        // Not JSON-RPC 2.0: refused as rmcp refuses it, asked for or not.
+        let in_flight = asked(call(), 2);
+        let old = json!({"jsonrpc": "1.0", "id": 2, "result": {"content": []}});
+        assert!(RxJsonRpcMessage::<RoleClient>::deserialize(&old).is_err());
+        assert!(in_flight.read(&old).is_err());
         // An answer nobody asked for here (the handshake's) is rmcp's to read.
         let unasked = json!({"jsonrpc": "2.0", "id": 9, "result": {"content": []}});
         assert!(in_flight.read(&unasked).is_ok());
