@@ -55,6 +55,8 @@
 
 #[cfg(feature = "server")]
 mod view;
+#[cfg(feature = "server")]
+mod worded;
 
 #[cfg(feature = "server")]
 pub(crate) use view::ToolView;

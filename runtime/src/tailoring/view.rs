@@ -4,6 +4,7 @@
 //! tables win. The listing, the gateway's listing and `inspect` all read this view; every
 //! argument path is found through [`schema_path`](crate::schema_path).
 
+use super::worded::Worded;
 use super::{Location, Tailoring, ToolTailoring};
 use crate::description::{Description, Found};
 use crate::schema_path::{self, ArgumentAt};
@@ -24,6 +25,8 @@ pub(crate) struct ToolView {
     description: Option<Description>,
     /// The file's argument descriptions the tables do not declare, by argument path.
     arguments: Vec<(String, Description)>,
+    /// Input schemas with those descriptions put in, kept per schema and wording.
+    worded: Worded,
 }
 
 impl ToolView {
@@ -52,6 +55,7 @@ impl ToolView {
                 .filter(|(path, _)| def.is_none_or(|d| d.field(path).is_none()))
                 .map(|(path, d)| (path.clone(), d.clone()))
                 .collect(),
+            worded: Worded::default(),
         }
     }
 
@@ -104,18 +108,31 @@ impl ToolView {
         if self.arguments.is_empty() {
             return;
         }
-        let places: Vec<(String, &Description)> = self
-            .arguments_in(&tool.input_schema)
-            .map(|(_, at, d)| (at.pointer(), d))
+        // What each argument's description answers; a schema worded so before is reused.
+        let found: Vec<Found<'_>> = self.arguments.iter().map(|(_, d)| d.lookup(ctx)).collect();
+        if let Some(worded) = self.worded.get(&tool.input_schema, &found) {
+            tool.input_schema = worded;
+            return;
+        }
+        let source = tool.input_schema.clone();
+        let places: Vec<(String, &Found<'_>)> = self
+            .arguments
+            .iter()
+            .zip(&found)
+            .flat_map(|((path, _), found)| {
+                schema_path::arguments(&source, path)
+                    .into_iter()
+                    .map(move |at| (at.pointer(), found))
+            })
             .collect();
         let root = Arc::make_mut(&mut tool.input_schema);
-        for (pointer, description) in places {
+        for (pointer, found) in places {
             let Some(property) = schema_path::object_mut(root, &pointer) else {
                 continue;
             };
-            match description.lookup(ctx) {
+            match found {
                 Found::Text(text) => {
-                    property.insert("description".into(), text.into());
+                    property.insert("description".into(), (*text).into());
                 }
                 Found::Nothing => {
                     property.remove("description");
@@ -123,6 +140,7 @@ impl ToolView {
                 Found::Uncovered => {}
             }
         }
+        self.worded.keep(source, &found, tool.input_schema.clone());
     }
 }
 
@@ -205,5 +223,50 @@ impl Tailoring {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Readers alternating between two levels get their own argument wording each time,
+    /// the same schema (`Arc`) as before for a level seen before, and the source untouched.
+    #[test]
+    fn a_worded_schema_is_reused_per_wording_and_never_another_readers() {
+        let file = Tailoring::from_toml_str(
+            r#"
+            [tools.find.arguments."filter.tag"]
+            description = { levels = [{ verbosity = 0, text = "tag" }, { verbosity = 9, text = "A tag to filter by." }] }
+            "#,
+        )
+        .unwrap();
+        let view = ToolView::new(None, file.tool("find"));
+        let source = json!({"type": "object", "properties": {"filter": {"$ref": "#/$defs/F"}},
+            "$defs": {"F": {"type": "object", "properties": {"tag": {"type": "string"}}}}});
+        let source = Arc::new(source.as_object().unwrap().clone());
+        let worded = |level: u8| {
+            let mut tool = Tool::new("find", "Find.", source.clone());
+            view.overlay(&mut tool, &RenderCtx::new().verbosity(level));
+            tool.input_schema
+        };
+        let tag = |schema: &Arc<Map<String, Value>>| {
+            schema["$defs"]["F"]["properties"]["tag"]["description"].clone()
+        };
+        let (terse, rich) = (worded(0), worded(9));
+        assert_eq!(
+            (tag(&terse), tag(&rich)),
+            (json!("tag"), json!("A tag to filter by."))
+        );
+        let (terse_again, rich_again) = (worded(0), worded(9));
+        assert!(Arc::ptr_eq(&terse, &terse_again) && Arc::ptr_eq(&rich, &rich_again));
+        assert_eq!(tag(&source), Value::Null);
+        // Another schema (an upstream's tools changed) is worded afresh.
+        let changed = Arc::new((*source).clone());
+        let mut tool = Tool::new("find", "Find.", changed.clone());
+        view.overlay(&mut tool, &RenderCtx::new().verbosity(0));
+        assert!(!Arc::ptr_eq(&tool.input_schema, &terse));
+        assert_eq!(tag(&tool.input_schema), json!("tag"));
     }
 }
