@@ -115,24 +115,18 @@ impl ToolView {
             return;
         }
         let source = tool.input_schema.clone();
-        let places: Vec<(String, &Found<'_>)> = self
-            .arguments
-            .iter()
-            .zip(&found)
-            .flat_map(|((path, _), found)| {
-                schema_path::arguments(&source, path)
-                    .into_iter()
-                    .map(move |at| (at.pointer(), found))
-            })
+        let places: Vec<(String, &Description)> = self
+            .arguments_in(&source)
+            .map(|(_, at, d)| (at.pointer(), d))
             .collect();
         let root = Arc::make_mut(&mut tool.input_schema);
-        for (pointer, found) in places {
+        for (pointer, description) in places {
             let Some(property) = schema_path::object_mut(root, &pointer) else {
                 continue;
             };
-            match found {
+            match description.lookup(ctx) {
                 Found::Text(text) => {
-                    property.insert("description".into(), (*text).into());
+                    property.insert("description".into(), text.into());
                 }
                 Found::Nothing => {
                     property.remove("description");
