@@ -7,6 +7,7 @@ use super::changes::Changes;
 use super::child::{Child, UpstreamExit};
 use super::inbound::{Inbound, ProgressRoutes};
 use super::kept_http::KeptHttp;
+use super::lane::Lane;
 use super::lines::{Lines, Written};
 use super::relay::Relay;
 use rmcp::model::{
@@ -114,6 +115,8 @@ pub(super) struct Connection {
     written: Written,
     /// A 2026-07-28 upstream's list changes, heard from the start (`changes`).
     changes: Option<Changes>,
+    /// A command upstream's lane, when it began with `initialize` (`lane`).
+    lane: Option<Lane>,
 }
 
 /// Whose `Authorization` a connection sends a streamable HTTP upstream.
@@ -162,6 +165,7 @@ impl Connection {
         let progress = ProgressRoutes::default();
         let written = Written::default();
         let timed_out = || handshake(format!("no answer within {OPEN_TIMEOUT:?}"));
+        let mut lane = None;
         let (service, child) = match upstream {
             Upstream::Command { program, args } => {
                 let (mut child, stdout, stdin) =
@@ -170,6 +174,7 @@ impl Connection {
                         error,
                     })?;
                 let lines = Lines::new(stdout, stdin, written.clone());
+                lane = Some(lines.lane());
                 let transport = Inbound::new(lines, progress.clone(), written.clone());
                 let served = relay.serve_with_lifecycle(transport, lifecycle);
                 match tokio::time::timeout(OPEN_TIMEOUT, served).await {
@@ -236,8 +241,10 @@ impl Connection {
             credential: credential.clone(),
             written,
             changes: None,
+            lane,
         };
         if !connection.legacy() {
+            connection.lane = None;
             connection.changes = Changes::open(connection.peer()).await;
         }
         Ok(connection)
@@ -280,6 +287,11 @@ impl Connection {
             cursor = page.next_cursor;
         }
         Ok((tools, first))
+    }
+
+    /// Where requests are sent past rmcp's client loop, when they can be (`lane`).
+    pub(super) fn lane(&self) -> Option<&Lane> {
+        self.lane.as_ref()
     }
 
     /// Where the progress of this connection's requests in flight goes.

@@ -8,6 +8,7 @@ use super::as_written;
 use super::changes;
 use super::connection::{Connection, UpstreamError};
 use super::inbound::ProgressQueue;
+use super::outgoing::{self, Outgoing};
 use super::{Gateway, UpstreamSessions};
 use crate::server::call::context::has_session;
 use crate::server::failure::{UPSTREAM_FAILURE, internal, timed_out};
@@ -53,23 +54,18 @@ impl Gateway {
         });
         let theirs = context.meta.get_progress_token();
         let stateless = !has_session(context);
-        // The client's own `_meta` (its client info and capabilities on a stateless
-        // request) goes upstream as it came, over what the connection would set.
-        let mut options = rmcp::service::PeerRequestOptions::no_options();
-        options.meta = Some(context.meta.clone());
-        let handle = connection
-            .peer()
-            .send_cancellable_request(request, options)
-            .await
-            .map_err(|e| unavailable(&e.to_string()))?;
+        let meta = context.meta.clone();
+        let outgoing = outgoing::send(&connection, request, meta, theirs.is_some()).await?;
+        let Outgoing {
+            id,
+            token: ours,
+            mut progress,
+            answer,
+        } = outgoing;
         if let Some(tracked) = &mut tracked {
-            tracked.sent(&handle.id);
+            tracked.sent(&id);
         }
-        let routes = connection.progress();
-        let ours = handle.progress_token.clone();
-        let mut progress = theirs.as_ref().map(|_| routes.track(ours.clone()));
-        let (id, peer) = (handle.id.clone(), handle.peer.clone());
-        let answer = tokio::time::timeout(self.shared.options.deadline, handle.rx);
+        let answer = tokio::time::timeout(self.shared.options.deadline, answer);
         tokio::pin!(answer);
         // Progress goes to the client as it comes; the answer waits for the progress the
         // upstream sent before it (already queued by then), so none is lost or late.
@@ -85,7 +81,9 @@ impl Gateway {
                 () = context.ct.cancelled() => break None,
             }
         };
-        routes.untrack(&ours);
+        if let Some(ours) = &ours {
+            connection.progress().untrack(ours);
+        }
         if let (Some(queue), Some(theirs)) = (&mut progress, &theirs) {
             while let Ok(params) = queue.try_recv() {
                 let notification = as_written::progress(params, theirs.clone(), stateless);
@@ -94,13 +92,10 @@ impl Gateway {
         }
         let cancel = async |reason: &str| {
             let params = CancelledNotificationParam::new(Some(id.clone()), Some(reason.to_owned()));
-            let _ = peer.notify_cancelled(params).await;
+            let _ = connection.peer().notify_cancelled(params).await;
         };
         match outcome {
-            Some(Ok(Ok(Ok(result)))) => Ok((result, connection.written().take(&id))),
-            Some(Ok(Ok(Err(rmcp::ServiceError::McpError(error))))) => Err(error),
-            Some(Ok(Ok(Err(other)))) => Err(unavailable(&other.to_string())),
-            Some(Ok(Err(_))) => Err(unavailable("the upstream closed the connection")),
+            Some(Ok(answer)) => answer,
             Some(Err(_)) => {
                 cancel("the gateway's request deadline passed").await;
                 tracing::warn!("the upstream missed the request deadline");

@@ -5,6 +5,7 @@
 //! (`server::verbatim`), and the notifications it passes on as written (`as_written`).
 
 use super::as_written;
+use super::lane::{Lane, Stdin};
 use super::read::InFlight;
 use rmcp::model::{JsonRpcMessage, RequestId};
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
@@ -105,19 +106,35 @@ impl Written {
 /// The transport: lines in from the child's stdout, lines out to its stdin.
 pub(super) struct Lines {
     lines: tokio::io::Lines<BufReader<ChildStdout>>,
-    stdin: Arc<tokio::sync::Mutex<ChildStdin>>,
+    stdin: Stdin,
     written: Written,
     in_flight: InFlight,
+    /// The requests sent past rmcp, whose answers go straight to them (`lane`).
+    lane: Lane,
 }
 
 impl Lines {
     pub(super) fn new(stdout: ChildStdout, stdin: ChildStdin, written: Written) -> Self {
+        let stdin = Arc::new(tokio::sync::Mutex::new(stdin));
         Lines {
             lines: BufReader::new(stdout).lines(),
-            stdin: Arc::new(tokio::sync::Mutex::new(stdin)),
+            lane: Lane::new(stdin.clone()),
+            stdin,
             written,
             in_flight: InFlight::default(),
         }
+    }
+
+    /// Its lane: requests sent on it are answered past rmcp.
+    pub(super) fn lane(&self) -> Lane {
+        self.lane.clone()
+    }
+}
+
+/// Requests still waiting on the lane when rmcp's loop ends fail then, not at their deadline.
+impl Drop for Lines {
+    fn drop(&mut self) {
+        self.lane.close();
     }
 }
 
@@ -141,12 +158,21 @@ impl Transport<RoleClient> for Lines {
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
         loop {
-            let line = self.lines.next_line().await.ok()??;
+            let Some(line) = self.lines.next_line().await.ok().flatten() else {
+                self.lane.close();
+                return None;
+            };
             if line.trim().is_empty() {
                 continue;
             }
-            let read = serde_json::from_str::<Value>(&line)
-                .and_then(|written| Ok((self.in_flight.read(&written)?, written)));
+            let read = match serde_json::from_str::<Value>(&line) {
+                // An answer to a request sent on the lane goes to it, read there.
+                Ok(written) => match self.lane.answer(written) {
+                    None => continue,
+                    Some(written) => self.in_flight.read(&written).map(|read| (read, written)),
+                },
+                Err(error) => Err(error),
+            };
             let (message, mut written) = match read {
                 Ok(read) => read,
                 Err(error) => {
@@ -171,5 +197,110 @@ impl Transport<RoleClient> for Lines {
 
     async fn close(&mut self) -> Result<(), Self::Error> {
         self.stdin.lock().await.shutdown().await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gateway::child::Child;
+    use crate::gateway::lane::{Lane, LaneError};
+    use rmcp::model::{
+        CallToolRequestParams, ClientRequest, ProgressToken, Request, RequestMetaObject,
+        ServerResult,
+    };
+    use serde_json::json;
+
+    /// An upstream that logs a line before each answer, answers a call with the request as
+    /// it read it, and never answers a call of `hang`.
+    const UPSTREAM: &str = r#"
+import json, sys
+for line in sys.stdin:
+    request = json.loads(line)
+    print(json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
+                      "params": {"level": "info", "data": "before"}}), flush=True)
+    if request["params"]["name"] != "hang":
+        text = json.dumps(request)
+        print(json.dumps({"jsonrpc": "2.0", "id": request["id"],
+                          "result": {"content": [{"type": "text", "text": text}]}}), flush=True)
+"#;
+
+    fn call(name: &str) -> ClientRequest {
+        ClientRequest::CallToolRequest(Request::new(CallToolRequestParams::new(name.to_owned())))
+    }
+
+    /// The request as the upstream read it, from its answer.
+    async fn as_read(lane: &Lane, meta: RequestMetaObject, token: Option<ProgressToken>) -> Value {
+        let mut sent = lane.send(call("echo"), meta, token).await.unwrap();
+        let answered = tokio::time::timeout(std::time::Duration::from_secs(10), sent.answer());
+        let (answer, written) = answered.await.expect("an answer").unwrap();
+        let JsonRpcMessage::Response(response) = answer else {
+            panic!("not a result: {answer:?}");
+        };
+        let ServerResult::CallToolResult(result) = response.result else {
+            panic!("not read as a call's result: {:?}", response.result);
+        };
+        assert_eq!(response.id, sent.id);
+        assert_eq!(written["id"], json!(sent.id));
+        let text = result.content[0].as_text().unwrap().text.clone();
+        serde_json::from_str(&text).unwrap()
+    }
+
+    #[tokio::test]
+    async fn requests_go_past_rmcp_and_their_answers_straight_back() {
+        let args = ["-c".to_owned(), UPSTREAM.to_owned()];
+        let (child, stdout, stdin) = Child::spawn("python3", &args).unwrap();
+        let mut lines = Lines::new(stdout, stdin, Written::default());
+        let lane = lines.lane();
+        // What the transport gives rmcp: everything but the lane's answers.
+        let (given, mut to_rmcp) = tokio::sync::mpsc::unbounded_channel();
+        let reader = tokio::spawn(async move {
+            while let Some(message) = lines.receive().await {
+                let _ = given.send(message);
+            }
+        });
+
+        // The client's `_meta` as it came, its progress token the lane's own.
+        let mut meta = RequestMetaObject::default();
+        meta.0.insert("theirs".to_owned(), json!(1));
+        meta.set_progress_token(ProgressToken(RequestId::Number(7)));
+        let token = lane.progress_token();
+        let read = as_read(&lane, meta, Some(token.clone())).await;
+        assert!(read["id"].as_i64().unwrap() >= 1 << 40);
+        assert_eq!(read["params"]["_meta"]["theirs"], json!(1));
+        assert_eq!(read["params"]["_meta"]["progressToken"], json!(token.0));
+        // A client that asked for no progress: no token upstream.
+        let mut meta = RequestMetaObject::default();
+        meta.set_progress_token(ProgressToken(RequestId::Number(8)));
+        let read = as_read(&lane, meta, None).await;
+        assert!(
+            read["params"]
+                .get("_meta")
+                .is_none_or(|m| m.get("progressToken").is_none())
+        );
+        // The notifications before each answer reached rmcp; no answer did.
+        for _ in 0..2 {
+            let message = to_rmcp.recv().await.unwrap();
+            assert!(
+                matches!(message, JsonRpcMessage::Notification(_)),
+                "{message:?}"
+            );
+        }
+        assert!(to_rmcp.try_recv().is_err());
+
+        // The upstream ends with a request unanswered: it fails, and so does a new one.
+        let mut hanging = lane
+            .send(call("hang"), Default::default(), None)
+            .await
+            .unwrap();
+        to_rmcp.recv().await.unwrap();
+        drop(child);
+        assert!(matches!(hanging.answer().await, Err(LaneError::Closed)));
+        reader.await.unwrap();
+        assert!(
+            lane.send(call("echo"), Default::default(), None)
+                .await
+                .is_err()
+        );
     }
 }

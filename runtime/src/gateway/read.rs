@@ -27,7 +27,7 @@ pub(super) enum Asked {
 
 impl Asked {
     /// What `request` asks, when its answer is read so.
-    fn of(request: &ClientRequest) -> Option<Self> {
+    pub(super) fn of(request: &ClientRequest) -> Option<Self> {
         Some(match request {
             ClientRequest::CallToolRequest(_) => Asked::CallTool,
             ClientRequest::GetPromptRequest(_) => Asked::GetPrompt,
@@ -98,26 +98,44 @@ impl InFlight {
     /// `message` (as written) read into rmcp's types: an answer to a request remembered
     /// as that request's result, anything else as rmcp reads it.
     pub(super) fn read(&self, message: &Value) -> serde_json::Result<RxJsonRpcMessage<RoleClient>> {
-        if let (Some(id), Some(result)) = (message.get("id"), message.get("result"))
-            && message.get("method").is_none()
-            && message.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
-            && let Ok(id) = RequestId::deserialize(id)
-        {
-            let asked = self
-                .0
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .remove(&id);
-            if let Some(result) = asked.and_then(|asked| asked.read(result)) {
-                return Ok(JsonRpcMessage::Response(JsonRpcResponse {
-                    jsonrpc: JsonRpcVersion2_0,
-                    id,
-                    result,
-                }));
-            }
-        }
-        RxJsonRpcMessage::<RoleClient>::deserialize(message)
+        let asked = || {
+            let id = RequestId::deserialize(message.get("id")?).ok()?;
+            let mut asked_by_id = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+            asked_by_id.remove(&id)
+        };
+        let asked = if is_result(message) { asked() } else { None };
+        read(asked, message)
     }
+}
+
+/// Whether `message` is a JSON-RPC 2.0 answer with a result.
+fn is_result(message: &Value) -> bool {
+    message.get("id").is_some()
+        && message.get("result").is_some()
+        && message.get("method").is_none()
+        && message.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
+}
+
+/// `message` (as written) read into rmcp's types: an answer to a request that asked
+/// `asked` as that request's result, anything else (or a result that fits no type asked)
+/// as rmcp reads it.
+pub(super) fn read(
+    asked: Option<Asked>,
+    message: &Value,
+) -> serde_json::Result<RxJsonRpcMessage<RoleClient>> {
+    if let Some(asked) = asked
+        && is_result(message)
+        && let (Some(id), Some(result)) = (message.get("id"), message.get("result"))
+        && let Ok(id) = RequestId::deserialize(id)
+        && let Some(result) = asked.read(result)
+    {
+        return Ok(JsonRpcMessage::Response(JsonRpcResponse {
+            jsonrpc: JsonRpcVersion2_0,
+            id,
+            result,
+        }));
+    }
+    RxJsonRpcMessage::<RoleClient>::deserialize(message)
 }
 
 #[cfg(test)]

@@ -1,0 +1,204 @@
+//! A command upstream's forwarded requests, written to its stdin by the task that forwards
+//! them and answered straight to that task from where its stdout is read ([`Lines`]), past
+//! rmcp's client loop: no hop to the loop's task and back to send (a channel, a task spawned
+//! per request to write it), and one hop, not two, for a request from another thread than
+//! the loop's (`--threads`). Only for a connection that began with `initialize`: a
+//! 2026-07-28 request carries the client's metadata rmcp's peer sets, and its sampling or
+//! elicitation must be associated with a request rmcp knows in flight.
+//!
+//! A lane's request ids and progress tokens are numbers from 2^40 up, where rmcp's own
+//! (counted from 0 in 32 bits) never reach.
+//!
+//! [`Lines`]: super::lines::Lines
+
+use super::read::{self, Asked};
+use rmcp::model::{
+    ClientRequest, GetMeta, JsonRpcMessage, ProgressToken, RequestId, RequestMetaObject,
+};
+use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use tokio::io::AsyncWriteExt;
+use tokio::process::ChildStdin;
+use tokio::sync::oneshot;
+
+/// The first id and progress token a lane gives.
+const FIRST: i64 = 1 << 40;
+
+/// The stdin a command upstream's transport writes to, shared with its lane.
+pub(super) type Stdin = Arc<tokio::sync::Mutex<ChildStdin>>;
+
+/// One command upstream's lane: its stdin, and who waits for which answer.
+#[derive(Clone)]
+pub(super) struct Lane(Arc<Shared>);
+
+struct Shared {
+    stdin: Stdin,
+    /// Each request in flight's waiter, by id; `None` once the upstream's stdout ended.
+    waiting: Mutex<Option<HashMap<RequestId, oneshot::Sender<Value>>>>,
+    next: AtomicI64,
+}
+
+/// Why a request sent on a lane has no answer.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum LaneError {
+    /// The upstream's stdout ended, or writing to its stdin failed.
+    #[error("the upstream closed the connection")]
+    Closed,
+    /// The request could not be written as JSON.
+    #[error("the request cannot be written: {0}")]
+    Unwritable(#[from] serde_json::Error),
+    /// The answer is no MCP answer.
+    #[error("the upstream's answer is no MCP answer: {0}")]
+    Unreadable(serde_json::Error),
+}
+
+/// A request sent on a lane, until its answer comes (dropped before: forgotten).
+pub(super) struct Sent {
+    lane: Lane,
+    /// Its id upstream.
+    pub(super) id: RequestId,
+    asked: Option<Asked>,
+    answer: oneshot::Receiver<Value>,
+}
+
+impl Lane {
+    pub(super) fn new(stdin: Stdin) -> Self {
+        Lane(Arc::new(Shared {
+            stdin,
+            waiting: Mutex::new(Some(HashMap::new())),
+            next: AtomicI64::new(FIRST),
+        }))
+    }
+
+    fn waiting(&self) -> MutexGuard<'_, Option<HashMap<RequestId, oneshot::Sender<Value>>>> {
+        self.0
+            .waiting
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A progress token no other request of this upstream has.
+    pub(super) fn progress_token(&self) -> ProgressToken {
+        ProgressToken(RequestId::Number(
+            self.0.next.fetch_add(1, Ordering::Relaxed),
+        ))
+    }
+
+    /// Sends `request` with `meta` as its `_meta` (the client's, its progress token
+    /// replaced by `progress`, or removed without one) and waits for nothing: the answer
+    /// is [`Sent::answer`].
+    pub(super) async fn send(
+        &self,
+        mut request: ClientRequest,
+        mut meta: RequestMetaObject,
+        progress: Option<ProgressToken>,
+    ) -> Result<Sent, LaneError> {
+        meta.0.remove("progressToken");
+        if let Some(token) = progress {
+            meta.set_progress_token(token);
+        }
+        *request.get_meta_mut() = meta;
+        let id = RequestId::Number(self.0.next.fetch_add(1, Ordering::Relaxed));
+        let asked = Asked::of(&request);
+        let message: TxJsonRpcMessage<RoleClient> = JsonRpcMessage::request(request, id.clone());
+        let mut line = serde_json::to_vec(&message)?;
+        line.push(b'\n');
+        let (waiter, answer) = oneshot::channel();
+        self.waiting()
+            .as_mut()
+            .ok_or(LaneError::Closed)?
+            .insert(id.clone(), waiter);
+        let sent = Sent {
+            lane: self.clone(),
+            id,
+            asked,
+            answer,
+        };
+        let mut stdin = self.0.stdin.lock().await;
+        let written = stdin.write_all(&line).await;
+        written
+            .and(stdin.flush().await)
+            .map_err(|_| LaneError::Closed)?;
+        Ok(sent)
+    }
+
+    /// Hands `message` (as written) to the request it answers when that request was sent
+    /// on this lane (`None`); else gives it back.
+    pub(super) fn answer(&self, message: Value) -> Option<Value> {
+        let Some(id) = answer_id(&message) else {
+            return Some(message);
+        };
+        let waiter = self
+            .waiting()
+            .as_mut()
+            .and_then(|waiting| waiting.remove(&id));
+        match waiter {
+            // A waiter gone (its request cancelled or past its deadline) drops it.
+            Some(waiter) => {
+                let _ = waiter.send(message);
+                None
+            }
+            None => Some(message),
+        }
+    }
+
+    /// The upstream's stdout ended: every request waiting fails, and sending fails too.
+    pub(super) fn close(&self) {
+        self.waiting().take();
+    }
+}
+
+/// The id of `message` when it is a JSON-RPC 2.0 answer (a result or an error) whose id
+/// only a lane gives.
+fn answer_id(message: &Value) -> Option<RequestId> {
+    let id = message.get("id")?.as_i64().filter(|id| *id >= FIRST)?;
+    let answer = message.get("result").is_some() || message.get("error").is_some();
+    let version = message.get("jsonrpc").and_then(Value::as_str) == Some("2.0");
+    (answer && version && message.get("method").is_none()).then_some(RequestId::Number(id))
+}
+
+impl Sent {
+    /// The answer as rmcp's types read it (a result as this request's own result type)
+    /// and as written.
+    pub(super) async fn answer(
+        &mut self,
+    ) -> Result<(RxJsonRpcMessage<RoleClient>, Value), LaneError> {
+        let written = (&mut self.answer).await.map_err(|_| LaneError::Closed)?;
+        let read = read::read(self.asked, &written).map_err(LaneError::Unreadable)?;
+        Ok((read, written))
+    }
+}
+
+impl Drop for Sent {
+    fn drop(&mut self) {
+        if let Some(waiting) = self.lane.waiting().as_mut() {
+            waiting.remove(&self.id);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn only_answers_with_a_lanes_id_are_the_lanes() {
+        let lane_id = FIRST + 3;
+        assert_eq!(
+            answer_id(&json!({"jsonrpc": "2.0", "id": lane_id, "result": {}})),
+            Some(RequestId::Number(lane_id))
+        );
+        assert!(answer_id(&json!({"jsonrpc": "2.0", "id": lane_id, "error": {}})).is_some());
+        // rmcp's own ids, requests from the upstream, other versions, notifications.
+        assert!(answer_id(&json!({"jsonrpc": "2.0", "id": 3, "result": {}})).is_none());
+        let asking = json!({"jsonrpc": "2.0", "id": lane_id, "method": "roots/list"});
+        assert!(answer_id(&asking).is_none());
+        assert!(answer_id(&json!({"jsonrpc": "1.0", "id": lane_id, "result": {}})).is_none());
+        assert!(answer_id(&json!({"jsonrpc": "2.0", "method": "x"})).is_none());
+        assert!(answer_id(&json!({"jsonrpc": "2.0", "id": "a", "result": {}})).is_none());
+    }
+}

@@ -1,0 +1,126 @@
+//! A forwarded request sent upstream: on the connection's lane where it has one (`lane`),
+//! else through rmcp's peer; either way, what the forwarding task waits on.
+
+use super::answer::unavailable;
+use super::connection::Connection;
+use super::inbound::ProgressQueue;
+use super::lane::Lane;
+use futures::future::Either;
+use rmcp::ErrorData;
+use rmcp::model::{
+    ClientRequest, JsonRpcMessage, ProgressToken, RequestId, RequestMetaObject, ServerResult,
+};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// An answer: the result, and the result as the upstream wrote it where that is kept; or
+/// the upstream's error.
+pub(super) type Answered = Result<(ServerResult, Option<Value>), ErrorData>;
+
+/// A request sent upstream, its answer to come.
+pub(super) struct Outgoing<A> {
+    /// Its id upstream.
+    pub(super) id: RequestId,
+    /// Its progress token upstream, when it has one.
+    pub(super) token: Option<ProgressToken>,
+    /// Its progress, for a client that asked for it.
+    pub(super) progress: Option<ProgressQueue>,
+    /// Its answer.
+    pub(super) answer: A,
+}
+
+impl<A> Outgoing<A> {
+    fn map<B>(self, f: impl FnOnce(A) -> B) -> Outgoing<B> {
+        Outgoing {
+            id: self.id,
+            token: self.token,
+            progress: self.progress,
+            answer: f(self.answer),
+        }
+    }
+}
+
+/// Sends `request` with `meta`, the client's own `_meta` (its client info and
+/// capabilities on a stateless request, as it came, over what the connection would set);
+/// its progress routed when the client asked for it (`progress`).
+pub(super) async fn send(
+    connection: &Arc<Connection>,
+    request: ClientRequest,
+    meta: RequestMetaObject,
+    progress: bool,
+) -> Result<Outgoing<impl Future<Output = Answered> + use<>>, ErrorData> {
+    Ok(match connection.lane() {
+        Some(lane) => on_lane(connection, lane, request, meta, progress)
+            .await?
+            .map(Either::Left),
+        None => through_rmcp(connection, request, meta, progress)
+            .await?
+            .map(Either::Right),
+    })
+}
+
+/// On the lane: a progress token upstream only for a client that asked for progress.
+async fn on_lane(
+    connection: &Connection,
+    lane: &Lane,
+    request: ClientRequest,
+    meta: RequestMetaObject,
+    progress: bool,
+) -> Result<Outgoing<impl Future<Output = Answered> + use<>>, ErrorData> {
+    let token = progress.then(|| lane.progress_token());
+    let progress = token
+        .clone()
+        .map(|token| connection.progress().track(token));
+    let sent = lane.send(request, meta, token.clone()).await;
+    let mut sent = sent.map_err(|e| unavailable(&e.to_string()))?;
+    let id = sent.id.clone();
+    let answer = async move {
+        match sent.answer().await {
+            Ok((JsonRpcMessage::Response(response), mut written)) => {
+                Ok((response.result, written.get_mut("result").map(Value::take)))
+            }
+            Ok((JsonRpcMessage::Error(error), _)) => Err(error.error),
+            Ok(_) => Err(unavailable("the upstream's answer is no answer")),
+            Err(error) => Err(unavailable(&error.to_string())),
+        }
+    };
+    Ok(Outgoing {
+        id,
+        token,
+        progress,
+        answer,
+    })
+}
+
+/// Through rmcp's peer, which gives every request a progress token.
+async fn through_rmcp(
+    connection: &Arc<Connection>,
+    request: ClientRequest,
+    meta: RequestMetaObject,
+    progress: bool,
+) -> Result<Outgoing<impl Future<Output = Answered> + use<>>, ErrorData> {
+    let mut options = rmcp::service::PeerRequestOptions::no_options();
+    options.meta = Some(meta);
+    let handle = connection
+        .peer()
+        .send_cancellable_request(request, options)
+        .await
+        .map_err(|e| unavailable(&e.to_string()))?;
+    let token = handle.progress_token.clone();
+    let progress = progress.then(|| connection.progress().track(token.clone()));
+    let (id, connection) = (handle.id.clone(), connection.clone());
+    let answer = async move {
+        match handle.rx.await {
+            Ok(Ok(result)) => Ok((result, connection.written().take(&id))),
+            Ok(Err(rmcp::ServiceError::McpError(error))) => Err(error),
+            Ok(Err(other)) => Err(unavailable(&other.to_string())),
+            Err(_) => Err(unavailable("the upstream closed the connection")),
+        }
+    };
+    Ok(Outgoing {
+        id: handle.id.clone(),
+        token: Some(token),
+        progress,
+        answer,
+    })
+}
