@@ -1,8 +1,8 @@
 #![doc = include_str!("../../docs/server.md")]
 
-// The rooms, bottom to top: callbacks, config_error, failure → request → instructions →
-// call → catalog → listing → limits → session → transport → build. Each imports only from
-// the rooms before it (`tests/tests/house.rs` checks it; rustfmt sorts the lines below).
+// The rooms, bottom to top: restored → verbatim, callbacks, config_error, failure →
+// request → instructions → call → catalog → listing → limits → session → transport →
+// build. Each imports only from the rooms before it (`tests/tests/house.rs` checks it; rustfmt sorts the lines below).
 mod build;
 pub(crate) mod call;
 mod callbacks;
@@ -13,6 +13,7 @@ mod instructions;
 pub mod limits;
 mod listing;
 mod request;
+mod restored;
 pub(crate) mod session;
 mod transport;
 pub(crate) mod verbatim;

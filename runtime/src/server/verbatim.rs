@@ -13,17 +13,17 @@
 //! What the layer changed on purpose — a tailored description, a title said as nothing —
 //! is a field the types know, so no patch touches it.
 //!
-//! A listing is restored once per distinct content and kept ([`Restored`], found by
+//! A listing is restored once per distinct content and kept (`server::restored`, found by
 //! comparing typed listings): the same reader class asking again while the upstream's
 //! tools and the file stay as they were is served the listing restored before.
 
+use crate::server::restored::{KeptListing, Restoration, restoration};
 use rmcp::model::{
     CustomNotification, CustomResult, JsonRpcMessage, JsonRpcNotification, JsonRpcResponse,
     MetaObject, ServerJsonRpcMessage, ServerNotification, ServerResult,
 };
 use serde_json::{Map, Value, json};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{LazyLock, Mutex, PoisonError};
 
 /// The `_meta` key a patch travels under, from the wrapped handler to the edge.
 pub(crate) const KEY: &str = "mcp-tailor.dev/verbatim";
@@ -109,6 +109,15 @@ pub(crate) fn attach(meta: &mut Map<String, Value>, patch: Value) {
 /// the JSON as restored), or a notification with its params as written ([`AS_WRITTEN`]),
 /// read in place; `None` when it carries neither, to be written as it is.
 pub(crate) fn restored(message: &ServerJsonRpcMessage) -> Option<ServerJsonRpcMessage> {
+    restored_as(message, |kept| kept.value.clone())
+}
+
+/// [`restored`], a listing kept restored (`server::restored`) put in as `listing` makes
+/// it: its JSON, or what stands in for the text it was written as (`transport::kept`).
+pub(crate) fn restored_as(
+    message: &ServerJsonRpcMessage,
+    listing: impl FnOnce(&KeptListing) -> Value,
+) -> Option<ServerJsonRpcMessage> {
     let response = match message {
         JsonRpcMessage::Response(response) => response,
         JsonRpcMessage::Notification(notification) => return as_written(notification),
@@ -117,7 +126,10 @@ pub(crate) fn restored(message: &ServerJsonRpcMessage) -> Option<ServerJsonRpcMe
     if !patches_made() || !carries(&response.result) {
         return None;
     }
-    let result = RESTORED.result(&response.result)?;
+    let result = match restoration(&response.result, restore_result)? {
+        Restoration::Kept(kept) => listing(&kept),
+        Restoration::Fresh(result) => result,
+    };
     Some(JsonRpcMessage::Response(JsonRpcResponse {
         jsonrpc: response.jsonrpc,
         id: response.id.clone(),
@@ -150,68 +162,6 @@ fn as_written(
 fn restore_result(result: &ServerResult) -> Option<Value> {
     let mut restored = json!({ "result": serde_json::to_value(result).ok()? });
     restore(&mut restored).then(|| restored["result"].take())
-}
-
-/// The most listings [`Restored`] keeps (then it starts again): a few per reader class.
-const KEPT: usize = 64;
-
-/// Listings restored lately, each with its typed form, the latest found first. Restoring
-/// is a pure function of the typed listing, patches included: a listing equal to one kept
-/// (compared as typed values, field by field, without writing either out) is the same
-/// restored listing.
-#[derive(Default)]
-struct Restored {
-    kept: Mutex<Vec<(ServerResult, Value)>>,
-}
-
-static RESTORED: LazyLock<Restored> = LazyLock::new(Restored::default);
-
-/// Whether `a` and `b` are the same listing (of one kind, equal in every field).
-fn same_listing(a: &ServerResult, b: &ServerResult) -> bool {
-    use ServerResult as R;
-    match (a, b) {
-        (R::ListToolsResult(a), R::ListToolsResult(b)) => a == b,
-        (R::ListPromptsResult(a), R::ListPromptsResult(b)) => a == b,
-        (R::ListResourcesResult(a), R::ListResourcesResult(b)) => a == b,
-        (R::ListResourceTemplatesResult(a), R::ListResourceTemplatesResult(b)) => a == b,
-        _ => false,
-    }
-}
-
-impl Restored {
-    /// `result` restored: a listing from the ones kept when it was restored before; any
-    /// other result (a call's, read once) restored afresh.
-    fn result(&self, result: &ServerResult) -> Option<Value> {
-        let listing = matches!(
-            result,
-            ServerResult::ListToolsResult(_)
-                | ServerResult::ListPromptsResult(_)
-                | ServerResult::ListResourcesResult(_)
-                | ServerResult::ListResourceTemplatesResult(_)
-        );
-        if !listing {
-            return restore_result(result);
-        }
-        let kept = || self.kept.lock().unwrap_or_else(PoisonError::into_inner);
-        {
-            let mut kept = kept();
-            if let Some(at) = kept
-                .iter()
-                .position(|(typed, _)| same_listing(typed, result))
-            {
-                // The latest found first: a few reader classes list again and again.
-                kept[..=at].rotate_right(1);
-                return Some(kept[0].1.clone());
-            }
-        }
-        let restored = restore_result(result)?;
-        let mut kept = kept();
-        if kept.len() >= KEPT {
-            kept.clear();
-        }
-        kept.insert(0, (result.clone(), restored.clone()));
-        Some(restored)
-    }
 }
 
 /// [`restored`], or `message` itself.
@@ -458,11 +408,6 @@ mod tests {
         };
         let first = restored(&listing(&tool("A"))).unwrap();
         assert_eq!(result_of(&first)["tools"], json!([tool("A")]));
-        let kept = |value: &Value| {
-            let kept = RESTORED.kept.lock().unwrap();
-            kept.iter().any(|(_, v)| v == value)
-        };
-        assert!(kept(&result_of(&first)));
         let again = restored(&listing(&tool("A"))).unwrap();
         assert_eq!(result_of(&again), result_of(&first));
         // Another listing is restored on its own, never served one kept for another.

@@ -8,6 +8,7 @@ use crate::server::limits::HttpConfig;
 use crate::server::session::handler::Session;
 use crate::server::transport::admission::{Admission, InFlight};
 use crate::server::transport::json_answer;
+use crate::server::transport::kept;
 use crate::server::transport::tagged::TaggedSessions;
 use crate::server::verbatim;
 use axum::body::{Body, Bytes, HttpBody};
@@ -121,7 +122,7 @@ async fn front(State(front): State<Front>, request: Request, next: Next) -> Resp
     let mut response = if method == axum::http::Method::POST {
         post(&front, request, next).await
     } else {
-        next.run(request).await
+        kept::spliced(next.run(request).await)
     };
     // A session ended by DELETE is ended, not accepted for later: 200, which clients check
     // for (the Python SDK warns "Session termination failed: 202" on rmcp's 202).
@@ -188,10 +189,13 @@ async fn post(front: &Front, request: Request, next: Next) -> Response {
     let request = Request::from_parts(parts, Body::from(bytes));
     if let Some(id) = opens_session {
         open_session(front, request, id, next).await
-    } else if as_json {
-        json_answer::answered(restored(next.run(request).await).await).await
     } else {
-        restored(next.run(request).await).await
+        // A session's event stream with its kept listings' texts (`kept`) in.
+        let response = restored(kept::spliced(next.run(request).await)).await;
+        match as_json {
+            true => json_answer::answered(response).await,
+            false => response,
+        }
     }
 }
 

@@ -10,6 +10,8 @@ pub(crate) mod error;
 pub(crate) mod http;
 #[cfg(feature = "http")]
 pub(crate) mod json_answer;
+#[cfg(feature = "http")]
+pub(crate) mod kept;
 pub(crate) mod stdio;
 #[cfg(feature = "http")]
 pub(crate) mod tagged;

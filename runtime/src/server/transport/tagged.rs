@@ -6,6 +6,7 @@
 //! nginx `map` on a regular expression, for instance) while requests without a session go
 //! to any replica. Everything else is rmcp's [`LocalSessionManager`], which this wraps.
 
+use crate::server::transport::kept;
 use crate::server::verbatim;
 use futures::{Stream, StreamExt as _};
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
@@ -38,9 +39,11 @@ fn random_id() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// An event as written: its message's patches applied (`server::verbatim`).
+/// An event as written: its message's patches applied (`server::verbatim`), a listing
+/// kept restored as a stand-in for the text it was written as (`kept`).
 fn restored(mut event: ServerSseMessage) -> ServerSseMessage {
-    if let Some(message) = event.message.as_deref().and_then(verbatim::restored) {
+    let message = event.message.as_deref();
+    if let Some(message) = message.and_then(|m| verbatim::restored_as(m, kept::stand_in)) {
         event.message = Some(Arc::new(message));
     }
     event
