@@ -126,7 +126,8 @@ impl Lane {
     }
 
     /// Hands `message` (as written) to the request it answers when that request was sent
-    /// on this lane (`None`); else gives it back.
+    /// on this lane (`None`; an answer to one no longer waiting is dropped, as rmcp drops an
+    /// answer to a request it cancelled); else gives it back.
     pub(super) fn answer(&self, message: Value) -> Option<Value> {
         let Some(id) = answer_id(&message) else {
             return Some(message);
@@ -135,14 +136,10 @@ impl Lane {
             .waiting()
             .as_mut()
             .and_then(|waiting| waiting.remove(&id));
-        match waiter {
-            // A waiter gone (its request cancelled or past its deadline) drops it.
-            Some(waiter) => {
-                let _ = waiter.send(message);
-                None
-            }
-            None => Some(message),
+        if let Some(waiter) = waiter {
+            let _ = waiter.send(message);
         }
+        None
     }
 
     /// The upstream's stdout ended: every request waiting fails, and sending fails too.

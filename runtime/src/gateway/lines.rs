@@ -212,13 +212,15 @@ mod tests {
     use serde_json::json;
 
     /// An upstream that logs a line before each answer, answers a call with the request as
-    /// it read it, and never answers a call of `hang`.
+    /// it read it, a call of `late` after a while, and never a call of `hang`.
     const UPSTREAM: &str = r#"
-import json, sys
+import json, sys, time
 for line in sys.stdin:
     request = json.loads(line)
     print(json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
                       "params": {"level": "info", "data": "before"}}), flush=True)
+    if request["params"]["name"] == "late":
+        time.sleep(0.2)
     if request["params"]["name"] != "hang":
         text = json.dumps(request)
         print(json.dumps({"jsonrpc": "2.0", "id": request["id"],
@@ -278,8 +280,16 @@ for line in sys.stdin:
                 .get("_meta")
                 .is_none_or(|m| m.get("progressToken").is_none())
         );
+        // A request given up on (its deadline, a cancelled client): its answer, when it
+        // comes (before the next one's), goes nowhere.
+        drop(
+            lane.send(call("late"), Default::default(), None)
+                .await
+                .unwrap(),
+        );
+        as_read(&lane, RequestMetaObject::default(), None).await;
         // The notifications before each answer reached rmcp; no answer did.
-        for _ in 0..2 {
+        for _ in 0..4 {
             let message = to_rmcp.recv().await.unwrap();
             assert!(
                 matches!(message, JsonRpcMessage::Notification(_)),
