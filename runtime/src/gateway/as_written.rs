@@ -1,6 +1,6 @@
 //! Notifications passed on as the upstream wrote them. rmcp reads a progress notification's
 //! numbers as floats (`1` would go on as `1.0`) and drops the fields its types do not know,
-//! of a log message's too. So each transport keeps what such a notification's params were
+//! of a log message's and a resource update's too. So each transport keeps what such a notification's params were
 //! as written, when its typed form would write them otherwise ([`kept`], into `Written`),
 //! under the typed form's bytes; `Inbound` puts them on the typed notification rmcp reads
 //! (in its `_meta`, [`attach`]); the gateway passes it on, a progress notification on the
@@ -24,6 +24,7 @@ pub(super) fn passed_on(message: &ServerJsonRpcMessage) -> bool {
             n.notification,
             ServerNotification::ProgressNotification(_)
                 | ServerNotification::LoggingMessageNotification(_)
+                | ServerNotification::ResourceUpdatedNotification(_)
         )
     )
 }
@@ -55,6 +56,7 @@ pub(super) fn attach(message: &mut ServerJsonRpcMessage, params: Value) {
     let meta = match &mut notification.notification {
         ServerNotification::ProgressNotification(n) => &mut n.params.meta,
         ServerNotification::LoggingMessageNotification(n) => &mut n.params.meta,
+        ServerNotification::ResourceUpdatedNotification(n) => &mut n.params.meta,
         _ => return,
     };
     meta.get_or_insert_with(NotificationMetaObject::default)
@@ -165,6 +167,19 @@ mod tests {
             panic!()
         };
         assert_eq!(written(n.notification), raw);
+    }
+
+    #[test]
+    fn a_resource_update_keeps_its_fields() {
+        let raw = json!({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+            "params": {"uri": "file:///a", "title": "A", "_meta": {"k": 1}}});
+        let JsonRpcMessage::Notification(n) = passed_on(&raw) else {
+            panic!()
+        };
+        // Written as written to a session, and to a 2026-07-28 listener (`forward`).
+        assert_eq!(written(n.notification.clone()), raw);
+        let custom = crate::server::verbatim::written_notification(&n.notification).unwrap();
+        assert_eq!(written(custom), raw);
     }
 
     #[test]

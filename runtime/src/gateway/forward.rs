@@ -13,6 +13,7 @@ use super::{Gateway, UpstreamSessions};
 use crate::server::call::context::has_session;
 use crate::server::failure::{UPSTREAM_FAILURE, internal, timed_out};
 use crate::server::session::passed_on::{optional, passed_on};
+use crate::server::verbatim;
 use rmcp::model::*;
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler};
@@ -254,6 +255,10 @@ impl ServerHandler for Gateway {
                 },
                 next = next_notification(&mut subscription) => match next {
                     Ok(Some(notification)) => {
+                        // (A listener's stream is written as it is: the params as written
+                        // go as a custom notification, `server::verbatim`.)
+                        let notification =
+                            verbatim::written_notification(&notification).unwrap_or(notification);
                         if context.sink().send(notification).await.is_err() {
                             break;
                         }

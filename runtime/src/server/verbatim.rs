@@ -139,23 +139,35 @@ pub(crate) fn restored_as(
 
 /// `notification` with the params as written it carries (as a custom notification: the
 /// JSON as written); `None` when it carries none.
-#[allow(deprecated)] // rmcp marks logging deprecated (SEP-2577); a proxy forwards it still.
 fn as_written(
     notification: &JsonRpcNotification<ServerNotification>,
 ) -> Option<ServerJsonRpcMessage> {
-    let (method, meta) = match &notification.notification {
+    Some(JsonRpcMessage::Notification(JsonRpcNotification {
+        jsonrpc: notification.jsonrpc,
+        notification: written_notification(&notification.notification)?,
+    }))
+}
+
+/// `notification` as the custom notification of the params as written it carries
+/// ([`AS_WRITTEN`]: a progress notification, a log message or a resource update);
+/// `None` when it carries none.
+#[allow(deprecated)] // rmcp marks logging deprecated (SEP-2577); a proxy forwards it still.
+pub(crate) fn written_notification(
+    notification: &ServerNotification,
+) -> Option<ServerNotification> {
+    let (method, meta) = match notification {
         ServerNotification::ProgressNotification(n) => (PROGRESS, &n.params.meta),
         ServerNotification::LoggingMessageNotification(n) => {
             ("notifications/message", &n.params.meta)
+        }
+        ServerNotification::ResourceUpdatedNotification(n) => {
+            ("notifications/resources/updated", &n.params.meta)
         }
         _ => return None,
     };
     let written = meta.as_ref()?.0.0.get(AS_WRITTEN)?;
     let custom = CustomNotification::new(method, Some(written.clone()));
-    Some(JsonRpcMessage::Notification(JsonRpcNotification {
-        jsonrpc: notification.jsonrpc,
-        notification: ServerNotification::CustomNotification(custom),
-    }))
+    Some(ServerNotification::CustomNotification(custom))
 }
 
 /// `result` restored as JSON; `None` when it carries no patch.
