@@ -117,10 +117,8 @@ impl Lane {
             asked,
             answer,
         };
-        let mut stdin = self.0.stdin.lock().await;
-        let written = stdin.write_all(&line).await;
-        written
-            .and(stdin.flush().await)
+        write_line(self.0.stdin.clone(), line)
+            .await
             .map_err(|_| LaneError::Closed)?;
         Ok(sent)
     }
@@ -146,6 +144,34 @@ impl Lane {
     pub(super) fn close(&self) {
         self.waiting().take();
     }
+}
+
+/// Writes `line` whole, even when its sender stops waiting (a line cut short would garble
+/// every line after it): here while the pipe takes it at once, as it mostly does, else the
+/// rest by a task of its own. (A child's stdin is unbuffered: nothing to flush.)
+async fn write_line(stdin: Stdin, line: Vec<u8>) -> std::io::Result<()> {
+    use std::task::Poll;
+    use tokio::io::AsyncWrite;
+    let mut stdin = stdin.lock_owned().await;
+    let mut at = 0;
+    let at_once = std::future::poll_fn(|cx| {
+        while at < line.len() {
+            match std::pin::Pin::new(&mut *stdin).poll_write(cx, &line[at..]) {
+                Poll::Ready(Ok(0)) => {
+                    return Poll::Ready(Err(std::io::ErrorKind::WriteZero.into()));
+                }
+                Poll::Ready(Ok(written)) => at += written,
+                Poll::Ready(Err(error)) => return Poll::Ready(Err(error)),
+                Poll::Pending => return Poll::Ready(Ok(false)),
+            }
+        }
+        Poll::Ready(Ok(true))
+    });
+    if at_once.await? {
+        return Ok(());
+    }
+    let rest = tokio::spawn(async move { stdin.write_all(&line[at..]).await });
+    rest.await.map_err(std::io::Error::other)?
 }
 
 /// The id of `message` when it is a JSON-RPC 2.0 answer (a result or an error) whose id

@@ -212,14 +212,14 @@ mod tests {
     use serde_json::json;
 
     /// An upstream that logs a line before each answer, answers a call with the request as
-    /// it read it, a call of `late` after a while, and never a call of `hang`.
+    /// it read it, a call of `late` (or `sleep`) after a while, and never a call of `hang`.
     const UPSTREAM: &str = r#"
 import json, sys, time
 for line in sys.stdin:
     request = json.loads(line)
     print(json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
                       "params": {"level": "info", "data": "before"}}), flush=True)
-    if request["params"]["name"] == "late":
+    if request["params"]["name"] in ("late", "sleep"):
         time.sleep(0.2)
     if request["params"]["name"] != "hang":
         text = json.dumps(request)
@@ -288,8 +288,31 @@ for line in sys.stdin:
                 .unwrap(),
         );
         as_read(&lane, RequestMetaObject::default(), None).await;
+        // A line longer than the pipe holds, while the upstream reads nothing, given up
+        // on mid-write: written whole all the same, the next one read as it should be.
+        drop(
+            lane.send(call("sleep"), Default::default(), None)
+                .await
+                .unwrap(),
+        );
+        let mut big = CallToolRequestParams::new("big");
+        big.arguments = Some(serde_json::Map::from_iter([(
+            "text".to_owned(),
+            json!("x".repeat(1 << 20)),
+        )]));
+        let big = ClientRequest::CallToolRequest(Request::new(big));
+        let cut = tokio::time::timeout(
+            std::time::Duration::from_millis(20),
+            lane.send(big, Default::default(), None),
+        );
+        assert!(
+            cut.await.is_err(),
+            "the pipe took a line longer than it holds"
+        );
+        let read = as_read(&lane, RequestMetaObject::default(), None).await;
+        assert_eq!(read["params"]["name"], json!("echo"));
         // The notifications before each answer reached rmcp; no answer did.
-        for _ in 0..4 {
+        for _ in 0..7 {
             let message = to_rmcp.recv().await.unwrap();
             assert!(
                 matches!(message, JsonRpcMessage::Notification(_)),
