@@ -190,7 +190,8 @@ impl Sent {
         &mut self,
     ) -> Result<(RxJsonRpcMessage<RoleClient>, Value), LaneError> {
         let written = (&mut self.answer).await.map_err(|_| LaneError::Closed)?;
-        let read = read::read(self.asked, &written).map_err(LaneError::Unreadable)?;
+        let asked = self.asked;
+        let read = read::read(&written, |_| asked).map_err(LaneError::Unreadable)?;
         Ok((read, written))
     }
 }

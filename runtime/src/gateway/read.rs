@@ -98,36 +98,25 @@ impl InFlight {
     /// `message` (as written) read into rmcp's types: an answer to a request remembered
     /// as that request's result, anything else as rmcp reads it.
     pub(super) fn read(&self, message: &Value) -> serde_json::Result<RxJsonRpcMessage<RoleClient>> {
-        let asked = || {
-            let id = RequestId::deserialize(message.get("id")?).ok()?;
+        read(message, |id| {
             let mut asked_by_id = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-            asked_by_id.remove(&id)
-        };
-        let asked = if is_result(message) { asked() } else { None };
-        read(asked, message)
+            asked_by_id.remove(id)
+        })
     }
 }
 
-/// Whether `message` is a JSON-RPC 2.0 answer with a result.
-fn is_result(message: &Value) -> bool {
-    message.get("id").is_some()
-        && message.get("result").is_some()
+/// `message` (as written) read into rmcp's types: a JSON-RPC 2.0 answer with a result as
+/// the result of what the request it answers asked (`asked`, told its id), anything else
+/// (or a result that fits no type asked) as rmcp reads it.
+pub(super) fn read(
+    message: &Value,
+    asked: impl FnOnce(&RequestId) -> Option<Asked>,
+) -> serde_json::Result<RxJsonRpcMessage<RoleClient>> {
+    if let (Some(id), Some(result)) = (message.get("id"), message.get("result"))
         && message.get("method").is_none()
         && message.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
-}
-
-/// `message` (as written) read into rmcp's types: an answer to a request that asked
-/// `asked` as that request's result, anything else (or a result that fits no type asked)
-/// as rmcp reads it.
-pub(super) fn read(
-    asked: Option<Asked>,
-    message: &Value,
-) -> serde_json::Result<RxJsonRpcMessage<RoleClient>> {
-    if let Some(asked) = asked
-        && is_result(message)
-        && let (Some(id), Some(result)) = (message.get("id"), message.get("result"))
         && let Ok(id) = RequestId::deserialize(id)
-        && let Some(result) = asked.read(result)
+        && let Some(result) = asked(&id).and_then(|asked| asked.read(result))
     {
         return Ok(JsonRpcMessage::Response(JsonRpcResponse {
             jsonrpc: JsonRpcVersion2_0,

@@ -12,7 +12,7 @@ use axum::http::header;
 use axum::response::Response;
 use futures::StreamExt as _;
 use serde_json::{Value, json};
-use std::collections::{HashMap, VecDeque};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 
@@ -32,10 +32,11 @@ static MADE: AtomicBool = AtomicBool::new(false);
 /// The most texts waiting (only a body dropped mid-poll leaves one behind).
 const WAITING_MAX: usize = 1_024;
 
+/// The texts waiting, by their stand-in's number (numbers only grow: the first is the
+/// oldest, forgotten first).
 #[derive(Default)]
 struct Waiting {
-    by_number: HashMap<u64, Arc<str>>,
-    order: VecDeque<u64>,
+    by_number: BTreeMap<u64, Arc<str>>,
     next: u64,
 }
 
@@ -51,12 +52,9 @@ pub(crate) fn stand_in(kept: &KeptListing) -> Value {
     let mut waiting = waiting();
     let number = waiting.next;
     waiting.next += 1;
-    if waiting.order.len() == WAITING_MAX
-        && let Some(oldest) = waiting.order.pop_front()
-    {
-        waiting.by_number.remove(&oldest);
+    if waiting.by_number.len() == WAITING_MAX {
+        waiting.by_number.pop_first();
     }
-    waiting.order.push_back(number);
     waiting.by_number.insert(number, kept.written.clone());
     json!({ KEY.as_str(): number })
 }
@@ -95,7 +93,7 @@ fn splice(chunk: Bytes) -> Bytes {
             .and_then(|d| d.parse::<u64>().ok());
         let closed = after.get(digits) == Some(&b'}');
         let text = match (number, closed) {
-            (Some(number), true) => take(number),
+            (Some(number), true) => waiting().by_number.remove(&number),
             _ => None,
         };
         let end = start + OPENING.len() + digits + 1;
@@ -105,7 +103,7 @@ fn splice(chunk: Bytes) -> Bytes {
                 out.extend_from_slice(text.as_bytes());
             }
             None => {
-                tracing::error!("a kept listing's text was gone before its event was written");
+                tracing::error!("a kept listing's stand-in has no text waiting");
                 out.extend_from_slice(&rest[..end.min(rest.len())]);
             }
         }
@@ -114,18 +112,6 @@ fn splice(chunk: Bytes) -> Bytes {
     }
     out.extend_from_slice(rest);
     Bytes::from(out)
-}
-
-/// The text waiting for stand-in `number` (once).
-fn take(number: u64) -> Option<Arc<str>> {
-    let mut waiting = waiting();
-    let text = waiting.by_number.remove(&number)?;
-    if waiting.order.front() == Some(&number) {
-        waiting.order.pop_front();
-    } else {
-        waiting.order.retain(|n| *n != number);
-    }
-    Some(text)
 }
 
 #[cfg(test)]
