@@ -196,6 +196,24 @@ async fn proxy_sends_the_upstream_its_headers() {
         .await
         .unwrap();
     assert_eq!(output.status.code(), Some(1), "{output:?}");
+    // A header the transport sets itself is refused, by name.
+    let output = Command::new(BIN)
+        .args([
+            "proxy",
+            "--upstream",
+            &url,
+            "--upstream-header",
+            "Accept: text/html",
+        ])
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("the header `Accept` is the transport's own"),
+        "{said}"
+    );
 }
 
 /// `--verbosity` (and `--runner`, `--model`) is the reader of a request that names none.

@@ -2,13 +2,20 @@
 SDK's 2.x name for FastMCP), over stdio: the upstream the gateway test puts behind
 `mcp-tailor proxy`. Its own wording is deliberately plain; the tailoring file rewords it.
 
-usage: python notes_server.py
+With `http PORT` it serves streamable HTTP on 127.0.0.1:PORT instead, answering each
+request with one JSON body (the SDK's `json_response`, as many remote servers do), and
+lists each tool with `execution` (a field rmcp's types do not hold): the upstream of the
+gateway's faithfulness test for such answers (`tests/tests/faithful.rs`).
+
+usage: python notes_server.py [http PORT]
 """
 
 import os
+import sys
 import time
 
 from mcp.server import MCPServer
+from mcp_types import ToolExecution
 
 NOTES = {"n1": "milk and eggs", "n2": "call the plumber"}
 
@@ -41,5 +48,15 @@ def crash() -> str:
     os._exit(3)
 
 
+async def list_with_execution():
+    tools = await MCPServer.list_tools(server)
+    execution = ToolExecution(task_support="forbidden")
+    return [tool.model_copy(update={"execution": execution}) for tool in tools]
+
+
 if __name__ == "__main__":
-    server.run("stdio")
+    if sys.argv[1:2] == ["http"]:
+        server.list_tools = list_with_execution
+        server.run("streamable-http", port=int(sys.argv[2]), json_response=True)
+    else:
+        server.run("stdio")

@@ -205,6 +205,16 @@ impl Connection {
                     {
                         continue;
                     }
+                    // The transport's own headers (as rmcp's client reserves them).
+                    if ["accept", "mcp-session-id", "last-event-id"]
+                        .iter()
+                        .any(|own| header.eq_ignore_ascii_case(own))
+                    {
+                        let own = format!(
+                            "the header `{header}` is the transport's own: it cannot be set"
+                        );
+                        return Err(handshake(own));
+                    }
                     let header = http::HeaderName::try_from(header.as_str());
                     let value = http::HeaderValue::try_from(value.as_str());
                     let (Ok(header), Ok(value)) = (header, value) else {

@@ -1,10 +1,11 @@
 //! A streamable HTTP upstream's client: rmcp's own (`reqwest`), every answer that comes as
 //! an event also kept as written, by request id (and the notifications passed on as
-//! written, `as_written`), for the gateway to patch what rmcp's
-//! types could not hold back in (`server::verbatim`). An answer that comes as one JSON
-//! body is read by rmcp alone, and kept as its types hold it.
+//! written, `as_written`), for the gateway to patch what rmcp's types could not hold back
+//! in (`server::verbatim`). Requests are posted by the gateway itself (`post`), so that an
+//! answer that comes as one JSON body is kept as written too.
 
 use super::lines::Written;
+use super::post::{Addressed, Answer, post};
 use futures::StreamExt as _;
 use http::{HeaderName, HeaderValue};
 use rmcp::model::{ClientJsonRpcMessage, RequestId};
@@ -18,7 +19,6 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 type Events = futures::stream::BoxStream<'static, Result<Sse, SseError>>;
-type Answer = Result<StreamableHttpPostResponse, StreamableHttpError<reqwest::Error>>;
 
 /// rmcp's `reqwest` client, keeping what its event streams carry.
 #[derive(Clone)]
@@ -30,6 +30,37 @@ pub(super) struct KeptHttp {
 impl KeptHttp {
     pub(super) fn new(client: reqwest::Client, written: Written) -> Self {
         KeptHttp { client, written }
+    }
+
+    /// Posts `message`: a request here (`post`), anything else by rmcp's client; each
+    /// answer kept as written.
+    async fn post_message_to(
+        &self,
+        message: ClientJsonRpcMessage,
+        to: Addressed,
+        limits: StreamableHttpResponseLimits,
+    ) -> Answer {
+        let answer = if matches!(message, ClientJsonRpcMessage::Request(_)) {
+            post(&self.client, &self.written, message, to, limits).await
+        } else {
+            let Addressed {
+                uri,
+                session_id,
+                auth_header,
+                custom_headers,
+            } = to;
+            self.client
+                .post_message_with_response_limits(
+                    uri,
+                    message,
+                    session_id,
+                    auth_header,
+                    custom_headers,
+                    limits,
+                )
+                .await
+        };
+        self.keep_answer(answer)
     }
 
     fn keep_answer(&self, answer: Answer) -> Answer {
@@ -97,11 +128,16 @@ impl StreamableHttpClient for KeptHttp {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Answer {
-        let answer = self
-            .client
-            .post_message(uri, message, session_id, auth_header, custom_headers)
-            .await;
-        self.keep_answer(answer)
+        let limits = StreamableHttpResponseLimits::default();
+        self.post_message_with_response_limits(
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers,
+            limits,
+        )
+        .await
     }
 
     async fn post_message_with_response_limits(
@@ -113,18 +149,13 @@ impl StreamableHttpClient for KeptHttp {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
     ) -> Answer {
-        let answer = self
-            .client
-            .post_message_with_response_limits(
-                uri,
-                message,
-                session_id,
-                auth_header,
-                custom_headers,
-                limits,
-            )
-            .await;
-        self.keep_answer(answer)
+        let to = Addressed {
+            uri,
+            session_id,
+            auth_header,
+            custom_headers,
+        };
+        self.post_message_to(message, to, limits).await
     }
 
     async fn delete_session(

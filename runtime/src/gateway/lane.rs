@@ -96,7 +96,7 @@ impl Lane {
         mut meta: RequestMetaObject,
         progress: Option<ProgressToken>,
     ) -> Result<Sent, LaneError> {
-        meta.0.remove("progressToken");
+        meta.0.shift_remove("progressToken");
         if let Some(token) = progress {
             meta.set_progress_token(token);
         }

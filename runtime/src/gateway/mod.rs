@@ -50,6 +50,7 @@ mod changes;
 mod child;
 mod connection;
 mod downstream;
+mod event_size;
 mod forward;
 mod inbound;
 mod kept_http;
@@ -57,6 +58,7 @@ mod lane;
 mod lines;
 mod listing;
 mod outgoing;
+mod post;
 mod read;
 mod relay;
 mod sessions;
@@ -271,21 +273,17 @@ impl Gateway {
 }
 
 /// Carries what `info`'s capabilities could not hold of the upstream's handshake, as it
-/// wrote it (a capability of another revision), in their `experimental` object, to be put
-/// back where the client's `initialize` is answered (`server::verbatim`).
+/// wrote it (a capability of another revision), and the order of its result's fields, in
+/// the capabilities' `experimental` object, to be put back where the client's
+/// `initialize` is answered (`server::verbatim`).
 fn keep_verbatim_capabilities(first: &Connection, info: &mut ServerConfig) {
     let Some(written) = first.written().handshake() else {
         return;
     };
-    let (Some(theirs), Ok(held)) = (
-        written.get("capabilities"),
-        serde_json::to_value(&info.capabilities),
-    ) else {
+    let Ok(held) = serde_json::to_value(&info.capabilities) else {
         return;
     };
-    if let Some(patch) = crate::server::verbatim::patch(theirs, &held) {
-        let mut carried = serde_json::Map::new();
-        carried.insert("ops".to_owned(), patch);
+    if let Some(carried) = crate::server::verbatim::handshake(&written, &held) {
         info.capabilities
             .experimental
             .get_or_insert_with(Default::default)

@@ -18,7 +18,8 @@ pub(crate) struct KeptListing {
     typed: ServerResult,
     /// Its result as restored.
     pub(crate) value: Value,
-    /// `value` written out.
+    /// `value` written out (for streamable HTTP, `transport::kept`).
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) written: Arc<str>,
 }
 

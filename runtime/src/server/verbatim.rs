@@ -99,6 +99,28 @@ fn differences(raw: &Value, typed: &Value, path: &mut Vec<Value>, ops: &mut Vec<
     }
 }
 
+/// What the gateway's `initialize` answers carry of the upstream's `handshake` result as
+/// written (to go under [`KEY`] in the capabilities' `experimental`): the patch from the
+/// capabilities as held (`capabilities`) back to theirs, and the order of its fields.
+#[cfg(feature = "gateway")]
+pub(crate) fn handshake(handshake: &Value, capabilities: &Value) -> Option<Map<String, Value>> {
+    let mut carried = Map::new();
+    if let Some(patch) = handshake
+        .get("capabilities")
+        .and_then(|c| patch(c, capabilities))
+    {
+        carried.insert("ops".to_owned(), patch);
+    }
+    let order = handshake
+        .as_object()?
+        .keys()
+        .map(|key| json!(key))
+        .collect();
+    carried.insert("order".to_owned(), Value::Array(order));
+    MADE.store(true, Ordering::Relaxed);
+    Some(carried)
+}
+
 /// Puts `patch` under [`KEY`] in `meta` (an answer's or a tool's `_meta`).
 #[cfg(feature = "gateway")]
 pub(crate) fn attach(meta: &mut Map<String, Value>, patch: Value) {
@@ -220,30 +242,39 @@ pub(crate) fn restore(message: &mut Value) -> bool {
             found |= apply_at(tool);
         }
     }
-    let capabilities = result.get_mut("capabilities");
-    if let Some(capabilities) = capabilities.and_then(Value::as_object_mut) {
-        let experimental = capabilities.get_mut("experimental");
-        let patch = experimental
-            .and_then(Value::as_object_mut)
-            .and_then(|e| e.remove(KEY));
-        if capabilities
-            .get("experimental")
-            .and_then(Value::as_object)
-            .is_some_and(Map::is_empty)
-        {
-            capabilities.remove("experimental");
-        }
-        // (`experimental` holds objects: the patch is its `ops`.)
-        if let Some(Value::Array(ops)) = patch.and_then(|mut p| p.get_mut("ops").map(Value::take)) {
-            let mut target = Value::Object(std::mem::take(capabilities));
-            ops.iter().for_each(|op| apply(&mut target, op));
-            if let Value::Object(restored) = target {
-                *capabilities = restored;
-            }
-            found = true;
+    let Some(capabilities) = result
+        .get_mut("capabilities")
+        .and_then(Value::as_object_mut)
+    else {
+        return found;
+    };
+    let patch = capabilities
+        .get_mut("experimental")
+        .and_then(Value::as_object_mut)
+        .and_then(|e| e.shift_remove(KEY));
+    if capabilities
+        .get("experimental")
+        .and_then(Value::as_object)
+        .is_some_and(Map::is_empty)
+    {
+        capabilities.shift_remove("experimental");
+    }
+    let Some(mut patch) = patch else {
+        return found;
+    };
+    // (`experimental` holds objects: the patch is its `ops`, and the result's `order`.)
+    if let Some(Value::Array(ops)) = patch.get_mut("ops").map(Value::take) {
+        let mut target = Value::Object(std::mem::take(capabilities));
+        ops.iter().for_each(|op| apply(&mut target, op));
+        if let Value::Object(restored) = target {
+            *capabilities = restored;
         }
     }
-    found
+    if let (Some(Value::Array(order)), Some(result)) = (patch.get("order"), result.as_object_mut())
+    {
+        reorder(result, order);
+    }
+    true
 }
 
 /// Applies and removes the patch in `target`'s `_meta`, if any; whether there was one.
@@ -251,13 +282,13 @@ fn apply_at(target: &mut Value) -> bool {
     let Some(meta) = target.get_mut("_meta").and_then(Value::as_object_mut) else {
         return false;
     };
-    let Some(Value::Array(ops)) = meta.remove(KEY) else {
+    let Some(Value::Array(ops)) = meta.shift_remove(KEY) else {
         return false;
     };
     if meta.is_empty()
         && let Some(object) = target.as_object_mut()
     {
-        object.remove("_meta");
+        object.shift_remove("_meta");
     }
     ops.iter().for_each(|op| apply(target, op));
     true
@@ -291,7 +322,7 @@ fn apply(target: &mut Value, op: &Value) {
             } else if let Some(added) = op.get("r")
                 && object.get(key) == Some(added)
             {
-                object.remove(key);
+                object.shift_remove(key);
             }
         }
         (Value::Number(i), Value::Array(items)) => {
@@ -323,7 +354,7 @@ fn walk<'a>(target: &'a mut Value, path: &[Value]) -> Option<&'a mut Value> {
 fn reorder(object: &mut Map<String, Value>, order: &[Value]) {
     let mut rest = std::mem::take(object);
     for key in order.iter().filter_map(Value::as_str) {
-        if let Some(value) = rest.remove(key) {
+        if let Some(value) = rest.shift_remove(key) {
             object.insert(key.to_owned(), value);
         }
     }

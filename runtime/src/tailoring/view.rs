@@ -129,7 +129,7 @@ impl ToolView {
                     property.insert("description".into(), text.into());
                 }
                 Found::Nothing => {
-                    property.remove("description");
+                    property.shift_remove("description");
                 }
                 Found::Uncovered => {}
             }

@@ -1,0 +1,514 @@
+//! A request to a streamable HTTP upstream, posted by the gateway itself. rmcp's `reqwest`
+//! client reads an answer that comes as one JSON body straight into rmcp's types, which
+//! drop what they do not know (a tool's `execution`, a capability, a vendor's field).
+//! Posted here, that body is parsed once: its result is kept as written (`lines::Written`)
+//! and read into rmcp's types knowing what was asked (`read`). An answer that comes as an
+//! event stream is handed on as rmcp's client hands it (`kept_http` keeps each event as
+//! written on its way), and any other response becomes what rmcp's client makes of it —
+//! a legacy server's refusal of `server/discover` included, which rmcp's lifecycle reads
+//! to fall back to `initialize`. Notifications and answers are posted by rmcp's client:
+//! nothing comes back to them.
+
+use super::event_size::bounded;
+use super::lines::Written;
+use super::read::{Asked, read};
+use http::header::{ACCEPT, CONTENT_TYPE, RETRY_AFTER, WWW_AUTHENTICATE};
+use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
+use rmcp::ErrorData;
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientRequest, JsonRpcMessage, RequestId, ServerJsonRpcMessage,
+};
+use rmcp::transport::streamable_http_client::{
+    AuthRequiredError, HttpStatusError, InsufficientScopeError, StreamableHttpError,
+    StreamableHttpPostResponse, StreamableHttpResponseLimits,
+};
+use serde::Deserialize as _;
+use serde_json::Value;
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// What a POST comes back as, for rmcp's worker.
+pub(super) type Answer = Result<StreamableHttpPostResponse, StreamableHttpError<reqwest::Error>>;
+
+/// The session header, as rmcp's client names it.
+const SESSION: &str = "Mcp-Session-Id";
+
+/// Where and with what a message is posted: the arguments rmcp's worker posts with.
+pub(super) struct Addressed {
+    pub(super) uri: Arc<str>,
+    pub(super) session_id: Option<Arc<str>>,
+    pub(super) auth_header: Option<String>,
+    pub(super) custom_headers: HashMap<HeaderName, HeaderValue>,
+}
+
+/// Posts `message` (a request) to `to` with `client`, as rmcp's client would, and reads
+/// what comes back; the result of an answer in one JSON body is kept in `written`.
+pub(super) async fn post(
+    client: &reqwest::Client,
+    written: &Written,
+    message: ClientJsonRpcMessage,
+    to: Addressed,
+    limits: StreamableHttpResponseLimits,
+) -> Answer {
+    let body = serde_json::to_vec(&message).map_err(|e| unexpected(format!("{e}")))?;
+    let JsonRpcMessage::Request(request) = message else {
+        return Err(unexpected("only a request is posted here".into()));
+    };
+    let mut posting = client
+        .post(&*to.uri)
+        .header(ACCEPT, "text/event-stream, application/json")
+        .header(CONTENT_TYPE, "application/json");
+    if let Some(token) = to.auth_header {
+        posting = posting.bearer_auth(token);
+    }
+    for (name, value) in to.custom_headers {
+        posting = posting.header(name, value);
+    }
+    let attached = to.session_id.is_some();
+    if let Some(session) = to.session_id {
+        posting = posting.header(SESSION, &*session);
+    }
+    let response = posting
+        .body(body)
+        .send()
+        .await
+        .map_err(StreamableHttpError::Client)?;
+    let status = response.status();
+    let headers = response.headers();
+    if let Some(refusal) = refused(status, headers)? {
+        return Err(refusal);
+    }
+    if matches!(status, StatusCode::ACCEPTED | StatusCode::NO_CONTENT) {
+        return Ok(StreamableHttpPostResponse::Accepted);
+    }
+    if status == StatusCode::NOT_FOUND && attached {
+        return Err(StreamableHttpError::SessionExpired);
+    }
+    let session = headers
+        .get(SESSION)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let content_type = headers
+        .get(CONTENT_TYPE)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    let is = |essence: &str| {
+        content_type
+            .as_deref()
+            .is_some_and(|ct| media_type(ct, essence))
+    };
+    let (json, sse) = (is("application/json"), is("text/event-stream"));
+    if !status.is_success() {
+        // A legacy server's refusal of discovery, before any session: rmcp's fallback.
+        let discover = matches!(request.request, ClientRequest::DiscoverRequest(_));
+        let fallback = (discover && !attached).then_some(request.id);
+        return failed(response, json, session, fallback, limits).await;
+    }
+    if sse {
+        let events = bounded(response, limits.max_sse_event_size);
+        return Ok(StreamableHttpPostResponse::Sse(events, session));
+    }
+    if !json {
+        return Err(StreamableHttpError::UnexpectedContentType(content_type));
+    }
+    let body = whole(response, limits.max_json_response_size).await?;
+    let answer = serde_json::from_slice::<Value>(&body)
+        .map_err(|e| unexpected(format!("the answer is not JSON: {e}")))?;
+    let asked = Asked::of(&request.request);
+    let typed = read(&answer, |_| asked)
+        .map_err(|e| unexpected(format!("the answer is not a JSON-RPC message: {e}")))?;
+    keep(written, answer);
+    Ok(StreamableHttpPostResponse::Json(typed, session))
+}
+
+/// What a POST that failed comes back as: the JSON-RPC error it carries, else its failure
+/// (a rate limit or a server's failure as such, anything else with the start of its body).
+/// For `fallback`, the id of a `server/discover` posted before any session, a client
+/// error (but 401 and 403) is an error answer to it, as rmcp's lifecycle reads a legacy
+/// server's refusal.
+async fn failed(
+    response: reqwest::Response,
+    json: bool,
+    session: Option<String>,
+    fallback: Option<RequestId>,
+    limits: StreamableHttpResponseLimits,
+) -> Answer {
+    let status = response.status();
+    let authorization = matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN);
+    let fallback = fallback.filter(|_| status.is_client_error() && !authorization);
+    let failure = failure(status, response.headers());
+    match failure {
+        Some(failure) if status == StatusCode::TOO_MANY_REQUESTS || !json => {
+            return Err(failure.into());
+        }
+        _ => {}
+    }
+    let shown = if json && !authorization {
+        let body = match whole(response, limits.max_json_response_size).await {
+            Ok(body) => body,
+            Err(e) => return Err(failure.map_or(e, Into::into)),
+        };
+        if let Ok(JsonRpcMessage::Error(error)) =
+            serde_json::from_slice::<ServerJsonRpcMessage>(&body)
+        {
+            return Ok(match fallback {
+                Some(id) => answer_to(id, error.error),
+                None => StreamableHttpPostResponse::Json(JsonRpcMessage::Error(error), session),
+            });
+        }
+        let shown = &body[..body.len().min(limits.max_error_response_size)];
+        String::from_utf8_lossy(shown).into_owned()
+    } else {
+        prefix(response, limits.max_error_response_size).await
+    };
+    if let Some(id) = fallback {
+        let refused = format!("server/discover rejected with HTTP {status}: {shown}");
+        return Ok(answer_to(id, ErrorData::invalid_request(refused, None)));
+    }
+    Err(failure.map_or_else(|| unexpected(format!("HTTP {status}: {shown}")), Into::into))
+}
+
+/// `error` as the answer to request `id`.
+fn answer_to(id: RequestId, error: ErrorData) -> StreamableHttpPostResponse {
+    StreamableHttpPostResponse::Json(ServerJsonRpcMessage::error(error, Some(id)), None)
+}
+
+/// A 401 or 403 with a challenge: the error that asks for (more) authorization.
+fn refused(
+    status: StatusCode,
+    headers: &HeaderMap,
+) -> Result<Option<StreamableHttpError<reqwest::Error>>, StreamableHttpError<reqwest::Error>> {
+    let challenge = match (status, headers.get(WWW_AUTHENTICATE)) {
+        (StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN, Some(challenge)) => challenge,
+        _ => return Ok(None),
+    };
+    let challenge = challenge
+        .to_str()
+        .map_err(|_| unexpected("invalid www-authenticate header value".into()))?
+        .to_owned();
+    Ok(Some(if status == StatusCode::UNAUTHORIZED {
+        StreamableHttpError::AuthRequired(AuthRequiredError::new(challenge))
+    } else {
+        // The gateway asks for no scope: it holds the credential it was given.
+        StreamableHttpError::InsufficientScope(InsufficientScopeError::new(challenge, None))
+    }))
+}
+
+/// A rate limit or a server failure, with its `Retry-After`, as rmcp's client reports it.
+fn failure(status: StatusCode, headers: &HeaderMap) -> Option<HttpStatusError> {
+    if status != StatusCode::TOO_MANY_REQUESTS && !status.is_server_error() {
+        return None;
+    }
+    let retry_after = headers
+        .get(RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    Some(HttpStatusError::new(status.as_u16(), retry_after))
+}
+
+fn unexpected(what: String) -> StreamableHttpError<reqwest::Error> {
+    StreamableHttpError::UnexpectedServerResponse(Cow::Owned(what))
+}
+
+/// Whether a `Content-Type` is `essence` (parameters and case aside).
+fn media_type(content_type: &str, essence: &str) -> bool {
+    let found = content_type.split(';').next().unwrap_or_default();
+    found.trim().eq_ignore_ascii_case(essence)
+}
+
+/// Keeps the result of `answer` (a JSON-RPC answer), as written.
+fn keep(written: &Written, answer: Value) {
+    let Value::Object(mut answer) = answer else {
+        return;
+    };
+    let id = answer.remove("id").map(RequestId::deserialize);
+    if let (Some(Ok(id)), Some(result)) = (id, answer.remove("result")) {
+        written.keep(id, result);
+    }
+}
+
+/// The whole body, when it is at most `limit` bytes.
+async fn whole(
+    mut response: reqwest::Response,
+    limit: usize,
+) -> Result<Vec<u8>, StreamableHttpError<reqwest::Error>> {
+    let too_large = || StreamableHttpError::ResponseBodyTooLarge { max_size: limit };
+    if response.content_length().is_some_and(|n| n > limit as u64) {
+        return Err(too_large());
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(StreamableHttpError::Client)?
+    {
+        if body.len() + chunk.len() > limit {
+            return Err(too_large());
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// The first `limit` bytes of the body (or less: what could be read), as text.
+async fn prefix(mut response: reqwest::Response, limit: usize) -> String {
+    let mut body = Vec::new();
+    while body.len() < limit
+        && let Ok(Some(chunk)) = response.chunk().await
+    {
+        body.extend_from_slice(&chunk[..chunk.len().min(limit - body.len())]);
+    }
+    String::from_utf8_lossy(&body).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures::StreamExt as _;
+    use rmcp::model::{ListToolsRequest, Request, ServerResult};
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+
+    /// An HTTP/1.1 server on loopback answering each request it reads with the next of
+    /// `responses` (status line and headers, then the body); what each request carried
+    /// (its head, then its body) comes back on the channel.
+    async fn serving(
+        responses: Vec<(&'static str, &'static str)>,
+    ) -> (String, tokio::sync::mpsc::UnboundedReceiver<String>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let uri = format!("http://{}/mcp", listener.local_addr().unwrap());
+        let (heard, hear) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            let mut responses = responses.into_iter();
+            loop {
+                let (stream, _) = listener.accept().await.unwrap();
+                let mut stream = BufReader::new(stream);
+                loop {
+                    let mut head = String::new();
+                    while !head.ends_with("\r\n\r\n") {
+                        if stream.read_line(&mut head).await.unwrap_or(0) == 0 {
+                            break;
+                        }
+                    }
+                    let Some((status, body)) = head
+                        .ends_with("\r\n\r\n")
+                        .then(|| responses.next())
+                        .flatten()
+                    else {
+                        break;
+                    };
+                    let length = head
+                        .lines()
+                        .find_map(|l| {
+                            l.to_ascii_lowercase()
+                                .strip_prefix("content-length: ")
+                                .map(str::to_owned)
+                        })
+                        .map_or(0, |n| n.trim().parse().unwrap());
+                    let mut request = vec![0; length];
+                    stream.read_exact(&mut request).await.unwrap();
+                    heard
+                        .send(head + &String::from_utf8(request).unwrap())
+                        .unwrap();
+                    let response = format!(
+                        "HTTP/1.1 {status}\r\ncontent-length: {}\r\n\r\n{body}",
+                        body.len()
+                    );
+                    stream
+                        .get_mut()
+                        .write_all(response.as_bytes())
+                        .await
+                        .unwrap();
+                }
+            }
+        });
+        (uri, hear)
+    }
+
+    fn list(id: i64) -> ClientJsonRpcMessage {
+        let list = ClientRequest::ListToolsRequest(ListToolsRequest::default());
+        JsonRpcMessage::request(list, RequestId::Number(id))
+    }
+
+    fn to(uri: &str, session: Option<&str>) -> Addressed {
+        let header = HeaderName::from_static("x-team");
+        Addressed {
+            uri: uri.into(),
+            session_id: session.map(Into::into),
+            auth_header: Some("secret".to_owned()),
+            custom_headers: HashMap::from([(header, HeaderValue::from_static("blue"))]),
+        }
+    }
+
+    fn limits() -> StreamableHttpResponseLimits {
+        let mut limits = StreamableHttpResponseLimits::default();
+        limits.max_json_response_size = 1_000;
+        limits.max_sse_event_size = 100;
+        limits
+    }
+
+    #[tokio::test]
+    async fn a_json_answer_is_kept_as_written_and_read_as_what_was_asked() {
+        let answer = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}],"x":1.50}}"#;
+        let json = "200 OK\r\ncontent-type: application/json; charset=utf-8\r\nmcp-session-id: s2";
+        let (uri, mut heard) = serving(vec![(json, answer)]).await;
+        let written = Written::default();
+        let client = reqwest::Client::new();
+        let answer = post(&client, &written, list(1), to(&uri, Some("s1")), limits()).await;
+        let Ok(StreamableHttpPostResponse::Json(JsonRpcMessage::Response(typed), session)) = answer
+        else {
+            panic!("not an answer: {answer:?}");
+        };
+        assert!(matches!(typed.result, ServerResult::ListToolsResult(_)));
+        assert_eq!(session.as_deref(), Some("s2"));
+        let kept = written
+            .take(&RequestId::Number(1))
+            .expect("kept as written");
+        assert_eq!(kept["tools"][0]["execution"]["taskSupport"], "optional");
+        assert_eq!(kept["x"].to_string(), "1.5");
+        // The request as rmcp's client sends it.
+        let request = heard.recv().await.unwrap().to_ascii_lowercase();
+        for header in [
+            "accept: text/event-stream, application/json",
+            "content-type: application/json",
+            "authorization: bearer secret",
+            "x-team: blue",
+            "mcp-session-id: s1",
+        ] {
+            assert!(request.contains(header), "{header} missing from {request}");
+        }
+        let body = serde_json::to_string(&list(1))
+            .unwrap()
+            .to_ascii_lowercase();
+        assert!(request.ends_with(&body), "{request}");
+    }
+
+    #[tokio::test]
+    async fn a_legacy_server_s_refusal_of_discovery_is_an_error_answer_to_it() {
+        let theirs =
+            r#"{"jsonrpc":"2.0","id":"server-error","error":{"code":-32600,"message":"old"}}"#;
+        let (uri, _heard) = serving(vec![
+            (
+                "400 Bad Request\r\ncontent-type: text/plain",
+                "unknown method",
+            ),
+            ("400 Bad Request\r\ncontent-type: application/json", theirs),
+            (
+                "400 Bad Request\r\ncontent-type: text/plain",
+                "unknown method",
+            ),
+        ])
+        .await;
+        let (written, client) = (Written::default(), reqwest::Client::new());
+        let discover = || {
+            let discover = ClientRequest::DiscoverRequest(Request::new(Default::default()));
+            JsonRpcMessage::request(discover, RequestId::Number(3))
+        };
+        for (session, message) in [
+            (
+                None,
+                "server/discover rejected with HTTP 400 Bad Request: unknown method",
+            ),
+            (None, "old"),
+        ] {
+            let answer = post(&client, &written, discover(), to(&uri, session), limits()).await;
+            let Ok(StreamableHttpPostResponse::Json(JsonRpcMessage::Error(error), _)) = answer
+            else {
+                panic!("not an error answer: {answer:?}");
+            };
+            assert_eq!(
+                (error.id, &*error.error.message),
+                (Some(RequestId::Number(3)), message)
+            );
+        }
+        // Within a session, a refusal is the failure it is.
+        let answer = post(&client, &written, discover(), to(&uri, Some("s")), limits()).await;
+        assert!(matches!(
+            answer,
+            Err(StreamableHttpError::UnexpectedServerResponse(_))
+        ));
+    }
+
+    #[tokio::test]
+    async fn every_other_response_is_what_rmcp_s_client_makes_of_it() {
+        let error = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"down"}}"#;
+        let (uri, _heard) = serving(vec![
+            (
+                "200 OK\r\ncontent-type: text/event-stream",
+                "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[]}}\n\n",
+            ),
+            ("202 Accepted", ""),
+            ("404 Not Found", ""),
+            (
+                "401 Unauthorized\r\nwww-authenticate: Bearer realm=\"x\"",
+                "",
+            ),
+            (
+                "500 Internal Server Error\r\ncontent-type: application/json",
+                error,
+            ),
+            ("503 Service Unavailable\r\nretry-after: 5", "busy"),
+            ("400 Bad Request\r\ncontent-type: text/plain", "nope"),
+            ("200 OK\r\ncontent-type: text/plain", "hi"),
+            (
+                "200 OK\r\ncontent-type: application/json",
+                Box::leak(format!("\"{}\"", "x".repeat(1_000)).into_boxed_str()),
+            ),
+            (
+                "200 OK\r\ncontent-type: text/event-stream",
+                Box::leak(format!("data: {}\n\n", "x".repeat(200)).into_boxed_str()),
+            ),
+        ])
+        .await;
+        let (written, client) = (Written::default(), reqwest::Client::new());
+        let posted = |session| post(&client, &written, list(1), to(&uri, session), limits());
+        match posted(None).await {
+            Ok(StreamableHttpPostResponse::Sse(mut events, _)) => {
+                let event = events.next().await.unwrap().unwrap();
+                assert!(event.data.unwrap().contains("\"tools\""));
+            }
+            other => panic!("not events: {other:?}"),
+        }
+        assert!(matches!(
+            posted(None).await,
+            Ok(StreamableHttpPostResponse::Accepted)
+        ));
+        assert!(matches!(
+            posted(Some("s")).await,
+            Err(StreamableHttpError::SessionExpired)
+        ));
+        assert!(
+            matches!(posted(None).await, Err(StreamableHttpError::AuthRequired(e)) if e.www_authenticate_header == "Bearer realm=\"x\"")
+        );
+        assert!(matches!(
+            posted(None).await,
+            Ok(StreamableHttpPostResponse::Json(
+                JsonRpcMessage::Error(_),
+                _
+            ))
+        ));
+        assert!(
+            matches!(posted(None).await, Err(StreamableHttpError::HttpStatus(e)) if e.status == 503 && e.retry_after.as_deref() == Some("5"))
+        );
+        let refused = posted(None).await.unwrap_err().to_string();
+        assert!(refused.contains("HTTP 400 Bad Request: nope"), "{refused}");
+        assert!(
+            matches!(posted(None).await, Err(StreamableHttpError::UnexpectedContentType(Some(t))) if t == "text/plain")
+        );
+        assert!(matches!(
+            posted(None).await,
+            Err(StreamableHttpError::ResponseBodyTooLarge { max_size: 1_000 })
+        ));
+        let Ok(StreamableHttpPostResponse::Sse(mut events, _)) = posted(None).await else {
+            panic!("not events");
+        };
+        assert!(
+            events.next().await.unwrap().is_err(),
+            "an event over the limit"
+        );
+        assert!(events.next().await.is_none());
+        assert!(
+            written.take(&RequestId::Number(1)).is_none(),
+            "nothing kept but JSON answers"
+        );
+    }
+}
