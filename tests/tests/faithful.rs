@@ -445,31 +445,15 @@ async fn http_progress(addr: std::net::SocketAddr) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs the pinned third-party servers; run by .ci/run"]
 async fn an_http_upstream_is_passed_on_as_written_too() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
     let script = everything()[1].clone();
-    let _upstream = tokio::process::Command::new("node")
-        .args([&script, "streamableHttp"])
-        .env("PORT", port.to_string())
-        .stderr(Stdio::null())
-        .stdout(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let upstream = std::net::SocketAddr::from(([127, 0, 0, 1], port));
-    listening(upstream, "server-everything").await;
-    let url = format!("http://127.0.0.1:{port}/mcp");
-    let bin = target().join("debug").join("mcp-tailor");
-    let (_proxy, gateway) = http_proxy_of(&[
-        bin.display().to_string(),
-        "proxy".to_owned(),
-        "--upstream".to_owned(),
-        url,
-    ])
+    let (_upstream, upstream) = http_upstream("server-everything", |port| {
+        let mut node = tokio::process::Command::new("node");
+        node.args([&script, "streamableHttp"])
+            .env("PORT", port.to_string());
+        node
+    })
     .await;
+    let (_proxy, gateway) = in_front_of(upstream).await;
     let progress = http_progress(upstream).await;
     assert_eq!(progress.len(), 3, "{progress:?}");
     assert_eq!(
@@ -479,15 +463,8 @@ async fn an_http_upstream_is_passed_on_as_written_too() {
     );
     let call = json!({"name": "get-sum", "arguments": {"a": 1, "b": 2.5}});
     let direct = http_answers(upstream, call.clone()).await;
-    let mut through = http_answers(gateway, call).await;
-    through[0].1 = without_additions(through[0].1.take(), &direct[0].1);
-    for ((method, theirs), (_, passed_on)) in direct.iter().zip(&through) {
-        assert_eq!(
-            theirs.to_string(),
-            passed_on.to_string(),
-            "{method} differs through the gateway"
-        );
-    }
+    let through = http_answers(gateway, call).await;
+    passed_on_as_written(&direct, through);
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -495,39 +472,63 @@ async fn an_http_upstream_is_passed_on_as_written_too() {
 async fn an_upstream_answering_in_json_bodies_is_passed_on_as_written_too() {
     let python = std::env::var("MCP_TAILOR_PYTHON").expect("MCP_TAILOR_PYTHON");
     let server = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("python/notes_server.py");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let _upstream = tokio::process::Command::new(python)
-        .arg(server)
-        .args(["http", &port.to_string()])
-        .stderr(Stdio::null())
-        .stdout(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let upstream = std::net::SocketAddr::from(([127, 0, 0, 1], port));
-    listening(upstream, "the Python notes server").await;
-    let bin = target().join("debug").join("mcp-tailor");
-    let url = format!("http://127.0.0.1:{port}/mcp");
-    let (_proxy, gateway) = http_proxy_of(&[
-        bin.display().to_string(),
-        "proxy".to_owned(),
-        "--upstream".to_owned(),
-        url,
-    ])
+    let (_upstream, upstream) = http_upstream("the Python notes server", |port| {
+        let mut python = tokio::process::Command::new(&python);
+        python.arg(&server).args(["http", &port.to_string()]);
+        python
+    })
     .await;
+    let (_proxy, gateway) = in_front_of(upstream).await;
     let call = json!({"name": "search_notes", "arguments": {"query": "milk"}});
     let direct = http_answers(upstream, call.clone()).await;
-    let mut through = http_answers(gateway, call).await;
     // Each tool's `execution`, which rmcp's types do not hold, is in what the server wrote.
     let listed = direct[1].1.to_string();
     assert!(
         listed.contains(r#""execution":{"taskSupport":"forbidden"}"#),
         "{listed}"
     );
+    passed_on_as_written(&direct, http_answers(gateway, call).await);
+}
+
+/// A streamable HTTP server (`what`) started by `command`, told a free port; the child and
+/// its address, once it listens.
+async fn http_upstream(
+    what: &str,
+    command: impl FnOnce(u16) -> tokio::process::Command,
+) -> (tokio::process::Child, std::net::SocketAddr) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = command(port)
+        .stderr(Stdio::null())
+        .stdout(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    listening(addr, what).await;
+    (child, addr)
+}
+
+/// `mcp-tailor proxy --upstream` the server at `upstream`, over streamable HTTP.
+async fn in_front_of(
+    upstream: std::net::SocketAddr,
+) -> (tokio::process::Child, std::net::SocketAddr) {
+    let bin = target().join("debug").join("mcp-tailor");
+    http_proxy_of(&[
+        bin.display().to_string(),
+        "proxy".to_owned(),
+        "--upstream".to_owned(),
+        format!("http://{upstream}/mcp"),
+    ])
+    .await
+}
+
+/// The answers `through` the gateway are the ones read `direct`ly, byte for byte, but for
+/// the gateway's additions to `initialize`.
+fn passed_on_as_written(direct: &[(String, Value)], mut through: Vec<(String, Value)>) {
     through[0].1 = without_additions(through[0].1.take(), &direct[0].1);
     for ((method, theirs), (_, passed_on)) in direct.iter().zip(&through) {
         assert_eq!(

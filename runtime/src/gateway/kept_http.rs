@@ -32,37 +32,6 @@ impl KeptHttp {
         KeptHttp { client, written }
     }
 
-    /// Posts `message`: a request here (`post`), anything else by rmcp's client; each
-    /// answer kept as written.
-    async fn post_message_to(
-        &self,
-        message: ClientJsonRpcMessage,
-        to: Addressed,
-        limits: StreamableHttpResponseLimits,
-    ) -> Answer {
-        let answer = if matches!(message, ClientJsonRpcMessage::Request(_)) {
-            post(&self.client, &self.written, message, to, limits).await
-        } else {
-            let Addressed {
-                uri,
-                session_id,
-                auth_header,
-                custom_headers,
-            } = to;
-            self.client
-                .post_message_with_response_limits(
-                    uri,
-                    message,
-                    session_id,
-                    auth_header,
-                    custom_headers,
-                    limits,
-                )
-                .await
-        };
-        self.keep_answer(answer)
-    }
-
     fn keep_answer(&self, answer: Answer) -> Answer {
         match answer {
             Ok(StreamableHttpPostResponse::Sse(events, session)) => Ok(
@@ -140,6 +109,8 @@ impl StreamableHttpClient for KeptHttp {
         .await
     }
 
+    /// A request is posted here (`post`), anything else by rmcp's client; each answer is
+    /// kept as written.
     async fn post_message_with_response_limits(
         &self,
         uri: Arc<str>,
@@ -149,13 +120,27 @@ impl StreamableHttpClient for KeptHttp {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
     ) -> Answer {
-        let to = Addressed {
-            uri,
-            session_id,
-            auth_header,
-            custom_headers,
+        let answer = if matches!(message, ClientJsonRpcMessage::Request(_)) {
+            let to = Addressed {
+                uri,
+                session_id,
+                auth_header,
+                custom_headers,
+            };
+            post(&self.client, &self.written, message, to, limits).await
+        } else {
+            self.client
+                .post_message_with_response_limits(
+                    uri,
+                    message,
+                    session_id,
+                    auth_header,
+                    custom_headers,
+                    limits,
+                )
+                .await
         };
-        self.post_message_to(message, to, limits).await
+        self.keep_answer(answer)
     }
 
     async fn delete_session(
