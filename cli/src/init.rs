@@ -57,11 +57,11 @@ fn summary(
     let after = draft::served_tokens(tools, tailoring);
     let floor = draft::structure_tokens(tools);
     let mut out = format!(
-        "drafted {} tools and {} arguments of {} tools; tools/list in o200k_base tokens (no runner):\n\
+        "drafted {} and {} of {}; tools/list in o200k_base tokens (no runner):\n\
          level  before  after  saved\n",
-        draft.tools,
-        draft.arguments,
-        tools.len()
+        crate::counted(draft.tools, "tool"),
+        crate::counted(draft.arguments, "argument"),
+        crate::counted(tools.len(), "tool")
     );
     for level in 0..10 {
         let saved = 100.0 * (1.0 - after[level] as f64 / before[level].max(1) as f64);

@@ -47,6 +47,15 @@ fn print_out(text: &str) {
     }
 }
 
+/// `n` and `noun`, in the plural unless `n` is 1 (nouns ending in `s` take `es`).
+pub(crate) fn counted(n: usize, noun: &str) -> String {
+    match (n, noun.ends_with('s')) {
+        (1, _) => format!("1 {noun}"),
+        (_, true) => format!("{n} {noun}es"),
+        (_, false) => format!("{n} {noun}s"),
+    }
+}
+
 /// The async runtime `proxy`, `inspect` and `init` run on, or the exit that says why there
 /// is none. One thread: a proxy's work is many short hops between its client, the layer and
 /// the upstream, and on one thread none of them waits for another thread to wake (measured

@@ -167,3 +167,49 @@ fn init_needs_a_catalog() {
         )
     );
 }
+
+/// A server of one tool with one described argument is counted in the singular, in the
+/// cost table, the file's header and `lint`'s summary.
+#[test]
+fn one_tool_is_counted_as_one() {
+    let catalog = out_file("one-tool-catalog");
+    let one = serde_json::json!({"tools": [{
+        "name": "think",
+        "description": "Think one step further about a problem.",
+        "inputSchema": {"type": "object", "properties": {
+            "thought": {"type": "string", "description": "The step, in a sentence or two."}
+        }}
+    }]});
+    std::fs::write(&catalog, one.to_string()).unwrap();
+    let out = out_file("one-tool");
+    let output = run(&[
+        "init",
+        "--catalog",
+        catalog.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let table = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{output:?}");
+    assert!(
+        table.starts_with("drafted 1 tool and 1 argument of 1 tool;"),
+        "{table}"
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.lines().next().unwrap().ends_with(": 1 tool."),
+        "{text}"
+    );
+    let lint = run(&[
+        "inspect",
+        "--tailoring",
+        out.to_str().unwrap(),
+        "--catalog",
+        catalog.to_str().unwrap(),
+        "lint",
+    ]);
+    let report = String::from_utf8_lossy(&lint.stdout);
+    assert!(report.contains("(1 tool, 1 reader class)"), "{report}");
+    std::fs::remove_file(&out).unwrap();
+    std::fs::remove_file(&catalog).unwrap();
+}

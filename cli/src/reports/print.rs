@@ -102,9 +102,9 @@ pub async fn run_with<H: ServerHandler + Clone>(
             let mut findings = inspection.lint(config);
             findings.extend(more_lint);
             let clean = format!(
-                " ({} tools, {} reader classes)",
-                inspection.defs().len(),
-                inspection.classes().len()
+                " ({}, {})",
+                crate::counted(inspection.defs().len(), "tool"),
+                crate::counted(inspection.classes().len(), "reader class")
             );
             with_findings(String::new(), &findings, "lint", &clean)
         }

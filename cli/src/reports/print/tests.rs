@@ -116,7 +116,7 @@ async fn what_cannot_be_reported_is_the_error() {
 async fn lint_counts_its_findings_and_says_when_there_are_none() {
     let clean = printed("lint").await.unwrap();
     assert!(!clean.findings, "{}", clean.text);
-    assert_eq!(clean.text, "lint: no findings (2 tools, 1 reader classes)");
+    assert_eq!(clean.text, "lint: no findings (2 tools, 1 reader class)");
     let over = printed("lint --budget 9=2").await.unwrap();
     assert!(over.findings);
     assert_eq!(over.text.lines().count(), 3, "{}", over.text);

@@ -308,7 +308,7 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "# Drafted by `mcp-tailor init` from {source}: {} tools.\n\
+        "# Drafted by `mcp-tailor init` from {source}: {} tool{}.\n\
          #\n\
          # This file overlays the server's own words: a level it does not cover reads them.\n\
          # Tools, levels 0..=2: no title; the first sentence, asides cut (at most {TERSE_TOKENS} tokens);\n\
@@ -316,7 +316,8 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
          # Arguments, 0..=2: nothing (`false`), or the facts its name and type do not carry (at most {FACT_TOKENS} tokens);\n\
          #   3..=6: the first sentence (at most {ARGUMENT_TOKENS} tokens); 7..=9: the server's.\n\
          # Edit freely: `mcp-tailor check FILE`, then `mcp-tailor inspect --tailoring FILE matrix …`.",
-        drafts.len()
+        drafts.len(),
+        if drafts.len() == 1 { "" } else { "s" }
     );
     let (mut tools, mut arguments, mut kept_for_tasks) = (0, 0, Vec::new());
     for draft in drafts {
