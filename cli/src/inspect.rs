@@ -6,7 +6,8 @@ use crate::args::{InspectOptions, Source};
 use crate::reports::{self, Report};
 use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::Gateway;
-use mcp_tailor::inspect::{definitions, lacking, listing_server};
+use mcp_tailor::inspect::{Inspection, definitions, lacking};
+use mcp_tailor::server::Server;
 use std::process::ExitCode;
 
 pub(crate) fn run(options: InspectOptions) -> ExitCode {
@@ -28,14 +29,20 @@ pub(crate) fn run(options: InspectOptions) -> ExitCode {
             eprintln!("{warning}");
         }
         let tools = fetch(&options.source).await?;
-        let server = listing_server(&definitions(&tools, &tailoring))
-            .map_err(|e| format!("the catalog is invalid: {e}"))?;
+        // Listed as `proxy` serves them; read by string through their definitions.
+        let defs = definitions(&tools, &tailoring);
         // `lint` also names what the file declares that the catalog lacks.
         let lacking = match request.report {
             Report::Lint { .. } => lacking(&tools, &tailoring),
             _ => Vec::new(),
         };
-        reports::run_with(&server, &request, lacking).await
+        let server = Server::builder()
+            .tailoring(tailoring)
+            .build()
+            .map_err(|e| format!("the catalog is invalid: {e}"))?;
+        let (caller, protocol) = (request.caller.clone(), &request.protocol);
+        let inspection = Inspection::of_wrapped(&server, tools, defs, caller, protocol);
+        reports::run_with(&inspection, &request, lacking).await
     });
     reports::print(printed.map_err(|message| format!("mcp-tailor: {message}")))
 }

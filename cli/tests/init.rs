@@ -213,3 +213,57 @@ fn one_tool_is_counted_as_one() {
     std::fs::remove_file(&out).unwrap();
     std::fs::remove_file(&catalog).unwrap();
 }
+
+/// The cost table counts the listing as it is served: a tool the server wrote in its own
+/// order, with fields rmcp's types do not know, costs at level 9 what `inspect tokens`
+/// counts for it (what rmcp's types could not hold is carried with each tool, and not
+/// counted as if it were sent).
+#[test]
+fn the_cost_table_counts_the_listing_as_served() {
+    let catalog = out_file("written-catalog");
+    std::fs::write(
+        &catalog,
+        r#"{"tools":[{"inputSchema":{"properties":{"q":{"description":"The query to run against the index.","type":"string"}},"type":"object"},"name":"search","x-vendor":{"rank":1},"execution":{"taskSupport":"forbidden"},"description":"Search the index for documents. Returns the hits, best first."}]}"#,
+    )
+    .unwrap();
+    let out = out_file("written");
+    let output = run(&[
+        "init",
+        "--catalog",
+        catalog.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let table = String::from_utf8_lossy(&output.stderr);
+    let before: usize = table
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some("9"))
+        .and_then(|row| row.split_whitespace().nth(1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no level 9: {table}"));
+    let tokens = run(&["inspect", "--catalog", catalog.to_str().unwrap(), "tokens"]);
+    let tokens = String::from_utf8_lossy(&tokens.stdout);
+    let counted: usize = tokens
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some("9"))
+        .and_then(|row| row.split_whitespace().nth(1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no level 9: {tokens}"));
+    assert_eq!(before, counted, "{table}\n{tokens}");
+    // And what is counted is the tool as written, every field in its place.
+    let listed = run(&[
+        "inspect",
+        "--catalog",
+        catalog.to_str().unwrap(),
+        "list",
+        "--verbosity",
+        "9",
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&listed.stdout).trim_end(),
+        std::fs::read_to_string(&catalog).unwrap()
+    );
+    std::fs::remove_file(&out).unwrap();
+    std::fs::remove_file(&catalog).unwrap();
+}

@@ -66,17 +66,18 @@ pub async fn run<H: ServerHandler + Clone>(
     server: &Server<H>,
     request: &Request,
 ) -> Result<Printed, String> {
-    run_with(server, request, Vec::new()).await
+    let inspection = Inspection::new(server, request.caller.clone(), &request.protocol);
+    run_with(&inspection, request, Vec::new()).await
 }
 
-/// [`run`], with findings of the caller's own that `lint` reports with its own (e.g.
-/// [`lacking`](mcp_tailor::inspect::lacking) for another server's catalog).
+/// [`run`] on an inspection made for `request`'s caller and protocol (e.g. of another
+/// server's tools, [`Inspection::of_wrapped`]), with findings of the caller's own
+/// that `lint` reports with its own (e.g. [`lacking`](mcp_tailor::inspect::lacking)).
 pub async fn run_with<H: ServerHandler + Clone>(
-    server: &Server<H>,
+    inspection: &Inspection<'_, H>,
     request: &Request,
     more_lint: Vec<Finding>,
 ) -> Result<Printed, String> {
-    let inspection = Inspection::new(server, request.caller.clone(), &request.protocol);
     let failed = |e: InspectError| e.to_string();
     Ok(match &request.report {
         Report::List { reader, pretty } => {

@@ -31,7 +31,7 @@ macro_rules! plain_answers {
             }
 
             fn keep_verbatim(&mut self, written: &Value) {
-                keep_in_meta(self, written, |result| &mut result.meta);
+                verbatim::keep_in_meta(self, written, |result| &mut result.meta);
             }
         }
     )*};
@@ -69,31 +69,9 @@ impl Answer for ListToolsResult {
     }
 
     fn keep_verbatim(&mut self, written: &Value) {
-        let Some(tools) = written.get("tools").and_then(Value::as_array) else {
-            return;
-        };
-        for tool in &mut self.tools {
-            let theirs = tools.iter().find(|t| t["name"] == *tool.name);
-            if let Some(theirs) = theirs {
-                keep_in_meta(tool, theirs, |tool| &mut tool.meta);
-            }
+        if let Some(tools) = written.get("tools").and_then(Value::as_array) {
+            verbatim::keep_tools(&mut self.tools, tools);
         }
-    }
-}
-
-/// Puts in `value`'s `_meta` (`meta` finds it) the patch from `value` as held to
-/// `written`.
-fn keep_in_meta<T: serde::Serialize>(
-    value: &mut T,
-    written: &Value,
-    meta: impl FnOnce(&mut T) -> &mut Option<MetaObject>,
-) {
-    let Ok(held) = serde_json::to_value(&*value) else {
-        return;
-    };
-    if let Some(patch) = verbatim::patch(written, &held) {
-        let meta = meta(value).get_or_insert_with(MetaObject::default);
-        verbatim::attach(&mut meta.0, patch);
     }
 }
 
@@ -119,7 +97,7 @@ macro_rules! mrtr_answers {
 
             fn keep_verbatim(&mut self, written: &Value) {
                 if let $response::Complete(result) = self {
-                    keep_in_meta(result, written, |result| &mut result.meta);
+                    verbatim::keep_in_meta(result, written, |result| &mut result.meta);
                 }
             }
         }

@@ -11,8 +11,8 @@ use super::lane::Lane;
 use super::lines::{Lines, Written};
 use super::relay::Relay;
 use rmcp::model::{
-    ClientCapabilities, ClientConfig, ClientRequest, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ServerConfig, Tool,
+    ClientCapabilities, ClientConfig, ClientRequest, Implementation, ListToolsRequest,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerConfig, Tool,
 };
 use rmcp::service::{
     ClientInitializeError, ClientLifecycleMode, ClientServiceExt, Peer, RoleClient, RunningService,
@@ -275,28 +275,42 @@ impl Connection {
             upstream: upstream.to_string(),
             reason: format!("tools/list failed: {e}"),
         };
-        // The first page as the gateway lists it to clients (carrying what rmcp's types
-        // could not hold of it): it is the listing a first session takes.
-        let request = ClientRequest::ListToolsRequest(Default::default());
-        let options = rmcp::service::PeerRequestOptions::no_options();
-        let handle = self.peer().send_cancellable_request(request, options).await;
-        let handle = handle.map_err(failed)?;
-        let id = handle.id.clone();
-        let answer = handle.await_response().await.map_err(failed)?;
-        let mut first =
-            ListToolsResult::read(answer).map_err(|e| failed(rmcp::ServiceError::McpError(e)))?;
-        if let Some(written) = self.written.take(&id) {
-            first.keep_verbatim(&written);
-        }
+        // Each page as the gateway lists it to clients (carrying what rmcp's types could
+        // not hold of it); the first is the listing a first session takes.
+        let first = self.tools_page(None).await.map_err(failed)?;
         let mut tools = first.tools.clone();
         let mut cursor = first.next_cursor.clone();
         while let Some(next) = cursor {
             let params = PaginatedRequestParams::default().with_cursor(Some(next));
-            let page = self.peer().list_tools(Some(params)).await.map_err(failed)?;
+            let page = self.tools_page(Some(params)).await.map_err(failed)?;
             tools.extend(page.tools);
             cursor = page.next_cursor;
         }
         Ok((tools, first))
+    }
+
+    /// One page of the upstream's `tools/list`, each tool carrying what it lost of its form
+    /// as written.
+    async fn tools_page(
+        &self,
+        params: Option<PaginatedRequestParams>,
+    ) -> Result<ListToolsResult, rmcp::ServiceError> {
+        let request = ClientRequest::ListToolsRequest(match params {
+            Some(params) => ListToolsRequest::with_param(params),
+            None => ListToolsRequest::default(),
+        });
+        let options = rmcp::service::PeerRequestOptions::no_options();
+        let handle = self
+            .peer()
+            .send_cancellable_request(request, options)
+            .await?;
+        let id = handle.id.clone();
+        let answer = handle.await_response().await?;
+        let mut page = ListToolsResult::read(answer).map_err(rmcp::ServiceError::McpError)?;
+        if let Some(written) = self.written.take(&id) {
+            page.keep_verbatim(&written);
+        }
+        Ok(page)
     }
 
     /// Where requests are sent past rmcp's client loop, when they can be (`lane`).

@@ -4,7 +4,7 @@
 use super::readers::ReaderClass;
 use super::tokens;
 use crate::ToolDef;
-use crate::server::rmcp::model::{ListToolsResult, ServerResult};
+use crate::server::rmcp::model::{ListToolsResult, ServerResult, Tool};
 use crate::server::rmcp::{ErrorData, ServerHandler};
 use crate::server::verbatim;
 use crate::server::{Era, Principal, Reader, Server};
@@ -48,6 +48,8 @@ pub struct CallerCatalog<'a, H> {
     server: &'a Server<H>,
     principal: Principal,
     protocol: String,
+    /// The wrapped handler's tools, as given ([`wrapping`](Self::wrapping)).
+    wrapped: Vec<Tool>,
 }
 
 /// The `tools/list` result exactly as the server writes it for `protocol`: rmcp strips the
@@ -78,7 +80,16 @@ impl<'a, H: ServerHandler + Clone> CallerCatalog<'a, H> {
             server,
             principal,
             protocol: protocol.to_owned(),
+            wrapped: Vec::new(),
         }
+    }
+
+    /// This catalog, with `tools` as its server's wrapped handler lists them: another
+    /// server's (the gateway's, or a captured catalog's), tailored, filtered and paged as
+    /// `proxy` serves them.
+    pub fn wrapping(mut self, tools: Vec<Tool>) -> Self {
+        self.wrapped = tools;
+        self
     }
 
     /// The registered tools' definitions (every one, visible or not).
@@ -88,10 +99,7 @@ impl<'a, H: ServerHandler + Clone> CallerCatalog<'a, H> {
 
     /// The first `tools/list` page `reader` gets, as the server writes it.
     pub async fn first_page(&self, reader: Reader) -> Result<String, ErrorData> {
-        let result = self
-            .server
-            .list_tools_as(reader, self.principal.clone(), &self.protocol, None)
-            .await?;
+        let result = self.page(reader, None).await?;
         Ok(listing_json(result, &self.protocol))
     }
 
@@ -100,15 +108,7 @@ impl<'a, H: ServerHandler + Clone> CallerCatalog<'a, H> {
         let mut pages = Vec::new();
         let mut cursor: Option<String> = None;
         for _ in 0..MAX_PAGES {
-            let result = self
-                .server
-                .list_tools_as(
-                    reader.clone(),
-                    self.principal.clone(),
-                    &self.protocol,
-                    cursor.as_deref(),
-                )
-                .await?;
+            let result = self.page(reader.clone(), cursor.as_deref()).await?;
             cursor = result.next_cursor.clone();
             pages.push(listing_json(result, &self.protocol));
             if cursor.is_none() {
@@ -116,6 +116,24 @@ impl<'a, H: ServerHandler + Clone> CallerCatalog<'a, H> {
             }
         }
         Ok(pages)
+    }
+
+    /// The `tools/list` page at `cursor` `reader` gets.
+    async fn page(
+        &self,
+        reader: Reader,
+        cursor: Option<&str>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let principal = self.principal.clone();
+        self.server
+            .list_tools_wrapping(
+                self.wrapped.clone(),
+                reader,
+                principal,
+                &self.protocol,
+                cursor,
+            )
+            .await
     }
 
     /// The whole catalog's size for `class` at each level 0..=9: the bytes and tokens of

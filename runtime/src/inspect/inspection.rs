@@ -4,6 +4,7 @@
 use super::report::{Diff, Matrix, Tokens};
 use super::{CallerCatalog, Finding, LintConfig, ReaderClass, Size, eval, lint, reader_classes};
 use crate::ToolDef;
+use crate::server::rmcp::model::Tool;
 use crate::server::rmcp::{ErrorData, ServerHandler};
 use crate::server::{BuildError, Principal, Reader, Server, ToolRegistration};
 
@@ -26,9 +27,8 @@ impl From<ErrorData> for InspectError {
 }
 
 /// A server of `defs` alone (no handlers, default settings, no presentation), to inspect
-/// definitions that are not served yet, or another server's tools ([`definitions`]).
-///
-/// [`definitions`]: super::definitions
+/// definitions that are not served yet. (Another server's tools are listed as written
+/// with [`Inspection::of_wrapped`].)
 pub fn listing_server(defs: &[&'static ToolDef]) -> Result<Server, BuildError> {
     defs.iter()
         .fold(Server::builder(), |builder, def| {
@@ -60,7 +60,27 @@ impl<'a, H: ServerHandler + Clone> Inspection<'a, H> {
     /// The catalog of `server` for `caller` on `protocol` (e.g. `2025-11-25`).
     pub fn new(server: &'a Server<H>, caller: Principal, protocol: &str) -> Self {
         let catalog = CallerCatalog::new(server, caller, protocol);
-        let defs = catalog.defs();
+        Self::of(catalog, server.tools().collect())
+    }
+
+    /// Another server's `tools` under inspection: listed through `server` (its tailoring
+    /// file, defaults and presentation; no tools of its own) as `proxy` serves them, each
+    /// field as that server wrote it where the file does not word it, and read by string
+    /// through `defs` ([`definitions`] of the same tools and file).
+    ///
+    /// [`definitions`]: super::definitions
+    pub fn of_wrapped(
+        server: &'a Server<H>,
+        tools: Vec<Tool>,
+        defs: Vec<&'static ToolDef>,
+        caller: Principal,
+        protocol: &str,
+    ) -> Self {
+        let catalog = CallerCatalog::new(server, caller, protocol).wrapping(tools);
+        Self::of(catalog, defs)
+    }
+
+    fn of(catalog: CallerCatalog<'a, H>, defs: Vec<&'static ToolDef>) -> Self {
         let classes = reader_classes(&defs);
         Inspection {
             catalog,

@@ -1,19 +1,24 @@
 //! Inspecting a catalog this binary did not compile: another server's `tools/list` (fetched
-//! through the gateway, or captured in a file), tailored by a tailoring file. Each tool
-//! becomes a definition whose strings are the file's where it declares them and the
-//! server's own text otherwise, so every report works on it as on `#[mcp_tool]`s.
+//! through the gateway, or captured in a file), tailored by a tailoring file. The tools are
+//! listed as `proxy` serves them ([`Inspection::of_wrapped`]), and each also becomes a
+//! definition whose strings are the file's where it declares them and the server's own
+//! text otherwise, so every report reads it by string as it reads `#[mcp_tool]`s.
+//!
+//! [`Inspection::of_wrapped`]: super::Inspection::of_wrapped
 
 use super::Finding;
 use crate::def::{RuntimeNested, RuntimeParts};
 use crate::schema_path;
+use crate::server::rmcp::model::Tool;
+use crate::server::verbatim;
 use crate::tailoring::ToolView;
 use crate::{Annotations, Description, Tailoring, ToolDef};
-use rmcp::model::Tool;
 use serde_json::Value;
 
 /// The definitions `tools` amount to as `tailoring` words them, in their order: every
-/// report reads them as it reads `#[mcp_tool]`s (serve them with
-/// [`listing_server`](super::listing_server)).
+/// report reads their strings as it reads `#[mcp_tool]`s' (inspect them with
+/// [`Inspection::of_wrapped`](super::Inspection::of_wrapped), which lists the tools
+/// themselves).
 pub fn definitions(tools: &[Tool], tailoring: &Tailoring) -> Vec<&'static ToolDef> {
     tools
         .iter()
@@ -22,7 +27,9 @@ pub fn definitions(tools: &[Tool], tailoring: &Tailoring) -> Vec<&'static ToolDe
 }
 
 /// Reads a captured catalog: a `tools/list` result (`{"tools": […]}`), a JSON-RPC response
-/// carrying one, or a bare list of tools.
+/// carrying one, or a bare list of tools. Each tool keeps what rmcp's types cannot hold of
+/// it (unknown fields, field order, numbers as written), as the gateway keeps a listing:
+/// [`Inspection::of_wrapped`](super::Inspection::of_wrapped) lists it as written.
 pub fn read_catalog(json: &str) -> Result<Vec<Tool>, String> {
     let value: Value = serde_json::from_str(json).map_err(|e| format!("not JSON: {e}"))?;
     let tools =
@@ -32,7 +39,12 @@ pub fn read_catalog(json: &str) -> Result<Vec<Tool>, String> {
                 "expected a `tools/list` result: an object with `tools`, or a list of tools",
             )?,
         };
-    serde_json::from_value(tools.clone()).map_err(|e| format!("a tool is malformed: {e}"))
+    let mut typed: Vec<Tool> =
+        serde_json::from_value(tools.clone()).map_err(|e| format!("a tool is malformed: {e}"))?;
+    if let Value::Array(written) = tools {
+        verbatim::keep_tools(&mut typed, written);
+    }
+    Ok(typed)
 }
 
 /// The definition `tool` amounts to under `view` (the same view `proxy` serves it by):

@@ -45,8 +45,9 @@ pub(crate) fn patches_made() -> bool {
 }
 
 /// The patch that turns `typed` (an answer as rmcp's types hold it) back into `raw` (as
-/// it was written); `None` when they agree. (Only the gateway keeps answers as written.)
-#[cfg(feature = "gateway")]
+/// it was written); `None` when they agree. (The gateway keeps answers as written, and
+/// `inspect` a captured catalog.)
+#[cfg(any(feature = "gateway", feature = "inspect"))]
 pub(crate) fn patch(raw: &Value, typed: &Value) -> Option<Value> {
     let mut ops = Vec::new();
     differences(raw, typed, &mut Vec::new(), &mut ops);
@@ -57,7 +58,7 @@ pub(crate) fn patch(raw: &Value, typed: &Value) -> Option<Value> {
     Some(Value::Array(ops))
 }
 
-#[cfg(feature = "gateway")]
+#[cfg(any(feature = "gateway", feature = "inspect"))]
 fn differences(raw: &Value, typed: &Value, path: &mut Vec<Value>, ops: &mut Vec<Value>) {
     match (raw, typed) {
         (Value::Object(raw), Value::Object(typed)) => {
@@ -121,10 +122,33 @@ pub(crate) fn handshake(handshake: &Value, capabilities: &Value) -> Option<Map<S
     Some(carried)
 }
 
-/// Puts `patch` under [`KEY`] in `meta` (an answer's or a tool's `_meta`).
-#[cfg(feature = "gateway")]
-pub(crate) fn attach(meta: &mut Map<String, Value>, patch: Value) {
-    meta.insert(KEY.to_owned(), patch);
+/// Puts in `value`'s `_meta` (`meta` finds it) the patch from `value` as held to
+/// `written`, if they differ.
+#[cfg(any(feature = "gateway", feature = "inspect"))]
+pub(crate) fn keep_in_meta<T: serde::Serialize>(
+    value: &mut T,
+    written: &Value,
+    meta: impl FnOnce(&mut T) -> &mut Option<MetaObject>,
+) {
+    let Ok(held) = serde_json::to_value(&*value) else {
+        return;
+    };
+    if let Some(patch) = patch(written, &held) {
+        let meta = meta(value).get_or_insert_with(MetaObject::default);
+        meta.0.insert(KEY.to_owned(), patch);
+    }
+}
+
+/// Each of `tools` (as rmcp's types read them) carrying what it lost of its form in
+/// `written` (the same tools as written), found by its name: the layer lists, filters and
+/// tailors tools one by one.
+#[cfg(any(feature = "gateway", feature = "inspect"))]
+pub(crate) fn keep_tools(tools: &mut [rmcp::model::Tool], written: &[Value]) {
+    for tool in tools {
+        if let Some(theirs) = written.iter().find(|t| t["name"] == *tool.name) {
+            keep_in_meta(tool, theirs, |tool| &mut tool.meta);
+        }
+    }
 }
 
 /// `message` about to be written with its result's patches applied (as a custom result:
@@ -380,7 +404,7 @@ mod tests {
                 .unwrap()
                 .entry("_meta")
                 .or_insert_with(|| json!({}));
-            attach(meta.as_object_mut().unwrap(), patch);
+            meta.as_object_mut().unwrap().insert(KEY.to_owned(), patch);
         }
         layer(&mut answer);
         let mut message = json!({"jsonrpc": "2.0", "id": 1, "result": answer});
@@ -432,7 +456,7 @@ mod tests {
         let mut tool: rmcp::model::Tool = serde_json::from_value(raw.clone()).unwrap();
         let typed = serde_json::to_value(&tool).unwrap();
         let mut meta = Map::new();
-        attach(&mut meta, patch(raw, &typed).unwrap());
+        meta.insert(KEY.to_owned(), patch(raw, &typed).unwrap());
         tool.meta = Some(MetaObject(meta));
         let result =
             ServerResult::ListToolsResult(rmcp::model::ListToolsResult::with_all_items(vec![tool]));

@@ -370,7 +370,7 @@ pub struct Raw {
 }
 
 impl Raw {
-    pub fn connect(server: &Server) -> Raw {
+    pub fn connect<H: ServerHandler + Clone>(server: &Server<H>) -> Raw {
         let (client_io, server_io) = tokio::io::duplex(1 << 20);
         let server = server.clone();
         tokio::spawn(async move {

@@ -161,6 +161,11 @@ impl rmcp::ServerHandler for Fixed {
     }
 }
 
+/// A server of `file` alone, through which `inspect` lists another server's tools.
+fn inspecting(file: &Tailoring) -> Server {
+    Server::builder().tailoring(file.clone()).build().unwrap()
+}
+
 /// A server wrapping `tools` as an upstream lists them, tailored by `file`.
 fn serving(tools: &[rmcp::model::Tool], file: &Tailoring) -> Server<Fixed> {
     Server::builder()
@@ -217,8 +222,14 @@ async fn inspect_shows_nested_arguments_exactly_as_they_are_served() {
     let tools = mcp_tailor::inspect::read_catalog(NESTED_CATALOG).unwrap();
     let file = Tailoring::from_toml_str(NESTED_FILE).unwrap();
     assert_eq!(file.unmatched(&tools), []);
-    let defs = inspect::listing_server(&inspect::definitions(&tools, &file)).unwrap();
-    let inspection = Inspection::new(&defs, Principal::anonymous(), "2025-11-25");
+    let listing = inspecting(&file);
+    let inspection = Inspection::of_wrapped(
+        &listing,
+        tools.clone(),
+        inspect::definitions(&tools, &file),
+        Principal::anonymous(),
+        "2025-11-25",
+    );
     let server = serving(&tools, &file);
     let (client, _) = stdio(&server, "some-client", Era::Legacy).await;
     for level in [0u8, 9] {
@@ -332,8 +343,14 @@ description = false
         "Branch to push to."
     );
     // `inspect` reads the same, and `lint` names who reads no description.
-    let defs = inspect::listing_server(&inspect::definitions(&tools, &file)).unwrap();
-    let inspection = Inspection::new(&defs, Principal::anonymous(), "2025-11-25");
+    let listing = inspecting(&file);
+    let inspection = Inspection::of_wrapped(
+        &listing,
+        tools.clone(),
+        inspect::definitions(&tools, &file),
+        Principal::anonymous(),
+        "2025-11-25",
+    );
     let listed = inspection.list(codex(0)).await.unwrap();
     let listed = by_name(&serde_json::from_str(&listed).unwrap());
     assert_eq!(listed["push_files"], terse);
@@ -347,4 +364,58 @@ description = false
             .any(|f| f.starts_with("push_files description [-@0..=1]: says nothing")),
         "{lint:#?}"
     );
+}
+
+/// Another server's tool as it wrote it: its fields in its own order, `execution`, a
+/// vendor's field rmcp's types do not know, an `outputSchema`.
+const WRITTEN_CATALOG: &str = r#"{"tools":[{"inputSchema":{"properties":{"q":{"description":"The query.","type":"string"}},"type":"object"},"name":"search","x-vendor":{"rank":1},"execution":{"taskSupport":"forbidden"},"outputSchema":{"properties":{"hits":{"type":"integer"}},"type":"object"},"description":"Search the index."}]}"#;
+
+/// `inspect` lists another server's tools byte for byte as the layer serves them (as
+/// `proxy` does): every field as the server wrote it, in its order, where the file words
+/// nothing, and the file's words where it does.
+#[tokio::test]
+async fn inspect_lists_another_server_s_tools_as_written() {
+    let tools = inspect::read_catalog(WRITTEN_CATALOG).unwrap();
+    let file = Tailoring::from_toml_str(
+        r#"
+[tools.search.description]
+levels = [{ verbosity = "0..=2", text = "Search." }]
+
+[tools.search.arguments.q]
+description = { levels = [{ verbosity = "0..=2", text = false }] }
+"#,
+    )
+    .unwrap();
+    let listing = inspecting(&file);
+    let defs = inspect::definitions(&tools, &file);
+    let inspection = Inspection::of_wrapped(
+        &listing,
+        tools.clone(),
+        defs,
+        Principal::anonymous(),
+        "2025-11-25",
+    );
+    let at = |level: u8| Reader {
+        verbosity: Some(level),
+        ..Reader::default()
+    };
+    assert_eq!(inspection.list(at(9)).await.unwrap(), WRITTEN_CATALOG);
+    assert_eq!(
+        inspection.list(at(0)).await.unwrap(),
+        r#"{"tools":[{"inputSchema":{"properties":{"q":{"type":"string"}},"type":"object"},"name":"search","x-vendor":{"rank":1},"execution":{"taskSupport":"forbidden"},"outputSchema":{"properties":{"hits":{"type":"integer"}},"type":"object"},"description":"Search."}]}"#
+    );
+    // What a client of the layer reads, on the wire.
+    let mut raw = Raw::connect(&serving(&tools, &file));
+    raw.initialize(1, "some-client").await;
+    for (id, level) in [(2, 0u8), (3, 9)] {
+        let meta = json!({"_meta": {"mcp-tailor.dev/verbosity": level}});
+        let sent = raw.request(id, "tools/list", meta).await;
+        // serde_json keeps key order here, so this is the response's own compact text.
+        let on_wire = serde_json::to_string(&sent["result"]).unwrap();
+        assert_eq!(
+            inspection.list(at(level)).await.unwrap(),
+            on_wire,
+            "{level}"
+        );
+    }
 }

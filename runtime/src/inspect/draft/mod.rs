@@ -15,10 +15,10 @@ mod clip;
 mod tasks;
 mod toml_text;
 
-use super::count_tokens;
+use super::{count_tokens, listing_json};
 use crate::schema_path;
 use crate::{RenderCtx, Tailoring};
-use rmcp::model::Tool;
+use rmcp::model::{ListToolsResult, Tool};
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
 use tasks::Level;
@@ -174,8 +174,8 @@ pub fn structure_tokens(tools: &[Tool]) -> usize {
 }
 
 fn strip_descriptions(object: &mut Map<String, Value>) {
-    object.remove("description");
-    object.remove("title");
+    object.shift_remove("description");
+    object.shift_remove("title");
     for value in object.values_mut() {
         match value {
             Value::Object(inner) => strip_descriptions(inner),
@@ -188,8 +188,13 @@ fn strip_descriptions(object: &mut Map<String, Value>) {
     }
 }
 
+/// The `tools/list` result of `tools` as written: each as its server wrote it where the
+/// tailoring did not change it (`read_catalog`'s and the gateway's tools carry that).
 fn listing(tools: &[Tool]) -> String {
-    serde_json::to_string(&serde_json::json!({ "tools": tools })).unwrap_or_default()
+    listing_json(
+        ListToolsResult::with_all_items(tools.to_vec()),
+        "2025-11-25",
+    )
 }
 
 /// One tool's draft.

@@ -15,7 +15,7 @@ use crate::server::transport::stdio;
 use crate::server::transport::{accept, http};
 use crate::{Tailoring, ToolDef};
 use rmcp::RoleServer;
-use rmcp::model::ListToolsResult;
+use rmcp::model::{ListToolsResult, Tool};
 use rmcp::transport::IntoTransport;
 #[cfg(feature = "http")]
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -62,11 +62,29 @@ impl<H: ServerHandler + Clone> Server<H> {
         list_tools(&self.shared.listing, &info, Vec::new(), cursor, deadline).await
     }
 
-    /// The first `tools/list` page `reader` gets, as the caller `principal` on `protocol`:
-    /// visibility, tailoring, presentation, paging and cache hints as on the wire, with the
-    /// reader given rather than resolved (no context callback). For inspection tools.
+    /// The `tools/list` page at `cursor` (`None`: the first) `reader` gets, as the caller
+    /// `principal` on `protocol`: visibility, tailoring, presentation, paging and cache
+    /// hints as on the wire, with the reader given rather than resolved (no context
+    /// callback). For inspection tools. The wrapped handler's tools need a request
+    /// context, so they are not included ([`list_tools_wrapping`](Self::list_tools_wrapping)
+    /// takes them given).
     pub async fn list_tools_as(
         &self,
+        reader: Reader,
+        principal: crate::server::Principal,
+        protocol: &str,
+        cursor: Option<&str>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        self.list_tools_wrapping(Vec::new(), reader, principal, protocol, cursor)
+            .await
+    }
+
+    /// [`list_tools_as`](Self::list_tools_as), with `wrapped` as the wrapped handler's
+    /// whole tool list (e.g. another server's, as the gateway or a captured catalog read
+    /// it): tailored, filtered and paged with the registered tools, as on the wire.
+    pub async fn list_tools_wrapping(
+        &self,
+        wrapped: Vec<Tool>,
         reader: Reader,
         principal: crate::server::Principal,
         protocol: &str,
@@ -80,7 +98,7 @@ impl<H: ServerHandler + Clone> Server<H> {
             fallback_verbosity: self.shared.readers.default_verbosity,
             ..RequestInfo::default()
         });
-        list_tools(&self.shared.listing, &info, Vec::new(), cursor, deadline).await
+        list_tools(&self.shared.listing, &info, wrapped, cursor, deadline).await
     }
 
     /// A fresh session: the `rmcp::ServerHandler` of one connection, with its own clone of
