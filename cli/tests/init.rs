@@ -32,6 +32,13 @@ fn init(server: &str, tasks: bool) -> (PathBuf, String) {
     let catalog = fixture(&format!("server-{server}.json"));
     let tasks_file = fixture(&format!("{server}-tasks.toml"));
     let out = out_file(&format!("{server}-{tasks}"));
+    let table = init_catalog(&catalog, &out, tasks.then_some(tasks_file.as_path()));
+    (out, table)
+}
+
+/// `init --catalog catalog --out out [--tasks tasks]`, which succeeds: its stderr (the
+/// cost table).
+fn init_catalog(catalog: &Path, out: &Path, tasks: Option<&Path>) -> String {
     let mut args = vec![
         "init",
         "--catalog",
@@ -39,22 +46,29 @@ fn init(server: &str, tasks: bool) -> (PathBuf, String) {
         "--out",
         out.to_str().unwrap(),
     ];
-    if tasks {
-        args.extend(["--tasks", tasks_file.to_str().unwrap()]);
+    if let Some(tasks) = tasks {
+        args.extend(["--tasks", tasks.to_str().unwrap()]);
     }
     let output = run(&args);
     assert!(output.status.success(), "{output:?}");
-    (out, String::from_utf8_lossy(&output.stderr).into_owned())
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The `n`th column of a table's row for `level` (the cost table, `inspect tokens`).
+fn column(table: &str, level: usize, n: usize) -> &str {
+    table
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(&level.to_string()))
+        .and_then(|row| row.split_whitespace().nth(n))
+        .unwrap_or_else(|| panic!("no row {level}: {table}"))
 }
 
 /// The saving the cost table prints for `level`, in percent.
 fn saving(table: &str, level: usize) -> f64 {
-    let row = table
-        .lines()
-        .find(|l| l.split_whitespace().next() == Some(&level.to_string()))
-        .unwrap_or_else(|| panic!("no row {level}: {table}"));
-    let saved = row.split_whitespace().last().unwrap();
-    saved.trim_end_matches('%').parse().unwrap()
+    column(table, level, 3)
+        .trim_end_matches('%')
+        .parse()
+        .unwrap()
 }
 
 #[test]
@@ -182,15 +196,7 @@ fn one_tool_is_counted_as_one() {
     }]});
     std::fs::write(&catalog, one.to_string()).unwrap();
     let out = out_file("one-tool");
-    let output = run(&[
-        "init",
-        "--catalog",
-        catalog.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    let table = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{output:?}");
+    let table = init_catalog(&catalog, &out, None);
     assert!(
         table.starts_with("drafted 1 tool and 1 argument of 1 tool;"),
         "{table}"
@@ -227,30 +233,15 @@ fn the_cost_table_counts_the_listing_as_served() {
     )
     .unwrap();
     let out = out_file("written");
-    let output = run(&[
-        "init",
-        "--catalog",
-        catalog.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(output.status.success(), "{output:?}");
-    let table = String::from_utf8_lossy(&output.stderr);
-    let before: usize = table
-        .lines()
-        .find(|l| l.split_whitespace().next() == Some("9"))
-        .and_then(|row| row.split_whitespace().nth(1))
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no level 9: {table}"));
+    let table = init_catalog(&catalog, &out, None);
     let tokens = run(&["inspect", "--catalog", catalog.to_str().unwrap(), "tokens"]);
     let tokens = String::from_utf8_lossy(&tokens.stdout);
-    let counted: usize = tokens
-        .lines()
-        .find(|l| l.split_whitespace().next() == Some("9"))
-        .and_then(|row| row.split_whitespace().nth(1))
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no level 9: {tokens}"));
-    assert_eq!(before, counted, "{table}\n{tokens}");
+    // The cost table's "before" at level 9; `tokens`'s count.
+    assert_eq!(
+        column(&table, 9, 1),
+        column(&tokens, 9, 1),
+        "{table}\n{tokens}"
+    );
     // And what is counted is the tool as written, every field in its place.
     let listed = run(&[
         "inspect",

@@ -166,6 +166,18 @@ fn inspecting(file: &Tailoring) -> Server {
     Server::builder().tailoring(file.clone()).build().unwrap()
 }
 
+/// `tools` under inspection through `listing` (of `file`), as `mcp-tailor inspect` makes it:
+/// an anonymous caller on 2025-11-25.
+fn inspection<'a>(
+    listing: &'a Server,
+    tools: &[rmcp::model::Tool],
+    file: &Tailoring,
+) -> Inspection<'a, mcp_tailor::server::NoHandler> {
+    let defs = inspect::definitions(tools, file);
+    let caller = Principal::anonymous();
+    Inspection::of_wrapped(listing, tools.to_vec(), defs, caller, "2025-11-25")
+}
+
 /// A server wrapping `tools` as an upstream lists them, tailored by `file`.
 fn serving(tools: &[rmcp::model::Tool], file: &Tailoring) -> Server<Fixed> {
     Server::builder()
@@ -223,13 +235,7 @@ async fn inspect_shows_nested_arguments_exactly_as_they_are_served() {
     let file = Tailoring::from_toml_str(NESTED_FILE).unwrap();
     assert_eq!(file.unmatched(&tools), []);
     let listing = inspecting(&file);
-    let inspection = Inspection::of_wrapped(
-        &listing,
-        tools.clone(),
-        inspect::definitions(&tools, &file),
-        Principal::anonymous(),
-        "2025-11-25",
-    );
+    let inspection = inspection(&listing, &tools, &file);
     let server = serving(&tools, &file);
     let (client, _) = stdio(&server, "some-client", Era::Legacy).await;
     for level in [0u8, 9] {
@@ -344,13 +350,7 @@ description = false
     );
     // `inspect` reads the same, and `lint` names who reads no description.
     let listing = inspecting(&file);
-    let inspection = Inspection::of_wrapped(
-        &listing,
-        tools.clone(),
-        inspect::definitions(&tools, &file),
-        Principal::anonymous(),
-        "2025-11-25",
-    );
+    let inspection = inspection(&listing, &tools, &file);
     let listed = inspection.list(codex(0)).await.unwrap();
     let listed = by_name(&serde_json::from_str(&listed).unwrap());
     assert_eq!(listed["push_files"], terse);
@@ -387,14 +387,7 @@ description = { levels = [{ verbosity = "0..=2", text = false }] }
     )
     .unwrap();
     let listing = inspecting(&file);
-    let defs = inspect::definitions(&tools, &file);
-    let inspection = Inspection::of_wrapped(
-        &listing,
-        tools.clone(),
-        defs,
-        Principal::anonymous(),
-        "2025-11-25",
-    );
+    let inspection = inspection(&listing, &tools, &file);
     let at = |level: u8| Reader {
         verbosity: Some(level),
         ..Reader::default()
