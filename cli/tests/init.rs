@@ -107,13 +107,16 @@ fn every_described_argument_is_drafted_by_its_path() {
     let (draft, table) = init("github", false);
     let text = std::fs::read_to_string(&draft).unwrap();
     // Inside an array's items, in both `anyOf` branches that describe it; a fact the name
-    // and type do not carry stays (`relative`), the rest says nothing at 0..=2.
+    // and type do not carry stays, the rest says nothing at 0..=2. An argument whose words
+    // are all such facts keeps its own at every level: it is not drafted (`comments[].path`,
+    // "The relative path to the file being commented on").
     assert!(
-        text.contains("[tools.create_pull_request_review.arguments.\"comments[].path\"]"),
+        text.contains("[tools.create_pull_request_review.arguments.\"comments[].body\"]"),
         "{text}"
     );
+    assert!(!text.contains("arguments.\"comments[].path\""), "{text}");
     assert!(text.contains("text = \"default: 30, max: 100\""), "{text}");
-    assert!(table.contains("83 arguments"), "{table}");
+    assert!(table.contains("82 arguments"), "{table}");
     // A level 0 reader of the upstream through this file reads no argument description;
     // level 9 reads the server's own.
     let catalog = fixture("server-github.json");
@@ -133,6 +136,7 @@ fn every_described_argument_is_drafted_by_its_path() {
     };
     let terse = list("0");
     assert!(!terse.contains("Text of the review comment"), "{terse}");
+    assert!(terse.contains("The relative path to the file being commented on"));
     assert!(list("9").contains("Text of the review comment"));
     std::fs::remove_file(&draft).unwrap();
 }

@@ -201,29 +201,33 @@ fn listing(tools: &[Tool]) -> String {
 fn tool_draft(tool: &Tool) -> ToolDraft {
     let own = tool.description.as_deref().unwrap_or_default();
     let own_tokens = count_tokens(own);
-    let shorter =
-        |text: String| (!text.is_empty() && count_tokens(&text) < own_tokens).then_some(text);
+    let shorter = |text: String| {
+        (!text.is_empty() && count_tokens(&text) < own_tokens && !same_words(&text, own))
+            .then_some(text)
+    };
     let terse = shorter(clip::terse(own, TERSE_TOKENS));
     let middle = shorter(clip::middle(own, MIDDLE_TOKENS)).filter(|m| Some(m) != terse.as_ref());
     let mut arguments = Vec::new();
     described(&tool.input_schema, &tool.input_schema, "", &mut arguments);
     let arguments = arguments
         .into_iter()
-        .map(|(path, own, schema)| {
+        .filter_map(|(path, own, schema)| {
             let tokens = count_tokens(&own);
             // Facts (values, formats, units, ranges, defaults) stay at every level.
             let middle = Some(clip::argument_sentence(&own, &schema, ARGUMENT_TOKENS))
-                .filter(|m| m.len() > 1 && count_tokens(m) < tokens);
+                .filter(|m| m.len() > 1 && count_tokens(m) < tokens && !same_words(m, &own));
             let terse = clip::facts(&own, &schema, FACT_TOKENS).map(|t| match &middle {
                 Some(m) if count_tokens(m) < count_tokens(&t) => m.clone(),
                 _ => t,
             });
-            ArgumentDraft {
+            // Its own words at every level: nothing to draft.
+            let unchanged = middle.is_none() && terse.as_ref().is_some_and(|t| same_words(t, &own));
+            (!unchanged).then_some(ArgumentDraft {
                 path,
                 own,
                 terse,
                 middle,
-            }
+            })
         })
         .collect();
     ToolDraft {
@@ -237,6 +241,16 @@ fn tool_draft(tool: &Tool) -> ToolDraft {
         left: Vec::new(),
         arguments,
     }
+}
+
+/// Whether `text` is `own` but for the punctuation and spaces it ends with (a level that
+/// only drops the final full stop saves nothing worth a line of the file).
+fn same_words(text: &str, own: &str) -> bool {
+    let words = |t: &str| {
+        t.trim_end_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace())
+            .to_owned()
+    };
+    words(text) == words(own)
 }
 
 /// Every described property below `object` (a root or nested object schema of `root`):
@@ -426,4 +440,45 @@ fn comment(text: &str) -> String {
     let shown: String = line.chars().take(100).collect();
     let more = if shown.len() < line.len() { "…" } else { "" };
     format!("\"{shown}{more}\" ({} tokens)", count_tokens(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tool(description: &str, argument: &str) -> Tool {
+        let schema = serde_json::json!({"type": "object", "properties": {
+            "limit": {"type": "integer", "description": argument}
+        }});
+        let Value::Object(schema) = schema else {
+            unreachable!()
+        };
+        Tool::new(
+            "search",
+            description.to_owned(),
+            std::sync::Arc::new(schema),
+        )
+    }
+
+    #[test]
+    fn a_level_that_only_drops_the_full_stop_is_not_drafted() {
+        let draft = tool_draft(&tool(
+            "Search the index.",
+            "Maximum number of characters to return.",
+        ));
+        assert_eq!(draft.middle, None);
+        assert_eq!(draft.terse, None);
+        // All of it a fact, kept at every level: the argument keeps its own words.
+        assert!(draft.arguments.is_empty(), "{:?}", draft.arguments[0].terse);
+        // A real cut is drafted.
+        let longer = tool_draft(&tool(
+            "Search the index. Results come back ranked by relevance, best first, with scores.",
+            "Maximum number of characters to return. Larger values cost more tokens and time.",
+        ));
+        assert_eq!(longer.terse.as_deref(), Some("Search the index."));
+        assert_eq!(
+            longer.arguments[0].middle.as_deref(),
+            Some("Maximum number of characters to return")
+        );
+    }
 }
