@@ -137,8 +137,9 @@ pub(crate) fn without_asides(text: &str) -> String {
 }
 
 /// `text` within `budget` tokens: whole when it fits; else cut at its last clause break
-/// (`;`, `,`, ` - `, ` — `, ` which `, ` that `) while that helps, then word by word; ended
-/// with a period.
+/// (`;`, `,`, ` - `, ` — `, ` which `, ` that `) while that helps — a cut inside a list of
+/// examples drops the whole list, not its last items — then word by word; ended with a
+/// period.
 pub(crate) fn fit(text: &str, budget: usize) -> String {
     let text = text.trim();
     if count_tokens(text) <= budget {
@@ -154,7 +155,7 @@ pub(crate) fn fit(text: &str, budget: usize) -> String {
         .max()
         .filter(|&at| at > 0);
         match cut {
-            Some(at) => kept.truncate(at),
+            Some(at) => kept.truncate(examples_start(&kept[..at]).unwrap_or(at)),
             None => break,
         }
     }
@@ -166,6 +167,22 @@ pub(crate) fn fit(text: &str, budget: usize) -> String {
     }
     let kept = kept.trim_end_matches([',', ';', ':', ' ', '-']);
     format!("{kept}.")
+}
+
+/// Where the list of examples `text` ends in begins (`e.g.`, `for example`, `such as`),
+/// when no clause break follows its opening words: a cut there keeps no half list.
+fn examples_start(text: &str) -> Option<usize> {
+    let lower = text.to_ascii_lowercase();
+    let at = ["e.g.", "for example", "such as"]
+        .iter()
+        .filter_map(|opening| lower.rfind(opening).map(|at| (at, opening.len())))
+        .max()?;
+    let list = &lower[at.0 + at.1..];
+    let items = list.trim_start_matches([',', ':', ' ']);
+    (![";", " - ", " — ", " which ", " that "]
+        .iter()
+        .any(|b| items.contains(b)))
+    .then_some(at.0)
 }
 
 /// The terse wording of a tool's description: its first sentence, asides cut, within
@@ -425,6 +442,29 @@ mod tests {
         assert!(count_tokens(&middle) <= 40, "{middle}");
         assert!(middle.len() > terse.len());
         assert_eq!(fit("Short.", 12), "Short.");
+    }
+
+    #[test]
+    fn a_cut_drops_a_list_of_examples_whole() {
+        let number = json!({"type": "number"});
+        assert_eq!(
+            fit("Current thought number, e.g., 1, 2, 3, 4, 5, 6, 7, 8", 8),
+            "Current thought number."
+        );
+        assert_eq!(
+            facts(
+                "Current thought number (numeric value, e.g., 1, 2, 3)",
+                &number,
+                6
+            )
+            .as_deref(),
+            Some("numeric value.")
+        );
+        // Cut elsewhere as before.
+        assert_eq!(
+            fit("Alpha beta, gamma delta, epsilon zeta eta theta", 5),
+            "Alpha beta, gamma."
+        );
     }
 
     #[test]
