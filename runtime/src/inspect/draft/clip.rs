@@ -170,19 +170,19 @@ pub(crate) fn fit(text: &str, budget: usize) -> String {
 }
 
 /// Where the list of examples `text` ends in begins (`e.g.`, `for example`, `such as`),
-/// when no clause break follows its opening words: a cut there keeps no half list.
+/// when all that follows its opening words is short items (two words at most) separated
+/// by commas: a cut there keeps no half list.
 fn examples_start(text: &str) -> Option<usize> {
     let lower = text.to_ascii_lowercase();
-    let at = ["e.g.", "for example", "such as"]
+    let (at, len) = ["e.g.", "for example", "such as"]
         .iter()
         .filter_map(|opening| lower.rfind(opening).map(|at| (at, opening.len())))
         .max()?;
-    let list = &lower[at.0 + at.1..];
-    let items = list.trim_start_matches([',', ':', ' ']);
-    (![";", " - ", " — ", " which ", " that "]
-        .iter()
-        .any(|b| items.contains(b)))
-    .then_some(at.0)
+    let items = lower[at + len..].trim_start_matches([',', ':', ' ']);
+    items
+        .split(',')
+        .all(|item| item.split_whitespace().count() <= 2)
+        .then_some(at)
 }
 
 /// The terse wording of a tool's description: its first sentence, asides cut, within
@@ -459,6 +459,14 @@ mod tests {
             )
             .as_deref(),
             Some("numeric value.")
+        );
+        // Not a list of examples: cut at its last clause break, as elsewhere.
+        assert_eq!(
+            fit(
+                "Use a name, e.g. alpha, and a size, counted in whole bytes of the file on disk",
+                16
+            ),
+            "Use a name, e.g. alpha, and a size."
         );
         // Cut elsewhere as before.
         assert_eq!(
