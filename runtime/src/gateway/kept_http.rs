@@ -8,7 +8,7 @@ use super::lines::Written;
 use super::post::{Addressed, Answer, post};
 use futures::StreamExt as _;
 use http::{HeaderName, HeaderValue};
-use rmcp::model::{ClientJsonRpcMessage, RequestId};
+use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::streamable_http_client::{
     SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
     StreamableHttpResponseLimits,
@@ -64,7 +64,7 @@ fn keep(written: &Written, data: &str) {
     if !data.contains("\"result\"") && !data.contains("\"notifications/") {
         return;
     }
-    let Ok(Value::Object(mut message)) = serde_json::from_str::<Value>(data) else {
+    let Ok(Value::Object(message)) = serde_json::from_str::<Value>(data) else {
         return;
     };
     if message.contains_key("method") {
@@ -76,12 +76,7 @@ fn keep(written: &Written, data: &str) {
         }
         return;
     }
-    let id = message
-        .remove("id")
-        .and_then(|id| serde_json::from_value::<RequestId>(id).ok());
-    if let (Some(id), Some(result)) = (id, message.remove("result")) {
-        written.keep(id, result);
-    }
+    written.keep_answer(message);
 }
 
 /// rmcp's worker posts with its limits and opens streams with its event size; the plain
@@ -197,6 +192,7 @@ impl StreamableHttpClient for KeptHttp {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rmcp::model::RequestId;
 
     #[test]
     fn answers_and_notifications_are_kept_each_in_its_place() {

@@ -52,6 +52,17 @@ impl Written {
         answers.by_id.insert(id, result);
     }
 
+    /// Keeps the result of `answer` (a JSON-RPC answer as written, taken apart here) as
+    /// the answer to its id; anything else is dropped.
+    pub(super) fn keep_answer(&self, mut answer: serde_json::Map<String, Value>) {
+        let id = answer
+            .remove("id")
+            .and_then(|id| serde_json::from_value::<RequestId>(id).ok());
+        if let (Some(id), Some(result)) = (id, answer.remove("result")) {
+            self.keep(id, result);
+        }
+    }
+
     /// The handshake's result (`initialize`), as written.
     pub(super) fn handshake(&self) -> Option<Value> {
         let answers = self.0.lock().unwrap_or_else(PoisonError::into_inner);

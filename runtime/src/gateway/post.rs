@@ -22,7 +22,6 @@ use rmcp::transport::streamable_http_client::{
     AuthRequiredError, HttpStatusError, InsufficientScopeError, StreamableHttpError,
     StreamableHttpPostResponse, StreamableHttpResponseLimits,
 };
-use serde::Deserialize as _;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -117,7 +116,9 @@ pub(super) async fn post(
     let asked = Asked::of(&request.request);
     let typed = read(&answer, |_| asked)
         .map_err(|e| unexpected(format!("the answer is not a JSON-RPC message: {e}")))?;
-    keep(written, answer);
+    if let Value::Object(answer) = answer {
+        written.keep_answer(answer);
+    }
     Ok(StreamableHttpPostResponse::Json(typed, session))
 }
 
@@ -214,17 +215,6 @@ fn unexpected(what: String) -> StreamableHttpError<reqwest::Error> {
 fn media_type(content_type: &str, essence: &str) -> bool {
     let found = content_type.split(';').next().unwrap_or_default();
     found.trim().eq_ignore_ascii_case(essence)
-}
-
-/// Keeps the result of `answer` (a JSON-RPC answer), as written.
-fn keep(written: &Written, answer: Value) {
-    let Value::Object(mut answer) = answer else {
-        return;
-    };
-    let id = answer.remove("id").map(RequestId::deserialize);
-    if let (Some(Ok(id)), Some(result)) = (id, answer.remove("result")) {
-        written.keep(id, result);
-    }
 }
 
 /// The whole body, when it is at most `limit` bytes.
