@@ -34,15 +34,16 @@ enum First {
 /// not a copy.
 fn data(read: &Bytes, event: std::ops::Range<usize>) -> Option<Bytes> {
     let mut lines = Vec::new();
-    let mut at = event.start;
-    for line in read[event.clone()].split(|b| *b == b'\n') {
-        let start = at;
-        at += line.len() + 1;
-        let Some(value) = line.strip_prefix(b"data:") else {
-            continue;
-        };
-        let skip = 5 + usize::from(value.first() == Some(&b' '));
-        lines.push(start + skip..start + line.len());
+    let mut start = event.start;
+    while start <= event.end {
+        // Line ends found with SIMD: a message's one line may be a whole listing.
+        let end = memchr::memchr(b'\n', &read[start..event.end]).map_or(event.end, |n| start + n);
+        let line = &read[start..end];
+        if let Some(value) = line.strip_prefix(b"data:") {
+            let skip = 5 + usize::from(value.first() == Some(&b' '));
+            lines.push(start + skip..end);
+        }
+        start = end + 1;
     }
     let data = match lines.as_slice() {
         [] => return None,
