@@ -5,6 +5,9 @@ use crate::args::{InitOptions, Source};
 use mcp_tailor::Tailoring;
 use mcp_tailor::inspect::draft::{self, Draft};
 use mcp_tailor::inspect::eval::Tasks;
+use mcp_tailor::inspect::{CallerCatalog, ReaderClass};
+use mcp_tailor::server::Principal;
+use mcp_tailor::server::rmcp::model::Tool;
 use std::process::ExitCode;
 
 pub(crate) fn run(options: InitOptions) -> ExitCode {
@@ -42,19 +45,28 @@ async fn init(options: &InitOptions) -> Result<(), String> {
         }
         None => crate::print_out(draft.text.trim_end()),
     }
-    eprintln!("{}", summary(&tools, &tailoring, &draft));
+    eprintln!("{}", summary(&tools, tailoring, &draft).await?);
     Ok(())
+}
+
+/// `o200k_base` tokens of every `tools/list` page a reader naming no runner or model gets
+/// at each level 0..=9, `tools` listed through the gateway as `tailoring` words them (as
+/// `inspect … tokens` counts them).
+async fn served_tokens(tools: &[Tool], tailoring: Tailoring) -> Result<[usize; 10], String> {
+    let server = crate::inspect::wrapping_server(tailoring)?;
+    let sizes = CallerCatalog::new(&server, Principal::anonymous(), "2025-11-25")
+        .wrapping(tools.to_vec())
+        .sizes(&ReaderClass::new(None, None))
+        .await
+        .map_err(|e| format!("the listing failed: {e}"))?;
+    Ok(sizes.map(|size| size.tokens))
 }
 
 /// What the catalog costs a reader at each level before and after the draft, and the
 /// structure no wording can save.
-fn summary(
-    tools: &[mcp_tailor::server::rmcp::model::Tool],
-    tailoring: &Tailoring,
-    draft: &Draft,
-) -> String {
-    let before = draft::served_tokens(tools, &Tailoring::default());
-    let after = draft::served_tokens(tools, tailoring);
+async fn summary(tools: &[Tool], tailoring: Tailoring, draft: &Draft) -> Result<String, String> {
+    let before = served_tokens(tools, Tailoring::default()).await?;
+    let after = served_tokens(tools, tailoring).await?;
     let floor = draft::structure_tokens(tools);
     let mut out = format!(
         "drafted {} and {} of {}; tools/list in o200k_base tokens (no runner):\n\
@@ -80,5 +92,5 @@ fn summary(
             draft.kept_for_tasks.join(", ")
         ));
     }
-    out
+    Ok(out)
 }

@@ -36,15 +36,21 @@ pub(crate) fn run(options: InspectOptions) -> ExitCode {
             Report::Lint { .. } => lacking(&tools, &tailoring),
             _ => Vec::new(),
         };
-        let server = Server::builder()
-            .tailoring(tailoring)
-            .build()
-            .map_err(|e| format!("the catalog is invalid: {e}"))?;
+        let server = wrapping_server(tailoring)?;
         let (caller, protocol) = (request.caller.clone(), &request.protocol);
         let inspection = Inspection::of_wrapped(&server, tools, defs, caller, protocol);
         reports::run_with(&inspection, &request, lacking).await
     });
     reports::print(printed.map_err(|message| format!("mcp-tailor: {message}")))
+}
+
+/// The server another server's tools are listed through as `proxy` serves them: `tailoring`
+/// and the defaults, no tools of its own.
+pub(crate) fn wrapping_server(tailoring: Tailoring) -> Result<Server, String> {
+    Server::builder()
+        .tailoring(tailoring)
+        .build()
+        .map_err(|e| format!("the catalog is invalid: {e}"))
 }
 
 /// Every tool of a server (fetched through the gateway's client), or of a captured

@@ -1,8 +1,10 @@
 //! `mcp-tailor init`: a commented tailoring file drafted from any server's own words, for
-//! every tool and described argument — deterministic, no model, no network — and what each
-//! level of the catalog costs before and after it.
+//! every tool and described argument — deterministic, no model, no network — and the
+//! structure of the catalog no wording can save ([`structure_tokens`]). (What each level
+//! costs before and after a draft is the listing `proxy` serves, counted as `inspect`
+//! counts it: [`CallerCatalog::sizes`](super::CallerCatalog::sizes).)
 //!
-//! The draft overlays the server (see [`Tailoring`]): levels 7..=9 are left to the server's
+//! The draft overlays the server (see [`Tailoring`](crate::Tailoring)): levels 7..=9 are left to the server's
 //! own words. A tool's title (for people) is left out at 0..=2. For a tool's description, levels 0..=2 read its first sentence, markup,
 //! examples and parentheticals cut, within [`TERSE_TOKENS`]; 3..=6 its first paragraph, or
 //! the sentences of it that fit [`MIDDLE_TOKENS`]. For an argument's description, 0..=2
@@ -17,7 +19,6 @@ mod toml_text;
 
 use super::{count_tokens, listing_json};
 use crate::schema_path;
-use crate::{RenderCtx, Tailoring};
 use rmcp::model::{ListToolsResult, Tool};
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
@@ -128,29 +129,6 @@ fn shared_tails(drafts: &mut [ToolDraft]) {
             draft.terse = Some(format!("{}.", &trimmed[..at]));
         }
     }
-}
-
-/// `tool` as the gateway serves it to `ctx` under `tailoring`.
-fn served(tool: &Tool, tailoring: &Tailoring, ctx: &RenderCtx<'_>) -> Tool {
-    let mut tool = tool.clone();
-    if let Some(file) = tailoring.tool(&tool.name) {
-        file.tailor_tool(&mut tool, ctx);
-    }
-    tool
-}
-
-/// What `tools/list` costs a reader naming no runner or model at each level 0..=9 as `tailoring`
-/// words `tools` (the upstream's tools, served through the gateway): `o200k_base` tokens
-/// of the result's JSON.
-pub fn served_tokens(tools: &[Tool], tailoring: &Tailoring) -> [usize; 10] {
-    std::array::from_fn(|level| {
-        let ctx = RenderCtx::new().verbosity(level as u8);
-        let served: Vec<Tool> = tools
-            .iter()
-            .map(|tool| served(tool, tailoring, &ctx))
-            .collect();
-        count_tokens(&listing(&served))
-    })
 }
 
 /// The structure floor: `tools/list` with every title and description (the tools' and the

@@ -2,7 +2,7 @@
 //! level that loses a task the server's own words find first keeping the query's words,
 //! then going back to the server's words.
 
-use super::{Draft, ToolDraft, render, served, tool_drafts};
+use super::{Draft, ToolDraft, render, tool_drafts};
 use crate::inspect::eval::{SearchEntry, Tasks, ToolSearch};
 use crate::{RenderCtx, Tailoring};
 use rmcp::model::Tool;
@@ -94,6 +94,16 @@ impl ToolDraft {
         }
         drafted
     }
+}
+
+/// `tool` worded by `tailoring` for `ctx`, as the gateway words it (what a search reads of
+/// it: its name, title and descriptions).
+fn served(tool: &Tool, tailoring: &Tailoring, ctx: &RenderCtx<'_>) -> Tool {
+    let mut tool = tool.clone();
+    if let Some(file) = tailoring.tool(&tool.name) {
+        file.tailor_tool(&mut tool, ctx);
+    }
+    tool
 }
 
 /// The search index of `tools` as `tailoring` words them for a reader at `level`.
