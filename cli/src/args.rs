@@ -285,7 +285,10 @@ fn source_args(catalog: bool) -> Vec<Arg> {
             .long("upstream")
             .value_name("URL")
             .value_parser(http_url)
-            .help("The upstream's streamable HTTP endpoint, e.g. http://127.0.0.1:8080/mcp"),
+            .help(
+                "The upstream's streamable HTTP endpoint, e.g. http://127.0.0.1:8080/mcp \
+                 (or a legacy HTTP+SSE server's stream, e.g. …/sse)",
+            ),
         Arg::new("upstream-header")
             .long("upstream-header")
             .value_name("NAME: VALUE")

@@ -3,11 +3,13 @@ SDK's 2.x name for FastMCP), over stdio: the upstream the gateway test puts behi
 `mcp-tailor proxy`. Its own wording is deliberately plain; the tailoring file rewords it.
 
 With `http PORT` it serves streamable HTTP on 127.0.0.1:PORT instead, answering each
-request with one JSON body (the SDK's `json_response`, as many remote servers do), and
-lists each tool with `execution` (a field rmcp's types do not hold): the upstream of the
-gateway's faithfulness test for such answers (`tests/tests/faithful.rs`).
+request with one JSON body (the SDK's `json_response`, as many remote servers do); with
+`sse PORT`, the legacy HTTP+SSE transport (its stream at /sse), as remote servers written
+before 2025-03-26 still do. Either lists each tool with `execution` (a field rmcp's types
+do not hold): the upstream of the gateway's faithfulness tests for them
+(`tests/tests/faithful/http.rs`).
 
-usage: python notes_server.py [http PORT]
+usage: python notes_server.py [http PORT | sse PORT]
 """
 
 import os
@@ -58,5 +60,8 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["http"]:
         server.list_tools = list_with_execution
         server.run("streamable-http", port=int(sys.argv[2]), json_response=True)
+    elif sys.argv[1:2] == ["sse"]:
+        server.list_tools = list_with_execution
+        server.run("sse", host="127.0.0.1", port=int(sys.argv[2]))
     else:
         server.run("stdio")

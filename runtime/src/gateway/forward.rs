@@ -6,8 +6,9 @@
 use super::answer::{Answer, unavailable};
 use super::as_written;
 use super::changes;
-use super::connection::{Connection, UpstreamError};
+use super::connection::Connection;
 use super::inbound::ProgressQueue;
+use super::open::UpstreamError;
 use super::outgoing::{self, Outgoing};
 use super::{Gateway, UpstreamSessions};
 use crate::server::call::context::has_session;

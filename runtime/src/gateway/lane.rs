@@ -21,14 +21,17 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use tokio::io::AsyncWriteExt;
-use tokio::process::ChildStdin;
 use tokio::sync::oneshot;
 
 /// The first id and progress token a lane gives.
 const FIRST: i64 = 1 << 40;
 
-/// The stdin a command upstream's transport writes to, shared with its lane.
-pub(super) type Stdin = Arc<tokio::sync::Mutex<ChildStdin>>;
+/// Where a line transport's messages go: a command's stdin, or a legacy HTTP+SSE
+/// upstream's POSTs (`legacy_sse`).
+pub(super) type Writer = Box<dyn tokio::io::AsyncWrite + Send + Unpin>;
+
+/// The writer a line transport writes to, shared with its lane.
+pub(super) type Stdin = Arc<tokio::sync::Mutex<Writer>>;
 
 /// One command upstream's lane: its stdin, and who waits for which answer.
 #[derive(Clone)]

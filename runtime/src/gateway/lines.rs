@@ -1,11 +1,12 @@
-//! A command upstream's stdio, one JSON-RPC message per line, parsed once, read into rmcp's
+//! A command upstream's stdio (or a legacy HTTP+SSE upstream's, made lines by
+//! `legacy_sse`), one JSON-RPC message per line, parsed once, read into rmcp's
 //! types (an answer as the result of the request it answers: `read`) and also kept as
 //! written ([`Written`], which the HTTP upstream's client fills too): every answer's
 //! result, by request id, for the gateway to patch what the types could not hold back in
 //! (`server::verbatim`), and the notifications it passes on as written (`as_written`).
 
 use super::as_written;
-use super::lane::{Lane, Stdin};
+use super::lane::{Lane, Stdin, Writer};
 use super::read::InFlight;
 use rmcp::model::{JsonRpcMessage, RequestId};
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
@@ -14,7 +15,10 @@ use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{ChildStdin, ChildStdout};
+
+/// Where a line transport reads the upstream's messages from: a command's stdout, or a
+/// legacy HTTP+SSE upstream's events (`legacy_sse`).
+pub(super) type Reader = Box<dyn tokio::io::AsyncRead + Send + Unpin>;
 
 /// How many answers are kept as written until the gateway takes them (an answer nobody
 /// takes — the handshake's, a page rmcp read itself — is forgotten past this).
@@ -114,9 +118,9 @@ impl Written {
     }
 }
 
-/// The transport: lines in from the child's stdout, lines out to its stdin.
+/// The transport: lines in from the upstream's output, lines out to its input.
 pub(super) struct Lines {
-    lines: tokio::io::Lines<BufReader<ChildStdout>>,
+    lines: tokio::io::Lines<BufReader<Reader>>,
     stdin: Stdin,
     written: Written,
     in_flight: InFlight,
@@ -125,7 +129,7 @@ pub(super) struct Lines {
 }
 
 impl Lines {
-    pub(super) fn new(stdout: ChildStdout, stdin: ChildStdin, written: Written) -> Self {
+    pub(super) fn new(stdout: Reader, stdin: Writer, written: Written) -> Self {
         let stdin = Arc::new(tokio::sync::Mutex::new(stdin));
         Lines {
             lines: BufReader::new(stdout).lines(),
@@ -263,7 +267,7 @@ for line in sys.stdin:
     async fn requests_go_past_rmcp_and_their_answers_straight_back() {
         let args = ["-c".to_owned(), UPSTREAM.to_owned()];
         let (child, stdout, stdin) = Child::spawn("python3", &args).unwrap();
-        let mut lines = Lines::new(stdout, stdin, Written::default());
+        let mut lines = Lines::new(Box::new(stdout), Box::new(stdin), Written::default());
         let lane = lines.lane();
         // What the transport gives rmcp: everything but the lane's answers.
         let (given, mut to_rmcp) = tokio::sync::mpsc::unbounded_channel();

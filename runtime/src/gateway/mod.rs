@@ -55,8 +55,10 @@ mod forward;
 mod inbound;
 mod kept_http;
 mod lane;
+mod legacy_sse;
 mod lines;
 mod listing;
+mod open;
 mod outgoing;
 mod post;
 mod read;
@@ -64,15 +66,16 @@ mod relay;
 mod sessions;
 mod slot;
 
-use connection::{Connection, Credential, gateway_client};
+use connection::{Connection, gateway_client};
 use downstream::SessionKey;
+use open::{Credential, Learned};
 use rmcp::model::ServerConfig;
 use slot::{Slot, Slots};
 use std::sync::Arc;
 use std::time::Duration;
 
 pub use child::UpstreamExit;
-pub use connection::UpstreamError;
+pub use open::UpstreamError;
 pub use sessions::{GatewayOptions, UpstreamSessions};
 
 /// Where the upstream server is.
@@ -86,7 +89,9 @@ pub enum Upstream {
         args: Vec<String>,
     },
     /// A streamable HTTP endpoint (`http://host:port/mcp`), with headers sent on every
-    /// request (a bearer token, an API key).
+    /// request (a bearer token, an API key). A URL that refuses streamable HTTP's POST but
+    /// opens an event stream to a GET is spoken to in the legacy HTTP+SSE transport
+    /// (2024-11-05), as the specification's backwards compatibility asks.
     Http {
         /// The endpoint.
         url: String,
@@ -132,6 +137,8 @@ pub struct Gateway {
 /// What every clone of a gateway shares.
 struct GatewayState {
     upstream: Upstream,
+    /// What opening connections to it learned (that it serves legacy HTTP+SSE).
+    learned: Learned,
     options: GatewayOptions,
     /// The upstream's `initialize` answer, as this server's.
     info: ServerConfig,
@@ -183,8 +190,10 @@ impl Gateway {
         };
         // With `initialize`, as a session's own: the first session whose client declares the
         // same capabilities takes it (per client), or every session shares it.
+        let learned = Learned::default();
         let first = Connection::open(
             &upstream,
+            &learned,
             gateway_client(capabilities),
             true,
             &Credential::Gateway,
@@ -208,6 +217,7 @@ impl Gateway {
         };
         let state = Arc::new(GatewayState {
             upstream,
+            learned,
             options,
             info,
             tools: Default::default(),
@@ -229,7 +239,9 @@ impl Gateway {
     /// `mcp-tailor inspect` reads a server you don't own from.
     pub async fn fetch_tools(upstream: &Upstream) -> Result<Vec<rmcp::model::Tool>, UpstreamError> {
         let client = gateway_client(Default::default());
-        let connection = Connection::open(upstream, client, false, &Credential::Gateway).await?;
+        let learned = Learned::default();
+        let connection =
+            Connection::open(upstream, &learned, client, false, &Credential::Gateway).await?;
         Ok(connection.tools(upstream).await?.0)
     }
 

@@ -2,8 +2,9 @@
 //! connection opened before it came is taken when it was opened as this client would
 //! open it, and a warm spare may be kept ready for the next), or one all sessions share.
 
-use super::connection::{Connection, Credential, UpstreamError, gateway_client};
+use super::connection::{Connection, gateway_client};
 use super::downstream::SessionKey;
+use super::open::{Credential, UpstreamError};
 use super::{Gateway, GatewayState};
 use rmcp::model::{ClientCapabilities, ClientConfig};
 use rmcp::service::{Peer, RoleServer};
@@ -96,7 +97,8 @@ impl GatewayState {
     fn open_spare(self: &Arc<Self>, client: ClientConfig, credential: Credential) {
         let state = self.clone();
         tokio::spawn(async move {
-            match Connection::open(&state.upstream, client, true, &credential).await {
+            match Connection::open(&state.upstream, &state.learned, client, true, &credential).await
+            {
                 Ok(spare) => {
                     let old = state
                         .ready
@@ -140,7 +142,8 @@ impl Gateway {
                 .slot(&credential)
                 .get(async || {
                     let client = gateway_client(relayed_capabilities());
-                    Connection::open(&state.upstream, client, true, &credential).await
+                    Connection::open(&state.upstream, &state.learned, client, true, &credential)
+                        .await
                 })
                 .await?;
             connection.relay().downstream().join(self.key, peer);
@@ -155,7 +158,14 @@ impl Gateway {
                 let connection = match state.take_ready(&client, &credential) {
                     Some(ready) => ready,
                     None => {
-                        Connection::open(&state.upstream, client.clone(), true, &credential).await?
+                        Connection::open(
+                            &state.upstream,
+                            &state.learned,
+                            client.clone(),
+                            true,
+                            &credential,
+                        )
+                        .await?
                     }
                 };
                 connection.relay().downstream().bind(peer.clone());
@@ -179,7 +189,7 @@ impl Gateway {
             .slot(&credential)
             .get(async || {
                 let client = gateway_client(ClientCapabilities::default());
-                Connection::open(&state.upstream, client, false, &credential).await
+                Connection::open(&state.upstream, &state.learned, client, false, &credential).await
             })
             .await
     }

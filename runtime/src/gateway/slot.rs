@@ -2,7 +2,8 @@
 //! once it died; slots by credential keep one per client `Authorization` (forwarded, so a
 //! connection never carries another client's credential).
 
-use super::connection::{Connection, Credential, UpstreamError};
+use super::connection::Connection;
+use super::open::{Credential, UpstreamError};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 

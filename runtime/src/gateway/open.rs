@@ -1,0 +1,342 @@
+//! Opening a connection to the upstream: a child process, a streamable HTTP endpoint, or
+//! — when that endpoint refuses the POST and a GET of it opens an event stream — a legacy
+//! HTTP+SSE server (`legacy_sse`); and why it failed, in the user's terms.
+
+use super::child::{Child, UpstreamExit};
+use super::inbound::{Inbound, ProgressRoutes};
+use super::kept_http::KeptHttp;
+use super::lane::Lane;
+use super::legacy_sse::{self, NotOpened, SseLines, Tasks};
+use super::lines::{Lines, Written};
+use super::relay::Relay;
+use http::{HeaderMap, HeaderName, HeaderValue};
+use rmcp::service::{
+    ClientInitializeError, ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService,
+};
+use rmcp::transport::streamable_http_client::{
+    StreamableHttpClientTransportConfig, StreamableHttpError,
+};
+use rmcp::transport::{StreamableHttpClientTransport, Transport};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// How long opening a connection (start, handshake) may take.
+const OPEN_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Why the upstream could not be reached.
+#[derive(Debug, thiserror::Error)]
+pub enum UpstreamError {
+    /// The command could not be started.
+    #[error("cannot start `{upstream}`: {error}")]
+    Start {
+        /// The upstream.
+        upstream: String,
+        /// What the system said.
+        error: std::io::Error,
+    },
+    /// The handshake failed or timed out.
+    #[error("`{upstream}` did not complete the MCP handshake: {reason}")]
+    Handshake {
+        /// The upstream.
+        upstream: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The command exited before it answered the handshake.
+    #[error("`{upstream}` exited before it answered ({}){}", .exit.status, said(&.exit.stderr))]
+    Exited {
+        /// The upstream.
+        upstream: String,
+        /// How it ended, and what it said last.
+        exit: UpstreamExit,
+    },
+}
+
+/// What went wrong, in the user's terms: for a transport's failure its innermost cause
+/// ("Connection refused"), not rmcp's wrapping of it (the transport's type name, "when
+/// send discover request").
+fn cause(error: &ClientInitializeError) -> String {
+    let ClientInitializeError::TransportError { error, .. } = error else {
+        return error.to_string();
+    };
+    let mut innermost: &(dyn std::error::Error + 'static) = &*error.error;
+    // rmcp's HTTP error does not name reqwest's as its source: start from reqwest's.
+    if let Some(StreamableHttpError::Client(client)) = error
+        .error
+        .downcast_ref::<StreamableHttpError<reqwest::Error>>()
+    {
+        innermost = client;
+    }
+    while let Some(source) = innermost.source() {
+        innermost = source;
+    }
+    innermost.to_string()
+}
+
+/// An exited command's last stderr lines, as its error ends.
+fn said(stderr: &[String]) -> String {
+    if stderr.is_empty() {
+        return "; it wrote nothing on stderr".to_owned();
+    }
+    let lines: Vec<String> = stderr.iter().map(|l| format!("\n  {l}")).collect();
+    format!("; its last lines on stderr:{}", lines.concat())
+}
+
+/// The HTTP client of an upstream connection. rmcp's default opens a TCP connection per
+/// request (no idle pool, against stalls when a response body is left unread); the gateway
+/// reads every response whole, so it keeps connections alive, without Nagle's delay: on
+/// loopback that is most of a forwarded request's cost.
+fn http_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .tcp_nodelay(true)
+        .pool_idle_timeout(Duration::from_secs(30))
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap_or_default()
+}
+
+/// How long an upstream that failed its handshake is given to show that it exited.
+const EXIT_WAIT: Duration = Duration::from_secs(1);
+
+/// Whose `Authorization` a connection sends a streamable HTTP upstream.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(super) enum Credential {
+    /// The gateway's own (an `Authorization` among its upstream headers, if any).
+    #[default]
+    Gateway,
+    /// A client's, forwarded; none when it sent none (the gateway's is not sent then).
+    Client(Option<String>),
+}
+
+/// The headers a connection sends an HTTP upstream: its own (`--upstream-header`), the
+/// `Authorization` of `credential` standing in for the gateway's when it is a client's.
+pub(super) fn request_headers(
+    headers: &[(String, String)],
+    credential: &Credential,
+) -> Result<HeaderMap, String> {
+    let mut map = HeaderMap::new();
+    for (header, value) in headers {
+        // A client's credential stands in for the gateway's.
+        if matches!(credential, Credential::Client(_))
+            && header.eq_ignore_ascii_case("authorization")
+        {
+            continue;
+        }
+        // The transport's own headers (as rmcp's client reserves them).
+        if ["accept", "mcp-session-id", "last-event-id"]
+            .iter()
+            .any(|own| header.eq_ignore_ascii_case(own))
+        {
+            return Err(format!(
+                "the header `{header}` is the transport's own: it cannot be set"
+            ));
+        }
+        let header = HeaderName::try_from(header.as_str());
+        let value = HeaderValue::try_from(value.as_str());
+        let (Ok(header), Ok(value)) = (header, value) else {
+            return Err("a header is not valid HTTP".to_owned());
+        };
+        map.insert(header, value);
+    }
+    if let Credential::Client(Some(credential)) = credential {
+        let value = HeaderValue::try_from(credential.as_str())
+            .map_err(|_| "the client's Authorization is not valid HTTP".to_owned())?;
+        map.insert(http::header::AUTHORIZATION, value);
+    }
+    Ok(map)
+}
+
+/// What opening connections learned of the upstream, for the next ones: that its URL
+/// serves the legacy HTTP+SSE transport (they go straight to its stream, not first
+/// refused by it with an error logged each time).
+#[derive(Debug, Default)]
+pub(super) struct Learned {
+    legacy_sse: AtomicBool,
+}
+
+/// Why a streamable HTTP handshake did not open a connection.
+enum Unanswered {
+    /// No answer in time: no other transport is tried.
+    TimedOut,
+    /// The upstream refused it (or could not be reached): why.
+    Refused(UpstreamError),
+}
+
+/// A connection being opened: what it is opened as, and what its transport fills.
+pub(super) struct Opening {
+    /// The upstream, as errors name it.
+    pub(super) name: String,
+    pub(super) relay: Relay,
+    pub(super) progress: ProgressRoutes,
+    pub(super) written: Written,
+}
+
+/// An opened connection's parts: its service, what keeps its transport alive, its lane.
+pub(super) struct Opened {
+    pub(super) service: RunningService<RoleClient, Relay>,
+    /// A command upstream's process.
+    pub(super) child: Option<Child>,
+    /// A legacy HTTP+SSE upstream's stream and poster.
+    pub(super) stream: Option<Tasks>,
+    /// A line transport's lane (a command's, a legacy HTTP+SSE upstream's).
+    pub(super) lane: Option<Lane>,
+}
+
+impl Opening {
+    /// The handshake failed, for `reason`.
+    pub(super) fn handshake(&self, reason: String) -> UpstreamError {
+        UpstreamError::Handshake {
+            upstream: self.name.clone(),
+            reason,
+        }
+    }
+
+    fn timed_out(&self) -> UpstreamError {
+        self.handshake(format!("no answer within {OPEN_TIMEOUT:?}"))
+    }
+
+    /// The handshake over `transport` as `lifecycle` says, what the upstream says routed
+    /// and kept as written (`Inbound`); its error, `None` when no answer came in time.
+    async fn serve<T>(
+        &self,
+        transport: T,
+        lifecycle: ClientLifecycleMode,
+    ) -> Result<RunningService<RoleClient, Relay>, Option<ClientInitializeError>>
+    where
+        T: Transport<RoleClient> + Send + 'static,
+        T::Error: Send + Sync + 'static,
+    {
+        let transport = Inbound::new(transport, self.progress.clone(), self.written.clone());
+        let served = self
+            .relay
+            .clone()
+            .serve_with_lifecycle(transport, lifecycle);
+        match tokio::time::timeout(OPEN_TIMEOUT, served).await {
+            Ok(served) => served.map_err(Some),
+            Err(_) => Err(None),
+        }
+    }
+
+    /// `program args…` started, and its handshake over stdio.
+    pub(super) async fn command(
+        &self,
+        program: &str,
+        args: &[String],
+        lifecycle: ClientLifecycleMode,
+    ) -> Result<Opened, UpstreamError> {
+        let (mut child, stdout, stdin) =
+            Child::spawn(program, args).map_err(|error| UpstreamError::Start {
+                upstream: self.name.clone(),
+                error,
+            })?;
+        let lines = Lines::new(Box::new(stdout), Box::new(stdin), self.written.clone());
+        let lane = Some(lines.lane());
+        match self.serve(lines, lifecycle).await {
+            Ok(service) => Ok(Opened {
+                service,
+                child: Some(child),
+                stream: None,
+                lane,
+            }),
+            // A process that ended says how, and what it wrote last.
+            Err(failed) => Err(match child.exit(EXIT_WAIT).await {
+                Some(exit) => UpstreamError::Exited {
+                    upstream: self.name.clone(),
+                    exit,
+                },
+                None => match failed {
+                    Some(e) => self.handshake(cause(&e)),
+                    None => self.timed_out(),
+                },
+            }),
+        }
+    }
+
+    /// The handshake with the streamable HTTP endpoint at `url`, sending `headers`; or, when
+    /// it refuses and a GET of it opens an event stream, with the legacy HTTP+SSE server
+    /// there (specification 2025-03-26 on, "Backwards Compatibility"), with `initialize`.
+    /// Once `learned` holds that the URL is such a server, straight to its stream.
+    pub(super) async fn http(
+        &self,
+        url: &str,
+        headers: HeaderMap,
+        lifecycle: ClientLifecycleMode,
+        learned: &Learned,
+    ) -> Result<Opened, UpstreamError> {
+        let http = http_client();
+        if learned.legacy_sse.load(Ordering::Relaxed) {
+            match legacy_sse::open(&http, url, &headers).await {
+                Ok(sse) => return self.legacy_sse(sse).await,
+                // No more (the server changed): found again from the start.
+                Err(_) => learned.legacy_sse.store(false, Ordering::Relaxed),
+            }
+        }
+        let refused = match self.streamable(&http, url, &headers, lifecycle).await {
+            Ok(opened) => return Ok(opened),
+            Err(Unanswered::TimedOut) => return Err(self.timed_out()),
+            Err(Unanswered::Refused(refused)) => refused,
+        };
+        match legacy_sse::open(&http, url, &headers).await {
+            Ok(sse) => {
+                let opened = self.legacy_sse(sse).await?;
+                learned.legacy_sse.store(true, Ordering::Relaxed);
+                Ok(opened)
+            }
+            // No legacy server either: the POST's failure is the one to tell.
+            Err(NotOpened::NoStream(why)) => {
+                tracing::debug!("no legacy HTTP+SSE server at {url} either: {why}");
+                Err(refused)
+            }
+            Err(NotOpened::Failed(why)) => {
+                Err(self.handshake(format!("as a legacy HTTP+SSE server: {why}")))
+            }
+        }
+    }
+
+    /// The handshake over streamable HTTP.
+    async fn streamable(
+        &self,
+        http: &reqwest::Client,
+        url: &str,
+        headers: &HeaderMap,
+        lifecycle: ClientLifecycleMode,
+    ) -> Result<Opened, Unanswered> {
+        let mut config = StreamableHttpClientTransportConfig::with_uri(url);
+        config.custom_headers = headers
+            .iter()
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect();
+        let client = KeptHttp::new(http.clone(), self.written.clone());
+        let transport = StreamableHttpClientTransport::with_client(client, config);
+        match self.serve(transport, lifecycle).await {
+            Ok(service) => Ok(Opened {
+                service,
+                child: None,
+                stream: None,
+                lane: None,
+            }),
+            Err(Some(e)) => Err(Unanswered::Refused(self.handshake(cause(&e)))),
+            Err(None) => Err(Unanswered::TimedOut),
+        }
+    }
+
+    /// The handshake over an open legacy HTTP+SSE connection, with `initialize`.
+    async fn legacy_sse(&self, sse: SseLines) -> Result<Opened, UpstreamError> {
+        let lines = Lines::new(sse.read, sse.write, self.written.clone());
+        let lane = Some(lines.lane());
+        let service = match self.serve(lines, ClientLifecycleMode::Initialize).await {
+            Ok(service) => service,
+            Err(Some(e)) => {
+                let why = format!("as a legacy HTTP+SSE server: {}", cause(&e));
+                return Err(self.handshake(why));
+            }
+            Err(None) => return Err(self.timed_out()),
+        };
+        Ok(Opened {
+            service,
+            child: None,
+            stream: Some(sse.tasks),
+            lane,
+        })
+    }
+}
