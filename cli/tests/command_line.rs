@@ -105,6 +105,31 @@ fn an_upstream_nobody_serves_is_said_plainly() {
 }
 
 #[test]
+fn a_url_that_serves_no_mcp_is_said_plainly() {
+    // An HTTP server answering everything 404, as a wrong path does.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/wrong", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut request = [0u8; 4096];
+            let _ = stream.read(&mut request);
+            let _ = stream.write_all(
+                b"HTTP/1.1 404 Not Found\r\ncontent-length: 9\r\nconnection: close\r\n\r\nNot Found",
+            );
+        }
+    });
+    let (code, _, stderr) = run(&["inspect", "--upstream", &url, "list"]);
+    assert_eq!(code, Some(1));
+    let said = stderr
+        .lines()
+        .find(|l| l.starts_with("mcp-tailor: "))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(said.ends_with("HTTP 404 Not Found: Not Found"), "{stderr}");
+}
+
+#[test]
 fn a_port_in_use_is_said_first_and_exits_1() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap().to_string();

@@ -56,6 +56,10 @@ pub enum UpstreamError {
 /// ("Connection refused"), not rmcp's wrapping of it (the transport's type name, "when
 /// send discover request").
 fn cause(error: &ClientInitializeError) -> String {
+    // Discovery refused, then `initialize` failed: the latter says what a 2025 server said.
+    if let ClientInitializeError::LegacyFallbackFailed { fallback, .. } = error {
+        return cause(fallback);
+    }
     let ClientInitializeError::TransportError { error, .. } = error else {
         return error.to_string();
     };
