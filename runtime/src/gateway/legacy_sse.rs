@@ -6,6 +6,7 @@
 //! serves it unchanged, and keeps what it says as written just as well.
 
 use super::event_size::bounded;
+use super::innermost;
 use super::lane::Writer;
 use super::lines::Reader;
 use futures::StreamExt as _;
@@ -131,7 +132,14 @@ async fn messages(
     >,
     to: Inbound,
 ) {
-    while let Some(Ok(event)) = events.next().await {
+    while let Some(event) = events.next().await {
+        let event = match event {
+            Ok(event) => event,
+            Err(e) => {
+                tracing::warn!("the upstream's event stream failed: {e}");
+                break;
+            }
+        };
         let is_message = event.event.as_deref().is_none_or(|e| e == "message");
         let Some(data) = event.data.filter(|_| is_message) else {
             continue;
@@ -220,16 +228,6 @@ fn refused(message: &str, why: &str) -> Option<Vec<u8>> {
         "error": { "code": -32603, "message": why },
     });
     Some(line(&answer.to_string()))
-}
-
-/// What went wrong with a request, in the user's terms: its innermost cause
-/// ("Connection refused"), not reqwest's wrapping of it.
-fn innermost(error: &reqwest::Error) -> String {
-    let mut innermost: &(dyn std::error::Error + 'static) = error;
-    while let Some(source) = innermost.source() {
-        innermost = source;
-    }
-    innermost.to_string()
 }
 
 #[cfg(test)]

@@ -302,3 +302,12 @@ fn keep_verbatim_capabilities(first: &Connection, info: &mut ServerConfig) {
             .insert(crate::server::verbatim::KEY.to_owned(), carried);
     }
 }
+
+/// What went wrong, in the user's terms: an error's innermost cause ("Connection
+/// refused"), not the wrappings around it (a transport's type name, "when send …").
+fn innermost(mut error: &(dyn std::error::Error + 'static)) -> String {
+    while let Some(source) = error.source() {
+        error = source;
+    }
+    error.to_string()
+}

@@ -4,6 +4,7 @@
 
 use super::child::{Child, UpstreamExit};
 use super::inbound::{Inbound, ProgressRoutes};
+use super::innermost;
 use super::kept_http::KeptHttp;
 use super::lane::Lane;
 use super::legacy_sse::{self, NotOpened, SseLines, Tasks};
@@ -63,18 +64,14 @@ fn cause(error: &ClientInitializeError) -> String {
     let ClientInitializeError::TransportError { error, .. } = error else {
         return error.to_string();
     };
-    let mut innermost: &(dyn std::error::Error + 'static) = &*error.error;
     // rmcp's HTTP error does not name reqwest's as its source: start from reqwest's.
-    if let Some(StreamableHttpError::Client(client)) = error
+    match error
         .error
         .downcast_ref::<StreamableHttpError<reqwest::Error>>()
     {
-        innermost = client;
+        Some(StreamableHttpError::Client(client)) => innermost(client),
+        _ => innermost(&*error.error),
     }
-    while let Some(source) = innermost.source() {
-        innermost = source;
-    }
-    innermost.to_string()
 }
 
 /// An exited command's last stderr lines, as its error ends.
