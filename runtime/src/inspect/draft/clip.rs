@@ -5,8 +5,9 @@
 
 use crate::inspect::count_tokens;
 
-/// `text` as plain prose on one line: fenced code dropped, Markdown emphasis, headings,
-/// bullets, links and HTML tags reduced to their words, whitespace collapsed.
+/// `text` as plain prose, a line per paragraph: fenced code dropped, Markdown emphasis,
+/// headings, bullets, links and HTML tags reduced to their words, whitespace collapsed; a
+/// line that introduces a list (ends with a colon) begins a paragraph.
 pub(crate) fn plain(text: &str) -> String {
     let mut out = String::new();
     let mut fenced = false;
@@ -30,16 +31,29 @@ pub(crate) fn plain(text: &str) -> String {
             }
             continue;
         }
+        let line = inline(line);
+        // A line that introduces a list (`Error Responses:`) begins a paragraph of its own.
+        let separator = match line.ends_with(':') {
+            true => '\n',
+            false => ' ',
+        };
         if !out.is_empty() && !out.ends_with('\n') {
-            out.push(' ');
+            out.push(separator);
         }
-        out.push_str(&inline(line));
+        out.push_str(&line);
     }
     out.trim().to_owned()
 }
 
+/// The HTML tags a description's markup may hold, dropped from it; any other `<word>` is a
+/// placeholder the text needs (`given as <revision>:<path>`).
+const HTML: &[&str] = &[
+    "b", "i", "u", "s", "em", "strong", "code", "pre", "kbd", "tt", "mark", "small", "sub", "sup",
+    "br", "hr", "p", "span", "div", "ul", "ol", "li",
+];
+
 /// One line's inline markup reduced: `**b**`, `__b__`, `` `c` `` to their words,
-/// `[text](url)` to `text`, `<tag>` dropped.
+/// `[text](url)` to `text`, HTML tags (`<b>`, `</p>`, `<br/>`) dropped.
 fn inline(line: &str) -> String {
     let mut out = String::with_capacity(line.len());
     let mut rest = line;
@@ -54,9 +68,7 @@ fn inline(line: &str) -> String {
         }
         if c == '<'
             && let Some(end) = rest.find('>')
-            && rest[1..end]
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '/')
+            && HTML.contains(&rest[1..end].trim_matches('/').to_ascii_lowercase().as_str())
         {
             rest = &rest[end + 1..];
             continue;
@@ -127,13 +139,45 @@ pub(crate) fn without_asides(text: &str) -> String {
         .filter_map(|marker| lower.find(marker))
         .min();
     let kept = match cut {
-        Some(at) => out[..at]
-            .trim_end_matches([' ', ',', ';', ':', '-'])
-            .to_owned(),
+        Some(at) => out[..at].trim_end_matches(BREAKS).to_owned(),
         None => out,
     };
-    let kept = kept.split_whitespace().collect::<Vec<_>>().join(" ");
-    kept.replace(" ,", ",").replace(" .", ".")
+    tidy(&kept)
+}
+
+/// `text` with its whitespace made single spaces, and none before a comma, period, colon
+/// or semicolon (as cutting out an aside leaves it: `Bad (too vague): 'x'`).
+fn tidy(text: &str) -> String {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    [",", ".", ":", ";"]
+        .iter()
+        .fold(text, |text, mark| text.replace(&format!(" {mark}"), mark))
+}
+
+/// What a cut text must not end on: the marks and spaces of the break it was cut at.
+const BREAKS: &[char] = &[' ', ',', ';', ':', '-', '—', '–'];
+
+/// Words a cut text must not end on: it would break off mid-phrase ("retrieved from.").
+const DANGLING: &[&str] = &[
+    "a", "an", "the", "and", "or", "but", "nor", "of", "to", "from", "in", "into", "on", "onto",
+    "at", "by", "for", "with", "without", "via", "per", "as", "than", "if", "when", "where",
+    "which", "that", "whose", "its", "their", "your", "this", "these", "is", "are", "be",
+];
+
+/// `text` without the words it ends on that would leave it broken off (`DANGLING`), while
+/// two words are left.
+fn without_dangling_end(text: &str) -> &str {
+    let mut kept = text.trim_end();
+    while let Some(at) = kept.rfind(' ') {
+        let last = kept[at + 1..].trim_end_matches(BREAKS);
+        if !DANGLING.contains(&last.to_ascii_lowercase().as_str())
+            || kept[..at].split_whitespace().count() < 2
+        {
+            break;
+        }
+        kept = kept[..at].trim_end();
+    }
+    kept
 }
 
 /// `text` within `budget` tokens: whole when it fits; else cut at its last clause break
@@ -165,7 +209,8 @@ pub(crate) fn fit(text: &str, budget: usize) -> String {
             None => break,
         }
     }
-    let kept = kept.trim_end_matches([',', ';', ':', ' ', '-']);
+    let kept = without_dangling_end(kept.trim_end_matches(BREAKS));
+    let kept = kept.trim_end_matches(BREAKS);
     format!("{kept}.")
 }
 
@@ -301,14 +346,16 @@ fn pieces(plain: &str) -> Vec<(String, Vec<String>)> {
                     _ => main.push(c),
                 }
             }
-            let main = main.split_whitespace().collect::<Vec<_>>().join(" ");
-            let main = main.replace(" ,", ",").replace(" .", ".");
-            (main, groups.into_iter().filter(|g| !g.is_empty()).collect())
+            (
+                tidy(&main),
+                groups.into_iter().filter(|g| !g.is_empty()).collect(),
+            )
         })
         .collect()
 }
 
-/// Whether a piece of text is an example (`e.g. 'main'`), not a fact.
+/// Whether a piece of text is an example (`e.g. 'main'`, `Bad: 'auth' or 'hooks'`), not
+/// a fact.
 fn is_example(piece: &str) -> bool {
     let lower = piece.trim_start().to_ascii_lowercase();
     [
@@ -319,13 +366,21 @@ fn is_example(piece: &str) -> bool {
         "such as",
         "example",
         "like ",
+        "good:",
+        "bad:",
+        "correct:",
+        "incorrect:",
+        "right:",
+        "wrong:",
+        "avoid:",
     ]
     .iter()
     .any(|marker| lower.starts_with(marker))
 }
 
 /// Whether a piece says what an argument's name and type do not: a fact word (one the
-/// schema states itself — a `default`, an `enum` — aside), a quoted value, or a number.
+/// schema states itself — a `default`, an `enum` — aside), a quoted value, or a number
+/// (a word that begins with a digit).
 fn is_fact(piece: &str, schema: &serde_json::Value) -> bool {
     if is_example(piece) {
         return false;
@@ -357,7 +412,11 @@ fn is_fact(piece: &str, schema: &serde_json::Value) -> bool {
             .is_some_and(|inner| !inner.is_empty() && !inner.contains(' '))
             && lower.matches(*q).count() >= 2
     });
-    fact_word || quoted || words.iter().any(|w| w.chars().any(|c| c.is_ascii_digit()))
+    // A number (`30`, `1.5`, `10s`), not a name with a digit in it (`Context7`, `o200k`).
+    let number = words
+        .iter()
+        .any(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()));
+    fact_word || quoted || number
 }
 
 /// The part of an argument's description that says what its name and type do not (allowed
@@ -380,7 +439,28 @@ pub(crate) fn facts(
     if kept.is_empty() {
         return None;
     }
-    Some(fit(&kept.join("; "), budget))
+    // A condition cut off from what it conditions (`If not supplied.`) says nothing.
+    let fitted = fit(&kept.join("; "), budget);
+    let mut said: Vec<&str> = fitted.trim_end_matches('.').split("; ").collect();
+    let all = said.len();
+    while said.last().is_some_and(|last| is_lone_condition(last)) {
+        said.pop();
+    }
+    match said.len() {
+        0 => None,
+        n if n == all => Some(fitted),
+        _ => Some(format!("{}.", said.join("; "))),
+    }
+}
+
+/// Whether `clause` is only a condition (`If not supplied`, `When false`): it begins with
+/// a subordinating word and nothing follows a comma.
+fn is_lone_condition(clause: &str) -> bool {
+    let lower = clause.trim().to_ascii_lowercase();
+    ["if ", "when ", "unless ", "whether ", "once ", "while "]
+        .iter()
+        .any(|word| lower.starts_with(word))
+        && !lower.contains(", ")
 }
 
 /// An argument's middle wording: its first sentence's words with the parentheticals that

@@ -7,6 +7,11 @@ fn markup_and_asides_go() {
         plain("# Title\n\nRead **a** file (`path`).\n\n```js\nx()\n```\n- see [docs](http://x)"),
         "Title\nRead a file (path).\nsee docs"
     );
+    // HTML tags go; a placeholder in angle brackets is words the text needs.
+    assert_eq!(
+        plain("Show <b>a</b> file given as <revision>:<path><br/>"),
+        "Show a file given as <revision>:<path>"
+    );
     assert_eq!(
         without_asides("Search files (recursively) by pattern, e.g. '*.rs' in src."),
         "Search files by pattern"
@@ -89,6 +94,9 @@ fn facts_are_what_name_and_type_do_not_say() {
         Some("Timeout in milliseconds")
     );
     assert!(facts("If provided, returns only the last N lines").is_some());
+    assert!(facts("Wait 10s between tries").is_some());
+    // A name with a digit in it is no number.
+    assert_eq!(facts("The query is sent to the Context7 API."), None);
     let with_default = json!({"type": "string", "default": "name"});
     assert_eq!(super::facts("Defaults to name.", &with_default, 12), None);
     assert_eq!(
@@ -98,5 +106,82 @@ fn facts_are_what_name_and_type_do_not_say() {
     assert_eq!(
         argument_sentence("Branch (e.g. 'main').", &none, 24),
         "Branch"
+    );
+}
+
+#[test]
+fn a_cut_does_not_break_off_mid_phrase() {
+    // Context7's `libraryId`, its facts cut word by word.
+    assert_eq!(
+        fit(
+            "Exact Context7-compatible library ID retrieved from 'resolve-library-id' or \
+             directly from user query",
+            12
+        ),
+        "Exact Context7-compatible library ID retrieved."
+    );
+    assert_eq!(
+        fit("Alpha beta of the gamma delta epsilon", 5),
+        "Alpha beta."
+    );
+    // Nor on the dash its examples began after (Context7's `libraryName`).
+    assert_eq!(
+        fit(
+            "Use the official library name with proper punctuation — e.g., 'Next.js' \
+             instead of 'nextjs', 'Three.js' instead of 'threejs'",
+            12
+        ),
+        "Use the official library name with proper punctuation."
+    );
+    // Two words are left at least.
+    assert_eq!(fit("Read from the file on the disk", 3), "Read from.");
+}
+
+#[test]
+fn labelled_good_and_bad_examples_are_no_facts() {
+    let none = json!({"type": "string"});
+    // Context7's `query`: the quoted examples are not what the argument must be.
+    let text = "What to look up, scoped to a single concept. Good: 'How to set up JWT' or \
+                'React useEffect cleanup'. Bad (too vague): 'auth' or 'hooks'. Do not \
+                include any sensitive or confidential information such as API keys, \
+                passwords, credentials, personal data, or proprietary code in your query.";
+    assert_eq!(
+        facts(text, &none, 12).as_deref(),
+        Some("Do not include any sensitive or confidential information.")
+    );
+    assert_eq!(
+        without_asides("Bad (too vague): 'auth' , or 'hooks' ."),
+        "Bad: 'auth', or 'hooks'."
+    );
+}
+
+#[test]
+fn a_list_s_heading_ends_the_first_paragraph() {
+    // Notion's tools: the first line is the description, then a list of error responses.
+    let text = "Notion | Retrieve a user\nError Responses:\n400: Bad request";
+    assert_eq!(
+        plain(text),
+        "Notion | Retrieve a user\nError Responses: 400: Bad request"
+    );
+    assert_eq!(terse(text, 16), "Notion | Retrieve a user");
+    // A line wrapped mid-sentence is still one sentence.
+    assert_eq!(plain("Read a file\nas text."), "Read a file as text.");
+}
+
+#[test]
+fn a_condition_cut_off_from_what_it_conditions_is_no_fact() {
+    let none = json!({"type": "string"});
+    let text = "If supplied, this endpoint will return a page of results starting after the \
+                cursor provided. If not supplied, this endpoint will return the first page \
+                of results.";
+    assert_eq!(facts(text, &none, 6), None);
+    assert_eq!(
+        facts(
+            "Maximum: 100. If not supplied, returns everything there is to return.",
+            &none,
+            8
+        )
+        .as_deref(),
+        Some("Maximum: 100.")
     );
 }
