@@ -166,9 +166,9 @@ fn with_findings(report: String, findings: &[Finding], command: &str, clean: &st
     };
     Printed {
         text: format!(
-            "{report}{}\n{command}: {} findings",
+            "{report}{}\n{command}: {}",
             lines.join("\n"),
-            lines.len()
+            crate::counted(lines.len(), "finding")
         ),
         findings: true,
     }

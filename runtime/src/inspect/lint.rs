@@ -55,6 +55,29 @@ fn property_names(schema: &Value, out: &mut BTreeSet<String>) {
     }
 }
 
+/// Every text value a JSON Schema allows or suggests (`enum`, `const`, `default`,
+/// `examples`) and every type it names, at every nesting level: a description that names
+/// one names a value.
+fn schema_values(schema: &Value, out: &mut BTreeSet<String>) {
+    match schema {
+        Value::Object(map) => {
+            for (key, value) in map {
+                match (key.as_str(), value) {
+                    ("enum" | "examples", Value::Array(items)) => {
+                        out.extend(items.iter().filter_map(Value::as_str).map(str::to_owned))
+                    }
+                    ("const" | "default" | "type", Value::String(text)) => {
+                        out.insert(text.clone());
+                    }
+                    _ => schema_values(value, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| schema_values(v, out)),
+        _ => {}
+    }
+}
+
 fn is_identifier(word: &str) -> bool {
     let mut chars = word.chars();
     chars
@@ -64,15 +87,35 @@ fn is_identifier(word: &str) -> bool {
 }
 
 /// The argument names a text mentions: backticked identifiers, and the parameters of a
-/// signature `tool(a, b?, c: type)` of the tool itself.
-fn named_arguments(text: &str, tool: &str) -> Vec<String> {
+/// signature `tool(a, b?, c: type)` of the tool itself; each with whether the text gives
+/// it as a value (`Possible values include `asc``, `a `cursor` value`), wherever it names
+/// it — a word that is no argument then names no missing one.
+fn named_arguments(text: &str, tool: &str) -> Vec<(String, bool)> {
     let parts: Vec<&str> = text.split('`').collect();
     // Odd parts sit between two backticks (an unclosed last one is not a name).
-    let mut names: Vec<String> = (1..parts.len().saturating_sub(1))
+    let quoted: Vec<usize> = (1..parts.len().saturating_sub(1))
         .step_by(2)
-        .map(|i| parts[i])
-        .filter(|inside| is_identifier(inside))
-        .map(str::to_owned)
+        .filter(|&i| is_identifier(parts[i]))
+        .collect();
+    let values: BTreeSet<&str> = quoted
+        .iter()
+        .filter(|&&i| {
+            let before = parts[..i].concat();
+            let sentence = before
+                .rfind(['.', '!', '?', '\n'])
+                .map_or(before.as_str(), |end| &before[end + 1..]);
+            let after = parts[i + 1]
+                .split(['.', '!', '?', '\n'])
+                .next()
+                .unwrap_or("");
+            let said = format!("{sentence} {after}").to_ascii_lowercase();
+            said.contains("values") || parts[i + 1].to_ascii_lowercase().starts_with(" value")
+        })
+        .map(|&i| parts[i])
+        .collect();
+    let mut names: Vec<(String, bool)> = quoted
+        .iter()
+        .map(|&i| (parts[i].to_owned(), values.contains(parts[i])))
         .collect();
     let opener = format!("{tool}(");
     let mut rest = text;
@@ -86,7 +129,7 @@ fn named_arguments(text: &str, tool: &str) -> Vec<String> {
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                 .collect();
             if is_identifier(&name) {
-                names.push(name);
+                names.push((name, false));
             }
         }
         rest = &after[close..];
@@ -137,6 +180,8 @@ pub fn lint(
     for def in defs {
         let mut properties = BTreeSet::new();
         property_names(def.input_schema(), &mut properties);
+        let mut values = BTreeSet::new();
+        schema_values(def.input_schema(), &mut values);
         let mut names_arguments = false;
         for tailorable in strings(def) {
             let (label, description) = (tailorable.label, tailorable.description);
@@ -146,7 +191,12 @@ pub fn lint(
                 description,
                 classes,
             };
-            names_arguments |= unknown_arguments(&string, &properties, &tool_names, &mut findings);
+            let known = Known {
+                properties: &properties,
+                values: &values,
+                tools: &tool_names,
+            };
+            names_arguments |= unknown_arguments(&string, &known, &mut findings);
             terse_costs_more(&string, &mut findings);
             over_budget(&string, config, &mut findings);
         }
@@ -194,20 +244,29 @@ impl Strings<'_> {
     }
 }
 
-/// A text that names an argument the tool lacks (another tool's name, `true`, `false` and
-/// `null` aside). Returns whether any text names one of the tool's own arguments.
-fn unknown_arguments(
-    string: &Strings<'_>,
-    properties: &BTreeSet<String>,
-    tool_names: &BTreeSet<&str>,
-    findings: &mut Vec<Finding>,
-) -> bool {
+/// What a tool's descriptions may name besides its arguments.
+struct Known<'a> {
+    /// Its arguments, at every nesting level.
+    properties: &'a BTreeSet<String>,
+    /// The values its schema allows or suggests.
+    values: &'a BTreeSet<String>,
+    /// The catalog's tools.
+    tools: &'a BTreeSet<&'a str>,
+}
+
+/// A text that names an argument the tool lacks (another tool's name, a value of its
+/// schema, `true`, `false` and `null` aside). Returns whether any text names one of the
+/// tool's own arguments.
+fn unknown_arguments(string: &Strings<'_>, known: &Known<'_>, findings: &mut Vec<Finding>) -> bool {
+    let properties = known.properties;
     let mut names_arguments = false;
     for text in string.texts() {
-        for name in named_arguments(text, string.def.name()) {
+        for (name, as_value) in named_arguments(text, string.def.name()) {
             if properties.contains(&name) {
                 names_arguments = true;
-            } else if !tool_names.contains(name.as_str())
+            } else if !as_value
+                && !known.tools.contains(name.as_str())
+                && !known.values.contains(&name)
                 && !matches!(name.as_str(), "true" | "false" | "null")
             {
                 let known: Vec<&str> = properties.iter().map(String::as_str).collect();
@@ -315,8 +374,8 @@ fn open_schema(def: &'static ToolDef, findings: &mut Vec<Finding>) {
         string: "schema".to_owned(),
         read_by: String::new(),
         message: "accepts unknown arguments while its descriptions name arguments: a misspelt \
-                  name would be silently ignored; add `#[serde(deny_unknown_fields)]` \
-                  (the schema then says `additionalProperties: false`)"
+                  name would be silently ignored; the schema can say \
+                  `additionalProperties: false` (in Rust, `#[serde(deny_unknown_fields)]`)"
             .to_owned(),
     });
 }
@@ -355,20 +414,80 @@ fn invariant_readers(
 mod tests {
     use super::named_arguments;
 
+    /// The names `text` mentions that it does not give as values.
+    fn names(text: &str, tool: &str) -> Vec<String> {
+        named_arguments(text, tool)
+            .into_iter()
+            .filter(|(_, value)| !value)
+            .map(|(name, _)| name)
+            .collect()
+    }
+
     #[test]
     fn finds_backticked_names_and_signature_parameters() {
         assert_eq!(
-            named_arguments(
+            names(
                 "search_notes(query, tag?, limit?) -> [{id}]",
                 "search_notes"
             ),
             ["query", "tag", "limit"]
         );
         assert_eq!(
-            named_arguments("Pass `query` as plain words, no `#`; see `a b`.", "x"),
+            names("Pass `query` as plain words, no `#`; see `a b`.", "x"),
             ["query"]
         );
-        assert_eq!(named_arguments("f(a: string, b?: number)", "f"), ["a", "b"]);
-        assert!(named_arguments("no names here", "t").is_empty());
+        assert_eq!(names("f(a: string, b?: number)", "f"), ["a", "b"]);
+        assert!(names("no names here", "t").is_empty());
+    }
+
+    #[test]
+    fn a_name_given_as_a_value_is_none() {
+        // Notion's `API-post-search`, as its server words it.
+        assert_eq!(
+            names(
+                "The direction to sort. Possible values include `ascending` and `descending`.",
+                "t"
+            ),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            names(
+                "Possible values include `object`. Currently the only filter allowed is \
+                 `object` which filters by `kind`.",
+                "t"
+            ),
+            ["kind"]
+        );
+        assert_eq!(
+            names("A `cursor` value returned in a previous response.", "t"),
+            Vec::<String>::new()
+        );
+        // Named in a sentence about values: a name, and given as a value there (an
+        // argument the tool has still counts as named: `unknown_arguments`).
+        assert_eq!(
+            named_arguments("Pass `query`; its values are words.", "t"),
+            [("query".to_owned(), true)]
+        );
+    }
+
+    #[test]
+    fn a_schema_s_values_and_types_are_known() {
+        let mut values = super::BTreeSet::new();
+        let schema = serde_json::json!({"type": "object", "properties": {
+            "value": {"type": "string", "enum": ["page", "data_source"]},
+            "sort": {"const": "asc", "default": "desc", "examples": ["newest"]}}});
+        super::schema_values(&schema, &mut values);
+        assert_eq!(
+            values.into_iter().collect::<Vec<_>>(),
+            [
+                "asc",
+                "data_source",
+                "desc",
+                "newest",
+                "object",
+                "page",
+                "string"
+            ]
+        );
     }
 }

@@ -121,6 +121,8 @@ async fn lint_counts_its_findings_and_says_when_there_are_none() {
     assert!(over.findings);
     assert_eq!(over.text.lines().count(), 3, "{}", over.text);
     assert!(over.text.ends_with("\nlint: 2 findings"), "{}", over.text);
+    let one = printed("lint --budget 9=7").await.unwrap();
+    assert!(one.text.ends_with("\nlint: 1 finding"), "{}", one.text);
 }
 
 #[tokio::test]
