@@ -1,8 +1,10 @@
 //! `mcp-tailor init` on the catalogs of two real servers nobody here wrote, captured from
 //! pinned npm packages (`tests/init/server-*.json`: `@modelcontextprotocol/server-filesystem`
 //! 2026.8.31 and `server-github` 2025.4.8, their raw `tools/list` results), with tasks
-//! written as users ask (`tests/init/*-tasks.toml`). `.ci/run` also runs `init` on live
-//! servers (`tests/third_party.rs` in the tests crate).
+//! written as users ask (`tests/init/*-tasks.toml`); and two where drafts once read
+//! broken (`context7-mcp.json`: npm `@upstash/context7-mcp` 4.1.1;
+//! `notion-mcp-server-excerpt.json`: three tools of `@notionhq/notion-mcp-server` 2.5.2).
+//! `.ci/run` also runs `init` on live servers (`tests/third_party.rs` in the tests crate).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -261,4 +263,54 @@ fn the_cost_table_counts_the_listing_as_served() {
     );
     std::fs::remove_file(&out).unwrap();
     std::fs::remove_file(&catalog).unwrap();
+}
+
+/// Every text a draft gives, as written in its TOML (`text = "…"`).
+fn drafted_texts(draft: &str) -> Vec<String> {
+    draft
+        .split("text = \"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn drafts_read_whole_where_they_once_broke_off() {
+    for catalog in ["context7-mcp.json", "notion-mcp-server-excerpt.json"] {
+        let out = out_file(catalog);
+        init_catalog(&fixture(catalog), &out, None);
+        let draft = std::fs::read_to_string(&out).unwrap();
+        let texts = drafted_texts(&draft);
+        assert!(texts.len() >= 6, "{catalog}: {draft}");
+        for text in &texts {
+            let last = text
+                .trim_end_matches('.')
+                .rsplit(' ')
+                .next()
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            // Cut mid-phrase, on a dash, a list's heading in the first sentence, a
+            // labelled example, a lone condition.
+            assert!(
+                !["from", "to", "the", "of", "a", "—", "-", ":"].contains(&last.as_str()),
+                "{catalog}: {text:?}"
+            );
+            assert!(!text.contains("Error Responses"), "{catalog}: {text:?}");
+            assert!(!text.starts_with("Bad"), "{catalog}: {text:?}");
+            assert!(!text.starts_with("If not supplied."), "{catalog}: {text:?}");
+        }
+        // The server's own words, linted: values are no missing arguments.
+        let linted = run(&[
+            "inspect",
+            "--tailoring",
+            out.to_str().unwrap(),
+            "--catalog",
+            fixture(catalog).to_str().unwrap(),
+            "lint",
+        ]);
+        let linted = String::from_utf8_lossy(&linted.stdout);
+        assert!(!linted.contains("names argument"), "{catalog}: {linted}");
+        std::fs::remove_file(&out).unwrap();
+    }
 }
