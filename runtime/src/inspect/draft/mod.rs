@@ -84,8 +84,36 @@ pub fn draft(tools: &[Tool], source: &str) -> Draft {
 /// Every tool's draft, terse texts without the context every tool repeats.
 fn tool_drafts(tools: &[Tool]) -> Vec<ToolDraft> {
     let mut drafts: Vec<ToolDraft> = tools.iter().map(tool_draft).collect();
+    shared_heads(&mut drafts);
     shared_tails(&mut drafts);
     drafts
+}
+
+/// A label many tools' terse texts begin with (`Notion | Retrieve a user`) tells no tool
+/// apart either: it is cut from theirs where at least 3 tools and a quarter of them begin
+/// with it, the label set off by ` | `, `: `, ` - ` or ` — ` and at most three words, and
+/// at least two words stay. (Their middle and rich levels keep it.)
+fn shared_heads(drafts: &mut [ToolDraft]) {
+    let head = |text: &str| -> Option<String> {
+        [" | ", ": ", " - ", " — "]
+            .iter()
+            .filter_map(|mark| text.find(mark).map(|at| &text[..at + mark.len()]))
+            .filter(|head| head.split_whitespace().count() <= 4)
+            .min_by_key(|head| head.len())
+            .map(str::to_owned)
+    };
+    let terse = |draft: &ToolDraft| draft.terse.clone().unwrap_or_else(|| draft.own.clone());
+    let heads: Vec<Option<String>> = drafts.iter().map(|d| head(&terse(d))).collect();
+    let enough = 3.max(drafts.len().div_ceil(4));
+    for (draft, head) in drafts.iter_mut().zip(&heads) {
+        let Some(head) = head else { continue };
+        let shared = heads.iter().filter(|h| h.as_ref() == Some(head)).count();
+        let text = terse(draft);
+        let rest = text[head.len()..].trim();
+        if shared >= enough && rest.split_whitespace().count() >= 2 {
+            draft.terse = Some(rest.to_owned());
+        }
+    }
 }
 
 /// A closing phrase many tools' terse texts share (`… in a GitHub repository`) tells no
@@ -458,5 +486,44 @@ mod tests {
             longer.arguments[0].middle.as_deref(),
             Some("Maximum number of characters to return")
         );
+    }
+
+    #[test]
+    fn a_label_every_tool_begins_with_is_cut_from_the_terse_texts() {
+        let named = |name: &str, description: &str| {
+            let mut tool = tool(description, "");
+            tool.name = name.to_owned().into();
+            tool
+        };
+        let tools = [
+            named(
+                "a",
+                "Notion | Retrieve a user\nError Responses:\n400: Bad request",
+            ),
+            named("b", "Notion | List all users\nError Responses:\n400: 400"),
+            named(
+                "c",
+                "Notion | Search by title\nError Responses:\n400: Bad request",
+            ),
+            named("d", "Notion | Archive"),
+            named(
+                "e",
+                "Slack: Post a message to a channel of the workspace, as the bot user.",
+            ),
+        ];
+        let terse: Vec<Option<String>> = tool_drafts(&tools).into_iter().map(|d| d.terse).collect();
+        assert_eq!(
+            terse[..4],
+            [
+                Some("Retrieve a user".to_owned()),
+                Some("List all users".to_owned()),
+                Some("Search by title".to_owned()),
+                // One word would stay: the label stays too.
+                None,
+            ]
+        );
+        // A label of one tool tells it apart.
+        let slack = terse[4].as_deref().unwrap_or_default();
+        assert!(slack.starts_with("Slack: Post a message"), "{slack}");
     }
 }
