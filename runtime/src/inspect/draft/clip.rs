@@ -354,6 +354,12 @@ fn pieces(plain: &str) -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
+/// Whether a piece of text is code (`() => { … }`), whose brackets and marks are no
+/// markup or asides.
+fn is_code(piece: &str) -> bool {
+    piece.contains("=>") || (piece.contains('{') && piece.contains('}'))
+}
+
 /// Whether a piece of text is an example (`e.g. 'main'`, `Bad: 'auth' or 'hooks'`), not
 /// a fact.
 fn is_example(piece: &str) -> bool {
@@ -431,6 +437,10 @@ pub(crate) fn facts(
     let mut kept: Vec<String> = Vec::new();
     for (main, groups) in pieces(&plain(description)) {
         let main = main.trim_end_matches(['.', ' ']);
+        // An example's parentheticals are the example's (`getByRole('button')`).
+        if is_example(main) || is_code(main) {
+            continue;
+        }
         if is_fact(main, schema) {
             kept.push(main.to_owned());
         }
@@ -464,7 +474,8 @@ fn is_lone_condition(clause: &str) -> bool {
 }
 
 /// An argument's middle wording: its first sentence's words with the parentheticals that
-/// state facts (examples and other asides out), within `budget` tokens.
+/// state facts (examples and other asides out), within `budget` tokens; empty when that
+/// sentence is code.
 pub(crate) fn argument_sentence(
     description: &str,
     schema: &serde_json::Value,
@@ -473,6 +484,10 @@ pub(crate) fn argument_sentence(
     let Some((main, groups)) = pieces(&plain(description)).into_iter().next() else {
         return String::new();
     };
+    // Code is no prose to shorten: its parentheses are no asides (`(element) => { … }`).
+    if is_code(&main) {
+        return String::new();
+    }
     let main = main.trim_end_matches(['.', ' ']);
     let facts: Vec<String> = groups.into_iter().filter(|g| is_fact(g, schema)).collect();
     let text = if facts.is_empty() {

@@ -249,11 +249,13 @@ fn tool_draft(tool: &Tool) -> ToolDraft {
     }
 }
 
-/// Whether `text` is `own` but for the punctuation and spaces it ends with (a level that
-/// only drops the final full stop saves nothing worth a line of the file).
+/// Whether `text` is `own` but for its markup (`` `a` ``, `**b**`) and the punctuation and
+/// spaces it ends with: a level that only drops those saves nothing worth a line of the
+/// file, and code spans lose their marks (`such as ArrowLeft or a`).
 fn same_words(text: &str, own: &str) -> bool {
     let words = |t: &str| {
-        t.trim_end_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace())
+        clip::plain(t)
+            .trim_end_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace())
             .to_owned()
     };
     words(text) == words(own)
@@ -482,6 +484,12 @@ mod tests {
             "Maximum number of characters to return. Larger values cost more tokens and time.",
         ));
         assert_eq!(longer.terse.as_deref(), Some("Search the index."));
+        // Nor one that only drops the marks of code spans (Playwright's `key`).
+        let marked = tool_draft(&tool(
+            "Press a key.",
+            "Name of the key to press or a character to generate, such as `ArrowLeft` or `a`",
+        ));
+        assert_eq!(marked.arguments[0].middle, None);
         assert_eq!(
             longer.arguments[0].middle.as_deref(),
             Some("Maximum number of characters to return")

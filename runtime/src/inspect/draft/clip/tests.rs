@@ -185,3 +185,21 @@ fn a_condition_cut_off_from_what_it_conditions_is_no_fact() {
         Some("Maximum: 100.")
     );
 }
+
+#[test]
+fn code_is_no_prose_to_shorten() {
+    let none = json!({"type": "string"});
+    // Playwright's `browser_evaluate.function`: left to its own words.
+    let function = "() => { /* code */ } or (element) => { /* code */ } when element is provided";
+    assert_eq!(argument_sentence(function, &none, 24), "");
+    assert_eq!(facts(function, &none, 12), None);
+    // Playwright's `browser_run_code_unsafe.code`: its example's parentheticals are the
+    // example's, no facts.
+    let code = "A JavaScript function containing Playwright code to execute. For example: \
+                `async (page) => { await page.getByRole('button', { name: 'Submit' }).click(); }`";
+    assert_eq!(facts(code, &none, 12), None);
+    assert_eq!(
+        argument_sentence(code, &none, 24),
+        "A JavaScript function containing Playwright code to execute"
+    );
+}
