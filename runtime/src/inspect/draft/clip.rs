@@ -190,7 +190,7 @@ pub(crate) fn fit(text: &str, budget: usize) -> String {
         return text.to_owned();
     }
     let mut kept = text.trim_end_matches(['.', '!', '?']).to_owned();
-    while count_tokens(&kept) > budget {
+    while count_tokens(&kept) + 1 > budget {
         let cut = [
             "; ", ", ", " - ", " — ", " which ", " that ", " and ", " or ",
         ]

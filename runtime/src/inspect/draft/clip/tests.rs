@@ -64,10 +64,19 @@ fn a_cut_drops_a_list_of_examples_whole() {
         ),
         "Use a name, e.g. alpha, and a size."
     );
-    // Cut elsewhere as before.
+    // Cut at a clause break, its full stop counted, before word by word.
     assert_eq!(
         fit("Alpha beta, gamma delta, epsilon zeta eta theta", 5),
-        "Alpha beta, gamma."
+        "Alpha beta."
+    );
+    // server-filesystem's `directory_tree`-like sentence: no "…, including."
+    assert_eq!(
+        fit(
+            "Get a detailed listing of all files and directories in a specified path, \
+             including their sizes",
+            16
+        ),
+        "Get a detailed listing of all files and directories in a specified path."
     );
 }
 
