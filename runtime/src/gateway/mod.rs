@@ -61,6 +61,8 @@ mod listing;
 mod open;
 mod outgoing;
 mod post;
+#[cfg(test)]
+mod raw_http;
 mod read;
 mod relay;
 mod sessions;

@@ -1,4 +1,5 @@
 use super::*;
+use crate::gateway::raw_http;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
@@ -36,15 +37,9 @@ async fn serve(
     posted: &'static str,
 ) {
     loop {
-        let mut head = Vec::new();
-        while !head.ends_with(b"\r\n\r\n") {
-            let mut byte = [0u8];
-            if socket.read(&mut byte).await.unwrap_or(0) == 0 {
-                return;
-            }
-            head.push(byte[0]);
-        }
-        let head = String::from_utf8(head).unwrap();
+        let Some(head) = raw_http::head(&mut socket).await else {
+            return;
+        };
         if head.starts_with("GET") {
             heard.send(head).unwrap();
             let open = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\n";
@@ -75,17 +70,7 @@ async fn serve(
             });
             return;
         }
-        let length: usize = head
-            .lines()
-            .find_map(|l| {
-                l.to_ascii_lowercase()
-                    .strip_prefix("content-length: ")
-                    .map(str::to_owned)
-            })
-            .map_or(0, |n| n.trim().parse().unwrap());
-        let mut body = vec![0; length];
-        socket.read_exact(&mut body).await.unwrap();
-        let body = String::from_utf8(body).unwrap();
+        let body = raw_http::body(&mut socket, &head).await;
         heard.send(format!("{head}{body}")).unwrap();
         let response = format!("HTTP/1.1 {posted}\r\ncontent-length: 5\r\n\r\nnope.");
         socket.write_all(response.as_bytes()).await.unwrap();

@@ -1,7 +1,8 @@
 use super::*;
+use crate::gateway::raw_http;
 use futures::StreamExt as _;
 use rmcp::model::{ListToolsRequest, Request, ServerResult};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncWriteExt, BufReader};
 
 /// An HTTP/1.1 server on loopback answering each request it reads with the next of
 /// `responses` (status line and headers, then the body); what each request carried
@@ -18,32 +19,14 @@ async fn serving(
             let (stream, _) = listener.accept().await.unwrap();
             let mut stream = BufReader::new(stream);
             loop {
-                let mut head = String::new();
-                while !head.ends_with("\r\n\r\n") {
-                    if stream.read_line(&mut head).await.unwrap_or(0) == 0 {
-                        break;
-                    }
-                }
-                let Some((status, body)) = head
-                    .ends_with("\r\n\r\n")
-                    .then(|| responses.next())
-                    .flatten()
-                else {
+                let Some(head) = raw_http::head(&mut stream).await else {
                     break;
                 };
-                let length = head
-                    .lines()
-                    .find_map(|l| {
-                        l.to_ascii_lowercase()
-                            .strip_prefix("content-length: ")
-                            .map(str::to_owned)
-                    })
-                    .map_or(0, |n| n.trim().parse().unwrap());
-                let mut request = vec![0; length];
-                stream.read_exact(&mut request).await.unwrap();
-                heard
-                    .send(head + &String::from_utf8(request).unwrap())
-                    .unwrap();
+                let Some((status, body)) = responses.next() else {
+                    break;
+                };
+                let request = raw_http::body(&mut stream, &head).await;
+                heard.send(head + &request).unwrap();
                 let response = format!(
                     "HTTP/1.1 {status}\r\ncontent-length: {}\r\n\r\n{body}",
                     body.len()
