@@ -1,0 +1,95 @@
+use super::*;
+use crate::inspect::draft::clip::without_asides;
+use serde_json::json;
+
+#[test]
+fn facts_are_what_name_and_type_do_not_say() {
+    let none = json!({"type": "string"});
+    let facts = |text: &str| facts(text, &none, 12);
+    assert_eq!(facts("The path of the file."), None);
+    assert_eq!(
+        facts("The expected SHA of the pull request's HEAD ref"),
+        None
+    );
+    assert_eq!(facts("Branch to push to (e.g., 'main' or 'master')"), None);
+    assert_eq!(
+        facts("Page number for pagination (default: 1)").as_deref(),
+        Some("default: 1")
+    );
+    assert_eq!(
+        facts("Number of results per page (default: 30, max: 100)").as_deref(),
+        Some("default: 30, max: 100")
+    );
+    assert_eq!(
+        facts("Timeout in milliseconds").as_deref(),
+        Some("Timeout in milliseconds")
+    );
+    assert!(facts("If provided, returns only the last N lines").is_some());
+    assert!(facts("Wait 10s between tries").is_some());
+    // A name with a digit in it is no number.
+    assert_eq!(facts("The query is sent to the Context7 API."), None);
+    let with_default = json!({"type": "string", "default": "name"});
+    assert_eq!(super::facts("Defaults to name.", &with_default, 12), None);
+    assert_eq!(
+        argument_sentence("Page number (default: 1, e.g. 2). More.", &none, 24),
+        "Page number (default: 1, e.g. 2)"
+    );
+    assert_eq!(
+        argument_sentence("Branch (e.g. 'main').", &none, 24),
+        "Branch"
+    );
+}
+
+#[test]
+fn labelled_good_and_bad_examples_are_no_facts() {
+    let none = json!({"type": "string"});
+    // Context7's `query`: the quoted examples are not what the argument must be.
+    let text = "What to look up, scoped to a single concept. Good: 'How to set up JWT' or \
+                'React useEffect cleanup'. Bad (too vague): 'auth' or 'hooks'. Do not \
+                include any sensitive or confidential information such as API keys, \
+                passwords, credentials, personal data, or proprietary code in your query.";
+    assert_eq!(
+        facts(text, &none, 12).as_deref(),
+        Some("Do not include any sensitive or confidential information.")
+    );
+    assert_eq!(
+        without_asides("Bad (too vague): 'auth' , or 'hooks' ."),
+        "Bad: 'auth', or 'hooks'."
+    );
+}
+
+#[test]
+fn a_condition_cut_off_from_what_it_conditions_is_no_fact() {
+    let none = json!({"type": "string"});
+    let text = "If supplied, this endpoint will return a page of results starting after the \
+                cursor provided. If not supplied, this endpoint will return the first page \
+                of results.";
+    assert_eq!(facts(text, &none, 6), None);
+    assert_eq!(
+        facts(
+            "Maximum: 100. If not supplied, returns everything there is to return.",
+            &none,
+            8
+        )
+        .as_deref(),
+        Some("Maximum: 100.")
+    );
+}
+
+#[test]
+fn code_is_no_prose_to_shorten() {
+    let none = json!({"type": "string"});
+    // Playwright's `browser_evaluate.function`: left to its own words.
+    let function = "() => { /* code */ } or (element) => { /* code */ } when element is provided";
+    assert_eq!(argument_sentence(function, &none, 24), "");
+    assert_eq!(facts(function, &none, 12), None);
+    // Playwright's `browser_run_code_unsafe.code`: its example's parentheticals are the
+    // example's, no facts.
+    let code = "A JavaScript function containing Playwright code to execute. For example: \
+                `async (page) => { await page.getByRole('button', { name: 'Submit' }).click(); }`";
+    assert_eq!(facts(code, &none, 12), None);
+    assert_eq!(
+        argument_sentence(code, &none, 24),
+        "A JavaScript function containing Playwright code to execute"
+    );
+}
