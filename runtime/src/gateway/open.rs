@@ -155,14 +155,6 @@ pub(super) struct Learned {
     legacy_sse: AtomicBool,
 }
 
-/// Why a streamable HTTP handshake did not open a connection.
-enum Unanswered {
-    /// No answer in time: no other transport is tried.
-    TimedOut,
-    /// The upstream refused it (or could not be reached): why.
-    Refused(UpstreamError),
-}
-
 /// A connection being opened: what it is opened as, and what its transport fills.
 pub(super) struct Opening {
     /// The upstream, as errors name it.
@@ -274,8 +266,9 @@ impl Opening {
         }
         let refused = match self.streamable(&http, url, &headers, lifecycle).await {
             Ok(opened) => return Ok(opened),
-            Err(Unanswered::TimedOut) => return Err(self.timed_out()),
-            Err(Unanswered::Refused(refused)) => refused,
+            // No answer in time: no other transport is tried.
+            Err(None) => return Err(self.timed_out()),
+            Err(Some(e)) => self.handshake(cause(&e)),
         };
         match legacy_sse::open(&http, url, &headers).await {
             Ok(sse) => {
@@ -294,14 +287,14 @@ impl Opening {
         }
     }
 
-    /// The handshake over streamable HTTP.
+    /// The handshake over streamable HTTP; its error, `None` when no answer came in time.
     async fn streamable(
         &self,
         http: &reqwest::Client,
         url: &str,
         headers: &HeaderMap,
         lifecycle: ClientLifecycleMode,
-    ) -> Result<Opened, Unanswered> {
+    ) -> Result<Opened, Option<ClientInitializeError>> {
         let mut config = StreamableHttpClientTransportConfig::with_uri(url);
         config.custom_headers = headers
             .iter()
@@ -309,16 +302,13 @@ impl Opening {
             .collect();
         let client = KeptHttp::new(http.clone(), self.written.clone());
         let transport = StreamableHttpClientTransport::with_client(client, config);
-        match self.serve(transport, lifecycle).await {
-            Ok(service) => Ok(Opened {
-                service,
-                child: None,
-                stream: None,
-                lane: None,
-            }),
-            Err(Some(e)) => Err(Unanswered::Refused(self.handshake(cause(&e)))),
-            Err(None) => Err(Unanswered::TimedOut),
-        }
+        let service = self.serve(transport, lifecycle).await?;
+        Ok(Opened {
+            service,
+            child: None,
+            stream: None,
+            lane: None,
+        })
     }
 
     /// The handshake over an open legacy HTTP+SSE connection, with `initialize`.
