@@ -89,7 +89,7 @@ fn is_identifier(word: &str) -> bool {
 /// The argument names a text mentions: backticked identifiers, and the parameters of a
 /// signature `tool(a, b?, c: type)` of the tool itself; each with whether the text gives
 /// it as a value (`Possible values include `asc``, `a `cursor` value`), wherever it names
-/// it — a word that is no argument then names no missing one.
+/// it — a word that is no argument then names no missing one. Each name once.
 fn named_arguments(text: &str, tool: &str) -> Vec<(String, bool)> {
     let parts: Vec<&str> = text.split('`').collect();
     // Odd parts sit between two backticks (an unclosed last one is not a name).
@@ -113,10 +113,12 @@ fn named_arguments(text: &str, tool: &str) -> Vec<(String, bool)> {
         })
         .map(|&i| parts[i])
         .collect();
-    let mut names: Vec<(String, bool)> = quoted
-        .iter()
-        .map(|&i| (parts[i].to_owned(), values.contains(parts[i])))
-        .collect();
+    let mut names: Vec<(String, bool)> = Vec::new();
+    for &i in &quoted {
+        if !names.iter().any(|(named, _)| named == parts[i]) {
+            names.push((parts[i].to_owned(), values.contains(parts[i])));
+        }
+    }
     let opener = format!("{tool}(");
     let mut rest = text;
     while let Some(at) = rest.find(&opener) {
@@ -128,7 +130,7 @@ fn named_arguments(text: &str, tool: &str) -> Vec<(String, bool)> {
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                 .collect();
-            if is_identifier(&name) {
+            if is_identifier(&name) && !names.iter().any(|(named, _)| *named == name) {
                 names.push((name, false));
             }
         }
@@ -411,83 +413,4 @@ fn invariant_readers(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::named_arguments;
-
-    /// The names `text` mentions that it does not give as values.
-    fn names(text: &str, tool: &str) -> Vec<String> {
-        named_arguments(text, tool)
-            .into_iter()
-            .filter(|(_, value)| !value)
-            .map(|(name, _)| name)
-            .collect()
-    }
-
-    #[test]
-    fn finds_backticked_names_and_signature_parameters() {
-        assert_eq!(
-            names(
-                "search_notes(query, tag?, limit?) -> [{id}]",
-                "search_notes"
-            ),
-            ["query", "tag", "limit"]
-        );
-        assert_eq!(
-            names("Pass `query` as plain words, no `#`; see `a b`.", "x"),
-            ["query"]
-        );
-        assert_eq!(names("f(a: string, b?: number)", "f"), ["a", "b"]);
-        assert!(names("no names here", "t").is_empty());
-    }
-
-    #[test]
-    fn a_name_given_as_a_value_is_none() {
-        // Notion's `API-post-search`, as its server words it.
-        assert_eq!(
-            names(
-                "The direction to sort. Possible values include `ascending` and `descending`.",
-                "t"
-            ),
-            Vec::<String>::new()
-        );
-        assert_eq!(
-            names(
-                "Possible values include `object`. Currently the only filter allowed is \
-                 `object` which filters by `kind`.",
-                "t"
-            ),
-            ["kind"]
-        );
-        assert_eq!(
-            names("A `cursor` value returned in a previous response.", "t"),
-            Vec::<String>::new()
-        );
-        // Named in a sentence about values: a name, and given as a value there (an
-        // argument the tool has still counts as named: `unknown_arguments`).
-        assert_eq!(
-            named_arguments("Pass `query`; its values are words.", "t"),
-            [("query".to_owned(), true)]
-        );
-    }
-
-    #[test]
-    fn a_schema_s_values_and_types_are_known() {
-        let mut values = super::BTreeSet::new();
-        let schema = serde_json::json!({"type": "object", "properties": {
-            "value": {"type": "string", "enum": ["page", "data_source"]},
-            "sort": {"const": "asc", "default": "desc", "examples": ["newest"]}}});
-        super::schema_values(&schema, &mut values);
-        assert_eq!(
-            values.into_iter().collect::<Vec<_>>(),
-            [
-                "asc",
-                "data_source",
-                "desc",
-                "newest",
-                "object",
-                "page",
-                "string"
-            ]
-        );
-    }
-}
+mod tests;

@@ -3,14 +3,16 @@
 //! words trimmed to a token budget. (What an argument's description says that its name
 //! and type do not is `facts`.)
 
+use super::asides::{asides, outside};
 use crate::inspect::count_tokens;
 
 /// `text` as plain prose, a line per paragraph: fenced code dropped, Markdown emphasis,
 /// headings, bullets, links and HTML tags reduced to their words, whitespace collapsed; a
-/// line that introduces a list (ends with a colon) begins a paragraph.
+/// line that introduces a list (ends with a colon) begins a paragraph, and the items of a
+/// bulleted list are separated by commas.
 pub(crate) fn plain(text: &str) -> String {
     let mut out = String::new();
-    let mut fenced = false;
+    let (mut fenced, mut listing) = (false, false);
     for line in text.lines() {
         let trimmed = line.trim();
         if trimmed.starts_with("```") {
@@ -20,10 +22,9 @@ pub(crate) fn plain(text: &str) -> String {
         if fenced {
             continue;
         }
-        let line = trimmed
-            .trim_start_matches('#')
-            .trim_start_matches(['-', '*', '•'])
-            .trim();
+        let unmarked = trimmed.trim_start_matches('#');
+        let line = unmarked.trim_start_matches(['-', '*', '•']).trim();
+        let bullet = ["- ", "* ", "• "].iter().any(|m| unmarked.starts_with(m));
         if line.is_empty() {
             // A paragraph break survives as one marker, for `first_paragraph`.
             if !out.ends_with('\n') && !out.is_empty() {
@@ -32,15 +33,18 @@ pub(crate) fn plain(text: &str) -> String {
             continue;
         }
         let line = inline(line);
-        // A line that introduces a list (`Error Responses:`) begins a paragraph of its own.
+        // A line that introduces a list (`Error Responses:`) begins a paragraph of its own;
+        // a list's items are read as one (`including: size, creation time, type`).
         let separator = match line.ends_with(':') {
-            true => '\n',
-            false => ' ',
+            true => "\n",
+            false if bullet && listing && !out.ends_with(['.', '!', '?', ':', ';', ',']) => ", ",
+            false => " ",
         };
         if !out.is_empty() && !out.ends_with('\n') {
-            out.push(separator);
+            out.push_str(separator);
         }
         out.push_str(&line);
+        listing = bullet;
     }
     out.trim().to_owned()
 }
@@ -120,38 +124,44 @@ pub(crate) fn sentences(text: &str) -> Vec<&str> {
     out
 }
 
-/// `text` without parenthetical groups (`( … )`, `[ … ]`) and without its examples (from
+/// `text` without its asides (`( … )`, `[ … ]`, opened at a word's start) and without its examples (from
 /// "e.g.", "for example", "such as" or "Example:" to the end of the sentence).
 pub(crate) fn without_asides(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut depth = 0usize;
-    for c in text.chars() {
-        match c {
-            '(' | '[' => depth += 1,
-            ')' | ']' => depth = depth.saturating_sub(1),
-            _ if depth == 0 => out.push(c),
-            _ => {}
-        }
-    }
-    let lower = out.to_ascii_lowercase();
+    tidy(without_examples(&outside(text)))
+}
+
+/// `text` up to its examples (from "e.g.", "for example", "such as", "Example:" or "for
+/// instance" on).
+pub(super) fn without_examples(text: &str) -> &str {
+    let lower = text.to_ascii_lowercase();
     let cut = ["e.g.", "for example", "such as", "example:", "for instance"]
         .iter()
         .filter_map(|marker| lower.find(marker))
         .min();
-    let kept = match cut {
-        Some(at) => out[..at].trim_end_matches(BREAKS).to_owned(),
-        None => out,
-    };
-    tidy(&kept)
+    match cut {
+        Some(at) => text[..at].trim_end_matches(BREAKS),
+        None => text,
+    }
 }
 
 /// `text` with its whitespace made single spaces, and none before a comma, period, colon
-/// or semicolon (as cutting out an aside leaves it: `Bad (too vague): 'x'`).
+/// or semicolon that ends a word (as cutting out an aside leaves it: `Bad (too vague):
+/// 'x'`; `a .heapsnapshot file` keeps its space).
 pub(super) fn tidy(text: &str) -> String {
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    [",", ".", ":", ";"]
-        .iter()
-        .fold(text, |text, mark| text.replace(&format!(" {mark}"), mark))
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == ' ' {
+            let mut ahead = chars.clone();
+            let mark = ahead.next().filter(|m| matches!(m, ',' | '.' | ':' | ';'));
+            if mark.is_some() && ahead.next().is_none_or(|after| after == ' ') {
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// What a cut text must not end on: the marks and spaces of the break it was cut at.
@@ -159,9 +169,61 @@ const BREAKS: &[char] = &[' ', ',', ';', ':', '-', '—', '–'];
 
 /// Words a cut text must not end on: it would break off mid-phrase ("retrieved from.").
 const DANGLING: &[&str] = &[
-    "a", "an", "the", "and", "or", "but", "nor", "of", "to", "from", "in", "into", "on", "onto",
-    "at", "by", "for", "with", "without", "via", "per", "as", "than", "if", "when", "where",
-    "which", "that", "whose", "its", "their", "your", "this", "these", "is", "are", "be",
+    "a",
+    "an",
+    "the",
+    "and",
+    "or",
+    "but",
+    "nor",
+    "of",
+    "to",
+    "from",
+    "in",
+    "into",
+    "on",
+    "onto",
+    "at",
+    "by",
+    "for",
+    "with",
+    "without",
+    "via",
+    "per",
+    "as",
+    "than",
+    "if",
+    "when",
+    "where",
+    "which",
+    "that",
+    "whose",
+    "its",
+    "their",
+    "your",
+    "this",
+    "these",
+    "is",
+    "are",
+    "be",
+    "over",
+    "under",
+    "after",
+    "before",
+    "about",
+    "between",
+    "through",
+    "during",
+    "against",
+    "within",
+    "across",
+    "using",
+    "like",
+    "including",
+    "such",
+    "last",
+    "first",
+    "next",
 ];
 
 /// `text` without the words it ends on that would leave it broken off (`DANGLING`), while
@@ -181,9 +243,9 @@ fn without_dangling_end(text: &str) -> &str {
 }
 
 /// `text` within `budget` tokens: whole when it fits; else cut at its last clause break
-/// (`;`, `,`, ` - `, ` — `, ` which `, ` that `) while that helps — a cut inside a list of
-/// examples drops the whole list, not its last items — then word by word; ended with a
-/// period.
+/// ([`clause_break`]) while that helps — a cut inside a list of examples drops the whole
+/// list, not its last items — then word by word, never inside an aside it leaves open;
+/// ended with a period.
 pub(crate) fn fit(text: &str, budget: usize) -> String {
     let text = text.trim();
     if count_tokens(text) <= budget {
@@ -191,14 +253,7 @@ pub(crate) fn fit(text: &str, budget: usize) -> String {
     }
     let mut kept = text.trim_end_matches(['.', '!', '?']).to_owned();
     while count_tokens(&kept) + 1 > budget {
-        let cut = [
-            "; ", ", ", " - ", " — ", " which ", " that ", " and ", " or ",
-        ]
-        .iter()
-        .filter_map(|b| kept.rfind(b))
-        .max()
-        .filter(|&at| at > 0);
-        match cut {
+        match clause_break(&kept) {
             Some(at) => kept.truncate(examples_start(&kept[..at]).unwrap_or(at)),
             None => break,
         }
@@ -209,25 +264,71 @@ pub(crate) fn fit(text: &str, budget: usize) -> String {
             None => break,
         }
     }
+    let kept = without_open_aside(&kept);
     let kept = without_dangling_end(kept.trim_end_matches(BREAKS));
     let kept = kept.trim_end_matches(BREAKS);
     format!("{kept}.")
 }
 
-/// Where the list of examples `text` ends in begins (`e.g.`, `for example`, `such as`),
-/// when all that follows its opening words is short items (two words at most) separated
-/// by commas: a cut there keeps no half list.
+/// Where `text`'s last clause break is, outside parentheses: a mark (`;`, `,`, ` - `,
+/// ` — `), a relative (` which `, ` that `), or a conjunction (` and `, ` or `) where what
+/// stays is three words at least and does not end inside a list (`The absolute or
+/// relative path` is no clause: `by URL, back or forward` neither).
+fn clause_break(text: &str) -> Option<usize> {
+    let marks = ["; ", ", ", " - ", " — ", " which ", " that "];
+    let conjunctions = [" and ", " or "];
+    let asides = asides(text);
+    let outside = |i: usize| !asides.iter().any(|a| a.bytes.start < i && i < a.bytes.end);
+    let mut found = None;
+    for (i, _) in text.char_indices().filter(|&(i, _)| i > 0 && outside(i)) {
+        let rest = &text[i..];
+        let stays = &text[..i];
+        let clause = marks.iter().any(|m| rest.starts_with(m))
+            || (conjunctions.iter().any(|c| rest.starts_with(c))
+                && stays.split_whitespace().count() >= 3
+                && stays
+                    .rsplit(", ")
+                    .next()
+                    .is_some_and(|last| last.split_whitespace().count() >= 2));
+        if clause {
+            found = Some(i);
+        }
+    }
+    found
+}
+
+/// `text` without the aside a cut left open (`… giving up (for drain`).
+fn without_open_aside(text: &str) -> &str {
+    match asides(text).into_iter().find(|aside| !aside.closed) {
+        Some(aside) => text[..aside.bytes.start].trim_end(),
+        None => text,
+    }
+}
+
+/// Where the list `text` ends in begins (`e.g.`, `for example`, `such as`; `like`,
+/// `including` or a colon before two items at least), when all that follows its opening
+/// words is short items (two words at most) separated by commas: a cut there keeps no
+/// half list.
 fn examples_start(text: &str) -> Option<usize> {
     let lower = text.to_ascii_lowercase();
-    let (at, len) = ["e.g.", "for example", "such as"]
-        .iter()
-        .filter_map(|opening| lower.rfind(opening).map(|at| (at, opening.len())))
-        .max()?;
-    let items = lower[at + len..].trim_start_matches([',', ':', ' ']);
-    items
+    let (at, opening) = [
+        "e.g.",
+        "for example",
+        "such as",
+        " like ",
+        "including",
+        ": ",
+    ]
+    .iter()
+    .filter_map(|opening| lower.rfind(opening).map(|at| (at, *opening)))
+    .max()?;
+    let items = lower[at + opening.len()..].trim_start_matches([',', ':', ' ']);
+    let examples = matches!(opening, "e.g." | "for example" | "such as");
+    (items
         .split(',')
         .all(|item| item.split_whitespace().count() <= 2)
-        .then_some(at)
+        && (examples || items.contains(',')))
+    .then_some(at)
 }
 
 /// The terse wording of a tool's description: its first sentence, asides cut, within

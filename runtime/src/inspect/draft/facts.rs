@@ -2,7 +2,8 @@
 //! formats, units, ranges, defaults — and its first sentence with just those asides:
 //! the terse and middle wordings of an argument.
 
-use super::clip::{fit, plain, sentences, tidy};
+use super::asides::{asides, outside};
+use super::clip::{fit, plain, sentences, tidy, without_examples};
 
 /// Words that mark a fact an argument's name and type do not carry.
 const FACTS: &[&str] = &[
@@ -52,37 +53,28 @@ const FACTS: &[&str] = &[
     "optional",
 ];
 
-/// The pieces of a text: each sentence's words outside parentheses, then each
-/// parenthetical group on its own.
+/// Fact words that only qualify what their sentence says (`(not the MCP)`): a
+/// parenthetical holding no other fact is read with its sentence.
+const QUALIFIERS: &[&str] = &["only", "not", "must"];
+
+/// Fact words that hold for a boolean too: the others name formats and units.
+const ANY_TYPE: &[&str] = &[
+    "one of", "either", "must", "default", "defaults", "only", "not", "required", "optional",
+];
+
+/// The pieces of a text: each sentence's words outside its asides, then each closed aside
+/// on its own, up to its examples.
 fn pieces(plain: &str) -> Vec<(String, Vec<String>)> {
     sentences(plain)
         .into_iter()
         .map(|sentence| {
-            let (mut main, mut groups, mut group, mut depth) =
-                (String::new(), Vec::new(), String::new(), 0usize);
-            for c in sentence.chars() {
-                match c {
-                    '(' | '[' => {
-                        depth += 1;
-                        if depth > 1 {
-                            group.push(c);
-                        }
-                    }
-                    ')' | ']' if depth > 0 => {
-                        depth -= 1;
-                        if depth == 0 {
-                            groups.push(std::mem::take(&mut group).trim().to_owned());
-                        } else {
-                            group.push(c);
-                        }
-                    }
-                    _ if depth > 0 => group.push(c),
-                    _ => main.push(c),
-                }
-            }
+            let groups = asides(sentence)
+                .into_iter()
+                .filter(|aside| aside.closed)
+                .map(|aside| tidy(without_examples(aside.inner(sentence))));
             (
-                tidy(&main),
-                groups.into_iter().filter(|g| !g.is_empty()).collect(),
+                tidy(&outside(sentence)),
+                groups.filter(|g| !g.is_empty()).collect(),
             )
         })
         .collect()
@@ -118,45 +110,78 @@ fn is_example(piece: &str) -> bool {
     .any(|marker| lower.starts_with(marker))
 }
 
+/// What makes a piece a fact.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Fact {
+    /// A value, format, unit, range or default: it says something on its own.
+    Standing,
+    /// Only a qualifier (`not`, `only`, `must`): it says something of its sentence.
+    Qualifier,
+}
+
 /// Whether a piece says what an argument's name and type do not: a fact word (one the
-/// schema states itself — a `default`, an `enum` — aside), a quoted value, or a number
-/// (a word that begins with a digit).
+/// schema states itself — a `default`, an `enum` and its values — aside; a boolean has no
+/// format or unit), a quoted value, or a number (a word that begins with a digit).
 fn is_fact(piece: &str, schema: &serde_json::Value) -> bool {
+    fact(piece, schema).is_some()
+}
+
+/// What makes `piece` a fact, if anything does ([`is_fact`]).
+fn fact(piece: &str, schema: &serde_json::Value) -> Option<Fact> {
     if is_example(piece) {
-        return false;
+        return None;
     }
     let lower = piece.to_ascii_lowercase();
+    let values: Vec<String> = schema
+        .get("enum")
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_str().map(str::to_ascii_lowercase))
+        .collect();
+    let boolean = schema.get("type").and_then(serde_json::Value::as_str) == Some("boolean");
     let stated = |word: &str| match word {
         "default" | "defaults" => schema.get("default").is_some(),
-        "one of" | "either" => schema.get("enum").is_some(),
+        "one of" | "either" | "format" => !values.is_empty(),
         "required" | "optional" => true,
-        _ => false,
+        _ => values.iter().any(|v| v == word) || (boolean && !ANY_TYPE.contains(&word)),
     };
     let words: Vec<&str> = lower
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '%' || c == '-'))
         .collect();
-    let fact_word = FACTS.iter().any(|fact| {
+    let said = |fact: &&str| {
         !stated(fact)
             && if fact.contains(' ') || *fact == "%" {
                 lower.contains(fact)
             } else {
                 words.contains(fact)
             }
-    });
+    };
+    let fact_word = FACTS.iter().filter(|f| !QUALIFIERS.contains(f)).any(said);
+    let qualifier = QUALIFIERS.iter().any(said);
+    // A quoted word the schema does not state as a value or the default.
+    let default = schema
+        .get("default")
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_ascii_lowercase);
     let quoted = ['\'', '"', '`'].iter().any(|q| {
-        let mut parts = lower.split(*q);
-        parts.next();
-        // An opening quote at a word's start, and its closing one.
-        parts
-            .next()
-            .is_some_and(|inner| !inner.is_empty() && !inner.contains(' '))
-            && lower.matches(*q).count() >= 2
+        lower.matches(*q).count() >= 2
+            && lower.split(*q).skip(1).step_by(2).any(|inner| {
+                !inner.is_empty()
+                    && !inner.contains(' ')
+                    && !values.iter().any(|v| v == inner)
+                    && default.as_deref() != Some(inner)
+            })
     });
     // A number (`30`, `1.5`, `10s`), not a name with a digit in it (`Context7`, `o200k`).
     let number = words
         .iter()
         .any(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()));
-    fact_word || quoted || number
+    match (fact_word || quoted || number, qualifier) {
+        (true, _) => Some(Fact::Standing),
+        (false, true) => Some(Fact::Qualifier),
+        (false, false) => None,
+    }
 }
 
 /// The part of an argument's description that says what its name and type do not (allowed
@@ -175,36 +200,65 @@ pub(crate) fn facts(
         if is_example(main) || is_code(main) {
             continue;
         }
-        if is_fact(main, schema) {
+        let main = without_examples(main);
+        let main_is_fact = is_fact(main, schema);
+        if main_is_fact {
             kept.push(main.to_owned());
         }
-        kept.extend(groups.into_iter().filter(|g| is_fact(g, schema)));
+        for group in groups {
+            match fact(&group, schema) {
+                Some(Fact::Standing) => kept.push(group),
+                // `(not the MCP)` says nothing without its sentence.
+                Some(Fact::Qualifier) => match (main_is_fact, kept.last_mut()) {
+                    (true, Some(last)) => *last = format!("{last} ({group})"),
+                    _ => kept.push(format!("{main} ({group})")),
+                },
+                None => {}
+            }
+        }
     }
     if kept.is_empty() {
         return None;
     }
-    // A condition cut off from what it conditions (`If not supplied.`) says nothing.
+    // What the cut left of a piece must still be a fact; a condition cut off from what it
+    // conditions (`If not supplied.`, `optional - if not provided.`) says nothing.
     let fitted = fit(&kept.join("; "), budget);
     let mut said: Vec<&str> = fitted.trim_end_matches('.').split("; ").collect();
-    let all = said.len();
-    while said.last().is_some_and(|last| is_lone_condition(last)) {
-        said.pop();
+    let mut cut = false;
+    while let Some(last) = said.pop() {
+        let whole = without_lone_condition(last);
+        cut |= whole != last;
+        if is_fact(whole, schema) {
+            said.push(whole);
+            break;
+        }
+        cut = true;
     }
-    match said.len() {
-        0 => None,
-        n if n == all => Some(fitted),
-        _ => Some(format!("{}.", said.join("; "))),
+    match (said.is_empty(), cut) {
+        (true, _) => None,
+        (false, false) => Some(fitted),
+        (false, true) => Some(format!("{}.", said.join("; "))),
     }
 }
 
-/// Whether `clause` is only a condition (`If not supplied`, `When false`): it begins with
-/// a subordinating word and nothing follows a comma.
-fn is_lone_condition(clause: &str) -> bool {
-    let lower = clause.trim().to_ascii_lowercase();
-    ["if ", "when ", "unless ", "whether ", "once ", "while "]
+/// `clause` without the condition it ends on, cut off from what it conditions (`If not
+/// supplied`, `optional - if not provided`, `When false`): a last part (after ` - `, `, `
+/// or `: `) that begins with a subordinating word.
+fn without_lone_condition(clause: &str) -> &str {
+    let clause = clause.trim();
+    let start = [" - ", ", ", ": "]
         .iter()
-        .any(|word| lower.starts_with(word))
-        && !lower.contains(", ")
+        .filter_map(|mark| clause.rfind(mark).map(|at| at + mark.len()))
+        .max()
+        .unwrap_or(0);
+    let lower = clause[start..].to_ascii_lowercase();
+    let condition = ["if ", "when ", "unless ", "whether ", "once ", "while "]
+        .iter()
+        .any(|word| lower.starts_with(word));
+    match condition {
+        true => clause[..start].trim_end_matches([' ', '-', ',', ':']),
+        false => clause,
+    }
 }
 
 /// An argument's middle wording: its first sentence's words with the parentheticals that

@@ -13,6 +13,7 @@
 //! values and numbers count too), then that part within [`FACT_TOKENS`] (never more than
 //! 3..=6 reads) — and 3..=6 its first sentence within [`ARGUMENT_TOKENS`]. A wording no shorter than the server's is left out.
 
+mod asides;
 mod clip;
 mod facts;
 mod tasks;

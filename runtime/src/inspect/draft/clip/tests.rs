@@ -48,14 +48,14 @@ fn a_cut_drops_a_list_of_examples_whole() {
         fit("Current thought number, e.g., 1, 2, 3, 4, 5, 6, 7, 8", 8),
         "Current thought number."
     );
+    // Its examples out, "numeric value" is what the type says.
     assert_eq!(
         facts(
             "Current thought number (numeric value, e.g., 1, 2, 3)",
             &number,
             6
-        )
-        .as_deref(),
-        Some("numeric value.")
+        ),
+        None
     );
     // Not a list of examples: cut at its last clause break, as elsewhere.
     assert_eq!(
@@ -120,4 +120,73 @@ fn a_list_s_heading_ends_the_first_paragraph() {
     assert_eq!(terse(text, 16), "Notion | Retrieve a user");
     // A line wrapped mid-sentence is still one sentence.
     assert_eq!(plain("Read a file\nas text."), "Read a file as text.");
+}
+
+#[test]
+fn a_bulleted_list_reads_as_one() {
+    // Desktop Commander's `get_file_info`.
+    let text = "Retrieve detailed metadata about a file or directory including:\n\
+                - size\n- creation time\n- permissions\n\
+                - lineCount (for text files)\n- lastLine (zero-indexed number of last line, \
+                for text files)\n\nOnly works within allowed directories.";
+    assert_eq!(
+        first_paragraph(&plain(text)),
+        "Retrieve detailed metadata about a file or directory including: size, creation \
+         time, permissions, lineCount (for text files), lastLine (zero-indexed number of last \
+         line, for text files)"
+    );
+    // Cut whole, not after its first items.
+    assert_eq!(
+        terse(text, 16),
+        "Retrieve detailed metadata about a file or directory."
+    );
+    // A cut inside an aside drops the aside, not its closing mark.
+    let middle = fit(first_paragraph(&plain(text)), 34);
+    assert!(middle.ends_with("lineCount (for text files)."), "{middle}");
+    assert_eq!(
+        fit(
+            "The length of time to wait before giving up (for drain operation, or not)",
+            12
+        ),
+        "The length of time to wait before giving up."
+    );
+    // Emphasis is no bullet.
+    assert_eq!(plain("**Note**: a\n**Also** b"), "Note: a Also b");
+}
+
+#[test]
+fn a_conjunction_inside_a_phrase_or_a_list_is_no_clause_break() {
+    // chrome-devtools-mcp's `filePath` and `navigate_page.type`.
+    assert_eq!(
+        fit(
+            "The absolute or relative path to a JavaScript file on the MCP server's local \
+             filesystem",
+            12
+        ),
+        "The absolute or relative path to a JavaScript file."
+    );
+    assert_eq!(
+        fit(
+            "Navigate the page by URL, back or forward in history, or reload",
+            10
+        ),
+        "Navigate the page by URL."
+    );
+    // Nor does a cut end on the word before a number it dropped.
+    assert_eq!(
+        fit(
+            "Set to true to return the preserved messages over the last 3 navigations",
+            11
+        ),
+        "Set to true to return the preserved messages."
+    );
+    // A mark inside a word is the word's: `a .heapsnapshot file`, `'WxH[,mobile]'`.
+    assert_eq!(
+        without_asides("A path to a .heapsnapshot file (optional)."),
+        "A path to a .heapsnapshot file."
+    );
+    assert_eq!(
+        without_asides("Emulate viewports '<w>x<h>[,mobile]' (or none)"),
+        "Emulate viewports '<w>x<h>[,mobile]'"
+    );
 }

@@ -32,7 +32,7 @@ fn facts_are_what_name_and_type_do_not_say() {
     assert_eq!(super::facts("Defaults to name.", &with_default, 12), None);
     assert_eq!(
         argument_sentence("Page number (default: 1, e.g. 2). More.", &none, 24),
-        "Page number (default: 1, e.g. 2)"
+        "Page number (default: 1)"
     );
     assert_eq!(
         argument_sentence("Branch (e.g. 'main').", &none, 24),
@@ -50,7 +50,7 @@ fn labelled_good_and_bad_examples_are_no_facts() {
                 passwords, credentials, personal data, or proprietary code in your query.";
     assert_eq!(
         facts(text, &none, 12).as_deref(),
-        Some("Do not include any sensitive or confidential information.")
+        Some("Do not include any sensitive or confidential information")
     );
     assert_eq!(
         without_asides("Bad (too vague): 'auth' , or 'hooks' ."),
@@ -91,5 +91,92 @@ fn code_is_no_prose_to_shorten() {
     assert_eq!(
         argument_sentence(code, &none, 24),
         "A JavaScript function containing Playwright code to execute"
+    );
+}
+
+#[test]
+fn what_the_schema_states_is_no_fact() {
+    // mcp-server-kubernetes' `output`: its values and its format are the enum's.
+    let output = json!({"type": "string", "enum": ["json", "yaml", "name"], "default": "yaml"});
+    assert_eq!(
+        facts("Output format. One of: json|yaml|name", &output, 12),
+        None
+    );
+    // chrome-devtools-mcp's `navigate_page.type`: `url` is a value, not a format.
+    let kind = json!({"type": "string", "enum": ["url", "back", "forward", "reload"]});
+    assert_eq!(
+        facts(
+            "Navigate the page by URL, back or forward in history, or reload.",
+            &kind,
+            12
+        ),
+        None
+    );
+    // `take_screenshot.format`: a quoted default the schema states.
+    let format = json!({"type": "string", "enum": ["png", "jpeg"], "default": "png"});
+    assert_eq!(
+        facts(
+            "Type of format to save the screenshot as. Default is \"png\"",
+            &format,
+            12
+        ),
+        None
+    );
+    // `performance_start_trace.reload`: a boolean has no format; a URL it mentions is none.
+    let flag = json!({"type": "boolean", "default": true});
+    assert_eq!(
+        facts(
+            "Determines if the page should be reloaded. Navigate the page to the right URL \
+             using the navigate_page tool BEFORE starting the trace.",
+            &flag,
+            12
+        ),
+        None
+    );
+}
+
+#[test]
+fn a_fact_is_read_whole_or_not_at_all() {
+    let none = json!({"type": "string"});
+    // chrome-devtools-mcp's `upload_file.filePaths`: a qualifier is read with its sentence.
+    assert_eq!(
+        facts(
+            "One or more files paths to upload. File paths have to be local to the browser \
+             instance (not the MCP).",
+            &json!({"type": "array"}),
+            16
+        )
+        .as_deref(),
+        Some("File paths have to be local to the browser instance (not the MCP)")
+    );
+    // mcp-server-kubernetes' `timeout`: an aside's examples are no fact.
+    assert_eq!(
+        facts(
+            "The length of time to wait before giving up (for drain operation, e.g., '5m', '1h')",
+            &none,
+            12
+        ),
+        None
+    );
+    // A cut that loses what made a piece a fact (`Omit or set the rate to 1 …` → `Omit`;
+    // `… use 'manifest' instead` → `Safe on all transports`) leaves nothing.
+    assert_eq!(
+        facts(
+            "Inline file contents. Safe on all transports; use this instead of \"fromFile\" \
+             on remote (SSE/Streamable HTTP) servers.",
+            &none,
+            8
+        ),
+        None
+    );
+    // A condition left at a cut's end, after a dash: `optional - if not provided.`
+    assert_eq!(
+        facts(
+            "Name of the resource (optional - if not provided, lists all resources of the \
+             specified type)",
+            &none,
+            8
+        ),
+        None
     );
 }
