@@ -1,12 +1,13 @@
 //! `mcp-tailor init` on the catalogs of two real servers nobody here wrote, captured from
 //! pinned npm packages (`tests/init/server-*.json`: `@modelcontextprotocol/server-filesystem`
 //! 2026.8.31 and `server-github` 2025.4.8, their raw `tools/list` results), with tasks
-//! written as users ask (`tests/init/*-tasks.toml`); and five where drafts once read
+//! written as users ask (`tests/init/*-tasks.toml`); and six where drafts once read
 //! broken (`context7-mcp.json`: npm `@upstash/context7-mcp` 4.1.1; excerpts, some tools
 //! each: `notion-mcp-server-excerpt.json`, `@notionhq/notion-mcp-server` 2.5.2;
 //! `chrome-devtools-mcp-excerpt.json`, `chrome-devtools-mcp` 1.11.0;
 //! `desktop-commander-excerpt.json`, `@wonderwhy-er/desktop-commander` 0.2.52;
-//! `mcp-server-kubernetes-excerpt.json`, `mcp-server-kubernetes` 4.1.7).
+//! `mcp-server-kubernetes-excerpt.json`, `mcp-server-kubernetes` 4.1.7;
+//! `arxiv-mcp-server-excerpt.json`, PyPI `arxiv-mcp-server` 0.8.2).
 //! `.ci/run` also runs `init` on live servers (`tests/third_party.rs` in the tests crate).
 
 use std::path::{Path, PathBuf};
@@ -308,6 +309,7 @@ fn drafts_read_whole_where_they_once_broke_off() {
         "chrome-devtools-mcp-excerpt.json",
         "desktop-commander-excerpt.json",
         "mcp-server-kubernetes-excerpt.json",
+        "arxiv-mcp-server-excerpt.json",
     ] {
         let out = out_file(catalog);
         init_catalog(&fixture(catalog), &out, None);

@@ -1,6 +1,7 @@
-//! Where a text's asides are: its parenthetical groups, `( … )` and `[ … ]`, each opened
-//! at a word's start. A bracket inside a word is the word's (`items[0]`,
-//! `'<width>x<height>[,mobile]'`), no aside.
+//! Where a text's asides are: its parenthetical groups, `( … )` and `[ … ]`. A square
+//! bracket inside a word is the word's (`items[0]`, `'<width>x<height>[,mobile]'`), no
+//! aside; so is a word's ending in parentheses (`field(s)`). Any other parenthesis opens
+//! one (`branches('all')` is the server's typo).
 
 use std::ops::Range;
 
@@ -32,7 +33,13 @@ pub(super) fn asides(text: &str) -> Vec<Aside> {
     for (i, c) in text.char_indices() {
         match c {
             '(' | '[' => {
-                if open == 0 && before.is_none_or(char::is_whitespace) {
+                // A word's own ending in parentheses (`field(s)`) is the word's too.
+                let inner = &text[i + 1..];
+                let ending = inner.find(')').is_some_and(|end| {
+                    (1..=3).contains(&end) && inner[..end].chars().all(|c| c.is_ascii_lowercase())
+                });
+                let attached = before.is_some_and(|b: char| !b.is_whitespace());
+                if open == 0 && !(attached && (c == '[' || ending)) {
                     start = Some(i);
                 }
                 open += 1;
@@ -78,14 +85,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_aside_opens_at_a_word_s_start() {
-        let text = "Size (in bytes [or KiB]) of items[0], as 'WxH[,mobile]' (open";
+    fn a_square_bracket_inside_a_word_is_the_word_s() {
+        let text =
+            "Size (in bytes [or KiB]) of items[0], as 'WxH[,mobile]', all('all') field(s) (open";
         let found = asides(text);
-        assert_eq!(found.len(), 2);
+        assert_eq!(found.len(), 3);
         assert_eq!(found[0].inner(text), "in bytes [or KiB]");
         assert!(found[0].closed);
-        assert_eq!(found[1].inner(text), "open");
-        assert!(!found[1].closed);
-        assert_eq!(outside(text), "Size  of items[0], as 'WxH[,mobile]' ");
+        assert_eq!(found[1].inner(text), "'all'");
+        assert_eq!(found[2].inner(text), "open");
+        assert!(!found[2].closed);
+        assert_eq!(
+            outside(text),
+            "Size  of items[0], as 'WxH[,mobile]', all field(s) "
+        );
     }
 }

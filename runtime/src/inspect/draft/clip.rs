@@ -244,8 +244,8 @@ fn without_dangling_end(text: &str) -> &str {
 
 /// `text` within `budget` tokens: whole when it fits; else cut at its last clause break
 /// ([`clause_break`]) while that helps — a cut inside a list of examples drops the whole
-/// list, not its last items — then word by word, never inside an aside it leaves open;
-/// ended with a period.
+/// list, not its last items — then before a phrase ([`phrase_end`]), else word by word,
+/// never inside an aside it leaves open; ended with a period.
 pub(crate) fn fit(text: &str, budget: usize) -> String {
     let text = text.trim();
     if count_tokens(text) <= budget {
@@ -258,11 +258,9 @@ pub(crate) fn fit(text: &str, budget: usize) -> String {
             None => break,
         }
     }
-    while count_tokens(&kept) + 1 > budget {
-        match kept.rfind(' ') {
-            Some(at) => kept.truncate(at),
-            None => break,
-        }
+    if count_tokens(&kept) + 1 > budget {
+        let at = phrase_end(&kept, budget).unwrap_or_else(|| word_end(&kept, budget));
+        kept.truncate(at);
     }
     let kept = without_open_aside(&kept);
     let kept = without_dangling_end(kept.trim_end_matches(BREAKS));
@@ -270,13 +268,45 @@ pub(crate) fn fit(text: &str, budget: usize) -> String {
     format!("{kept}.")
 }
 
-/// Where `text`'s last clause break is, outside parentheses: a mark (`;`, `,`, ` - `,
-/// ` — `), a relative (` which `, ` that `), or a conjunction (` and `, ` or `) where what
-/// stays is three words at least and does not end inside a list (`The absolute or
-/// relative path` is no clause: `by URL, back or forward` neither).
+/// Where `text` is cut to fit `budget` tokens (its full stop counted) before a phrase: the
+/// last word break followed by a `DANGLING` word (`… arXiv papers | using authoritative
+/// metadata`) or an aside that leaves three words at least.
+fn phrase_end(text: &str, budget: usize) -> Option<usize> {
+    text.match_indices(' ')
+        .map(|(at, _)| at)
+        .filter(|&at| {
+            let next = text[at + 1..].split(' ').next().unwrap_or_default();
+            (DANGLING.contains(&next.to_ascii_lowercase().as_str()) || next.starts_with(['(', '[']))
+                && text[..at].split_whitespace().count() >= 3
+        })
+        .rev()
+        .find(|&at| count_tokens(&text[..at]) < budget)
+}
+
+/// Where `text` is cut to fit `budget` tokens (its full stop counted), word by word.
+fn word_end(text: &str, budget: usize) -> usize {
+    let mut end = text.len();
+    while count_tokens(&text[..end]) >= budget {
+        match text[..end].rfind(' ') {
+            Some(at) => end = at,
+            None => break,
+        }
+    }
+    end
+}
+
+/// Where `text`'s last clause break is, outside its asides: a mark (`;`, `,`, ` - `,
+/// ` — `), ` which `, or a conjunction (` and `, ` or `) where what stays is three words
+/// at least and does not end inside a list (`The absolute or relative path` is no clause:
+/// `by URL, back or forward` neither), nor is completed by it (`for one or more papers`).
+/// (` that ` begins no clause to cut: `papers that it references` are not all papers.)
 fn clause_break(text: &str) -> Option<usize> {
-    let marks = ["; ", ", ", " - ", " — ", " which ", " that "];
+    let marks = ["; ", ", ", " - ", " — ", " which "];
     let conjunctions = [" and ", " or "];
+    // What completes the word before it: `one or more`, `5 or fewer`, `and/or`.
+    let completing = [
+        "more", "less", "fewer", "later", "earlier", "higher", "lower", "equal",
+    ];
     let asides = asides(text);
     let outside = |i: usize| !asides.iter().any(|a| a.bytes.start < i && i < a.bytes.end);
     let mut found = None;
@@ -285,6 +315,10 @@ fn clause_break(text: &str) -> Option<usize> {
         let stays = &text[..i];
         let clause = marks.iter().any(|m| rest.starts_with(m))
             || (conjunctions.iter().any(|c| rest.starts_with(c))
+                && !rest
+                    .split_whitespace()
+                    .nth(1)
+                    .is_some_and(|next| completing.contains(&next.trim_end_matches(BREAKS)))
                 && stays.split_whitespace().count() >= 3
                 && stays
                     .rsplit(", ")

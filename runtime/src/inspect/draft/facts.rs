@@ -2,7 +2,7 @@
 //! formats, units, ranges, defaults — and its first sentence with just those asides:
 //! the terse and middle wordings of an argument.
 
-use super::asides::{asides, outside};
+use super::asides::{Aside, asides};
 use super::clip::{fit, plain, sentences, tidy, without_examples};
 
 /// Words that mark a fact an argument's name and type do not carry.
@@ -62,20 +62,57 @@ const ANY_TYPE: &[&str] = &[
     "one of", "either", "must", "default", "defaults", "only", "not", "required", "optional",
 ];
 
-/// The pieces of a text: each sentence's words outside its asides, then each closed aside
-/// on its own, up to its examples.
-fn pieces(plain: &str) -> Vec<(String, Vec<String>)> {
+/// One sentence of a text, with its asides.
+struct Piece<'a> {
+    sentence: &'a str,
+    /// Each aside, closed or not, and what it says up to its examples (a closed one's).
+    asides: Vec<(Aside, String)>,
+}
+
+impl Piece<'_> {
+    /// The sentence's words outside its asides.
+    fn main(&self) -> String {
+        self.with(|_| false)
+    }
+
+    /// What each closed aside says, up to its examples.
+    fn groups(&self) -> impl Iterator<Item = &str> {
+        self.asides
+            .iter()
+            .filter(|(aside, said)| aside.closed && !said.is_empty())
+            .map(|(_, said)| said.as_str())
+    }
+
+    /// The sentence with the closed asides `keep` picks, each as it says it, where it
+    /// stands (`'relevance' (default) or 'date'`), and no other.
+    fn with(&self, keep: impl Fn(&str) -> bool) -> String {
+        let mut out = String::with_capacity(self.sentence.len());
+        let mut from = 0;
+        for (aside, said) in &self.asides {
+            out.push_str(&self.sentence[from..aside.bytes.start]);
+            if aside.closed && !said.is_empty() && keep(said) {
+                out.push_str(&format!("({said})"));
+            }
+            from = aside.bytes.end;
+        }
+        out.push_str(&self.sentence[from..]);
+        tidy(&out)
+    }
+}
+
+/// The pieces of a text: its sentences, each with its asides.
+fn pieces(plain: &str) -> Vec<Piece<'_>> {
     sentences(plain)
         .into_iter()
-        .map(|sentence| {
-            let groups = asides(sentence)
+        .map(|sentence| Piece {
+            sentence,
+            asides: asides(sentence)
                 .into_iter()
-                .filter(|aside| aside.closed)
-                .map(|aside| tidy(without_examples(aside.inner(sentence))));
-            (
-                tidy(&outside(sentence)),
-                groups.filter(|g| !g.is_empty()).collect(),
-            )
+                .map(|aside| {
+                    let said = tidy(without_examples(aside.inner(sentence)));
+                    (aside, said)
+                })
+                .collect(),
         })
         .collect()
 }
@@ -115,7 +152,8 @@ fn is_example(piece: &str) -> bool {
 enum Fact {
     /// A value, format, unit, range or default: it says something on its own.
     Standing,
-    /// Only a qualifier (`not`, `only`, `must`): it says something of its sentence.
+    /// Only a qualifier (`not`, `only`, `must`, or a fact word alone: `default`): it says
+    /// something of its sentence.
     Qualifier,
 }
 
@@ -177,7 +215,10 @@ fn fact(piece: &str, schema: &serde_json::Value) -> Option<Fact> {
     let number = words
         .iter()
         .any(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()));
-    match (fact_word || quoted || number, qualifier) {
+    // A fact word alone (`(default)`, `(optional)`) qualifies its sentence too.
+    let alone = words.iter().filter(|w| !w.is_empty()).count() == 1;
+    let standing = quoted || number || (fact_word && !alone);
+    match (standing, fact_word || qualifier) {
         (true, _) => Some(Fact::Standing),
         (false, true) => Some(Fact::Qualifier),
         (false, false) => None,
@@ -194,28 +235,26 @@ pub(crate) fn facts(
     budget: usize,
 ) -> Option<String> {
     let mut kept: Vec<String> = Vec::new();
-    for (main, groups) in pieces(&plain(description)) {
-        let main = main.trim_end_matches(['.', ' ']);
+    for piece in pieces(&plain(description)) {
+        let main = piece.main();
         // An example's parentheticals are the example's (`getByRole('button')`).
-        if is_example(main) || is_code(main) {
+        if is_example(&main) || is_code(&main) {
             continue;
         }
-        let main = without_examples(main);
-        let main_is_fact = is_fact(main, schema);
-        if main_is_fact {
-            kept.push(main.to_owned());
+        // An aside that only qualifies its sentence (`(not the MCP)`, `(default)`) is read
+        // in it, where it stands.
+        let qualifying = |group: &str| fact(group, schema) == Some(Fact::Qualifier);
+        let sentence = piece.with(qualifying);
+        let sentence = without_examples(sentence.trim_end_matches(['.', ' ']));
+        if is_fact(sentence, schema) {
+            kept.push(sentence.to_owned());
         }
-        for group in groups {
-            match fact(&group, schema) {
-                Some(Fact::Standing) => kept.push(group),
-                // `(not the MCP)` says nothing without its sentence.
-                Some(Fact::Qualifier) => match (main_is_fact, kept.last_mut()) {
-                    (true, Some(last)) => *last = format!("{last} ({group})"),
-                    _ => kept.push(format!("{main} ({group})")),
-                },
-                None => {}
-            }
-        }
+        kept.extend(
+            piece
+                .groups()
+                .filter(|group| fact(group, schema) == Some(Fact::Standing))
+                .map(str::to_owned),
+        );
     }
     if kept.is_empty() {
         return None;
@@ -269,21 +308,16 @@ pub(crate) fn argument_sentence(
     schema: &serde_json::Value,
     budget: usize,
 ) -> String {
-    let Some((main, groups)) = pieces(&plain(description)).into_iter().next() else {
+    let plain = plain(description);
+    let Some(piece) = pieces(&plain).into_iter().next() else {
         return String::new();
     };
     // Code is no prose to shorten: its parentheses are no asides (`(element) => { … }`).
-    if is_code(&main) {
+    if is_code(&piece.main()) {
         return String::new();
     }
-    let main = main.trim_end_matches(['.', ' ']);
-    let facts: Vec<String> = groups.into_iter().filter(|g| is_fact(g, schema)).collect();
-    let text = if facts.is_empty() {
-        main.to_owned()
-    } else {
-        format!("{main} ({})", facts.join("; "))
-    };
-    fit(&text, budget)
+    let text = piece.with(|group| is_fact(group, schema));
+    fit(text.trim_end_matches(['.', ' ']), budget)
 }
 
 #[cfg(test)]

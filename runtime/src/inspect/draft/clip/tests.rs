@@ -190,3 +190,33 @@ fn a_conjunction_inside_a_phrase_or_a_list_is_no_clause_break() {
         "Emulate viewports '<w>x<h>[,mobile]'"
     );
 }
+
+#[test]
+fn a_cut_ends_before_a_phrase_not_inside_one() {
+    // arxiv-mcp-server's `citation_graph` and `export_citations`.
+    assert_eq!(
+        fit(
+            "Return papers citing an arXiv paper and papers that it references using \
+             Semantic Scholar's citation graph",
+            16
+        ),
+        "Return papers citing an arXiv paper."
+    );
+    assert_eq!(
+        fit(
+            "Export BibTeX citations for one or more arXiv papers using authoritative arXiv \
+             metadata, never model-generated fields",
+            16
+        ),
+        "Export BibTeX citations for one or more arXiv papers."
+    );
+    // chrome-devtools-mcp's `performance_analyze_insight`.
+    assert_eq!(
+        fit(
+            "Provides more detailed information on a specific Performance Insight of an \
+             insight set that was highlighted in the results of a trace recording",
+            16
+        ),
+        "Provides more detailed information on a specific Performance Insight of an insight set."
+    );
+}

@@ -112,6 +112,18 @@ fn what_the_schema_states_is_no_fact() {
         ),
         None
     );
+    // Values no enum states are facts (mcp-server-git's `branch_type`, its last one
+    // written without a space).
+    assert_eq!(
+        facts(
+            "Whether to list local branches ('local'), remote branches ('remote') or all \
+             branches('all').",
+            &json!({"type": "string"}),
+            12
+        )
+        .as_deref(),
+        Some("'local'; 'remote'; 'all'")
+    );
     // `take_screenshot.format`: a quoted default the schema states.
     let format = json!({"type": "string", "enum": ["png", "jpeg"], "default": "png"});
     assert_eq!(
@@ -178,5 +190,20 @@ fn a_fact_is_read_whole_or_not_at_all() {
             8
         ),
         None
+    );
+}
+
+#[test]
+fn a_lone_fact_word_stays_where_it_stands() {
+    // arxiv-mcp-server's `sort_by`: the default is `relevance`, not `date`.
+    let sort = json!({"type": "string", "enum": ["relevance", "date"]});
+    let text = "Sort by 'relevance' (default) or 'date' (newest first).";
+    assert_eq!(
+        argument_sentence(text, &sort, 24),
+        "Sort by 'relevance' (default) or 'date'"
+    );
+    assert_eq!(
+        facts(text, &sort, 16).as_deref(),
+        Some("Sort by 'relevance' (default) or 'date'")
     );
 }
