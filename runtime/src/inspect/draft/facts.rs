@@ -180,15 +180,23 @@ fn fact(piece: &str, schema: &serde_json::Value) -> Option<Fact> {
     let boolean = schema.get("type").and_then(serde_json::Value::as_str) == Some("boolean");
     let stated = |word: &str| match word {
         "default" | "defaults" => schema.get("default").is_some(),
-        "one of" | "either" | "format" => !values.is_empty(),
+        "one of" | "either" => !values.is_empty(),
+        "format" => !values.is_empty() || boolean,
         "required" | "optional" => true,
         _ => values.iter().any(|v| v == word) || (boolean && !ANY_TYPE.contains(&word)),
     };
     let words: Vec<&str> = lower
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '%' || c == '-'))
         .collect();
+    // "format" is a fact where a format is named (`in ISO format`, `Markdown format`), not
+    // in `The format of the content`.
+    let named = piece
+        .split_whitespace()
+        .skip(1)
+        .any(|w| w.starts_with(char::is_uppercase));
     let said = |fact: &&str| {
         !stated(fact)
+            && (*fact != "format" || named || piece.contains(':'))
             && if fact.contains(' ') || *fact == "%" {
                 lower.contains(fact)
             } else {
@@ -267,7 +275,7 @@ pub(crate) fn facts(
     while let Some(last) = said.pop() {
         let whole = without_lone_condition(last);
         cut |= whole != last;
-        if is_fact(whole, schema) {
+        if is_fact(whole, schema) && !cut_in_values(whole, &kept) {
             said.push(whole);
             break;
         }
@@ -278,6 +286,15 @@ pub(crate) fn facts(
         (false, false) => Some(fitted),
         (false, true) => Some(format!("{}.", said.join("; "))),
     }
+}
+
+/// Whether `said` is what a cut left of a list of quoted values (`must contain 'filename',
+/// 'mime_type'` of three): a part of the values reads as all of them.
+fn cut_in_values(said: &str, kept: &[String]) -> bool {
+    let quotes = ['\'', '"', '`'];
+    kept.iter()
+        .filter_map(|piece| piece.strip_prefix(said))
+        .any(|lost| said.contains(quotes) && lost.contains(quotes))
 }
 
 /// `clause` without the condition it ends on, cut off from what it conditions (`If not

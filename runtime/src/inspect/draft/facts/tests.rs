@@ -207,3 +207,25 @@ fn a_lone_fact_word_stays_where_it_stands() {
         Some("Sort by 'relevance' (default) or 'date'")
     );
 }
+
+#[test]
+fn a_list_of_values_is_read_whole_or_not_at_all() {
+    let none = json!({"type": "string"});
+    // mcp-atlassian's `jira_create_customer_request.attachments`: two keys of three read as
+    // all of them.
+    assert_eq!(
+        facts(
+            "JSON array string of files to attach to the created request. Each object must \
+             contain 'filename', 'mime_type', and base64-encoded 'base64' content.",
+            &none,
+            12
+        ),
+        None
+    );
+    // Its `content_format`: "format" names the argument, no format.
+    assert_eq!(
+        facts("The format of the content parameter", &none, 12),
+        None
+    );
+    assert!(facts("Start time in ISO format", &none, 12).is_some());
+}
