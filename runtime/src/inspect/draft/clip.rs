@@ -124,8 +124,8 @@ pub(crate) fn sentences(text: &str) -> Vec<&str> {
     out
 }
 
-/// `text` without its asides (`( … )`, `[ … ]`, opened at a word's start) and without its examples (from
-/// "e.g.", "for example", "such as" or "Example:" to the end of the sentence).
+/// `text` without its asides (`( … )`, `[ … ]`: [`asides`]) and without its examples
+/// (from "e.g.", "for example", "such as" or "Example:" to the end of the sentence).
 pub(crate) fn without_asides(text: &str) -> String {
     tidy(without_examples(&outside(text)))
 }
@@ -168,63 +168,16 @@ pub(super) fn tidy(text: &str) -> String {
 const BREAKS: &[char] = &[' ', ',', ';', ':', '-', '—', '–'];
 
 /// Words a cut text must not end on: it would break off mid-phrase ("retrieved from.").
-const DANGLING: &[&str] = &[
-    "a",
-    "an",
-    "the",
-    "and",
-    "or",
-    "but",
-    "nor",
-    "of",
-    "to",
-    "from",
-    "in",
-    "into",
-    "on",
-    "onto",
-    "at",
-    "by",
-    "for",
-    "with",
-    "without",
-    "via",
-    "per",
-    "as",
-    "than",
-    "if",
-    "when",
-    "where",
-    "which",
-    "that",
-    "whose",
-    "its",
-    "their",
-    "your",
-    "this",
-    "these",
-    "is",
-    "are",
-    "be",
-    "over",
-    "under",
-    "after",
-    "before",
-    "about",
-    "between",
-    "through",
-    "during",
-    "against",
-    "within",
-    "across",
-    "using",
-    "like",
-    "including",
-    "such",
-    "last",
-    "first",
-    "next",
-];
+const DANGLING: &str = "a an the and or but nor of to from in into on onto at by for with \
+    without via per as than if when where which that whose its their your this these is are \
+    be over under after before about between through during against within across using \
+    like including such last first next";
+
+/// Whether `word` is one a cut text must not end on ([`DANGLING`]).
+fn dangling(word: &str) -> bool {
+    let word = word.to_ascii_lowercase();
+    DANGLING.split_whitespace().any(|w| w == word)
+}
 
 /// `text` without the words it ends on that would leave it broken off (`DANGLING`), while
 /// two words are left.
@@ -232,9 +185,7 @@ fn without_dangling_end(text: &str) -> &str {
     let mut kept = text.trim_end();
     while let Some(at) = kept.rfind(' ') {
         let last = kept[at + 1..].trim_end_matches(BREAKS);
-        if !DANGLING.contains(&last.to_ascii_lowercase().as_str())
-            || kept[..at].split_whitespace().count() < 2
-        {
+        if !dangling(last) || kept[..at].split_whitespace().count() < 2 {
             break;
         }
         kept = kept[..at].trim_end();
@@ -276,7 +227,7 @@ fn phrase_end(text: &str, budget: usize) -> Option<usize> {
         .map(|(at, _)| at)
         .filter(|&at| {
             let next = text[at + 1..].split(' ').next().unwrap_or_default();
-            (DANGLING.contains(&next.to_ascii_lowercase().as_str()) || next.starts_with(['(', '[']))
+            (dangling(next) || next.starts_with(['(', '[']))
                 && text[..at].split_whitespace().count() >= 3
         })
         .rev()
