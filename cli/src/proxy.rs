@@ -16,14 +16,18 @@ use tokio::sync::mpsc;
 const MARGIN: Duration = Duration::from_millis(250);
 
 pub(crate) fn run(options: ProxyOptions) -> ExitCode {
-    // Colours only for a person at a terminal, never into a log file.
+    // Colours only for a person at a terminal, never into a log file. (`RUST_LOG` sets
+    // what is logged; by default not rmcp's transport worker, whose fatal errors the
+    // gateway says itself in the user's terms — a handshake that failed, "upstream
+    // failure: …" — and whose one is no failure where a legacy HTTP+SSE server refuses
+    // the first POST.)
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(terminal)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,rmcp=warn".into()),
+                .unwrap_or_else(|_| "info,rmcp=warn,rmcp::transport::worker=off".into()),
         )
         .init();
     let runtime = match crate::runtime() {

@@ -1,6 +1,7 @@
 //! `mcp-tailor` as users run it, in real processes over real transports: `inspect -- COMMAND`
 //! against a stdio server it starts (the command is `mcp-tailor proxy` itself, in front of
-//! an HTTP upstream this test serves), and `proxy` reloading its file on `SIGHUP`.
+//! an HTTP upstream this test serves), `proxy` reloading its file on `SIGHUP`, and what
+//! it logs when that upstream fails.
 
 mod common;
 
@@ -240,4 +241,84 @@ async fn proxy_reads_requests_that_name_no_level_at_the_given_one() {
         Some("Search the notes.")
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An HTTP upstream that fails mid-session is logged in the user's terms: what it
+/// answered, not rmcp's wrappings of it (a transport's type name).
+#[tokio::test(flavor = "multi_thread")]
+async fn an_upstream_failure_is_logged_in_the_user_s_terms() {
+    let down = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let switch = down.clone();
+    let url = notes_behind(move |router| {
+        router.layer(axum::middleware::from_fn(
+            move |request: axum::extract::Request, next: axum::middleware::Next| {
+                let down = switch.load(std::sync::atomic::Ordering::Relaxed);
+                async move {
+                    match down {
+                        true => axum::http::StatusCode::SERVICE_UNAVAILABLE.into_response(),
+                        false => next.run(request).await,
+                    }
+                }
+            },
+        ))
+    })
+    .await;
+    let addr = {
+        let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        free.local_addr().unwrap()
+    };
+    let mut proxy = Command::new(BIN)
+        .args(["proxy", "--upstream", &url, "--http", &addr.to_string()])
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    common::listening(addr).await;
+    let client = reqwest::Client::new();
+    let post = |session: Option<String>, body: Value| {
+        let mut request = client
+            .post(format!("http://{addr}/mcp"))
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        if let Some(session) = session {
+            request = request
+                .header("mcp-session-id", session)
+                .header("mcp-protocol-version", "2025-11-25");
+        }
+        request.send()
+    };
+    let opened = post(
+        None,
+        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}}}),
+    )
+    .await
+    .unwrap();
+    let session = opened.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let initialized = serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    post(Some(session.clone()), initialized).await.unwrap();
+    down.store(true, std::sync::atomic::Ordering::Relaxed);
+    let call = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "search_notes", "arguments": {"query": "x"}}});
+    let answer = post(Some(session), call)
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(answer.contains("upstream_failure"), "{answer}");
+    proxy.start_kill().unwrap();
+    let logged = proxy.wait_with_output().await.unwrap();
+    let logged = String::from_utf8_lossy(&logged.stderr);
+    let failure = logged
+        .lines()
+        .find(|line| line.contains("upstream failure: "))
+        .unwrap_or_else(|| panic!("{logged}"));
+    assert!(failure.ends_with("upstream failure: HTTP 503"), "{failure}");
+    assert!(!logged.contains("Transport ["), "{logged}");
 }

@@ -17,7 +17,7 @@ use rmcp::service::{
 use rmcp::transport::streamable_http_client::{
     StreamableHttpClientTransportConfig, StreamableHttpError,
 };
-use rmcp::transport::{StreamableHttpClientTransport, Transport};
+use rmcp::transport::{DynamicTransportError, StreamableHttpClientTransport, Transport};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -64,6 +64,12 @@ fn cause(error: &ClientInitializeError) -> String {
     let ClientInitializeError::TransportError { error, .. } = error else {
         return error.to_string();
     };
+    transport_cause(error)
+}
+
+/// Why a transport failed, in the user's terms: its innermost cause ("Connection refused
+/// (os error 111)"), not rmcp's wrappings of it (a transport's type name).
+pub(super) fn transport_cause(error: &DynamicTransportError) -> String {
     // rmcp's HTTP error does not name reqwest's as its source: start from reqwest's.
     match error
         .error

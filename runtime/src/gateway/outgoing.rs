@@ -5,6 +5,7 @@ use super::answer::unavailable;
 use super::connection::Connection;
 use super::inbound::ProgressQueue;
 use super::lane::Lane;
+use super::open::transport_cause;
 use futures::future::Either;
 use rmcp::ErrorData;
 use rmcp::model::{
@@ -105,7 +106,7 @@ async fn through_rmcp(
         .peer()
         .send_cancellable_request(request, options)
         .await
-        .map_err(|e| unavailable(&e.to_string()))?;
+        .map_err(|e| failed(&e))?;
     let token = handle.progress_token.clone();
     let progress = progress.then(|| connection.progress().track(token.clone()));
     let (id, connection) = (handle.id.clone(), connection.clone());
@@ -113,7 +114,7 @@ async fn through_rmcp(
         match handle.rx.await {
             Ok(Ok(result)) => Ok((result, connection.written().take(&id))),
             Ok(Err(rmcp::ServiceError::McpError(error))) => Err(error),
-            Ok(Err(other)) => Err(unavailable(&other.to_string())),
+            Ok(Err(other)) => Err(failed(&other)),
             Err(_) => Err(unavailable("the upstream closed the connection")),
         }
     };
@@ -123,4 +124,13 @@ async fn through_rmcp(
         progress,
         answer,
     })
+}
+
+/// `-32603` for a request rmcp could not get answered; why, in the user's terms, to the
+/// log (a transport's innermost cause, not rmcp's wrappings of it).
+fn failed(error: &rmcp::ServiceError) -> ErrorData {
+    match error {
+        rmcp::ServiceError::TransportSend(error) => unavailable(&transport_cause(error)),
+        other => unavailable(&other.to_string()),
+    }
 }
