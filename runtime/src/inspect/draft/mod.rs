@@ -224,10 +224,19 @@ fn tool_draft(tool: &Tool) -> ToolDraft {
             // Facts (values, formats, units, ranges, defaults) stay at every level.
             let middle = Some(facts::argument_sentence(&own, &schema, ARGUMENT_TOKENS))
                 .filter(|m| m.len() > 1 && count_tokens(m) < tokens && !same_words(m, &own));
-            let terse = facts::facts(&own, &schema, FACT_TOKENS).map(|t| match &middle {
-                Some(m) if count_tokens(m) < count_tokens(&t) => m.clone(),
-                _ => t,
-            });
+            let terse = facts::facts(&own, &schema, FACT_TOKENS)
+                // No longer than the server's words: all of them are facts then.
+                .map(|t| {
+                    if count_tokens(&t) >= tokens {
+                        own.clone()
+                    } else {
+                        t
+                    }
+                })
+                .map(|t| match &middle {
+                    Some(m) if count_tokens(m) < count_tokens(&t) => m.clone(),
+                    _ => t,
+                });
             // Its own words at every level: nothing to draft.
             let unchanged = middle.is_none() && terse.as_ref().is_some_and(|t| same_words(t, &own));
             (!unchanged).then_some(ArgumentDraft {

@@ -24,6 +24,13 @@ fn a_level_that_only_drops_the_full_stop_is_not_drafted() {
     assert_eq!(draft.terse, None);
     // All of it a fact, kept at every level: the argument keeps its own words.
     assert!(draft.arguments.is_empty(), "{:?}", draft.arguments[0].terse);
+    // Nor is a fact drafted longer than the words it comes from (pieces joined by `; `).
+    let joined = tool_draft(&tool("Search.", "If not supplied branches('all')"));
+    assert!(
+        joined.arguments.is_empty(),
+        "{:?}",
+        joined.arguments[0].terse
+    );
     // A real cut is drafted.
     let longer = tool_draft(&tool(
         "Search the index. Results come back ranked by relevance, best first, with scores.",
