@@ -322,3 +322,53 @@ async fn an_upstream_failure_is_logged_in_the_user_s_terms() {
     assert!(failure.ends_with("upstream failure: HTTP 503"), "{failure}");
     assert!(!logged.contains("Transport ["), "{logged}");
 }
+
+/// `inspect -- COMMAND` begins with `initialize`, as most clients do (a server of an older
+/// SDK may log a `server/discover` probe's refusal at length); a server that refuses it (a
+/// 2026-07-28 one need not serve it) is asked with `server/discover`. The upstream here is
+/// `mcp-tailor proxy` behind a shell script that keeps what it is sent first, and, asked,
+/// refuses `initialize` as such a server would.
+#[tokio::test(flavor = "multi_thread")]
+async fn inspect_begins_with_initialize_and_falls_back_to_discover() {
+    let url = upstream().await;
+    let dir = folder("inspect-lifecycle");
+    let script = r#"
+IFS= read -r first
+printf '%s\n' "$first" >> "$SEEN"
+case "$REFUSE:$first" in
+  yes:*'"method":"initialize"'*)
+    id=$(printf '%s' "$first" | sed -E 's/.*"id":([0-9]+).*/\1/')
+    printf '{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}\n' "$id"
+    exec cat > /dev/null ;;
+  *) { printf '%s\n' "$first"; cat; } | exec "$BIN" proxy --upstream "$URL" ;;
+esac
+"#;
+    for refuse in ["no", "yes"] {
+        let seen = dir.join(format!("seen-{refuse}"));
+        let output = Command::new(BIN)
+            .args(["inspect", "list", "--", "sh", "-c", script])
+            .env("SEEN", &seen)
+            .env("REFUSE", refuse)
+            .env("BIN", BIN)
+            .env("URL", &url)
+            .output()
+            .await
+            .unwrap();
+        assert!(output.status.success(), "{refuse}: {output:?}");
+        assert_eq!(
+            search_notes(&output.stdout)["description"],
+            "Search the notes."
+        );
+        let methods: Vec<String> = std::fs::read_to_string(&seen)
+            .unwrap()
+            .lines()
+            .map(|line| serde_json::from_str::<Value>(line).unwrap()["method"].to_string())
+            .collect();
+        let want = match refuse {
+            "no" => vec!["\"initialize\""],
+            _ => vec!["\"initialize\"", "\"server/discover\""],
+        };
+        assert_eq!(methods, want, "{refuse}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -238,12 +238,30 @@ impl Gateway {
     }
 
     /// Every tool `upstream` lists (all pages), over a connection of its own: what
-    /// `mcp-tailor inspect` reads a server you don't own from.
+    /// `mcp-tailor inspect` reads a server you don't own from. The connection begins with
+    /// `initialize`, as `proxy`'s first one and most clients do (a server of an older SDK
+    /// answers a `server/discover` probe, but may log its refusal at length: the Python
+    /// SDK's 1.x, some 60 lines); where the handshake fails, `server/discover` is tried
+    /// (a 2026-07-28 server need not serve `initialize`).
     pub async fn fetch_tools(upstream: &Upstream) -> Result<Vec<rmcp::model::Tool>, UpstreamError> {
         let client = gateway_client(Default::default());
         let learned = Learned::default();
-        let connection =
-            Connection::open(upstream, &learned, client, false, &Credential::Gateway).await?;
+        let open = |legacy| {
+            Connection::open(
+                upstream,
+                &learned,
+                client.clone(),
+                legacy,
+                &Credential::Gateway,
+            )
+        };
+        let connection = match open(true).await {
+            Err(UpstreamError::Handshake { reason, .. }) => {
+                tracing::debug!("`initialize` failed ({reason}): trying `server/discover`");
+                open(false).await?
+            }
+            opened => opened?,
+        };
         Ok(connection.tools(upstream).await?.0)
     }
 
