@@ -323,16 +323,10 @@ async fn an_upstream_failure_is_logged_in_the_user_s_terms() {
     assert!(!logged.contains("Transport ["), "{logged}");
 }
 
-/// `inspect -- COMMAND` begins with `initialize`, as most clients do (a server of an older
-/// SDK may log a `server/discover` probe's refusal at length); a server that refuses it (a
-/// 2026-07-28 one need not serve it) is asked with `server/discover`. The upstream here is
-/// `mcp-tailor proxy` behind a shell script that keeps what it is sent first, and, asked,
-/// refuses `initialize` as such a server would.
-#[tokio::test(flavor = "multi_thread")]
-async fn inspect_begins_with_initialize_and_falls_back_to_discover() {
-    let url = upstream().await;
-    let dir = folder("inspect-lifecycle");
-    let script = r#"
+/// A stdio upstream for `sh -c`: `mcp-tailor proxy` in front of `$URL`, the first message
+/// it is sent kept in `$SEEN`; with `REFUSE=yes` it refuses `initialize` as a server of
+/// 2026-07-28 alone would.
+const REFUSING: &str = r#"
 IFS= read -r first
 printf '%s\n' "$first" >> "$SEEN"
 case "$REFUSE:$first" in
@@ -343,6 +337,17 @@ case "$REFUSE:$first" in
   *) { printf '%s\n' "$first"; cat; } | exec "$BIN" proxy --upstream "$URL" ;;
 esac
 "#;
+
+/// `inspect -- COMMAND` begins with `initialize`, as most clients do (a server of an older
+/// SDK may log a `server/discover` probe's refusal at length); a server that refuses it (a
+/// 2026-07-28 one need not serve it) is asked with `server/discover`. The upstream here is
+/// `mcp-tailor proxy` behind a shell script that keeps what it is sent first, and, asked,
+/// refuses `initialize` as such a server would.
+#[tokio::test(flavor = "multi_thread")]
+async fn inspect_begins_with_initialize_and_falls_back_to_discover() {
+    let url = upstream().await;
+    let dir = folder("inspect-lifecycle");
+    let script = REFUSING;
     for refuse in ["no", "yes"] {
         let seen = dir.join(format!("seen-{refuse}"));
         let output = Command::new(BIN)
@@ -370,5 +375,65 @@ esac
         };
         assert_eq!(methods, want, "{refuse}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `proxy` in front of an upstream that refuses `initialize` asks it with
+/// `server/discover`, and serves a 2026-07-28 client's stateless requests from it.
+#[tokio::test(flavor = "multi_thread")]
+async fn proxy_serves_an_upstream_that_refuses_initialize_to_stateless_clients() {
+    let url = upstream().await;
+    let dir = folder("proxy-lifecycle");
+    let seen = dir.join("seen");
+    let seen = seen.to_str().unwrap();
+    let addr = {
+        let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        free.local_addr().unwrap()
+    };
+    let _proxy = Command::new(BIN)
+        .args([
+            "proxy",
+            "--http",
+            &addr.to_string(),
+            "--",
+            "sh",
+            "-c",
+            REFUSING,
+        ])
+        .envs([
+            ("SEEN", seen),
+            ("REFUSE", "yes"),
+            ("BIN", BIN),
+            ("URL", &url),
+        ])
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    common::listening(addr).await;
+    let list = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
+        "params": {"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+            "io.modelcontextprotocol/clientCapabilities": {}}}});
+    let answer = reqwest::Client::new()
+        .post(format!("http://{addr}/mcp"))
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/list")
+        .body(list.to_string())
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(answer.contains("\"name\":\"search_notes\""), "{answer}");
+    let first: Vec<String> = std::fs::read_to_string(seen)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap()["method"].to_string())
+        .collect();
+    assert_eq!(first[..2], ["\"initialize\"", "\"server/discover\""]);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -191,16 +191,21 @@ impl Gateway {
             false => Default::default(),
         };
         // With `initialize`, as a session's own: the first session whose client declares the
-        // same capabilities takes it (per client), or every session shares it.
+        // same capabilities takes it (per client), or every session shares it. An upstream
+        // that refuses it (a 2026-07-28 server need not serve `initialize`) is asked with
+        // `server/discover`: then only stateless requests reach it.
         let learned = Learned::default();
-        let first = Connection::open(
-            &upstream,
-            &learned,
-            gateway_client(capabilities),
-            true,
-            &Credential::Gateway,
-        )
-        .await?;
+        let open = |legacy| {
+            let client = gateway_client(capabilities.clone());
+            Connection::open(&upstream, &learned, client, legacy, &Credential::Gateway)
+        };
+        let first = match open(true).await {
+            Err(UpstreamError::Handshake { reason, .. }) => {
+                tracing::info!("`initialize` failed ({reason}): trying `server/discover`");
+                open(false).await?
+            }
+            opened => opened?,
+        };
         let mut info = first.server_info();
         keep_verbatim_capabilities(&first, &mut info);
         let (tools, first_page) = match info.capabilities.tools {
