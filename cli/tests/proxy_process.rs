@@ -120,10 +120,7 @@ async fn proxy_reloads_its_file_on_sighup() {
     write_description(&target, "Before.");
     let link = watched.join("tailoring.toml");
     std::os::unix::fs::symlink(&target, &link).unwrap();
-    let addr = {
-        let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        free.local_addr().unwrap()
-    };
+    let addr = common::free_addr();
     let mut proxy = Command::new(BIN)
         .args(["proxy", "--tailoring"])
         .arg(&link)
@@ -263,10 +260,7 @@ async fn an_upstream_failure_is_logged_in_the_user_s_terms() {
         ))
     })
     .await;
-    let addr = {
-        let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        free.local_addr().unwrap()
-    };
+    let addr = common::free_addr();
     let mut proxy = Command::new(BIN)
         .args(["proxy", "--upstream", &url, "--http", &addr.to_string()])
         .stderr(std::process::Stdio::piped())
@@ -338,6 +332,15 @@ case "$REFUSE:$first" in
 esac
 "#;
 
+/// The method of each first message `REFUSING` kept in `seen`, in order, as JSON.
+fn first_methods(seen: &Path) -> Vec<String> {
+    std::fs::read_to_string(seen)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap()["method"].to_string())
+        .collect()
+}
+
 /// `inspect -- COMMAND` begins with `initialize`, as most clients do (a server of an older
 /// SDK may log a `server/discover` probe's refusal at length); a server that refuses it (a
 /// 2026-07-28 one need not serve it) is asked with `server/discover`. The upstream here is
@@ -364,11 +367,7 @@ async fn inspect_begins_with_initialize_and_falls_back_to_discover() {
             search_notes(&output.stdout)["description"],
             "Search the notes."
         );
-        let methods: Vec<String> = std::fs::read_to_string(&seen)
-            .unwrap()
-            .lines()
-            .map(|line| serde_json::from_str::<Value>(line).unwrap()["method"].to_string())
-            .collect();
+        let methods = first_methods(&seen);
         let want = match refuse {
             "no" => vec!["\"initialize\""],
             _ => vec!["\"initialize\"", "\"server/discover\""],
@@ -386,10 +385,7 @@ async fn proxy_serves_an_upstream_that_refuses_initialize_to_stateless_clients()
     let dir = folder("proxy-lifecycle");
     let seen = dir.join("seen");
     let seen = seen.to_str().unwrap();
-    let addr = {
-        let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        free.local_addr().unwrap()
-    };
+    let addr = common::free_addr();
     let _proxy = Command::new(BIN)
         .args([
             "proxy",
@@ -429,11 +425,7 @@ async fn proxy_serves_an_upstream_that_refuses_initialize_to_stateless_clients()
         .await
         .unwrap();
     assert!(answer.contains("\"name\":\"search_notes\""), "{answer}");
-    let first: Vec<String> = std::fs::read_to_string(seen)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str::<Value>(line).unwrap()["method"].to_string())
-        .collect();
+    let first = first_methods(Path::new(seen));
     assert_eq!(first[..2], ["\"initialize\"", "\"server/discover\""]);
     std::fs::remove_dir_all(&dir).unwrap();
 }

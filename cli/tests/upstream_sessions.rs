@@ -108,10 +108,7 @@ fn proxy_command(args: &[&str], url: &str) -> Command {
 
 /// `proxy --http` in front of the command upstream; the child and its address.
 async fn http_proxy(args: &[&str], url: &str) -> (Child, SocketAddr, u32) {
-    let addr = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap();
+    let addr = common::free_addr();
     let mut command = Command::new(BIN);
     command
         .arg("proxy")

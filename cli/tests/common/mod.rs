@@ -49,12 +49,15 @@ pub async fn serve(server: Server, front: impl FnOnce(axum::Router) -> axum::Rou
     format!("http://{addr}/mcp")
 }
 
+/// A loopback address nothing listens at (a proxy binds it next).
+pub fn free_addr() -> SocketAddr {
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    free.local_addr().unwrap()
+}
+
 /// Starts `proxy ARGS… --http ADDR`; the child and its address.
 pub fn proxy(args: &[&str], env: &[(&str, &str)]) -> (tokio::process::Child, SocketAddr) {
-    let addr = {
-        let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        free.local_addr().unwrap()
-    };
+    let addr = free_addr();
     let child = Command::new(BIN)
         .arg("proxy")
         .args(args)
