@@ -101,6 +101,25 @@ impl Connection {
         Ok(connection)
     }
 
+    /// Opens a connection as `client` with `initialize`, as most clients begin (a server of
+    /// an older SDK answers a `server/discover` probe, but may log its refusal at length:
+    /// the Python SDK's 1.x, some 60 lines); where that handshake fails, with
+    /// `server/discover` (a 2026-07-28 server need not serve `initialize`).
+    pub(super) async fn open_initialize_first(
+        upstream: &Upstream,
+        learned: &Learned,
+        client: ClientConfig,
+    ) -> Result<Connection, UpstreamError> {
+        let gateway = Credential::Gateway;
+        match Connection::open(upstream, learned, client.clone(), true, &gateway).await {
+            Err(UpstreamError::Handshake { reason, .. }) => {
+                tracing::info!("`initialize` failed ({reason}): trying `server/discover`");
+                Connection::open(upstream, learned, client, false, &gateway).await
+            }
+            opened => opened,
+        }
+    }
+
     /// The upstream, to send requests to.
     pub(super) fn peer(&self) -> &Peer<RoleClient> {
         self.service.peer()

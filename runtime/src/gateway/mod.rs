@@ -195,17 +195,8 @@ impl Gateway {
         // that refuses it (a 2026-07-28 server need not serve `initialize`) is asked with
         // `server/discover`: then only stateless requests reach it.
         let learned = Learned::default();
-        let open = |legacy| {
-            let client = gateway_client(capabilities.clone());
-            Connection::open(&upstream, &learned, client, legacy, &Credential::Gateway)
-        };
-        let first = match open(true).await {
-            Err(UpstreamError::Handshake { reason, .. }) => {
-                tracing::info!("`initialize` failed ({reason}): trying `server/discover`");
-                open(false).await?
-            }
-            opened => opened?,
-        };
+        let client = gateway_client(capabilities);
+        let first = Connection::open_initialize_first(&upstream, &learned, client).await?;
         let mut info = first.server_info();
         keep_verbatim_capabilities(&first, &mut info);
         let (tools, first_page) = match info.capabilities.tools {
@@ -244,29 +235,11 @@ impl Gateway {
 
     /// Every tool `upstream` lists (all pages), over a connection of its own: what
     /// `mcp-tailor inspect` reads a server you don't own from. The connection begins with
-    /// `initialize`, as `proxy`'s first one and most clients do (a server of an older SDK
-    /// answers a `server/discover` probe, but may log its refusal at length: the Python
-    /// SDK's 1.x, some 60 lines); where the handshake fails, `server/discover` is tried
-    /// (a 2026-07-28 server need not serve `initialize`).
+    /// `initialize`, as `proxy`'s first one does, `server/discover` tried where that fails.
     pub async fn fetch_tools(upstream: &Upstream) -> Result<Vec<rmcp::model::Tool>, UpstreamError> {
         let client = gateway_client(Default::default());
         let learned = Learned::default();
-        let open = |legacy| {
-            Connection::open(
-                upstream,
-                &learned,
-                client.clone(),
-                legacy,
-                &Credential::Gateway,
-            )
-        };
-        let connection = match open(true).await {
-            Err(UpstreamError::Handshake { reason, .. }) => {
-                tracing::debug!("`initialize` failed ({reason}): trying `server/discover`");
-                open(false).await?
-            }
-            opened => opened?,
-        };
+        let connection = Connection::open_initialize_first(upstream, &learned, client).await?;
         Ok(connection.tools(upstream).await?.0)
     }
 

@@ -62,6 +62,9 @@ const ANY_TYPE: &[&str] = &[
     "one of", "either", "must", "default", "defaults", "only", "not", "required", "optional",
 ];
 
+/// The marks a quoted value is set off by.
+const QUOTES: [char; 3] = ['\'', '"', '`'];
+
 /// One sentence of a text, with its asides.
 struct Piece<'a> {
     sentence: &'a str,
@@ -210,7 +213,7 @@ fn fact(piece: &str, schema: &serde_json::Value) -> Option<Fact> {
         .get("default")
         .and_then(serde_json::Value::as_str)
         .map(str::to_ascii_lowercase);
-    let quoted = ['\'', '"', '`'].iter().any(|q| {
+    let quoted = QUOTES.iter().any(|q| {
         lower.matches(*q).count() >= 2
             && lower.split(*q).skip(1).step_by(2).any(|inner| {
                 !inner.is_empty()
@@ -291,10 +294,9 @@ pub(crate) fn facts(
 /// Whether `said` is what a cut left of a list of quoted values (`must contain 'filename',
 /// 'mime_type'` of three): a part of the values reads as all of them.
 fn cut_in_values(said: &str, kept: &[String]) -> bool {
-    let quotes = ['\'', '"', '`'];
     kept.iter()
         .filter_map(|piece| piece.strip_prefix(said))
-        .any(|lost| said.contains(quotes) && lost.contains(quotes))
+        .any(|lost| said.contains(QUOTES) && lost.contains(QUOTES))
 }
 
 /// `clause` without the condition it ends on, cut off from what it conditions (`If not
