@@ -171,7 +171,7 @@ const BREAKS: &[char] = &[' ', ',', ';', ':', '-', '—', '–'];
 const DANGLING: &str = "a an the and or but nor of to from in into on onto at by for with \
     without via per as than if when where which that whose its their your this these is are \
     be over under after before about between through during against within across using \
-    like including such last first next";
+    like including such last first next based according depending";
 
 /// Whether `word` is one a cut text must not end on ([`DANGLING`]).
 fn dangling(word: &str) -> bool {
@@ -221,13 +221,15 @@ pub(crate) fn fit(text: &str, budget: usize) -> String {
 
 /// Where `text` is cut to fit `budget` tokens (its full stop counted) before a phrase: the
 /// last word break followed by a `DANGLING` word (`… arXiv papers | using authoritative
-/// metadata`) or an aside that leaves three words at least.
+/// metadata`) or an aside that leaves three words at least. Never before a verb (`a url
+/// where the Goggle | is hosted`): that would leave its subject without it.
 fn phrase_end(text: &str, budget: usize) -> Option<usize> {
     text.match_indices(' ')
         .map(|(at, _)| at)
         .filter(|&at| {
             let next = text[at + 1..].split(' ').next().unwrap_or_default();
-            (dangling(next) || next.starts_with(['(', '[']))
+            let verb = ["is", "are", "be"].contains(&next);
+            ((dangling(next) && !verb) || next.starts_with(['(', '[']))
                 && text[..at].split_whitespace().count() >= 3
         })
         .rev()
@@ -264,7 +266,7 @@ fn clause_break(text: &str) -> Option<usize> {
     for (i, _) in text.char_indices().filter(|&(i, _)| i > 0 && outside(i)) {
         let rest = &text[i..];
         let stays = &text[..i];
-        let clause = marks.iter().any(|m| rest.starts_with(m))
+        let clause = (marks.iter().any(|m| rest.starts_with(m)) && !in_list(stays, rest))
             || (conjunctions.iter().any(|c| rest.starts_with(c))
                 && !rest
                     .split_whitespace()
@@ -280,6 +282,23 @@ fn clause_break(text: &str) -> Option<usize> {
         }
     }
     found
+}
+
+/// Whether the comma `rest` begins separates the items of a list of short ones (two words
+/// at most) — between two commas, or the last one's (`, or`) — as in firecrawl-mcp's `a
+/// recurring scrape, crawl, or search that diffs…`: a cut at either comma would leave half
+/// of it. (`by URL, back or forward in history, or reload` has no such list.)
+fn in_list(stays: &str, rest: &str) -> bool {
+    let Some(after) = rest.strip_prefix(", ") else {
+        return false;
+    };
+    let short = |item: &str| item.split_whitespace().count() <= 2;
+    if after.starts_with("and ") || after.starts_with("or ") {
+        // The last item's comma, after a short item that follows a comma itself.
+        return stays.rfind(", ").is_some_and(|at| short(&stays[at + 2..]));
+    }
+    // An item between two commas.
+    after.find(", ").is_some_and(|end| short(&after[..end]))
 }
 
 /// `text` without the aside a cut left open (`… giving up (for drain`).
@@ -320,10 +339,16 @@ fn examples_start(text: &str) -> Option<usize> {
 /// `budget` tokens.
 pub(crate) fn terse(description: &str, budget: usize) -> String {
     let plain = plain(description);
-    let first = sentences(first_paragraph(&plain))
+    let sentence = sentences(first_paragraph(&plain))
         .first()
-        .map(|s| without_asides(s))
+        .copied()
         .unwrap_or_default();
+    let mut first = without_asides(sentence);
+    // Its examples cut, it still ends as the server's sentence did.
+    let end = ['.', '!', '?'];
+    if sentence.trim_end().ends_with(end) && !first.is_empty() && !first.ends_with(end) {
+        first.push('.');
+    }
     fit(&first, budget)
 }
 

@@ -214,7 +214,9 @@ fn tool_draft(tool: &Tool) -> ToolDraft {
             .then_some(text)
     };
     let terse = shorter(clip::terse(own, TERSE_TOKENS));
-    let middle = shorter(clip::middle(own, MIDDLE_TOKENS)).filter(|m| Some(m) != terse.as_ref());
+    // (The same as the terse text, it is still drafted: a level the file leaves out reads
+    // the server's own words, all of them.)
+    let middle = shorter(clip::middle(own, MIDDLE_TOKENS));
     let mut arguments = Vec::new();
     described(&tool.input_schema, &tool.input_schema, "", &mut arguments);
     let arguments = arguments
@@ -403,13 +405,15 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
             );
         }
         let mut entries = Vec::new();
+        let same = terse.is_some() && terse == middle;
         if let Some(terse) = &terse {
+            let levels = if same { "0..=6" } else { "0..=2" };
             entries.push(format!(
-                "  {{ verbosity = \"0..=2\", text = {} }},",
+                "  {{ verbosity = \"{levels}\", text = {} }},",
                 string(terse)
             ));
         }
-        if let Some(middle) = &middle {
+        if let Some(middle) = middle.as_ref().filter(|_| !same) {
             entries.push(format!(
                 "  {{ verbosity = \"3..=6\", text = {} }},",
                 string(middle)
@@ -428,8 +432,10 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
                 Some(facts) => string(facts),
                 None => "false".to_owned(),
             };
-            let mut levels = vec![format!("{{ verbosity = \"0..=2\", text = {terse} }}")];
-            if let Some(middle) = &argument.middle {
+            let same = argument.terse.is_some() && argument.terse == argument.middle;
+            let upto = if same { "0..=6" } else { "0..=2" };
+            let mut levels = vec![format!("{{ verbosity = \"{upto}\", text = {terse} }}")];
+            if let Some(middle) = argument.middle.as_ref().filter(|_| !same) {
                 levels.push(format!(
                     "{{ verbosity = \"3..=6\", text = {} }}",
                     string(middle)

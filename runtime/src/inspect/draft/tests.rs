@@ -87,3 +87,43 @@ fn a_label_every_tool_begins_with_is_cut_from_the_terse_texts() {
     let slack = terse[4].as_deref().unwrap_or_default();
     assert!(slack.starts_with("Slack: Post a message"), "{slack}");
 }
+
+/// firecrawl-mcp's `firecrawl_map`: a first paragraph of one sentence, then pages more. Its
+/// middle text is its terse one, and levels 3..=6 read it too — not the server's own words
+/// (a level the file leaves out reads those, all of them). So for an argument.
+#[test]
+fn a_middle_text_the_same_as_the_terse_one_still_covers_its_levels() {
+    let own = "\nMap a website to discover all indexed URLs on the site.\n\n**Best for:** \
+               Discovering URLs on a website before deciding what to scrape; finding specific \
+               sections or pages within a large site.\n**Common mistakes:** Using crawl to \
+               discover URLs instead of map.";
+    let argument = "Absolute or relative path to a local file to parse. Supported: .html, \
+                    .htm, .pdf, .docx, .doc, .odt, .rtf, .xlsx and .xls files.";
+    let tool = tool(own, argument);
+    let drafted = draft(std::slice::from_ref(&tool), "firecrawl-mcp");
+    let file = crate::Tailoring::parse("draft.toml", &drafted.text).expect(&drafted.text);
+    let worded = |level: u8| {
+        let mut tool = tool.clone();
+        let ctx = crate::RenderCtx::new().verbosity(level);
+        file.tool("search").unwrap().tailor_tool(&mut tool, &ctx);
+        let limit = tool.input_schema["properties"]["limit"]["description"].clone();
+        (tool.description.unwrap_or_default().to_string(), limit)
+    };
+    let map = "Map a website to discover all indexed URLs on the site.";
+    let path = serde_json::json!("Absolute or relative path to a local file to parse");
+    for level in 0..=6 {
+        assert_eq!(
+            worded(level),
+            (map.to_owned(), path.clone()),
+            "level {level}"
+        );
+    }
+    assert_eq!(worded(7).0, own);
+    // One entry for the levels both cover.
+    assert_eq!(
+        drafted.text.matches("verbosity = \"0..=6\"").count(),
+        2,
+        "{}",
+        drafted.text
+    );
+}

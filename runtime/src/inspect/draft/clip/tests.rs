@@ -28,6 +28,20 @@ fn sentences_respect_abbreviations_and_numbers() {
 }
 
 #[test]
+fn a_terse_text_ends_as_its_sentence_did_when_its_examples_go() {
+    // @playwright/mcp's `browser_emulate_media`.
+    assert_eq!(
+        terse(
+            "Emulate CSS media features for the page, for example switch between the light \
+             and dark color scheme. Omitted parameters are left unchanged.",
+            16
+        ),
+        "Emulate CSS media features for the page."
+    );
+    assert_eq!(terse("List the tags, e.g. v1, v2", 16), "List the tags");
+}
+
+#[test]
 fn terse_and_middle_fit_their_budgets() {
     let text = "Read the complete contents of a file from the file system as text. Handles \
                 various text encodings and provides detailed error messages if the file \
@@ -172,6 +186,15 @@ fn a_conjunction_inside_a_phrase_or_a_list_is_no_clause_break() {
         ),
         "Navigate the page by URL."
     );
+    // firecrawl-mcp's `firecrawl_monitor_create`: no half list.
+    assert_eq!(
+        fit(
+            "Create a Firecrawl monitor — a recurring scrape, crawl, or search that diffs \
+             each result against the last retained snapshot",
+            16
+        ),
+        "Create a Firecrawl monitor."
+    );
     // Nor does a cut end on the word before a number it dropped.
     assert_eq!(
         fit(
@@ -188,6 +211,27 @@ fn a_conjunction_inside_a_phrase_or_a_list_is_no_clause_break() {
     assert_eq!(
         without_asides("Emulate viewports '<w>x<h>[,mobile]' (or none)"),
         "Emulate viewports '<w>x<h>[,mobile]'"
+    );
+}
+
+#[test]
+fn a_cut_leaves_no_subject_without_its_verb_nor_a_participle_without_its_object() {
+    // brave-search-mcp-server's `goggles` and `brave_news_search`.
+    assert_eq!(
+        fit(
+            "The parameter supports both a url where the Goggle is hosted or the definition \
+             of the Goggle",
+            12
+        ),
+        "The parameter supports both a url."
+    );
+    assert_eq!(
+        fit(
+            "This tool searches for news articles using Brave's News Search API based on the \
+             user's query",
+            16
+        ),
+        "This tool searches for news articles using Brave's News Search API."
     );
 }
 
