@@ -132,9 +132,12 @@ async fn stopped() {
 }
 
 /// Logs what the file declares that the upstream did not list when last asked (no error:
-/// it may list it later).
+/// it may list it later); nothing while no listing was read.
 fn warn_unmatched(gateway: &Gateway, tailoring: &Tailoring) {
-    for unmatched in tailoring.unmatched(&gateway.listed_tools()) {
+    let Some(tools) = gateway.listed_tools() else {
+        return;
+    };
+    for unmatched in tailoring.unmatched(&tools) {
         tracing::warn!("{unmatched}");
     }
 }

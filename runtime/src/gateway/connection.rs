@@ -131,9 +131,15 @@ impl Connection {
         &self,
         upstream: &Upstream,
     ) -> Result<(Vec<Tool>, ListToolsResult), UpstreamError> {
-        let failed = |e: rmcp::ServiceError| UpstreamError::Handshake {
+        let failed = |e: rmcp::ServiceError| UpstreamError::Listing {
             upstream: upstream.to_string(),
-            reason: format!("tools/list failed: {e}"),
+            reason: match e {
+                rmcp::ServiceError::McpError(error) => format!(
+                    "it answered tools/list with error {}: {}",
+                    error.code.0, error.message
+                ),
+                other => format!("tools/list failed: {other}"),
+            },
         };
         // Each page as the gateway lists it to clients (carrying what rmcp's types could
         // not hold of it); the first is the listing a first session takes.

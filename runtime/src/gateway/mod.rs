@@ -147,6 +147,8 @@ struct GatewayState {
     /// The upstream's tools as last listed, by name: what `get_tool` answers (the HTTP
     /// server checks a call's `Mcp-Param-*` headers against the tool's schema with it).
     tools: std::sync::RwLock<std::collections::HashMap<String, rmcp::model::Tool>>,
+    /// Whether a whole listing was read (the first one can fail).
+    listed: std::sync::atomic::AtomicBool,
     /// The connection stateless requests use, per credential.
     stateless: Slots,
     /// Shared: the connection every session uses, per credential.
@@ -199,12 +201,18 @@ impl Gateway {
         let first = Connection::open_initialize_first(&upstream, &learned, client).await?;
         let mut info = first.server_info();
         keep_verbatim_capabilities(&first, &mut info);
+        // A listing that fails (a server that lists its tools from a service it cannot
+        // reach yet) is no reason not to serve: its clients' own listings go upstream.
         let (tools, first_page) = match info.capabilities.tools {
-            Some(_) => {
-                let (tools, page) = first.tools(&upstream).await?;
-                (tools, Some(page))
-            }
-            None => (Vec::new(), None),
+            Some(_) => match first.tools(&upstream).await {
+                Ok((tools, page)) => (Some(tools), Some(page)),
+                Err(error @ UpstreamError::Listing { .. }) => {
+                    tracing::warn!("{error}");
+                    (None, None)
+                }
+                Err(error) => return Err(error),
+            },
+            None => (Some(Vec::new()), None),
         };
         if let Some(page) = first_page {
             first.relay().listing().put(None, &page);
@@ -219,6 +227,7 @@ impl Gateway {
             options,
             info,
             tools: Default::default(),
+            listed: Default::default(),
             stateless: Slots::default(),
             shared: shared_slot,
             ready: std::sync::Mutex::new(ready),
@@ -229,7 +238,9 @@ impl Gateway {
             shared: state,
             session: Slot::default(),
         };
-        gateway.remember_tools(&tools, true);
+        if let Some(tools) = tools {
+            gateway.remember_tools(&tools, true);
+        }
         Ok(gateway)
     }
 
@@ -250,16 +261,24 @@ impl Gateway {
     }
 
     /// The upstream's tools as it last listed them (to this gateway, or to a client through
-    /// it), without asking it again.
-    pub fn listed_tools(&self) -> Vec<rmcp::model::Tool> {
+    /// it), without asking it again; `None` while no whole listing was read (the first one
+    /// failed, and no client has listed since).
+    pub fn listed_tools(&self) -> Option<Vec<rmcp::model::Tool>> {
         let kept = self
             .shared
             .tools
             .read()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !self
+            .shared
+            .listed
+            .load(std::sync::atomic::Ordering::Acquire)
+        {
+            return None;
+        }
         let mut tools: Vec<rmcp::model::Tool> = kept.values().cloned().collect();
         tools.sort_by(|a, b| a.name.cmp(&b.name));
-        tools
+        Some(tools)
     }
 
     /// Keeps `tools` for `get_tool`: replacing what was kept when they are the whole list,
@@ -272,6 +291,9 @@ impl Gateway {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         if whole {
             kept.clear();
+            self.shared
+                .listed
+                .store(true, std::sync::atomic::Ordering::Release);
         }
         kept.extend(tools.iter().map(|t| (t.name.to_string(), t.clone())));
     }

@@ -43,6 +43,15 @@ pub enum UpstreamError {
         /// What went wrong.
         reason: String,
     },
+    /// The handshake done, listing the upstream's tools failed (its error, or the
+    /// connection's).
+    #[error("`{upstream}` could not list its tools: {reason}")]
+    Listing {
+        /// The upstream.
+        upstream: String,
+        /// What went wrong.
+        reason: String,
+    },
     /// The command exited before it answered the handshake.
     #[error("`{upstream}` exited before it answered ({}){}", .exit.status, said(&.exit.stderr))]
     Exited {

@@ -362,3 +362,39 @@ async fn a_wrapped_handler_reads_the_reader_the_callback_chose() {
         );
     }
 }
+
+/// A handler whose `tools/list` fails, as a gateway's upstream may (npm
+/// `@supabase/mcp-server-supabase` without its service: `-32603 fetch failed`).
+#[derive(Clone)]
+struct Unlisted;
+
+impl ServerHandler for Unlisted {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<mcp_tailor::server::rmcp::model::ListToolsResult, ErrorData> {
+        Err(ErrorData::internal_error(
+            "fetch failed",
+            Some(json!({"upstream": "down"})),
+        ))
+    }
+}
+
+#[tokio::test]
+async fn the_wrapped_handler_s_listing_error_reaches_the_client_as_it_said_it() {
+    let server = Server::builder().handler(Unlisted).build().unwrap();
+    for (transport, era) in COMBOS {
+        let client = connect(&server, transport, "codex", era).await;
+        let error = list(&client, None, json!({})).await.unwrap_err();
+        assert_eq!(
+            (error.code.0, error.message.as_ref(), error.data),
+            (-32603, "fetch failed", Some(json!({"upstream": "down"}))),
+            "{transport} {era:?}"
+        );
+    }
+}

@@ -69,10 +69,15 @@ pub(crate) async fn wrapped_tools<H: ServerHandler>(
             params.cursor = Some(cursor);
             params
         });
+        // The handler's own error reaches the client as it said it (a gateway's upstream
+        // answered so); it is reported all the same.
         let page = wrapped
             .list_tools(params, context.clone())
             .await
-            .map_err(|e| fail(format!("the wrapped handler's tools/list failed: {e}")))?;
+            .inspect_err(|e| {
+                let cause = format!("the wrapped handler's tools/list failed: {e}");
+                report(reporter, FailureKind::Inner, cause, None);
+            })?;
         tools.extend(page.tools);
         match page.next_cursor {
             Some(next) => cursor = Some(next),

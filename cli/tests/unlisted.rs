@@ -1,0 +1,108 @@
+//! An upstream that completes the handshake but answers `tools/list` with an error (npm
+//! `@supabase/mcp-server-supabase` does, without its service: `-32603 fetch failed`):
+//! `inspect` says so in those terms, and `proxy` serves it all the same, passing the error
+//! on to its clients as the upstream wrote it.
+
+mod common;
+
+use common::BIN;
+use serde_json::{Value, json};
+use tokio::process::Command;
+
+/// A stdio MCP server in `sh`: it answers `initialize` (tools declared), `tools/list` with
+/// an error, and every other request with an empty result.
+const UNLISTED: &str = r#"
+while IFS= read -r line; do
+  id=$(printf '%s' "$line" | sed -nE 's/^\{"jsonrpc":"2.0","id":([0-9]+),.*/\1/p')
+  [ -n "$id" ] || continue
+  case "$line" in
+    *'"method":"initialize"'*)
+      printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"unlisted","version":"1.0.0"}}}\n' "$id" ;;
+    *'"method":"tools/list"'*)
+      printf '{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":"fetch failed"}}\n' "$id" ;;
+    *) printf '{"jsonrpc":"2.0","id":%s,"result":{}}\n' "$id" ;;
+  esac
+done
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn inspect_says_the_listing_failed_not_the_handshake() {
+    let output = Command::new(BIN)
+        .args(["inspect", "list", "--", "sh", "-c", UNLISTED])
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let said = "could not list its tools: it answered tools/list with error -32603: fetch failed";
+    assert!(stderr.contains(said), "{stderr}");
+    assert!(!stderr.contains("handshake"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn proxy_serves_an_upstream_whose_listing_fails_and_passes_the_error_on() {
+    let addr = common::free_addr();
+    let mut proxy = Command::new(BIN)
+        .args([
+            "proxy",
+            "--http",
+            &addr.to_string(),
+            "--",
+            "sh",
+            "-c",
+            UNLISTED,
+        ])
+        .env("NO_COLOR", "1")
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    common::listening(addr).await;
+    let client = reqwest::Client::new();
+    let post = async |body: Value, session: Option<&str>| {
+        let mut request = client
+            .post(format!("http://{addr}/mcp"))
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .header("mcp-protocol-version", "2025-06-18")
+            .body(body.to_string());
+        if let Some(session) = session {
+            request = request.header("mcp-session-id", session);
+        }
+        request.send().await.unwrap()
+    };
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}});
+    let opened = post(initialize, None).await;
+    let session = opened.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    post(initialized, Some(&session)).await;
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let answer = post(list, Some(&session)).await.text().await.unwrap();
+    // One JSON body, or the message of an event stream's last event.
+    let message = match answer.starts_with('{') {
+        true => answer.as_str(),
+        false => answer
+            .lines()
+            .filter_map(|line| line.strip_prefix("data:"))
+            .filter(|data| !data.trim().is_empty())
+            .last()
+            .unwrap_or_default(),
+    };
+    let answer: Value = serde_json::from_str(message.trim()).expect(&answer);
+    assert_eq!(
+        answer,
+        json!({"jsonrpc": "2.0", "id": 2, "error": {"code": -32603, "message": "fetch failed"}})
+    );
+    proxy.start_kill().unwrap();
+    let output = proxy.wait_with_output().await.unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("could not list its tools: it answered tools/list with error -32603"),
+        "{stderr}"
+    );
+}
