@@ -90,7 +90,7 @@ async fn proxy_serves_an_upstream_whose_listing_fails_and_passes_the_error_on() 
             .lines()
             .filter_map(|line| line.strip_prefix("data:"))
             .filter(|data| !data.trim().is_empty())
-            .last()
+            .next_back()
             .unwrap_or_default(),
     };
     let answer: Value = serde_json::from_str(message.trim()).expect(&answer);
