@@ -89,8 +89,7 @@ async fn proxy_serves_an_upstream_whose_listing_fails_and_passes_the_error_on() 
         false => answer
             .lines()
             .filter_map(|line| line.strip_prefix("data:"))
-            .filter(|data| !data.trim().is_empty())
-            .next_back()
+            .rfind(|data| !data.trim().is_empty())
             .unwrap_or_default(),
     };
     let answer: Value = serde_json::from_str(message.trim()).expect(&answer);
