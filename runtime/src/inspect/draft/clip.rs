@@ -56,7 +56,8 @@ const HTML: &[&str] = &[
     "br", "hr", "p", "span", "div", "ul", "ol", "li",
 ];
 
-/// One line's inline markup reduced: `**b**`, `__b__`, `` `c` `` to their words,
+/// One line's inline markup reduced: `**b**`, `__b__`, `` `c` `` to their words (but a
+/// code span of one `DANGLING` word, `` `at` ``),
 /// `[text](url)` to `text`, HTML tags (`<b>`, `</p>`, `<br/>`) dropped.
 fn inline(line: &str) -> String {
     let mut out = String::with_capacity(line.len());
@@ -75,6 +76,16 @@ fn inline(line: &str) -> String {
             && HTML.contains(&rest[1..end].trim_matches('/').to_ascii_lowercase().as_str())
         {
             rest = &rest[end + 1..];
+            continue;
+        }
+        // A code span of a word prose is made of keeps its marks: `from at` would read as
+        // a phrase broken off (excel-mcp-server's `import_csv`: "from `at`").
+        if c == '`'
+            && let Some(end) = rest[1..].find('`')
+            && dangling(&rest[1..=end])
+        {
+            out.push_str(&rest[..end + 2]);
+            rest = &rest[end + 2..];
             continue;
         }
         if !matches!(c, '*' | '`') && !rest.starts_with("__") {

@@ -28,6 +28,16 @@ fn sentences_respect_abbreviations_and_numbers() {
 }
 
 #[test]
+fn a_code_span_of_a_word_prose_is_made_of_keeps_its_marks() {
+    // excel-mcp-server's `import_csv`; the others lose theirs.
+    assert_eq!(
+        plain("Import a CSV file into a sheet from `at`, overwriting `cells`."),
+        "Import a CSV file into a sheet from `at`, overwriting cells."
+    );
+    assert_eq!(plain("Use `a` or `ArrowLeft`"), "Use `a` or ArrowLeft");
+}
+
+#[test]
 fn a_terse_text_ends_as_its_sentence_did_when_its_examples_go() {
     // @playwright/mcp's `browser_emulate_media`.
     assert_eq!(
