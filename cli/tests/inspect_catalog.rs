@@ -109,3 +109,53 @@ fn a_catalog_that_is_not_one_is_refused() {
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("tailoring.toml: not JSON"));
 }
+
+/// `lint` of another server's catalog checks the server's own words for signatures only
+/// (its prose backticks values, result fields and names of its service: firecrawl-mcp's
+/// `status`, `changed`, `cron`), and a tailoring file's words for backticked names too.
+#[test]
+fn lint_reads_a_server_s_backticks_as_prose_and_the_file_s_as_arguments() {
+    let dir = std::env::temp_dir().join(format!("mcp-tailor-lint-own-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let catalog = serde_json::json!({"tools": [{
+        "name": "monitor",
+        "description": "Create a monitor. Its `status` turns `active` and each check \
+                        reports `changed`. Call it as monitor(url, cron).",
+        "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}},
+                        "additionalProperties": false}
+    }]});
+    std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+    std::fs::write(
+        dir.join("tailoring.toml"),
+        "[tools.monitor.description]\n\
+         levels = [{ verbosity = \"0..=2\", text = \"Watch `url` every `interval`.\" }]\n",
+    )
+    .unwrap();
+    let lint = |tailoring: bool| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_mcp-tailor"));
+        command.arg("inspect").current_dir(&dir);
+        if tailoring {
+            command.args(["--tailoring", "tailoring.toml"]);
+        }
+        let output = command
+            .args(["--catalog", "catalog.json", "lint"])
+            .output()
+            .unwrap();
+        let named: Vec<String> = stdout(&output)
+            .lines()
+            .filter_map(|line| {
+                Some(
+                    line.split("names argument `")
+                        .nth(1)?
+                        .split('`')
+                        .next()?
+                        .to_owned(),
+                )
+            })
+            .collect();
+        named
+    };
+    assert_eq!(lint(false), ["cron"]);
+    assert_eq!(lint(true), ["interval", "cron"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

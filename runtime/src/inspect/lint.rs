@@ -86,11 +86,24 @@ fn is_identifier(word: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// The argument names a text mentions: backticked identifiers, and the parameters of a
-/// signature `tool(a, b?, c: type)` of the tool itself; each with whether the text gives
-/// it as a value (`Possible values include `asc``, `a `cursor` value`), wherever it names
-/// it — a word that is no argument then names no missing one. Each name once.
+/// The argument names a text mentions: backticked identifiers ([`backticked`]), and the
+/// parameters of a signature `tool(a, b?, c: type)` of the tool itself
+/// ([`signature_parameters`]); each with whether the text gives it as a value. Each name
+/// once.
 fn named_arguments(text: &str, tool: &str) -> Vec<(String, bool)> {
+    let mut names = backticked(text);
+    for name in signature_parameters(text, tool) {
+        if !names.iter().any(|(named, _)| *named == name) {
+            names.push((name, false));
+        }
+    }
+    names
+}
+
+/// The backticked identifiers of a text, each with whether the text gives it as a value
+/// (`Possible values include `asc``, `a `cursor` value`), wherever it names it — a word
+/// that is no argument then names no missing one. Each name once.
+fn backticked(text: &str) -> Vec<(String, bool)> {
     let parts: Vec<&str> = text.split('`').collect();
     // Odd parts sit between two backticks (an unclosed last one is not a name).
     let quoted: Vec<usize> = (1..parts.len().saturating_sub(1))
@@ -119,6 +132,13 @@ fn named_arguments(text: &str, tool: &str) -> Vec<(String, bool)> {
             names.push((parts[i].to_owned(), values.contains(parts[i])));
         }
     }
+    names
+}
+
+/// The parameters of each signature `tool(a, b?, c: type)` of the tool itself in a text,
+/// each once.
+fn signature_parameters(text: &str, tool: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
     let opener = format!("{tool}(");
     let mut rest = text;
     while let Some(at) = rest.find(&opener) {
@@ -130,8 +150,8 @@ fn named_arguments(text: &str, tool: &str) -> Vec<(String, bool)> {
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                 .collect();
-            if is_identifier(&name) && !names.iter().any(|(named, _)| *named == name) {
-                names.push((name, false));
+            if is_identifier(&name) && !names.contains(&name) {
+                names.push(name);
             }
         }
         rest = &after[close..];
@@ -190,6 +210,7 @@ pub fn lint(
             let string = Strings {
                 def,
                 label: &label,
+                key: &tailorable.key,
                 description,
                 classes,
             };
@@ -217,6 +238,8 @@ pub fn lint(
 struct Strings<'a> {
     def: &'static ToolDef,
     label: &'a str,
+    /// Its key among the definition's strings (`description`, an argument's path).
+    key: &'a str,
     description: &'static Description,
     classes: &'a [ReaderClass],
 }
@@ -230,6 +253,20 @@ impl Strings<'_> {
             read_by: read_by(self.description, self.classes, text),
             message,
         }
+    }
+
+    /// Whether `text` is a server's own words wherever it is read (another server's tool
+    /// inspected; not where its tailoring file words it, nor a compiled definition).
+    fn servers_own(&self, text: &str) -> bool {
+        self.classes.iter().all(|class| {
+            cells(self.description, class)
+                .into_iter()
+                .enumerate()
+                .filter(|(_, cell)| *cell == Some(text))
+                .all(|(level, _)| {
+                    self.def.reads_file(self.key, &class.ctx(level as u8)) == Some(false)
+                })
+        })
     }
 
     /// Every distinct text some reader reads at some level, in first-read order.
@@ -257,16 +294,25 @@ struct Known<'a> {
 }
 
 /// A text that names an argument the tool lacks (another tool's name, a value of its
-/// schema, `true`, `false` and `null` aside). Returns whether any text names one of the
-/// tool's own arguments.
+/// schema, `true`, `false` and `null` aside). A server's own words are read for signatures
+/// only: its prose backticks values, result fields and names of its service as often as
+/// arguments (firecrawl-mcp's `status`, `changed`, `cron`), while a tailoring file's
+/// author backticks an argument. Returns whether any text names one of the tool's own
+/// arguments.
 fn unknown_arguments(string: &Strings<'_>, known: &Known<'_>, findings: &mut Vec<Finding>) -> bool {
     let properties = known.properties;
     let mut names_arguments = false;
     for text in string.texts() {
-        for (name, as_value) in named_arguments(text, string.def.name()) {
+        let tool = string.def.name();
+        // Of a server's own words, the names its signatures give.
+        let checked = string
+            .servers_own(text)
+            .then(|| signature_parameters(text, tool));
+        for (name, as_value) in named_arguments(text, tool) {
             if properties.contains(&name) {
                 names_arguments = true;
-            } else if !as_value
+            } else if checked.as_ref().is_none_or(|names| names.contains(&name))
+                && !as_value
                 && !known.tools.contains(name.as_str())
                 && !known.values.contains(&name)
                 && !matches!(name.as_str(), "true" | "false" | "null")
