@@ -20,14 +20,16 @@ pub(crate) fn run(options: ProxyOptions) -> ExitCode {
     // what is logged; by default not rmcp's transport worker, whose fatal errors the
     // gateway says itself in the user's terms — a handshake that failed, "upstream
     // failure: …" — and whose one is no failure where a legacy HTTP+SSE server refuses
-    // the first POST.)
+    // the first POST; nor rmcp's service loop's warnings, one per error answer passed on
+    // ("response error … ErrorCode(-32601)": an upstream without prompts, asked for them).)
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(terminal)
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,rmcp=warn,rmcp::transport::worker=off".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+                "info,rmcp=warn,rmcp::service=error,rmcp::transport::worker=off".into()
+            }),
         )
         .init();
     let runtime = match crate::runtime() {

@@ -22,7 +22,8 @@ pub enum FailureKind {
     /// A tool handler panicked.
     Handler,
     /// The wrapped handler's tools could not be merged (a name registered on both sides,
-    /// an error listing them, or more pages than the layer follows).
+    /// or more pages than the layer follows), or it answered `tools/list` with an error
+    /// (which the client gets as it gave it).
     Inner,
 }
 
@@ -54,7 +55,12 @@ pub(super) fn report(
         cause: cause.into(),
         tool,
     };
-    tracing::warn!(kind = ?failure.kind, tool = failure.tool.as_deref(), cause = %failure.cause, "host callback failed");
+    let what = match kind {
+        FailureKind::Inner => "the wrapped handler failed",
+        FailureKind::Handler => "a tool handler failed",
+        _ => "host callback failed",
+    };
+    tracing::warn!(kind = ?failure.kind, tool = failure.tool.as_deref(), cause = %failure.cause, "{what}");
     if let Some(reporter) = reporter {
         // A panicking reporter must not take the request down with it.
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| reporter(&failure)));
