@@ -141,18 +141,22 @@ pub(crate) fn without_asides(text: &str) -> String {
     tidy(without_examples(&outside(text)))
 }
 
-/// `text` up to its examples (from "e.g.", "for example", "such as", "Example:" or "for
-/// instance" on).
+/// `text` up to its examples ([`examples_at`]).
 pub(super) fn without_examples(text: &str) -> &str {
-    let lower = text.to_ascii_lowercase();
-    let cut = ["e.g.", "for example", "such as", "example:", "for instance"]
-        .iter()
-        .filter_map(|marker| lower.find(marker))
-        .min();
-    match cut {
+    match examples_at(text) {
         Some(at) => text[..at].trim_end_matches(BREAKS),
         None => text,
     }
+}
+
+/// Where `text`'s examples begin: at "e.g.", "for example", "such as", "Example:" or "for
+/// instance".
+pub(super) fn examples_at(text: &str) -> Option<usize> {
+    let lower = text.to_ascii_lowercase();
+    ["e.g.", "for example", "such as", "example:", "for instance"]
+        .iter()
+        .filter_map(|marker| lower.find(marker))
+        .min()
 }
 
 /// `text` with its whitespace made single spaces, and none before a comma, period, colon
@@ -176,7 +180,7 @@ pub(super) fn tidy(text: &str) -> String {
 }
 
 /// What a cut text must not end on: the marks and spaces of the break it was cut at.
-const BREAKS: &[char] = &[' ', ',', ';', ':', '-', '—', '–'];
+pub(super) const BREAKS: &[char] = &[' ', ',', ';', ':', '-', '—', '–'];
 
 /// Words a cut text must not end on: it would break off mid-phrase ("retrieved from.").
 const DANGLING: &str = "a an the and or but nor of to from in into on onto at by for with \
@@ -262,7 +266,8 @@ fn word_end(text: &str, budget: usize) -> usize {
 /// Where `text`'s last clause break is, outside its asides: a mark (`;`, `,`, ` - `,
 /// ` — `), ` which `, or a conjunction (` and `, ` or `) where what stays is three words
 /// at least and does not end inside a list (`The absolute or relative path` is no clause:
-/// `by URL, back or forward` neither), nor is completed by it (`for one or more papers`).
+/// `by URL, back or forward` neither) or between two verbs of one infinitive (`to organize
+/// and present information`), nor is completed by it (`for one or more papers`).
 /// (` that ` begins no clause to cut: `papers that it references` are not all papers.)
 fn clause_break(text: &str) -> Option<usize> {
     let marks = ["; ", ", ", " - ", " — ", " which "];
@@ -287,7 +292,12 @@ fn clause_break(text: &str) -> Option<usize> {
                 && stays
                     .rsplit(", ")
                     .next()
-                    .is_some_and(|last| last.split_whitespace().count() >= 2));
+                    .is_some_and(|last| last.split_whitespace().count() >= 2)
+                // Two verbs sharing what follows (`to organize and present information`).
+                && !stays
+                    .split_whitespace()
+                    .nth_back(1)
+                    .is_some_and(|word| word.eq_ignore_ascii_case("to")));
         if clause {
             found = Some(i);
         }

@@ -3,7 +3,7 @@
 //! the terse and middle wordings of an argument.
 
 use super::asides::{Aside, asides};
-use super::clip::{fit, plain, sentences, tidy, without_examples};
+use super::clip::{BREAKS, examples_at, fit, plain, sentences, tidy, without_examples};
 
 /// Words that mark a fact an argument's name and type do not carry.
 const FACTS: &[&str] = &[
@@ -78,11 +78,15 @@ impl Piece<'_> {
         self.with(|_| false)
     }
 
-    /// What each closed aside says, up to its examples.
+    /// What each closed aside says, up to its examples; not an aside of the sentence's
+    /// examples (`such as, [{ category: 'A' }]`), nor code.
     fn groups(&self) -> impl Iterator<Item = &str> {
+        let examples = examples_at(self.sentence).unwrap_or(self.sentence.len());
         self.asides
             .iter()
-            .filter(|(aside, said)| aside.closed && !said.is_empty())
+            .filter(move |(aside, said)| {
+                aside.closed && !said.is_empty() && aside.bytes.start < examples && !is_code(said)
+            })
             .map(|(_, said)| said.as_str())
     }
 
@@ -332,11 +336,20 @@ pub(crate) fn argument_sentence(
         return String::new();
     };
     // Code is no prose to shorten: its parentheses are no asides (`(element) => { … }`).
-    if is_code(&piece.main()) {
+    // Examples that are code (`such as, [{ category: 'A' }]`) go; words stay (`such as
+    // `ArrowLeft` or `a``).
+    if is_code(without_examples(&piece.main())) {
         return String::new();
     }
     let text = piece.with(|group| is_fact(group, schema));
-    fit(text.trim_end_matches(['.', ' ']), budget)
+    let text = text.trim_end_matches(['.', ' ']);
+    let head = without_examples(text);
+    let examples = text[head.len()..].trim_start_matches(BREAKS);
+    let text = match is_code(examples) || examples.contains('[') {
+        true => head,
+        false => text,
+    };
+    fit(text, budget)
 }
 
 #[cfg(test)]

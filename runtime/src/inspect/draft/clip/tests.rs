@@ -196,6 +196,16 @@ fn a_conjunction_inside_a_phrase_or_a_list_is_no_clause_break() {
         ),
         "Navigate the page by URL."
     );
+    // @antv/mcp-server-chart's `generate_mind_map`: two verbs share their object.
+    assert_eq!(
+        fit(
+            "Generate a mind map chart to organize and present information in a hierarchical \
+             structure with branches radiating from a central topic",
+            16
+        ),
+        "Generate a mind map chart to organize and present information in a hierarchical \
+         structure."
+    );
     // firecrawl-mcp's `firecrawl_monitor_create`: no half list.
     assert_eq!(
         fit(

@@ -229,3 +229,25 @@ fn a_list_of_values_is_read_whole_or_not_at_all() {
     );
     assert!(facts("Start time in ISO format", &none, 12).is_some());
 }
+
+#[test]
+fn an_example_s_brackets_are_the_example_s() {
+    // @antv/mcp-server-chart's `data` and `series`: the values after "such as" are examples.
+    let array = json!({"type": "array"});
+    let boxplot = "Data for boxplot chart, such as, [{ category: '分类一', value: 10 }] or \
+                   [{ category: '分类二', value: 20, group: '组别一' }].";
+    assert_eq!(facts(boxplot, &array, 12), None);
+    assert_eq!(
+        argument_sentence(boxplot, &array, 24),
+        "Data for boxplot chart"
+    );
+    let series = "Series for dual axes chart, such as, [{ type: 'column', data: [91.9, 99.1, \
+                  101.6], axisYTitle: '销售额' }].";
+    assert_eq!(facts(series, &array, 12), None);
+    let mind_map = "Data for mind map chart which is a hierarchical structure, such as, { name: \
+                    'main topic', children: [{ name: 'topic 1' }] }, and the maximum depth is 3.";
+    assert_eq!(
+        argument_sentence(mind_map, &json!({"type": "object"}), 24),
+        "Data for mind map chart which is a hierarchical structure"
+    );
+}
