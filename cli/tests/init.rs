@@ -320,7 +320,8 @@ fn word(text: &str) -> String {
 /// Servers' own words (captured from context7, notion, chrome-devtools-mcp 1.11.0,
 /// desktop-commander 0.2.52, mcp-server-kubernetes 4.1.7, arxiv-mcp-server 0.8.2,
 /// mcp-atlassian 0.23.1, firecrawl-mcp 3.22.2, @brave/brave-search-mcp-server 2.1.4,
-/// @playwright/mcp 0.0.83, excel-mcp-server 2.2.2) where a draft once read broken.
+/// @playwright/mcp 0.0.83, excel-mcp-server 2.2.2, @antv/mcp-server-chart 0.9.10) where a
+/// draft once read broken.
 #[test]
 fn drafts_read_whole_where_they_once_broke_off() {
     for catalog in [
@@ -335,6 +336,7 @@ fn drafts_read_whole_where_they_once_broke_off() {
         "brave-search-mcp-server-excerpt.json",
         "playwright-mcp-excerpt.json",
         "excel-mcp-server-excerpt.json",
+        "mcp-server-chart-excerpt.json",
     ] {
         let out = out_file(catalog);
         init_catalog(&fixture(catalog), &out, None);
@@ -373,11 +375,13 @@ fn drafts_read_whole_where_they_once_broke_off() {
             assert!(!text.ends_with("if not provided."), "{catalog}: {text:?}");
             // No aside left open, no word the server did not write (`a.heapsnapshot`,
             // list items run together).
-            assert_eq!(
-                text.matches('(').count(),
-                text.matches(')').count(),
-                "{catalog}: {text:?}"
-            );
+            for (open, close) in [('(', ')'), ('{', '}')] {
+                assert_eq!(
+                    text.matches(open).count(),
+                    text.matches(close).count(),
+                    "{catalog}: {text:?}"
+                );
+            }
             for said in text.split_whitespace().map(word) {
                 assert!(words.contains(&said), "{catalog}: {said:?} in {text:?}");
             }

@@ -210,8 +210,9 @@ fn without_dangling_end(text: &str) -> &str {
 
 /// `text` within `budget` tokens: whole when it fits; else cut at its last clause break
 /// ([`clause_break`]) while that helps — a cut inside a list of examples drops the whole
-/// list, not its last items — then before a phrase ([`phrase_end`]), else word by word,
-/// never inside an aside it leaves open; ended with a period.
+/// list, not its last items — then before its examples, then before a phrase
+/// ([`phrase_end`]), else word by word, never inside an aside it leaves open; ended with a
+/// period.
 pub(crate) fn fit(text: &str, budget: usize) -> String {
     let text = text.trim();
     if count_tokens(text) <= budget {
@@ -223,6 +224,13 @@ pub(crate) fn fit(text: &str, budget: usize) -> String {
             Some(at) => kept.truncate(examples_start(&kept[..at]).unwrap_or(at)),
             None => break,
         }
+    }
+    // Examples that do not fit go whole (`such as, 'left', 'right', 'justify'` of four).
+    if count_tokens(&kept) + 1 > budget
+        && let Some(at) = examples_at(&kept)
+        && kept[..at].split_whitespace().count() >= 3
+    {
+        kept.truncate(at);
     }
     if count_tokens(&kept) + 1 > budget {
         let at = phrase_end(&kept, budget).unwrap_or_else(|| word_end(&kept, budget));

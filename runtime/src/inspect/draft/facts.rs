@@ -345,7 +345,7 @@ pub(crate) fn argument_sentence(
     let text = text.trim_end_matches(['.', ' ']);
     let head = without_examples(text);
     let examples = text[head.len()..].trim_start_matches(BREAKS);
-    let text = match is_code(examples) || examples.contains('[') {
+    let text = match is_code(examples) || examples.contains(['[', '{']) {
         true => head,
         false => text,
     };

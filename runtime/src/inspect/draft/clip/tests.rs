@@ -206,6 +206,15 @@ fn a_conjunction_inside_a_phrase_or_a_list_is_no_clause_break() {
         "Generate a mind map chart to organize and present information in a hierarchical \
          structure."
     );
+    // @antv/mcp-server-chart's `nodeAlign`: examples that do not fit go whole.
+    assert_eq!(
+        fit(
+            "Alignment of nodes in the sankey chart, such as, 'left', 'right', 'justify', or \
+             'center'",
+            16
+        ),
+        "Alignment of nodes in the sankey chart."
+    );
     // firecrawl-mcp's `firecrawl_monitor_create`: no half list.
     assert_eq!(
         fit(

@@ -244,8 +244,10 @@ fn an_example_s_brackets_are_the_example_s() {
     let series = "Series for dual axes chart, such as, [{ type: 'column', data: [91.9, 99.1, \
                   101.6], axisYTitle: '销售额' }].";
     assert_eq!(facts(series, &array, 12), None);
+    // (Its brackets as the server wrote them: one left open.)
     let mind_map = "Data for mind map chart which is a hierarchical structure, such as, { name: \
-                    'main topic', children: [{ name: 'topic 1' }] }, and the maximum depth is 3.";
+                    'main topic', children: [{ name: 'topic 1', children: [{ name:'subtopic \
+                    1-1' }] }, and the maximum depth is 3.";
     assert_eq!(
         argument_sentence(mind_map, &json!({"type": "object"}), 24),
         "Data for mind map chart which is a hierarchical structure"
