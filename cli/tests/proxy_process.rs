@@ -386,23 +386,13 @@ async fn proxy_serves_an_upstream_that_refuses_initialize_to_stateless_clients()
     let seen = dir.join("seen");
     let seen = seen.to_str().unwrap();
     let addr = common::free_addr();
-    let _proxy = Command::new(BIN)
-        .args([
-            "proxy",
-            "--http",
-            &addr.to_string(),
-            "--",
-            "sh",
-            "-c",
-            REFUSING,
-        ])
+    let _proxy = common::proxy_of(addr, &["sh", "-c", REFUSING])
         .envs([
             ("SEEN", seen),
             ("REFUSE", "yes"),
             ("BIN", BIN),
             ("URL", &url),
         ])
-        .kill_on_drop(true)
         .spawn()
         .unwrap();
     common::listening(addr).await;

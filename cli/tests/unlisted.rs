@@ -42,37 +42,17 @@ async fn inspect_says_the_listing_failed_not_the_handshake() {
 #[tokio::test(flavor = "multi_thread")]
 async fn proxy_serves_an_upstream_whose_listing_fails_and_passes_the_error_on() {
     let addr = common::free_addr();
-    let mut proxy = Command::new(BIN)
-        .args([
-            "proxy",
-            "--http",
-            &addr.to_string(),
-            "--",
-            "sh",
-            "-c",
-            UNLISTED,
-        ])
-        .env("NO_COLOR", "1")
+    let mut proxy = common::proxy_of(addr, &["sh", "-c", UNLISTED])
         .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
         .spawn()
         .unwrap();
     common::listening(addr).await;
-    let client = reqwest::Client::new();
+    let (client, url) = (reqwest::Client::new(), format!("http://{addr}/mcp"));
     let post = async |body: Value, session: Option<&str>| {
-        let mut request = client
-            .post(format!("http://{addr}/mcp"))
-            .header("accept", "application/json, text/event-stream")
-            .header("content-type", "application/json")
-            .header("mcp-protocol-version", "2025-06-18")
-            .body(body.to_string());
-        if let Some(session) = session {
-            request = request.header("mcp-session-id", session);
-        }
-        request.send().await.unwrap()
+        common::post(&client, &url, session, &body).await
     };
     let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
+        "protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": {"name": "raw", "version": "1"}}});
     let opened = post(initialize, None).await;
     let session = opened.headers()["mcp-session-id"]

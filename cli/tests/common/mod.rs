@@ -81,3 +81,34 @@ pub async fn listening(addr: SocketAddr) {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
 }
+
+/// `proxy --http ADDR -- UPSTREAM…` (a command upstream), for the caller to set up and
+/// spawn.
+pub fn proxy_of(addr: SocketAddr, upstream: &[&str]) -> Command {
+    let mut command = Command::new(BIN);
+    command
+        .args(["proxy", "--http", &addr.to_string(), "--"])
+        .args(upstream)
+        .kill_on_drop(true);
+    command
+}
+
+/// POSTs `message` to a streamable HTTP endpoint as a 2025-11-25 client, on `session` when
+/// there is one, accepting JSON or an event stream.
+pub async fn post(
+    client: &reqwest::Client,
+    url: &str,
+    session: Option<&str>,
+    message: &serde_json::Value,
+) -> reqwest::Response {
+    let mut request = client
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(message.to_string());
+    if let Some(session) = session {
+        request = request.header("mcp-session-id", session);
+    }
+    request.send().await.unwrap()
+}

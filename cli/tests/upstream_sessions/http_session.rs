@@ -1,6 +1,7 @@
 //! A client session over streamable HTTP, read as raw JSON-RPC (no SDK types in between):
 //! what `upstream_sessions.rs` drives `proxy --http` with.
 
+use super::common::post;
 use super::{INITIALIZED, LIST, initialize};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
@@ -125,25 +126,6 @@ impl HttpSession {
             .unwrap();
         response.status().as_u16()
     }
-}
-
-/// POSTs `message`, on `session` when there is one, accepting JSON or an event stream.
-async fn post(
-    client: &reqwest::Client,
-    url: &str,
-    session: Option<&str>,
-    message: &Value,
-) -> reqwest::Response {
-    let mut request = client
-        .post(url)
-        .header("accept", "application/json, text/event-stream")
-        .header("content-type", "application/json")
-        .header("mcp-protocol-version", "2025-11-25")
-        .body(message.to_string());
-    if let Some(session) = session {
-        request = request.header("mcp-session-id", session);
-    }
-    request.send().await.unwrap()
 }
 
 /// The names a `tools/list` answer lists.
