@@ -275,8 +275,20 @@ fn drafted_texts(draft: &str) -> Vec<String> {
     draft
         .split("text = \"")
         .skip(1)
-        .filter_map(|rest| rest.split('"').next())
-        .map(str::to_owned)
+        .map(|rest| {
+            // The string up to its closing quote, its escapes (`\"`) read as TOML's basic
+            // strings and JSON's share them.
+            let mut escaped = false;
+            let end = rest
+                .char_indices()
+                .find(|&(_, c)| {
+                    let closing = c == '"' && !escaped;
+                    escaped = c == '\\' && !escaped;
+                    closing
+                })
+                .map_or(rest.len(), |(at, _)| at);
+            serde_json::from_str(&format!("\"{}\"", &rest[..end])).unwrap()
+        })
         .collect()
 }
 

@@ -4,6 +4,7 @@
 
 use super::asides::{Aside, asides};
 use super::clip::{BREAKS, examples_at, fit, plain, sentences, tidy, without_examples};
+use crate::inspect::count_tokens;
 
 /// Words that mark a fact an argument's name and type do not carry.
 const FACTS: &[&str] = &[
@@ -243,14 +244,19 @@ fn fact(piece: &str, schema: &serde_json::Value) -> Option<Fact> {
 /// The part of an argument's description that says what its name and type do not (allowed
 /// values, formats, units, ranges, defaults): the pieces holding such a fact — a sentence's
 /// words, or a parenthetical on its own — examples left out, within `budget` tokens; `None`
-/// when there is none.
+/// when there is none. Where they do not fit, a sentence's parenthetical values speak for
+/// it (`Maximum number of channels to return (default 100, max 200)`: `default 100, max
+/// 200`).
 pub(crate) fn facts(
     description: &str,
     schema: &serde_json::Value,
     budget: usize,
 ) -> Option<String> {
     let mut kept: Vec<String> = Vec::new();
+    // Each piece's values alone where it has any, else what `kept` keeps of it.
+    let mut values: Vec<String> = Vec::new();
     for piece in pieces(&plain(description)) {
+        let before = kept.len();
         let main = piece.main();
         // An example's parentheticals are the example's (`getByRole('button')`).
         if is_example(&main) || is_code(&main) {
@@ -264,19 +270,29 @@ pub(crate) fn facts(
         if is_fact(sentence, schema) {
             kept.push(sentence.to_owned());
         }
+        let sentence_kept = kept.len() > before;
         kept.extend(
             piece
                 .groups()
                 .filter(|group| fact(group, schema) == Some(Fact::Standing))
                 .map(str::to_owned),
         );
+        let groups = &kept[before + usize::from(sentence_kept)..];
+        values.extend_from_slice(match groups.is_empty() {
+            true => &kept[before..],
+            false => groups,
+        });
     }
     if kept.is_empty() {
         return None;
     }
+    let (joined, shorter) = (kept.join("; "), values.join("; "));
+    if count_tokens(&joined) > budget && count_tokens(&shorter) <= budget {
+        return Some(shorter);
+    }
     // What the cut left of a piece must still be a fact; a condition cut off from what it
     // conditions (`If not supplied.`, `optional - if not provided.`) says nothing.
-    let fitted = fit(&kept.join("; "), budget);
+    let fitted = fit(&joined, budget);
     let mut said: Vec<&str> = fitted.trim_end_matches('.').split("; ").collect();
     let mut cut = false;
     while let Some(last) = said.pop() {

@@ -10,8 +10,8 @@
 //! the sentences of it that fit [`MIDDLE_TOKENS`]. For an argument's description, 0..=2
 //! read nothing (`false`) — unless the text says what the argument's name and type do not
 //! (allowed values, formats, units, ranges, a default the schema does not state; quoted
-//! values and numbers count too), then that part within [`FACT_TOKENS`] (never more than
-//! 3..=6 reads) — and 3..=6 its first sentence within [`ARGUMENT_TOKENS`]. A wording no shorter than the server's is left out.
+//! values and numbers count too), then that part within [`FACT_TOKENS`] (or
+//! [`ARGUMENT_TOKENS`] where no fact fits fewer; never more than 3..=6 reads) — and 3..=6 its first sentence within [`ARGUMENT_TOKENS`]. A wording no shorter than the server's is left out.
 
 mod asides;
 mod clip;
@@ -226,7 +226,10 @@ fn tool_draft(tool: &Tool) -> ToolDraft {
             // Facts (values, formats, units, ranges, defaults) stay at every level.
             let middle = Some(facts::argument_sentence(&own, &schema, ARGUMENT_TOKENS))
                 .filter(|m| m.len() > 1 && count_tokens(m) < tokens && !same_words(m, &own));
+            // A fact too long for its budget gets the middle one, not dropped (Slack's
+            // `thread_ts`: "…in the format '1234567890.123456'").
             let terse = facts::facts(&own, &schema, FACT_TOKENS)
+                .or_else(|| facts::facts(&own, &schema, ARGUMENT_TOKENS))
                 // No longer than the server's words: all of them are facts then.
                 .map(|t| {
                     if count_tokens(&t) >= tokens {
@@ -353,7 +356,7 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
          # This file overlays the server's own words: a level it does not cover reads them.\n\
          # Tools, levels 0..=2: no title; the first sentence, asides cut (at most {TERSE_TOKENS} tokens);\n\
          #   3..=6: the first paragraph, or what of it fits {MIDDLE_TOKENS} tokens; 7..=9: the server's.\n\
-         # Arguments, 0..=2: nothing (`false`), or the facts its name and type do not carry (at most {FACT_TOKENS} tokens);\n\
+         # Arguments, 0..=2: nothing (`false`), or the facts its name and type do not carry (at most {FACT_TOKENS} tokens, or {ARGUMENT_TOKENS} for one that needs them);\n\
          #   3..=6: the first sentence (at most {ARGUMENT_TOKENS} tokens); 7..=9: the server's.\n\
          # Edit freely: `mcp-tailor check FILE`, then `mcp-tailor inspect --tailoring FILE matrix …`.",
         drafts.len(),

@@ -127,3 +127,17 @@ fn a_middle_text_the_same_as_the_terse_one_still_covers_its_levels() {
         drafted.text
     );
 }
+
+/// Slack's `thread_ts`: its one fact (the format) does not fit the terse budget; it gets
+/// the middle one, not dropped.
+#[test]
+fn a_fact_too_long_for_the_terse_budget_is_not_dropped() {
+    let draft = tool_draft(&tool(
+        "Reply to a thread.",
+        "The timestamp of the parent message in the format '1234567890.123456'. Timestamps \
+         in the format without the period can be converted by adding the period such that 6 \
+         numbers come after it.",
+    ));
+    let terse = draft.arguments[0].terse.as_deref().unwrap_or_default();
+    assert!(terse.contains("'1234567890.123456'"), "{terse:?}");
+}

@@ -253,3 +253,28 @@ fn an_example_s_brackets_are_the_example_s() {
         "Data for mind map chart which is a hierarchical structure"
     );
 }
+
+#[test]
+fn values_speak_for_their_sentence_where_both_do_not_fit() {
+    // @modelcontextprotocol/server-slack's `limit` (the schema states the default).
+    let limit = json!({"type": "number", "default": 100});
+    assert_eq!(
+        facts(
+            "Maximum number of channels to return (default 100, max 200)",
+            &limit,
+            12
+        )
+        .as_deref(),
+        Some("default 100, max 200")
+    );
+    // Where both fit, both stay.
+    assert_eq!(
+        facts(
+            "Number of results per page (default: 30, max: 100)",
+            &json!({}),
+            12
+        )
+        .as_deref(),
+        Some("default: 30, max: 100")
+    );
+}
