@@ -1,105 +1,10 @@
-//! Shortening a server's own words, deterministically and without a model: markup out,
-//! examples and parentheticals cut, the first sentence (or paragraph) kept, clauses then
-//! words trimmed to a token budget. (What an argument's description says that its name
+//! Shortening a server's own words (as `plain` prose), deterministically and without a
+//! model: examples and parentheticals cut, the first sentence (or paragraph) kept, clauses
+//! then words trimmed to a token budget. (What an argument's description says that its name
 //! and type do not is `facts`.)
 
 use super::asides::{asides, outside};
 use crate::inspect::count_tokens;
-
-/// `text` as plain prose, a line per paragraph: fenced code dropped, Markdown emphasis,
-/// headings, bullets, links and HTML tags reduced to their words, whitespace collapsed; a
-/// line that introduces a list (ends with a colon) begins a paragraph, and the items of a
-/// bulleted list are separated by commas.
-pub(crate) fn plain(text: &str) -> String {
-    let mut out = String::new();
-    let (mut fenced, mut listing) = (false, false);
-    for line in text.lines() {
-        let trimmed = line.trim();
-        if trimmed.starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
-            continue;
-        }
-        let unmarked = trimmed.trim_start_matches('#');
-        let line = unmarked.trim_start_matches(['-', '*', '•']).trim();
-        let bullet = ["- ", "* ", "• "].iter().any(|m| unmarked.starts_with(m));
-        if line.is_empty() {
-            // A paragraph break survives as one marker, for `first_paragraph`.
-            if !out.ends_with('\n') && !out.is_empty() {
-                out.push('\n');
-            }
-            continue;
-        }
-        let line = inline(line);
-        // A line that introduces a list (`Error Responses:`) begins a paragraph of its own;
-        // a list's items are read as one (`including: size, creation time, type`).
-        let separator = match line.ends_with(':') {
-            true => "\n",
-            false if bullet && listing && !out.ends_with(['.', '!', '?', ':', ';', ',']) => ", ",
-            false => " ",
-        };
-        if !out.is_empty() && !out.ends_with('\n') {
-            out.push_str(separator);
-        }
-        out.push_str(&line);
-        listing = bullet;
-    }
-    out.trim().to_owned()
-}
-
-/// The HTML tags a description's markup may hold, dropped from it; any other `<word>` is a
-/// placeholder the text needs (`given as <revision>:<path>`).
-const HTML: &[&str] = &[
-    "b", "i", "u", "s", "em", "strong", "code", "pre", "kbd", "tt", "mark", "small", "sub", "sup",
-    "br", "hr", "p", "span", "div", "ul", "ol", "li",
-];
-
-/// One line's inline markup reduced: `**b**`, `__b__`, `` `c` `` to their words (but a
-/// code span of one `DANGLING` word, `` `at` ``),
-/// `[text](url)` to `text`, HTML tags (`<b>`, `</p>`, `<br/>`) dropped.
-fn inline(line: &str) -> String {
-    let mut out = String::with_capacity(line.len());
-    let mut rest = line;
-    while let Some(c) = rest.chars().next() {
-        if c == '['
-            && let Some(close) = rest.find("](")
-            && let Some(end) = rest[close..].find(')')
-        {
-            out.push_str(&rest[1..close]);
-            rest = &rest[close + end + 1..];
-            continue;
-        }
-        if c == '<'
-            && let Some(end) = rest.find('>')
-            && HTML.contains(&rest[1..end].trim_matches('/').to_ascii_lowercase().as_str())
-        {
-            rest = &rest[end + 1..];
-            continue;
-        }
-        // A code span of a word prose is made of keeps its marks: `from at` would read as
-        // a phrase broken off (excel-mcp-server's `import_csv`: "from `at`").
-        if c == '`'
-            && let Some(end) = rest[1..].find('`')
-            && dangling(&rest[1..=end])
-        {
-            out.push_str(&rest[..end + 2]);
-            rest = &rest[end + 2..];
-            continue;
-        }
-        if !matches!(c, '*' | '`') && !rest.starts_with("__") {
-            out.push(c);
-        }
-        rest = &rest[c.len_utf8()..];
-    }
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// The first paragraph of a [`plain`] text.
-pub(crate) fn first_paragraph(plain: &str) -> &str {
-    plain.split('\n').next().unwrap_or(plain).trim()
-}
 
 /// The sentences of a text: split after `.`, `!` or `?` followed by a space (or the end),
 /// except after an abbreviation (`e.g.`, `i.e.`, `etc.`, `vs.`) or inside a number.
@@ -189,7 +94,7 @@ const DANGLING: &str = "a an the and or but nor of to from in into on onto at by
     like including such last first next based according depending";
 
 /// Whether `word` is one a cut text must not end on ([`DANGLING`]).
-fn dangling(word: &str) -> bool {
+pub(super) fn dangling(word: &str) -> bool {
     let word = word.to_ascii_lowercase();
     DANGLING.split_whitespace().any(|w| w == word)
 }
@@ -245,14 +150,18 @@ pub(crate) fn fit(text: &str, budget: usize) -> String {
 /// Where `text` is cut to fit `budget` tokens (its full stop counted) before a phrase: the
 /// last word break followed by a `DANGLING` word (`… arXiv papers | using authoritative
 /// metadata`) or an aside that leaves three words at least. Never before a verb (`a url
-/// where the Goggle | is hosted`): that would leave its subject without it.
+/// where the Goggle | is hosted`): that would leave its subject without it; nor before the
+/// last item of a list (`http:, https:, file: | or data:`) or a verb sharing its object
+/// (`generating | and executing DDL statements`).
 fn phrase_end(text: &str, budget: usize) -> Option<usize> {
     text.match_indices(' ')
         .map(|(at, _)| at)
         .filter(|&at| {
             let next = text[at + 1..].split(' ').next().unwrap_or_default();
             let verb = ["is", "are", "be"].contains(&next);
-            ((dangling(next) && !verb) || next.starts_with(['(', '[']))
+            let joined = ["and", "or"].contains(&next)
+                && (listing(&text[..at]) || shared_object(&text[..at], &text[at..]));
+            ((dangling(next) && !verb && !joined) || next.starts_with(['(', '[']))
                 && text[..at].split_whitespace().count() >= 3
         })
         .rev()
@@ -301,11 +210,9 @@ fn clause_break(text: &str) -> Option<usize> {
                     .rsplit(", ")
                     .next()
                     .is_some_and(|last| last.split_whitespace().count() >= 2)
-                // Two verbs sharing what follows (`to organize and present information`).
-                && !stays
-                    .split_whitespace()
-                    .nth_back(1)
-                    .is_some_and(|word| word.eq_ignore_ascii_case("to")));
+                // The serial comma's conjunction (`format, relative dates, or absolute`).
+                && !(stays.ends_with(',') && listing(stays.trim_end_matches(',')))
+                && !shared_object(stays, rest));
         if clause {
             found = Some(i);
         }
@@ -313,21 +220,50 @@ fn clause_break(text: &str) -> Option<usize> {
     found
 }
 
+/// Whether the conjunction `rest` begins joins two verbs sharing what follows (`to
+/// organize and present information`, `generating and executing DDL statements`).
+fn shared_object(stays: &str, rest: &str) -> bool {
+    let infinitive = stays
+        .split_whitespace()
+        .nth_back(1)
+        .is_some_and(|word| word.eq_ignore_ascii_case("to"));
+    let gerunds = stays.ends_with("ing")
+        && rest
+            .split_whitespace()
+            .nth(1)
+            .is_some_and(|next| next.ends_with("ing"));
+    infinitive || gerunds
+}
+
 /// Whether the comma `rest` begins separates the items of a list of short ones (two words
-/// at most) — between two commas, or the last one's (`, or`) — as in firecrawl-mcp's `a
-/// recurring scrape, crawl, or search that diffs…`: a cut at either comma would leave half
-/// of it. (`by URL, back or forward in history, or reload` has no such list.)
+/// at most) — between two commas, or before the last two (`, or`; `, file: or data:`
+/// without the serial comma) — as in firecrawl-mcp's `a recurring scrape, crawl, or search
+/// that diffs…`: a cut at either comma would leave half of it. (`by URL, back or forward in
+/// history, or reload` has no such list.)
 fn in_list(stays: &str, rest: &str) -> bool {
     let Some(after) = rest.strip_prefix(", ") else {
         return false;
     };
     let short = |item: &str| item.split_whitespace().count() <= 2;
     if after.starts_with("and ") || after.starts_with("or ") {
-        // The last item's comma, after a short item that follows a comma itself.
-        return stays.rfind(", ").is_some_and(|at| short(&stays[at + 2..]));
+        return listing(stays);
     }
+    // The item before the last, its conjunction not a comma (markitdown-mcp's `http:,
+    // https:, file: or data: URI`).
+    let before_last = [" and ", " or "]
+        .iter()
+        .filter_map(|c| after.find(c))
+        .min()
+        .is_some_and(|end| short(&after[..end]) && !after[..end].contains(','));
     // An item between two commas.
-    after.find(", ").is_some_and(|end| short(&after[..end]))
+    after.find(", ").is_some_and(|end| short(&after[..end])) || (before_last && listing(stays))
+}
+
+/// Whether `text` ends in a short item (two words at most) after a comma: a list's, when a
+/// comma or a conjunction follows.
+fn listing(text: &str) -> bool {
+    text.rfind(", ")
+        .is_some_and(|at| text[at + 2..].split_whitespace().count() <= 2)
 }
 
 /// `text` without the aside a cut left open (`… giving up (for drain`).
@@ -364,14 +300,10 @@ fn examples_start(text: &str) -> Option<usize> {
     .then_some(at)
 }
 
-/// The terse wording of a tool's description: its first sentence, asides cut, within
-/// `budget` tokens.
-pub(crate) fn terse(description: &str, budget: usize) -> String {
-    let plain = plain(description);
-    let sentence = sentences(first_paragraph(&plain))
-        .first()
-        .copied()
-        .unwrap_or_default();
+/// The terse wording of a tool's description from its lead paragraph (of [`plain`](super::plain::plain) prose):
+/// its first sentence, asides cut, within `budget` tokens.
+pub(crate) fn terse(paragraph: &str, budget: usize) -> String {
+    let sentence = sentences(paragraph).first().copied().unwrap_or_default();
     let mut first = without_asides(sentence);
     // Its examples cut, it still ends as the server's sentence did.
     let end = ['.', '!', '?'];
@@ -381,11 +313,9 @@ pub(crate) fn terse(description: &str, budget: usize) -> String {
     fit(&first, budget)
 }
 
-/// The middle wording: the first paragraph when it fits `budget` tokens, else as many of
-/// its sentences as fit (the first one at least, fitted).
-pub(crate) fn middle(description: &str, budget: usize) -> String {
-    let plain = plain(description);
-    let paragraph = first_paragraph(&plain);
+/// The middle wording from a lead paragraph (of [`plain`](super::plain::plain) prose): all of it when it fits
+/// `budget` tokens, else as many of its sentences as fit (the first one at least, fitted).
+pub(crate) fn middle(paragraph: &str, budget: usize) -> String {
     if count_tokens(paragraph) <= budget {
         return paragraph.to_owned();
     }

@@ -3,7 +3,8 @@
 //! the terse and middle wordings of an argument.
 
 use super::asides::{Aside, asides};
-use super::clip::{BREAKS, examples_at, fit, plain, sentences, tidy, without_examples};
+use super::clip::{BREAKS, examples_at, fit, sentences, tidy, without_examples};
+use super::plain::plain;
 use crate::inspect::count_tokens;
 
 /// Words that mark a fact an argument's name and type do not carry.
@@ -252,6 +253,55 @@ pub(crate) fn facts(
     schema: &serde_json::Value,
     budget: usize,
 ) -> Option<String> {
+    let (kept, values) = gathered(description, schema);
+    if kept.is_empty() {
+        return None;
+    }
+    let (joined, shorter) = (kept.join("; "), values.join("; "));
+    if count_tokens(&joined) > budget && count_tokens(&shorter) <= budget {
+        return Some(shorter);
+    }
+    // What the cut left of a piece must still be a fact; a condition cut off from what it
+    // conditions (`If not supplied.`, `optional - if not provided.`) says nothing.
+    let fitted = fit(&joined, budget);
+    let mut said: Vec<&str> = fitted.trim_end_matches('.').split("; ").collect();
+    let mut cut = false;
+    while let Some(last) = said.pop() {
+        let whole = without_lone_condition(last);
+        cut |= whole != last;
+        if is_fact(whole, schema) && !cut_off(whole, &kept) {
+            said.push(whole);
+            break;
+        }
+        cut = true;
+    }
+    match (said.is_empty(), cut) {
+        (true, _) => None,
+        (false, false) => Some(fitted),
+        (false, true) => Some(format!("{}.", said.join("; "))),
+    }
+}
+
+/// [`facts`] where they fit `budget` whole: each piece as the description says it (or its
+/// values alone), none cut inside — `Accepts: ISO 8601 format.` of three formats would
+/// read as the only one.
+pub(crate) fn whole_facts(
+    description: &str,
+    schema: &serde_json::Value,
+    budget: usize,
+) -> Option<String> {
+    let said = facts(description, schema, budget)?;
+    let (kept, values) = gathered(description, schema);
+    let whole = |part: &str| kept.iter().chain(&values).any(|piece| piece == part);
+    said.trim_end_matches('.')
+        .split("; ")
+        .all(whole)
+        .then_some(said)
+}
+
+/// The pieces of `description` that state facts, and each piece's values alone where it
+/// has any (else the piece).
+fn gathered(description: &str, schema: &serde_json::Value) -> (Vec<String>, Vec<String>) {
     let mut kept: Vec<String> = Vec::new();
     // Each piece's values alone where it has any, else what `kept` keeps of it.
     let mut values: Vec<String> = Vec::new();
@@ -283,40 +333,24 @@ pub(crate) fn facts(
             false => groups,
         });
     }
-    if kept.is_empty() {
-        return None;
-    }
-    let (joined, shorter) = (kept.join("; "), values.join("; "));
-    if count_tokens(&joined) > budget && count_tokens(&shorter) <= budget {
-        return Some(shorter);
-    }
-    // What the cut left of a piece must still be a fact; a condition cut off from what it
-    // conditions (`If not supplied.`, `optional - if not provided.`) says nothing.
-    let fitted = fit(&joined, budget);
-    let mut said: Vec<&str> = fitted.trim_end_matches('.').split("; ").collect();
-    let mut cut = false;
-    while let Some(last) = said.pop() {
-        let whole = without_lone_condition(last);
-        cut |= whole != last;
-        if is_fact(whole, schema) && !cut_in_values(whole, &kept) {
-            said.push(whole);
-            break;
-        }
-        cut = true;
-    }
-    match (said.is_empty(), cut) {
-        (true, _) => None,
-        (false, false) => Some(fitted),
-        (false, true) => Some(format!("{}.", said.join("; "))),
-    }
+    (kept, values)
 }
 
 /// Whether `said` is what a cut left of a list of quoted values (`must contain 'filename',
-/// 'mime_type'` of three): a part of the values reads as all of them.
-fn cut_in_values(said: &str, kept: &[String]) -> bool {
+/// 'mime_type'` of three) — a part of the values reads as all of them — or of a sentence
+/// whose condition it cut off (`Do not pass anything to this param | if no commit sha is
+/// specified`): what held under a condition would read as holding always.
+fn cut_off(said: &str, kept: &[String]) -> bool {
+    let said = said.trim_end_matches('.');
     kept.iter()
         .filter_map(|piece| piece.strip_prefix(said))
-        .any(|lost| said.contains(QUOTES) && lost.contains(QUOTES))
+        .any(|lost| {
+            let lost = lost.trim_start_matches(BREAKS).to_ascii_lowercase();
+            let condition = ["if ", "when ", "unless ", "except ", "only "]
+                .iter()
+                .any(|word| lost.starts_with(word));
+            (said.contains(QUOTES) && lost.contains(QUOTES)) || condition
+        })
 }
 
 /// `clause` without the condition it ends on, cut off from what it conditions (`If not
@@ -340,15 +374,24 @@ fn without_lone_condition(clause: &str) -> &str {
 }
 
 /// An argument's middle wording: its first sentence's words with the parentheticals that
-/// state facts (examples and other asides out), within `budget` tokens; empty when that
-/// sentence is code.
+/// state facts (examples and other asides out), then the sentences after it that state
+/// facts, while they fit (`Maximum number of results. Defaults to 10, at most 50.`) —
+/// within `budget` tokens; empty when that sentence is code. A first sentence that only
+/// says what the schema states (`OPTIONAL.`) is none.
 pub(crate) fn argument_sentence(
     description: &str,
     schema: &serde_json::Value,
     budget: usize,
 ) -> String {
     let plain = plain(description);
-    let Some(piece) = pieces(&plain).into_iter().next() else {
+    let mut pieces = pieces(&plain).into_iter().skip_while(|piece| {
+        let main = piece
+            .main()
+            .trim_end_matches(['.', ' '])
+            .to_ascii_lowercase();
+        ["optional", "required"].contains(&main.as_str())
+    });
+    let Some(piece) = pieces.next() else {
         return String::new();
     };
     // Code is no prose to shorten: its parentheses are no asides (`(element) => { … }`).
@@ -365,7 +408,24 @@ pub(crate) fn argument_sentence(
         true => head,
         false => text,
     };
-    fit(text, budget)
+    let mut kept = fit(text, budget);
+    for piece in pieces {
+        let main = piece.main();
+        if is_example(&main) || is_code(&main) {
+            continue;
+        }
+        let sentence = piece.with(|group| is_fact(group, schema));
+        let sentence = without_examples(sentence.trim_end_matches(['.', ' ']));
+        if !is_fact(sentence, schema) {
+            continue;
+        }
+        let longer = format!("{}. {sentence}.", kept.trim_end_matches('.'));
+        if count_tokens(&longer) > budget {
+            break;
+        }
+        kept = longer;
+    }
+    kept
 }
 
 #[cfg(test)]

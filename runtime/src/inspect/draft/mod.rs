@@ -11,11 +11,13 @@
 //! read nothing (`false`) — unless the text says what the argument's name and type do not
 //! (allowed values, formats, units, ranges, a default the schema does not state; quoted
 //! values and numbers count too), then that part within [`FACT_TOKENS`] (or
-//! [`ARGUMENT_TOKENS`] where no fact fits fewer; never more than 3..=6 reads) — and 3..=6 its first sentence within [`ARGUMENT_TOKENS`]. A wording no shorter than the server's is left out.
+//! [`ARGUMENT_TOKENS`] where no fact fits fewer whole; never more than 3..=6 reads) — and 3..=6 its first sentence and the sentences after it that state facts, within [`ARGUMENT_TOKENS`]. A wording no shorter than the server's is left out.
 
 mod asides;
 mod clip;
 mod facts;
+mod plain;
+mod shared;
 mod tasks;
 mod toml_text;
 
@@ -83,82 +85,23 @@ pub fn draft(tools: &[Tool], source: &str) -> Draft {
     render(&tool_drafts(tools), source)
 }
 
-/// Every tool's draft, terse texts without the context every tool repeats.
+/// Every tool's draft, terse texts without the context every tool repeats
+/// ([`shared`]).
 fn tool_drafts(tools: &[Tool]) -> Vec<ToolDraft> {
-    let mut drafts: Vec<ToolDraft> = tools.iter().map(tool_draft).collect();
-    shared_heads(&mut drafts);
-    shared_tails(&mut drafts);
+    let paragraphs: Vec<Vec<String>> = tools
+        .iter()
+        .map(|tool| plain::paragraphs(tool.description.as_deref().unwrap_or_default()))
+        .collect();
+    let leads = shared::leads(&paragraphs);
+    let mut drafts: Vec<ToolDraft> = tools
+        .iter()
+        .zip(&paragraphs)
+        .zip(leads)
+        .map(|((tool, own), lead)| tool_draft(tool, own, lead))
+        .collect();
+    shared::heads(&mut drafts);
+    shared::tails(&mut drafts);
     drafts
-}
-
-/// A label many tools' terse texts begin with (`Notion | Retrieve a user`) tells no tool
-/// apart either: it is cut from theirs where at least 3 tools and a quarter of them begin
-/// with it, the label set off by ` | `, `: `, ` - ` or ` — ` and at most three words, and
-/// at least two words stay. (Their middle and rich levels keep it.)
-fn shared_heads(drafts: &mut [ToolDraft]) {
-    let head = |text: &str| -> Option<String> {
-        [" | ", ": ", " - ", " — "]
-            .iter()
-            .filter_map(|mark| text.find(mark).map(|at| &text[..at + mark.len()]))
-            .filter(|head| head.split_whitespace().count() <= 4)
-            .min_by_key(|head| head.len())
-            .map(str::to_owned)
-    };
-    let terse = |draft: &ToolDraft| draft.terse.clone().unwrap_or_else(|| draft.own.clone());
-    let heads: Vec<Option<String>> = drafts.iter().map(|d| head(&terse(d))).collect();
-    let enough = 3.max(drafts.len().div_ceil(4));
-    for (draft, head) in drafts.iter_mut().zip(&heads) {
-        let Some(head) = head else { continue };
-        let shared = heads.iter().filter(|h| h.as_ref() == Some(head)).count();
-        let text = terse(draft);
-        let rest = text[head.len()..].trim();
-        if shared >= enough && rest.split_whitespace().count() >= 2 {
-            draft.terse = Some(rest.to_owned());
-        }
-    }
-}
-
-/// A closing phrase many tools' terse texts share (`… in a GitHub repository`) tells no
-/// tool apart: it is cut from theirs, where at least 3 tools and a quarter of them end with
-/// it and at least three words stay. (Their middle and rich levels keep it.)
-fn shared_tails(drafts: &mut [ToolDraft]) {
-    let starts = [
-        " in ", " from ", " to ", " on ", " across ", " for ", " of ", " within ",
-    ];
-    let tails = |text: &str| -> Vec<String> {
-        let text = text.trim_end_matches('.').to_lowercase();
-        starts
-            .iter()
-            .flat_map(|start| text.match_indices(start).map(|(at, _)| at))
-            .map(|at| text[at..].to_owned())
-            .collect()
-    };
-    let mut counts: Vec<(String, usize)> = Vec::new();
-    for draft in drafts.iter() {
-        let text = draft.terse.clone().unwrap_or_else(|| draft.own.clone());
-        for tail in tails(&text) {
-            match counts.iter_mut().find(|(t, _)| *t == tail) {
-                Some((_, n)) => *n += 1,
-                None => counts.push((tail, 1)),
-            }
-        }
-    }
-    let enough = 3.max(drafts.len().div_ceil(4));
-    for draft in drafts.iter_mut() {
-        let text = draft.terse.clone().unwrap_or_else(|| draft.own.clone());
-        let trimmed = text.trim_end_matches('.');
-        let lower = trimmed.to_lowercase();
-        // The longest shared tail that leaves three words.
-        let cut = counts
-            .iter()
-            .filter(|(tail, n)| *n >= enough && lower.ends_with(tail.as_str()))
-            .map(|(tail, _)| trimmed.len() - tail.len())
-            .filter(|&at| trimmed[..at].split_whitespace().count() >= 3)
-            .min();
-        if let Some(at) = cut {
-            draft.terse = Some(format!("{}.", &trimmed[..at]));
-        }
-    }
 }
 
 /// The structure floor: `tools/list` with every title and description (the tools' and the
@@ -205,18 +148,25 @@ fn listing(tools: &[Tool]) -> String {
     )
 }
 
-/// One tool's draft.
-fn tool_draft(tool: &Tool) -> ToolDraft {
+/// One tool's draft, its terse and middle texts from its paragraph `lead` (of
+/// `paragraphs`, [`plain::paragraphs`]): the middle keeps those before it where all fit.
+fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize) -> ToolDraft {
     let own = tool.description.as_deref().unwrap_or_default();
     let own_tokens = count_tokens(own);
     let shorter = |text: String| {
         (!text.is_empty() && count_tokens(&text) < own_tokens && !same_words(&text, own))
             .then_some(text)
     };
-    let terse = shorter(clip::terse(own, TERSE_TOKENS));
+    let paragraph = paragraphs.get(lead).map(String::as_str).unwrap_or_default();
+    let terse = shorter(clip::terse(paragraph, TERSE_TOKENS));
+    let with_before = paragraphs[..=lead].join(" ");
+    let middle_text = match count_tokens(&with_before) <= MIDDLE_TOKENS {
+        true => with_before.as_str(),
+        false => paragraph,
+    };
     // (The same as the terse text, it is still drafted: a level the file leaves out reads
     // the server's own words, all of them.)
-    let middle = shorter(clip::middle(own, MIDDLE_TOKENS));
+    let middle = shorter(clip::middle(middle_text, MIDDLE_TOKENS));
     let mut arguments = Vec::new();
     described(&tool.input_schema, &tool.input_schema, "", &mut arguments);
     let arguments = arguments
@@ -228,7 +178,7 @@ fn tool_draft(tool: &Tool) -> ToolDraft {
                 .filter(|m| m.len() > 1 && count_tokens(m) < tokens && !same_words(m, &own));
             // A fact too long for its budget gets the middle one, not dropped (Slack's
             // `thread_ts`: "…in the format '1234567890.123456'").
-            let terse = facts::facts(&own, &schema, FACT_TOKENS)
+            let terse = facts::whole_facts(&own, &schema, FACT_TOKENS)
                 .or_else(|| facts::facts(&own, &schema, ARGUMENT_TOKENS))
                 // No longer than the server's words: all of them are facts then.
                 .map(|t| {
@@ -254,7 +204,7 @@ fn tool_draft(tool: &Tool) -> ToolDraft {
         .collect();
     ToolDraft {
         name: tool.name.to_string(),
-        own: clip::first_paragraph(&clip::plain(own)).to_owned(),
+        own: paragraph.to_owned(),
         titled: tool.title.as_deref().is_some_and(|t| !t.trim().is_empty()),
         own_tokens,
         terse,
@@ -270,7 +220,7 @@ fn tool_draft(tool: &Tool) -> ToolDraft {
 /// file, and code spans lose their marks (`such as ArrowLeft or a`).
 fn same_words(text: &str, own: &str) -> bool {
     let words = |t: &str| {
-        clip::plain(t)
+        plain::plain(t)
             .trim_end_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace())
             .to_owned()
     };
@@ -357,7 +307,7 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
          # Tools, levels 0..=2: no title; the first sentence, asides cut (at most {TERSE_TOKENS} tokens);\n\
          #   3..=6: the first paragraph, or what of it fits {MIDDLE_TOKENS} tokens; 7..=9: the server's.\n\
          # Arguments, 0..=2: nothing (`false`), or the facts its name and type do not carry (at most {FACT_TOKENS} tokens, or {ARGUMENT_TOKENS} for one that needs them);\n\
-         #   3..=6: the first sentence (at most {ARGUMENT_TOKENS} tokens); 7..=9: the server's.\n\
+         #   3..=6: the first sentence, and those after it that state facts (at most {ARGUMENT_TOKENS} tokens); 7..=9: the server's.\n\
          # Edit freely: `mcp-tailor check FILE`, then `mcp-tailor inspect --tailoring FILE matrix …`.",
         drafts.len(),
         if drafts.len() == 1 { "" } else { "s" }
@@ -464,7 +414,7 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
 
 /// The server's own text as a one-line comment, with its tokens.
 fn comment(text: &str) -> String {
-    let line = clip::plain(text).replace('\n', " ");
+    let line = plain::plain(text).replace('\n', " ");
     let shown: String = line.chars().take(100).collect();
     let more = if shown.len() < line.len() { "…" } else { "" };
     format!("\"{shown}{more}\" ({} tokens)", count_tokens(text))

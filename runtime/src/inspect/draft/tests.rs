@@ -1,5 +1,10 @@
 use super::*;
 
+/// One tool's draft, as `draft` makes it among no others.
+fn tool_draft(tool: &Tool) -> ToolDraft {
+    tool_drafts(std::slice::from_ref(tool)).remove(0)
+}
+
 fn tool(description: &str, argument: &str) -> Tool {
     let schema = serde_json::json!({"type": "object", "properties": {
         "limit": {"type": "integer", "description": argument}
@@ -140,4 +145,58 @@ fn a_fact_too_long_for_the_terse_budget_is_not_dropped() {
     ));
     let terse = draft.arguments[0].terse.as_deref().unwrap_or_default();
     assert!(terse.contains("'1234567890.123456'"), "{terse:?}");
+}
+
+#[test]
+fn the_facts_of_the_terse_levels_stay_at_the_middle_ones() {
+    // @modelcontextprotocol/server-puppeteer's `launchOptions`: its middle text was its
+    // first sentence, shorter than its facts, and so said at 0..=6 without them.
+    let draft = tool_draft(&tool(
+        "Navigate to a URL.",
+        "PuppeteerJS LaunchOptions. Default null. If changed and not null, browser restarts. \
+         Example: { headless: true, args: ['--no-sandbox'] }",
+    ));
+    let argument = &draft.arguments[0];
+    for text in [&argument.terse, &argument.middle] {
+        let text = text.as_deref().unwrap_or_default();
+        assert!(text.contains("browser restarts"), "{text:?}");
+    }
+}
+
+#[test]
+fn a_first_paragraph_many_tools_share_does_not_lead() {
+    // @hubspot/mcp-server: nine of its 21 tools begin with the same warning.
+    let warning = "🛡️ Guardrails:\n  1. Data Modification Warning: This tool modifies HubSpot \
+                   data. Only use when the user has explicitly requested to update their CRM.\n\n";
+    let purposes = [
+        "Creates objects.",
+        "Updates objects.",
+        "Creates a property.",
+    ];
+    let mut tools: Vec<Tool> = purposes
+        .iter()
+        .map(|purpose| {
+            tool(
+                &format!("{warning}🎯 Purpose:\n  1. {purpose}\n"),
+                "Max 10.",
+            )
+        })
+        .collect();
+    tools.push(tool("Lists objects of a type.\n\nPaginated.", "Max 10."));
+    let drafts = tool_drafts(&tools);
+    for (draft, purpose) in drafts.iter().zip(purposes) {
+        assert_eq!(draft.terse.as_deref(), Some(purpose));
+        // The middle level keeps the warning where both fit.
+        let middle = draft.middle.as_deref().unwrap_or_default();
+        assert!(middle.starts_with("Data Modification Warning:"), "{middle}");
+        assert!(middle.ends_with(purpose), "{middle}");
+    }
+    // A first paragraph of its own leads.
+    assert_eq!(drafts[3].own, "Lists objects of a type.");
+    // Two tools sharing one are not enough.
+    let drafts = tool_drafts(&tools[1..]);
+    assert_eq!(
+        drafts[0].terse.as_deref(),
+        Some("Data Modification Warning: This tool modifies HubSpot data.")
+    );
 }

@@ -1,4 +1,20 @@
 use super::*;
+use crate::inspect::draft::plain::plain;
+
+/// The first paragraph of a [`plain`] text.
+fn first_paragraph(plain: &str) -> &str {
+    plain.split('\n').next().unwrap_or(plain).trim()
+}
+
+/// The terse wording of a whole description: of its first paragraph.
+fn terse(description: &str, budget: usize) -> String {
+    super::terse(first_paragraph(&plain(description)), budget)
+}
+
+/// The middle wording of a whole description: of its first paragraph.
+fn middle(description: &str, budget: usize) -> String {
+    super::middle(first_paragraph(&plain(description)), budget)
+}
 use crate::inspect::draft::facts::facts;
 use serde_json::json;
 
@@ -6,7 +22,7 @@ use serde_json::json;
 fn markup_and_asides_go() {
     assert_eq!(
         plain("# Title\n\nRead **a** file (`path`).\n\n```js\nx()\n```\n- see [docs](http://x)"),
-        "Title\nRead a file (path).\nsee docs"
+        "Read a file (path).\nsee docs"
     );
     // HTML tags go; a placeholder in angle brackets is words the text needs.
     assert_eq!(
@@ -137,11 +153,22 @@ fn a_cut_does_not_break_off_mid_phrase() {
 fn a_list_s_heading_ends_the_first_paragraph() {
     // Notion's tools: the first line is the description, then a list of error responses.
     let text = "Notion | Retrieve a user\nError Responses:\n400: Bad request";
+    assert_eq!(plain(text), "Notion | Retrieve a user\n400: Bad request");
+    assert_eq!(terse(text, 16), "Notion | Retrieve a user");
+    // @hubspot/mcp-server: a heading names no content, and a numbered list's numbers are
+    // no sentences.
+    let text = "\n    🎯 Purpose:\n      1. Retrieves a paginated list of objects.\n      2. \
+                Helps list objects.\n\n    📦 Returns:\n      1. Collection of objects.\n  ";
     assert_eq!(
         plain(text),
-        "Notion | Retrieve a user\nError Responses: 400: Bad request"
+        "Retrieves a paginated list of objects. Helps list objects.\nCollection of objects."
     );
-    assert_eq!(terse(text, 16), "Notion | Retrieve a user");
+    assert_eq!(terse(text, 16), "Retrieves a paginated list of objects.");
+    assert_eq!(
+        plain("🎯 Purpose\n1. Authenticates the token."),
+        "Authenticates the token."
+    );
+    assert_eq!(plain("## Overview\nLists files."), "Lists files.");
     // A line wrapped mid-sentence is still one sentence.
     assert_eq!(plain("Read a file\nas text."), "Read a file as text.");
 }
@@ -176,6 +203,15 @@ fn a_bulleted_list_reads_as_one() {
     );
     // Emphasis is no bullet.
     assert_eq!(plain("**Note**: a\n**Also** b"), "Note: a Also b");
+    // A tag the text closes is markup (@neondatabase/mcp-server-neon's sections); a
+    // placeholder is words.
+    assert_eq!(
+        plain(
+            "\n  <use_case>\n    Migrate a schema.\n  </use_case>\n  <workflow>Then check.</workflow>"
+        ),
+        "Migrate a schema.\nThen check."
+    );
+    assert_eq!(plain("Use node-id=<nodeId>."), "Use node-id=<nodeId>.");
 }
 
 #[test]
@@ -223,6 +259,30 @@ fn a_conjunction_inside_a_phrase_or_a_list_is_no_clause_break() {
             16
         ),
         "Create a Firecrawl monitor."
+    );
+    // @neondatabase/mcp-server-neon's `prepare_database_migration`: two gerunds share it.
+    assert_eq!(
+        fit(
+            "This tool performs database schema migrations by automatically generating and \
+             executing DDL statements",
+            12
+        ),
+        "This tool performs database schema migrations."
+    );
+    // markitdown-mcp's `convert_to_markdown`: a list without the serial comma is one.
+    assert_eq!(
+        fit(
+            "Convert a resource described by an http:, https:, file: or data: URI to markdown",
+            16
+        ),
+        "Convert a resource described."
+    );
+    assert_eq!(
+        fit(
+            "Convert a resource described by an http:, https:, file: or data: URI to markdown",
+            17
+        ),
+        "Convert a resource described by an http:, https:, file: or data: URI."
     );
     // Nor does a cut end on the word before a number it dropped.
     assert_eq!(

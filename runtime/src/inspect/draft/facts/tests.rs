@@ -278,3 +278,73 @@ fn values_speak_for_their_sentence_where_both_do_not_fit() {
         Some("default: 30, max: 100")
     );
 }
+
+#[test]
+fn the_middle_keeps_the_facts_its_later_sentences_state() {
+    let object = json!({"type": "object"});
+    // @modelcontextprotocol/server-puppeteer's `launchOptions`: its first sentence only
+    // names it; what a reader must know follows (the example, code, does not).
+    assert_eq!(
+        argument_sentence(
+            "PuppeteerJS LaunchOptions. Default null. If changed and not null, browser \
+             restarts. Example: { headless: true, args: ['--no-sandbox'] }",
+            &object,
+            24
+        ),
+        "PuppeteerJS LaunchOptions. Default null. If changed and not null, browser restarts."
+    );
+    // While they fit: a sentence that does not ends them.
+    assert_eq!(
+        argument_sentence(
+            "PuppeteerJS LaunchOptions. Default null. If changed and not null, browser \
+             restarts.",
+            &object,
+            12
+        ),
+        "PuppeteerJS LaunchOptions. Default null."
+    );
+    // figma-developer-mcp's `depth`: a first sentence the schema states is none.
+    assert_eq!(
+        argument_sentence(
+            "OPTIONAL. Do NOT use unless explicitly requested by the user. Controls how many \
+             levels deep to traverse the node tree.",
+            &json!({"type": "number"}),
+            24
+        ),
+        "Do NOT use unless explicitly requested by the user"
+    );
+}
+
+#[test]
+fn a_cut_keeps_a_fact_s_condition_or_drops_the_fact() {
+    // mcp-server-git's `git_branch.contains`: "Do not pass anything to this param." alone
+    // says never to pass it.
+    let sha = json!({"type": "string"});
+    let text = "The commit sha that branch should contain. Do not pass anything to this param \
+                if no commit sha is specified";
+    assert_eq!(super::facts(text, &sha, 8), None);
+    assert_eq!(
+        super::facts(text, &sha, 24).as_deref(),
+        Some("Do not pass anything to this param if no commit sha is specified")
+    );
+}
+
+#[test]
+fn a_fact_cut_inside_is_no_terse_fact() {
+    // mcp-server-git's `git_log.start_timestamp`: one format of three would read as the
+    // only one.
+    let text = "Start timestamp for filtering commits. Accepts: ISO 8601 format (e.g., \
+                '2024-01-15T14:30:25'), relative dates (e.g., '2 weeks ago', 'yesterday'), or \
+                absolute dates (e.g., '2024-01-15', 'Jan 15 2024')";
+    let string = json!({"type": "string"});
+    assert_eq!(super::whole_facts(text, &string, 12), None);
+    assert_eq!(
+        super::facts(text, &string, 24).as_deref(),
+        Some("Accepts: ISO 8601 format, relative dates, or absolute dates")
+    );
+    // Whole pieces fit: they are the facts.
+    assert_eq!(
+        super::whole_facts("Page size. Default 10. At most 50.", &string, 12).as_deref(),
+        Some("Default 10; At most 50")
+    );
+}
