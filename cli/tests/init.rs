@@ -323,6 +323,46 @@ fn without_asides(text: &str) -> String {
     out
 }
 
+/// In a drafted file: no two tools read the same terse text (@hubspot/mcp-server's read
+/// "🎯 Purpose: 1.", then nine of 21 "This tool modifies HubSpot data."), and what an argument's terse text states
+/// its middle one states too (server-puppeteer's `launchOptions`: "If changed and not
+/// null, browser restarts" was said at no level below 7).
+fn levels_tell_tools_apart_and_keep_facts(catalog: &str, draft: &str) {
+    let file: toml::Table = draft.parse().unwrap();
+    let text = |levels: &toml::Value, verbosity: &str| {
+        levels.get("levels")?.as_array()?.iter().find_map(|level| {
+            (level.get("verbosity")?.as_str()? == verbosity)
+                .then(|| level.get("text")?.as_str().map(str::to_owned))?
+        })
+    };
+    let mut terse: Vec<String> = Vec::new();
+    for tool in file["tools"].as_table().unwrap().values() {
+        if let Some(description) = tool.get("description") {
+            let said = text(description, "0..=2").or_else(|| text(description, "0..=6"));
+            terse.extend(said);
+        }
+        let arguments = tool.get("arguments").and_then(toml::Value::as_table);
+        for argument in arguments.into_iter().flat_map(|a| a.values()) {
+            let description = &argument["description"];
+            let (Some(facts), Some(middle)) =
+                (text(description, "0..=2"), text(description, "3..=6"))
+            else {
+                continue;
+            };
+            for said in facts.split_whitespace().map(word) {
+                assert!(
+                    middle.split_whitespace().map(word).any(|w| w == said),
+                    "{catalog}: {said:?} of {facts:?} not in {middle:?}"
+                );
+            }
+        }
+    }
+    let mut distinct = terse.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), terse.len(), "{catalog}: {terse:#?}");
+}
+
 /// A word without the marks and punctuation around it.
 fn word(text: &str) -> String {
     text.trim_matches(|c: char| ",.;:()[]{}*`'\"!?".contains(c))
@@ -332,7 +372,9 @@ fn word(text: &str) -> String {
 /// Servers' own words (captured from context7, notion, chrome-devtools-mcp 1.11.0,
 /// desktop-commander 0.2.52, mcp-server-kubernetes 4.1.7, arxiv-mcp-server 0.8.2,
 /// mcp-atlassian 0.23.1, firecrawl-mcp 3.22.2, @brave/brave-search-mcp-server 2.1.4,
-/// @playwright/mcp 0.0.83, excel-mcp-server 2.2.2, @antv/mcp-server-chart 0.9.10) where a
+/// @playwright/mcp 0.0.83, excel-mcp-server 2.2.2, @antv/mcp-server-chart 0.9.10,
+/// @hubspot/mcp-server 0.4.0, @neondatabase/mcp-server-neon 0.3.7,
+/// @modelcontextprotocol/server-puppeteer 2025.5.12, figma-developer-mcp 0.13.2) where a
 /// draft once read broken.
 #[test]
 fn drafts_read_whole_where_they_once_broke_off() {
@@ -349,6 +391,10 @@ fn drafts_read_whole_where_they_once_broke_off() {
         "playwright-mcp-excerpt.json",
         "excel-mcp-server-excerpt.json",
         "mcp-server-chart-excerpt.json",
+        "hubspot-mcp-server-excerpt.json",
+        "mcp-server-neon-excerpt.json",
+        "server-puppeteer-excerpt.json",
+        "figma-developer-mcp-excerpt.json",
     ] {
         let out = out_file(catalog);
         init_catalog(&fixture(catalog), &out, None);
@@ -397,7 +443,15 @@ fn drafts_read_whole_where_they_once_broke_off() {
             for said in text.split_whitespace().map(word) {
                 assert!(words.contains(&said), "{catalog}: {said:?} in {text:?}");
             }
+            // No tag the server closes (`<use_case>`).
+            for tag in text.split('<').skip(1).filter_map(|t| t.split('>').next()) {
+                assert!(
+                    !written.contains(&format!("</{tag}>")),
+                    "{catalog}: {text:?}"
+                );
+            }
         }
+        levels_tell_tools_apart_and_keep_facts(catalog, &draft);
         // The server's own words, linted: values are no missing arguments; Desktop
         // Commander's `write_file` does word calls with arguments it lacks
         // (`write_file(filePath, firstChunk, …)`; they are `path` and `content`), each

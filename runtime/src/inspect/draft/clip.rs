@@ -123,6 +123,28 @@ pub(crate) fn fit(text: &str, budget: usize) -> String {
     if count_tokens(text) <= budget {
         return text.to_owned();
     }
+    let mut kept = clauses(text, budget);
+    if count_tokens(&kept) + 1 > budget {
+        let at = phrase_end(&kept, budget).unwrap_or_else(|| word_end(&kept, budget));
+        kept.truncate(at);
+    }
+    ended(&kept)
+}
+
+/// [`fit`] where its clause breaks and examples make `text` fit, else `None`: nothing cut
+/// inside a clause.
+pub(super) fn fit_clauses(text: &str, budget: usize) -> Option<String> {
+    let text = text.trim();
+    if count_tokens(text) <= budget {
+        return Some(text.to_owned());
+    }
+    let kept = clauses(text, budget);
+    (count_tokens(&kept) < budget).then(|| ended(&kept))
+}
+
+/// `text` (over `budget`) cut at its clause breaks while they help, then before its
+/// examples.
+fn clauses(text: &str, budget: usize) -> String {
     let mut kept = text.trim_end_matches(['.', '!', '?']).to_owned();
     while count_tokens(&kept) + 1 > budget {
         match clause_break(&kept) {
@@ -137,11 +159,12 @@ pub(crate) fn fit(text: &str, budget: usize) -> String {
     {
         kept.truncate(at);
     }
-    if count_tokens(&kept) + 1 > budget {
-        let at = phrase_end(&kept, budget).unwrap_or_else(|| word_end(&kept, budget));
-        kept.truncate(at);
-    }
-    let kept = without_open_aside(&kept);
+    kept
+}
+
+/// A cut text ended: no aside left open, no word that leaves it broken off, a period.
+fn ended(kept: &str) -> String {
+    let kept = without_open_aside(kept);
     let kept = without_dangling_end(kept.trim_end_matches(BREAKS));
     let kept = kept.trim_end_matches(BREAKS);
     format!("{kept}.")

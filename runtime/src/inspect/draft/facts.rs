@@ -3,7 +3,7 @@
 //! the terse and middle wordings of an argument.
 
 use super::asides::{Aside, asides};
-use super::clip::{BREAKS, examples_at, fit, sentences, tidy, without_examples};
+use super::clip::{BREAKS, examples_at, fit, fit_clauses, sentences, tidy, without_examples};
 use super::plain::plain;
 use crate::inspect::count_tokens;
 
@@ -377,10 +377,14 @@ fn without_lone_condition(clause: &str) -> &str {
 /// state facts (examples and other asides out), then the sentences after it that state
 /// facts, while they fit (`Maximum number of results. Defaults to 10, at most 50.`) —
 /// within `budget` tokens; empty when that sentence is code. A first sentence that only
-/// says what the schema states (`OPTIONAL.`) is none.
+/// says what the schema states (`OPTIONAL.`) is none. It states the terse level's `facts`
+/// too: where they are not among the sentences that fit, the first sentence is cut to make
+/// room for them (context7's `query`: "What to look up in the library's documentation. Do
+/// not include any sensitive or confidential information.").
 pub(crate) fn argument_sentence(
     description: &str,
     schema: &serde_json::Value,
+    facts: Option<&str>,
     budget: usize,
 ) -> String {
     let plain = plain(description);
@@ -425,7 +429,42 @@ pub(crate) fn argument_sentence(
         }
         kept = longer;
     }
-    kept
+    match facts {
+        Some(facts) if !states(&kept, facts) => with_facts(text, facts, budget),
+        _ => kept,
+    }
+}
+
+/// Whether `text` says every word of `facts` (its marks aside).
+fn states(text: &str, facts: &str) -> bool {
+    let word = |w: &str| {
+        w.trim_matches(|c: char| c.is_ascii_punctuation() && !QUOTES.contains(&c))
+            .to_owned()
+    };
+    let said: Vec<String> = text.split_whitespace().map(word).collect();
+    facts
+        .split_whitespace()
+        .map(word)
+        .all(|w| said.contains(&w))
+}
+
+/// `first` cut at its clauses to leave room for `facts` within `budget` tokens, then
+/// `facts`; `facts` alone where no clause of it fits, or where they are its own values
+/// (`Whether to list local branches ('local'), remote branches ('remote') …`: a part of it
+/// would repeat one of them).
+fn with_facts(first: &str, facts: &str, budget: usize) -> String {
+    let bare = facts.trim_end_matches('.');
+    let values = bare
+        .split(QUOTES)
+        .skip(1)
+        .step_by(2)
+        .any(|value| first.contains(value));
+    let room = budget.saturating_sub(count_tokens(bare) + 2);
+    let both = fit_clauses(first, room)
+        .filter(|_| !values)
+        .map(|first| format!("{}. {bare}.", first.trim_end_matches('.')))
+        .filter(|both| count_tokens(both) <= budget);
+    both.unwrap_or_else(|| facts.to_owned())
 }
 
 #[cfg(test)]

@@ -173,12 +173,9 @@ fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize) -> ToolDraft {
         .into_iter()
         .filter_map(|(path, own, schema)| {
             let tokens = count_tokens(&own);
-            // Facts (values, formats, units, ranges, defaults) stay at every level.
-            let middle = Some(facts::argument_sentence(&own, &schema, ARGUMENT_TOKENS))
-                .filter(|m| m.len() > 1 && count_tokens(m) < tokens && !same_words(m, &own));
             // A fact too long for its budget gets the middle one, not dropped (Slack's
             // `thread_ts`: "…in the format '1234567890.123456'").
-            let terse = facts::whole_facts(&own, &schema, FACT_TOKENS)
+            let facts = facts::whole_facts(&own, &schema, FACT_TOKENS)
                 .or_else(|| facts::facts(&own, &schema, ARGUMENT_TOKENS))
                 // No longer than the server's words: all of them are facts then.
                 .map(|t| {
@@ -187,11 +184,15 @@ fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize) -> ToolDraft {
                     } else {
                         t
                     }
-                })
-                .map(|t| match &middle {
-                    Some(m) if count_tokens(m) < count_tokens(&t) => m.clone(),
-                    _ => t,
                 });
+            // Facts (values, formats, units, ranges, defaults) stay at every level.
+            let middle = facts::argument_sentence(&own, &schema, facts.as_deref(), ARGUMENT_TOKENS);
+            let middle = Some(middle)
+                .filter(|m| m.len() > 1 && count_tokens(m) < tokens && !same_words(m, &own));
+            let terse = facts.map(|t| match &middle {
+                Some(m) if count_tokens(m) < count_tokens(&t) => m.clone(),
+                _ => t,
+            });
             // Its own words at every level: nothing to draft.
             let unchanged = middle.is_none() && terse.as_ref().is_some_and(|t| same_words(t, &own));
             (!unchanged).then_some(ArgumentDraft {

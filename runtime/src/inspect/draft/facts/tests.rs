@@ -2,6 +2,11 @@ use super::*;
 use crate::inspect::draft::clip::without_asides;
 use serde_json::json;
 
+/// The middle wording with no terse facts to state.
+fn argument_sentence_of(description: &str, schema: &serde_json::Value, budget: usize) -> String {
+    argument_sentence(description, schema, None, budget)
+}
+
 #[test]
 fn facts_are_what_name_and_type_do_not_say() {
     let none = json!({"type": "string"});
@@ -31,11 +36,11 @@ fn facts_are_what_name_and_type_do_not_say() {
     let with_default = json!({"type": "string", "default": "name"});
     assert_eq!(super::facts("Defaults to name.", &with_default, 12), None);
     assert_eq!(
-        argument_sentence("Page number (default: 1, e.g. 2). More.", &none, 24),
+        argument_sentence_of("Page number (default: 1, e.g. 2). More.", &none, 24),
         "Page number (default: 1)"
     );
     assert_eq!(
-        argument_sentence("Branch (e.g. 'main').", &none, 24),
+        argument_sentence_of("Branch (e.g. 'main').", &none, 24),
         "Branch"
     );
 }
@@ -81,7 +86,7 @@ fn code_is_no_prose_to_shorten() {
     let none = json!({"type": "string"});
     // Playwright's `browser_evaluate.function`: left to its own words.
     let function = "() => { /* code */ } or (element) => { /* code */ } when element is provided";
-    assert_eq!(argument_sentence(function, &none, 24), "");
+    assert_eq!(argument_sentence_of(function, &none, 24), "");
     assert_eq!(facts(function, &none, 12), None);
     // Playwright's `browser_run_code_unsafe.code`: its example's parentheticals are the
     // example's, no facts.
@@ -89,7 +94,7 @@ fn code_is_no_prose_to_shorten() {
                 `async (page) => { await page.getByRole('button', { name: 'Submit' }).click(); }`";
     assert_eq!(facts(code, &none, 12), None);
     assert_eq!(
-        argument_sentence(code, &none, 24),
+        argument_sentence_of(code, &none, 24),
         "A JavaScript function containing Playwright code to execute"
     );
 }
@@ -199,7 +204,7 @@ fn a_lone_fact_word_stays_where_it_stands() {
     let sort = json!({"type": "string", "enum": ["relevance", "date"]});
     let text = "Sort by 'relevance' (default) or 'date' (newest first).";
     assert_eq!(
-        argument_sentence(text, &sort, 24),
+        argument_sentence_of(text, &sort, 24),
         "Sort by 'relevance' (default) or 'date'"
     );
     assert_eq!(
@@ -238,7 +243,7 @@ fn an_example_s_brackets_are_the_example_s() {
                    [{ category: '分类二', value: 20, group: '组别一' }].";
     assert_eq!(facts(boxplot, &array, 12), None);
     assert_eq!(
-        argument_sentence(boxplot, &array, 24),
+        argument_sentence_of(boxplot, &array, 24),
         "Data for boxplot chart"
     );
     let series = "Series for dual axes chart, such as, [{ type: 'column', data: [91.9, 99.1, \
@@ -249,7 +254,7 @@ fn an_example_s_brackets_are_the_example_s() {
                     'main topic', children: [{ name: 'topic 1', children: [{ name:'subtopic \
                     1-1' }] }, and the maximum depth is 3.";
     assert_eq!(
-        argument_sentence(mind_map, &json!({"type": "object"}), 24),
+        argument_sentence_of(mind_map, &json!({"type": "object"}), 24),
         "Data for mind map chart which is a hierarchical structure"
     );
 }
@@ -285,7 +290,7 @@ fn the_middle_keeps_the_facts_its_later_sentences_state() {
     // @modelcontextprotocol/server-puppeteer's `launchOptions`: its first sentence only
     // names it; what a reader must know follows (the example, code, does not).
     assert_eq!(
-        argument_sentence(
+        argument_sentence_of(
             "PuppeteerJS LaunchOptions. Default null. If changed and not null, browser \
              restarts. Example: { headless: true, args: ['--no-sandbox'] }",
             &object,
@@ -295,7 +300,7 @@ fn the_middle_keeps_the_facts_its_later_sentences_state() {
     );
     // While they fit: a sentence that does not ends them.
     assert_eq!(
-        argument_sentence(
+        argument_sentence_of(
             "PuppeteerJS LaunchOptions. Default null. If changed and not null, browser \
              restarts.",
             &object,
@@ -305,7 +310,7 @@ fn the_middle_keeps_the_facts_its_later_sentences_state() {
     );
     // figma-developer-mcp's `depth`: a first sentence the schema states is none.
     assert_eq!(
-        argument_sentence(
+        argument_sentence_of(
             "OPTIONAL. Do NOT use unless explicitly requested by the user. Controls how many \
              levels deep to traverse the node tree.",
             &json!({"type": "number"}),
@@ -346,5 +351,44 @@ fn a_fact_cut_inside_is_no_terse_fact() {
     assert_eq!(
         super::whole_facts("Page size. Default 10. At most 50.", &string, 12).as_deref(),
         Some("Default 10; At most 50")
+    );
+}
+
+#[test]
+fn the_middle_states_the_terse_facts() {
+    // context7's `query-docs.query`: its first sentence and the fact do not fit together.
+    let text = "What to look up in the library's documentation, scoped to a single concept. Be \
+                specific. The query is sent to the Context7 API for processing. Do not include \
+                any sensitive or confidential information such as API keys, passwords, or \
+                proprietary code in your query.";
+    let string = json!({"type": "string"});
+    let facts = super::whole_facts(text, &string, 12);
+    assert_eq!(
+        facts.as_deref(),
+        Some("Do not include any sensitive or confidential information")
+    );
+    assert_eq!(
+        argument_sentence(text, &string, facts.as_deref(), 24),
+        "What to look up in the library's documentation. Do not include any sensitive or \
+         confidential information."
+    );
+    // A first sentence no clause of which fits with them is not cut inside (mcp-server-time's
+    // `source_timezone`: "Source IANA."); the facts speak alone.
+    let timezone = "Source IANA timezone name (e.g., 'America/New_York', 'Europe/London'). \
+                    Use 'Etc/UTC' as local timezone if no source timezone provided by the user.";
+    let utc = "Use 'Etc/UTC' as local timezone if no source timezone provided by the user";
+    assert_eq!(argument_sentence(timezone, &string, Some(utc), 24), utc);
+    // Nor does a part of it repeat one of the values (mcp-server-git's `branch_type`).
+    let branches = "Whether to list local branches ('local'), remote branches ('remote') or all \
+                    branches('all').";
+    let values = "'local'; 'remote'; 'all'";
+    assert_eq!(
+        argument_sentence(branches, &string, Some(values), 16),
+        values
+    );
+    // Without them the first sentence stays whole.
+    assert_eq!(
+        argument_sentence_of(text, &string, 24),
+        "What to look up in the library's documentation, scoped to a single concept"
     );
 }
