@@ -374,8 +374,8 @@ fn word(text: &str) -> String {
 /// mcp-atlassian 0.23.1, firecrawl-mcp 3.22.2, @brave/brave-search-mcp-server 2.1.4,
 /// @playwright/mcp 0.0.83, excel-mcp-server 2.2.2, @antv/mcp-server-chart 0.9.10,
 /// @hubspot/mcp-server 0.4.0, @neondatabase/mcp-server-neon 0.3.7,
-/// @modelcontextprotocol/server-puppeteer 2025.5.12, figma-developer-mcp 0.13.2) where a
-/// draft once read broken.
+/// @modelcontextprotocol/server-puppeteer 2025.5.12, figma-developer-mcp 0.13.2,
+/// @azure/mcp 2.0.5) where a draft once read broken.
 #[test]
 fn drafts_read_whole_where_they_once_broke_off() {
     for catalog in [
@@ -395,6 +395,7 @@ fn drafts_read_whole_where_they_once_broke_off() {
         "mcp-server-neon-excerpt.json",
         "server-puppeteer-excerpt.json",
         "figma-developer-mcp-excerpt.json",
+        "azure-mcp-excerpt.json",
     ] {
         let out = out_file(catalog);
         init_catalog(&fixture(catalog), &out, None);
@@ -421,7 +422,8 @@ fn drafts_read_whole_where_they_once_broke_off() {
             // Cut mid-phrase, on a dash, inside a list, a list's heading in the first
             // sentence, a labelled example, a lone condition.
             let dangling = [
-                "from", "to", "the", "of", "a", "—", "-", ":", "over", "last", "based",
+                "from", "to", "the", "of", "a", "—", "-", ":", "over", "last", "based", "relevant",
+                "commands", "manage",
             ];
             assert!(
                 whole(text) || !dangling.contains(&last.as_str()),

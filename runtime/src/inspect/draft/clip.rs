@@ -204,13 +204,13 @@ fn word_end(text: &str, budget: usize) -> usize {
 }
 
 /// Where `text`'s last clause break is, outside its asides: a mark (`;`, `,`, ` - `,
-/// ` — `), ` which `, or a conjunction (` and `, ` or `) where what stays is three words
-/// at least and does not end inside a list (`The absolute or relative path` is no clause:
+/// ` — `, ` – `), ` which `, or a conjunction (` and `, ` or `) where what stays is three
+/// words at least, two since its last mark, and does not end inside a list (`The absolute or relative path` is no clause:
 /// `by URL, back or forward` neither) or between two verbs of one infinitive (`to organize
 /// and present information`), nor is completed by it (`for one or more papers`).
 /// (` that ` begins no clause to cut: `papers that it references` are not all papers.)
 fn clause_break(text: &str) -> Option<usize> {
-    let marks = ["; ", ", ", " - ", " — ", " which "];
+    let marks = ["; ", ", ", " - ", " — ", " – ", " which "];
     let conjunctions = [" and ", " or "];
     // What completes the word before it: `one or more`, `5 or fewer`, `and/or`.
     let completing = [
@@ -229,10 +229,8 @@ fn clause_break(text: &str) -> Option<usize> {
                     .nth(1)
                     .is_some_and(|next| completing.contains(&next.trim_end_matches(BREAKS)))
                 && stays.split_whitespace().count() >= 3
-                && stays
-                    .rsplit(", ")
-                    .next()
-                    .is_some_and(|last| last.split_whitespace().count() >= 2)
+                // Two words joined after a mark (`operations - Manage and query …`).
+                && since_mark(stays).split_whitespace().count() >= 2
                 // The serial comma's conjunction (`format, relative dates, or absolute`).
                 && !(stays.ends_with(',') && listing(stays.trim_end_matches(',')))
                 && !shared_object(stays, rest));
@@ -243,23 +241,36 @@ fn clause_break(text: &str) -> Option<usize> {
     found
 }
 
-/// Whether the conjunction `rest` begins joins two verbs sharing what follows (`to
-/// organize and present information`, `generating and executing DDL statements`).
+/// What `text` says since its last mark (`, `, `; `, `: ` or a dash).
+fn since_mark(text: &str) -> &str {
+    [", ", "; ", ": ", " - ", " — ", " – "]
+        .iter()
+        .filter_map(|mark| text.rfind(mark).map(|at| at + mark.len()))
+        .max()
+        .map_or(text, |at| &text[at..])
+}
+
+/// Whether the conjunction `rest` begins joins two words sharing what follows: two verbs
+/// (`to organize and present information`, `generating and executing DDL statements`), or
+/// two adjectives after a degree (`the most relevant and trustworthy content`).
 fn shared_object(stays: &str, rest: &str) -> bool {
-    let infinitive = stays
+    let before_last = stays
         .split_whitespace()
         .nth_back(1)
-        .is_some_and(|word| word.eq_ignore_ascii_case("to"));
+        .map(str::to_ascii_lowercase);
+    let infinitive = before_last.as_deref() == Some("to");
+    let degree = ["most", "more", "least", "less", "very"]
+        .contains(&before_last.as_deref().unwrap_or_default());
     let gerunds = stays.ends_with("ing")
         && rest
             .split_whitespace()
             .nth(1)
             .is_some_and(|next| next.ends_with("ing"));
-    infinitive || gerunds
+    infinitive || degree || gerunds
 }
 
-/// Whether the comma `rest` begins separates the items of a list of short ones (two words
-/// at most) — between two commas, or before the last two (`, or`; `, file: or data:`
+/// Whether the comma `rest` begins separates the items of a list of short ones ([`short`])
+/// — between two commas, or before the last two (`, or`; `, file: or data:`
 /// without the serial comma) — as in firecrawl-mcp's `a recurring scrape, crawl, or search
 /// that diffs…`: a cut at either comma would leave half of it. (`by URL, back or forward in
 /// history, or reload` has no such list.)
@@ -267,7 +278,6 @@ fn in_list(stays: &str, rest: &str) -> bool {
     let Some(after) = rest.strip_prefix(", ") else {
         return false;
     };
-    let short = |item: &str| item.split_whitespace().count() <= 2;
     if after.starts_with("and ") || after.starts_with("or ") {
         return listing(stays);
     }
@@ -282,11 +292,15 @@ fn in_list(stays: &str, rest: &str) -> bool {
     after.find(", ").is_some_and(|end| short(&after[..end])) || (before_last && listing(stays))
 }
 
-/// Whether `text` ends in a short item (two words at most) after a comma: a list's, when a
-/// comma or a conjunction follows.
+/// Whether `text` ends in a short item after a comma: a list's, when a comma or a
+/// conjunction follows.
 fn listing(text: &str) -> bool {
-    text.rfind(", ")
-        .is_some_and(|at| text[at + 2..].split_whitespace().count() <= 2)
+    text.rfind(", ").is_some_and(|at| short(&text[at + 2..]))
+}
+
+/// Whether a list's item is short: three words at most (`indexes`, `Azure Developer CLI`).
+fn short(item: &str) -> bool {
+    item.split_whitespace().count() <= 3
 }
 
 /// `text` without the aside a cut left open (`… giving up (for drain`).

@@ -269,6 +269,43 @@ fn a_conjunction_inside_a_phrase_or_a_list_is_no_clause_break() {
         ),
         "This tool performs database schema migrations."
     );
+    // @azure/mcp's `documentation`: two adjectives share it.
+    assert_eq!(
+        fit(
+            "Search official Microsoft/Azure documentation to find the most relevant and \
+             trustworthy content for a user's query",
+            16
+        ),
+        "Search official Microsoft/Azure documentation to find the most relevant and \
+         trustworthy content."
+    );
+    // @azure/mcp's `servicefabric`, `search` and `extension_cli_install`: two verbs after a
+    // dash share their object; a dash ends a clause as an em dash does; a list's items may
+    // be names of three words.
+    assert_eq!(
+        fit(
+            "Azure Service Fabric operations - Manage and query Azure Service Fabric managed \
+             cluster resources across subscriptions",
+            15
+        ),
+        "Azure Service Fabric operations."
+    );
+    assert_eq!(
+        fit(
+            "Search operations – Commands to manage and query Azure AI Search services, \
+             indexes, and knowledge sources",
+            16
+        ),
+        "Search operations."
+    );
+    assert_eq!(
+        fit(
+            "Provide installation instructions for Azure CLI, Azure Developer CLI, and Azure \
+             Functions Core Tools CLI",
+            16
+        ),
+        "Provide installation instructions."
+    );
     // markitdown-mcp's `convert_to_markdown`: a list without the serial comma is one.
     assert_eq!(
         fit(
