@@ -375,7 +375,7 @@ fn word(text: &str) -> String {
 /// @playwright/mcp 0.0.83, excel-mcp-server 2.2.2, @antv/mcp-server-chart 0.9.10,
 /// @hubspot/mcp-server 0.4.0, @neondatabase/mcp-server-neon 0.3.7,
 /// @modelcontextprotocol/server-puppeteer 2025.5.12, figma-developer-mcp 0.13.2,
-/// @azure/mcp 2.0.5) where a draft once read broken.
+/// @azure/mcp 2.0.5, @shopify/dev-mcp 1.16.0) where a draft once read broken.
 #[test]
 fn drafts_read_whole_where_they_once_broke_off() {
     for catalog in [
@@ -396,6 +396,7 @@ fn drafts_read_whole_where_they_once_broke_off() {
         "server-puppeteer-excerpt.json",
         "figma-developer-mcp-excerpt.json",
         "azure-mcp-excerpt.json",
+        "shopify-dev-mcp-excerpt.json",
     ] {
         let out = out_file(catalog);
         init_catalog(&fixture(catalog), &out, None);
@@ -423,7 +424,7 @@ fn drafts_read_whole_where_they_once_broke_off() {
             // sentence, a labelled example, a lone condition.
             let dangling = [
                 "from", "to", "the", "of", "a", "—", "-", ":", "over", "last", "based", "relevant",
-                "commands", "manage",
+                "commands", "manage", "take",
             ];
             assert!(
                 whole(text) || !dangling.contains(&last.as_str()),

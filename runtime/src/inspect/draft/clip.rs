@@ -148,7 +148,10 @@ fn clauses(text: &str, budget: usize) -> String {
     let mut kept = text.trim_end_matches(['.', '!', '?']).to_owned();
     while count_tokens(&kept) + 1 > budget {
         match clause_break(&kept) {
-            Some(at) => kept.truncate(examples_start(&kept[..at]).unwrap_or(at)),
+            Some(at) => {
+                let list = examples_start(&kept[..at], kept[at..].starts_with(", "));
+                kept.truncate(list.unwrap_or(at));
+            }
             None => break,
         }
     }
@@ -175,7 +178,7 @@ fn ended(kept: &str) -> String {
 /// metadata`) or an aside that leaves three words at least. Never before a verb (`a url
 /// where the Goggle | is hosted`): that would leave its subject without it; nor before the
 /// last item of a list (`http:, https:, file: | or data:`) or a verb sharing its object
-/// (`generating | and executing DDL statements`).
+/// (`generating | and executing DDL statements`), nor after a modal's verb ([`after_modal`]).
 fn phrase_end(text: &str, budget: usize) -> Option<usize> {
     text.match_indices(' ')
         .map(|(at, _)| at)
@@ -186,9 +189,21 @@ fn phrase_end(text: &str, budget: usize) -> Option<usize> {
                 && (listing(&text[..at]) || shared_object(&text[..at], &text[at..]));
             ((dangling(next) && !verb && !joined) || next.starts_with(['(', '[']))
                 && text[..at].split_whitespace().count() >= 3
+                && !after_modal(without_dangling_end(&text[..at]))
         })
         .rev()
         .find(|&at| count_tokens(&text[..at]) < budget)
+}
+
+/// Whether `text` ends on the verb of a modal (`This tool will take | in the user
+/// prompt`): what it takes was cut off.
+fn after_modal(text: &str) -> bool {
+    let modals = [
+        "will", "can", "must", "should", "may", "would", "could", "shall",
+    ];
+    text.split_whitespace()
+        .nth_back(1)
+        .is_some_and(|word| modals.contains(&word.to_ascii_lowercase().as_str()))
 }
 
 /// Where `text` is cut to fit `budget` tokens (its full stop counted), word by word.
@@ -312,10 +327,10 @@ fn without_open_aside(text: &str) -> &str {
 }
 
 /// Where the list `text` ends in begins (`e.g.`, `for example`, `such as`; `like`,
-/// `including` or a colon before two items at least), when all that follows its opening
-/// words is short items (two words at most) separated by commas: a cut there keeps no
-/// half list.
-fn examples_start(text: &str) -> Option<usize> {
+/// `including` or a colon before two items at least, or one where a comma follows it:
+/// `code: GraphQL operations, UI components`), when all that follows its opening words is
+/// short items (two words at most) separated by commas: a cut there keeps no half list.
+fn examples_start(text: &str, comma_follows: bool) -> Option<usize> {
     let lower = text.to_ascii_lowercase();
     let (at, opening) = [
         "e.g.",
@@ -333,7 +348,7 @@ fn examples_start(text: &str) -> Option<usize> {
     (items
         .split(',')
         .all(|item| item.split_whitespace().count() <= 2)
-        && (examples || items.contains(',')))
+        && (examples || comma_follows || items.contains(',')))
     .then_some(at)
 }
 

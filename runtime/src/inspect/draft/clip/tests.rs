@@ -306,6 +306,24 @@ fn a_conjunction_inside_a_phrase_or_a_list_is_no_clause_break() {
         ),
         "Provide installation instructions."
     );
+    // @shopify/dev-mcp's `validate`: a list after a colon goes whole; `search_docs_chunks`:
+    // a cut keeps what a modal's verb takes ("This tool will take." was drafted).
+    assert_eq!(
+        fit(
+            "MANDATORY after generating or editing Shopify code: GraphQL operations, UI \
+             components",
+            12
+        ),
+        "MANDATORY after generating or editing Shopify code."
+    );
+    assert_eq!(
+        fit(
+            "This tool will take in the user prompt, search shopify.dev, and return relevant \
+             documentation and code examples that will help answer the user's question",
+            16
+        ),
+        "This tool will take in the user prompt, search shopify.dev."
+    );
     // markitdown-mcp's `convert_to_markdown`: a list without the serial comma is one.
     assert_eq!(
         fit(
