@@ -324,7 +324,8 @@ fn without_asides(text: &str) -> String {
 }
 
 /// In a drafted file: no two tools read the same terse text (@hubspot/mcp-server's read
-/// "🎯 Purpose: 1.", then nine of 21 "This tool modifies HubSpot data."), and what an argument's terse text states
+/// "🎯 Purpose: 1." and "🛡️ Guardrails: 1."; seven of 21 would read "This tool modifies
+/// HubSpot data." had their shared warning led), and what an argument's terse text states
 /// its middle one states too (server-puppeteer's `launchOptions`: "If changed and not
 /// null, browser restarts" was said at no level below 7).
 fn levels_tell_tools_apart_and_keep_facts(catalog: &str, draft: &str) {

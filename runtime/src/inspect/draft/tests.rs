@@ -165,7 +165,7 @@ fn the_facts_of_the_terse_levels_stay_at_the_middle_ones() {
 
 #[test]
 fn a_first_paragraph_many_tools_share_does_not_lead() {
-    // @hubspot/mcp-server: nine of its 21 tools begin with the same warning.
+    // @hubspot/mcp-server: seven of its 21 tools begin with the same warning.
     let warning = "🛡️ Guardrails:\n  1. Data Modification Warning: This tool modifies HubSpot \
                    data. Only use when the user has explicitly requested to update their CRM.\n\n";
     let purposes = [
