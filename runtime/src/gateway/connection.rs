@@ -104,7 +104,8 @@ impl Connection {
     /// Opens a connection as `client` with `initialize`, as most clients begin (a server of
     /// an older SDK answers a `server/discover` probe, but may log its refusal at length:
     /// the Python SDK's 1.x, some 60 lines); where that handshake fails, with
-    /// `server/discover` (a 2026-07-28 server need not serve `initialize`).
+    /// `server/discover` (a 2026-07-28 server need not serve `initialize`, but answers it:
+    /// an upstream that answered nothing is not asked again).
     pub(super) async fn open_initialize_first(
         upstream: &Upstream,
         learned: &Learned,
@@ -238,3 +239,6 @@ impl Connection {
         config
     }
 }
+
+#[cfg(test)]
+mod tests;
