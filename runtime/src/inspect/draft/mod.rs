@@ -7,7 +7,8 @@
 //! The draft overlays the server (see [`Tailoring`](crate::Tailoring)): levels 7..=9 are left to the server's
 //! own words. A tool's title (for people) is left out at 0..=2. For a tool's description, levels 0..=2 read its first sentence, markup,
 //! examples and parentheticals cut, within [`TERSE_TOKENS`]; 3..=6 its first paragraph, or
-//! the sentences of it that fit [`MIDDLE_TOKENS`]. For an argument's description, 0..=2
+//! the sentences of it that fit [`MIDDLE_TOKENS`] (a first paragraph many tools share
+//! leads none of them: their next one does). For an argument's description, 0..=2
 //! read nothing (`false`) — unless the text says what the argument's name and type do not
 //! (allowed values, formats, units, ranges, a default the schema does not state; quoted
 //! values and numbers count too), then that part within [`FACT_TOKENS`] (or
@@ -149,7 +150,8 @@ fn listing(tools: &[Tool]) -> String {
 }
 
 /// One tool's draft, its terse and middle texts from its paragraph `lead` (of
-/// `paragraphs`, [`plain::paragraphs`]): the middle keeps those before it where all fit.
+/// `paragraphs`, [`plain::paragraphs`], never empty): the middle keeps those before it
+/// where all fit.
 fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize) -> ToolDraft {
     let own = tool.description.as_deref().unwrap_or_default();
     let own_tokens = count_tokens(own);
@@ -157,7 +159,7 @@ fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize) -> ToolDraft {
         (!text.is_empty() && count_tokens(&text) < own_tokens && !same_words(&text, own))
             .then_some(text)
     };
-    let paragraph = paragraphs.get(lead).map(String::as_str).unwrap_or_default();
+    let paragraph = paragraphs[lead].as_str();
     let terse = shorter(clip::terse(paragraph, TERSE_TOKENS));
     let with_before = paragraphs[..=lead].join(" ");
     let middle_text = match count_tokens(&with_before) <= MIDDLE_TOKENS {
