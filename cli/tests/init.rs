@@ -434,6 +434,14 @@ fn drafts_read_whole_where_they_once_broke_off() {
             assert!(!text.contains("Error Responses"), "{catalog}: {text:?}");
             assert!(!text.starts_with("Bad"), "{catalog}: {text:?}");
             assert!(!text.starts_with("If not supplied."), "{catalog}: {text:?}");
+            // No condition cut off from what it conditions ("If supplied.").
+            for sentence in text.split(". ") {
+                let words: Vec<&str> = sentence.split_whitespace().collect();
+                let condition = words
+                    .first()
+                    .is_some_and(|first| ["If", "When", "Unless"].contains(first));
+                assert!(!(condition && words.len() <= 3), "{catalog}: {text:?}");
+            }
             assert!(!text.ends_with("if not provided."), "{catalog}: {text:?}");
             // No aside left open, no word the server did not write (`a.heapsnapshot`,
             // list items run together).

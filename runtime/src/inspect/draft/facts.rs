@@ -460,9 +460,12 @@ fn with_facts(first: &str, facts: &str, budget: usize) -> String {
         .step_by(2)
         .any(|value| first.contains(value));
     let room = budget.saturating_sub(count_tokens(bare) + 2);
+    // A condition cut off from what it conditions says nothing (`If supplied.`).
     let both = fit_clauses(first, room)
         .filter(|_| !values)
-        .map(|first| format!("{}. {bare}.", first.trim_end_matches('.')))
+        .map(|first| without_lone_condition(first.trim_end_matches('.')).to_owned())
+        .filter(|first| !first.is_empty())
+        .map(|first| format!("{first}. {bare}."))
         .filter(|both| count_tokens(both) <= budget);
     both.unwrap_or_else(|| facts.to_owned())
 }

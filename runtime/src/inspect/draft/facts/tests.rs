@@ -386,6 +386,15 @@ fn the_middle_states_the_terse_facts() {
         argument_sentence(branches, &string, Some(values), 16),
         values
     );
+    // Nor is it cut to a lone condition (Notion's `start_cursor`: "If supplied.").
+    let cursor = "If supplied, this endpoint will return a page of results starting after the \
+                  cursor provided. If not supplied, this endpoint will return the first page \
+                  of results.";
+    let first_page = "If not supplied, this endpoint will return the first page of results";
+    assert_eq!(
+        argument_sentence(cursor, &string, Some(first_page), 24),
+        first_page
+    );
     // Without them the first sentence stays whole.
     assert_eq!(
         argument_sentence_of(text, &string, 24),
