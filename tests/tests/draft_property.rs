@@ -1,6 +1,7 @@
-//! `init`'s drafting on random server words: markup, bullets, asides left open or inside
-//! words, quotes, lists, conditions, numbers and non-ASCII text, for a tool's description
-//! and its arguments' of each kind of schema. No draft panics, each is a tailoring file
+//! `init`'s drafting on random server words: markup, bullets, numbered lists, headings,
+//! tags, asides left open or inside words, quotes, lists, conditions, numbers and non-ASCII
+//! text, for up to four tools' descriptions (at times with a first paragraph they share) and
+//! their arguments' of each kind of schema. No draft panics, each is a tailoring file
 //! that passes every rule `check` applies, and no drafted text is longer than the server's.
 
 use mcp_tailor::Tailoring;
@@ -75,6 +76,16 @@ const PIECES: &[&str] = &[
     "Bad:",
     "optional",
     "(default)",
+    "\n1. ",
+    "2)",
+    "\n🎯 Purpose:\n",
+    "\n## Overview\n",
+    "<use_case>",
+    "</use_case>",
+    " – ",
+    "will",
+    "most relevant",
+    "generating",
 ];
 
 fn words() -> impl Strategy<Value = String> {
@@ -91,7 +102,7 @@ fn schema_kind() -> impl Strategy<Value = Value> {
     ])
 }
 
-fn tool(description: String, arguments: Vec<(String, Value)>) -> Tool {
+fn tool(name: String, description: String, arguments: Vec<(String, Value)>) -> Tool {
     let properties: serde_json::Map<String, Value> = arguments
         .into_iter()
         .enumerate()
@@ -103,7 +114,7 @@ fn tool(description: String, arguments: Vec<(String, Value)>) -> Tool {
     let Value::Object(schema) = json!({"type": "object", "properties": properties}) else {
         unreachable!()
     };
-    Tool::new("a_tool", description, std::sync::Arc::new(schema))
+    Tool::new(name, description, std::sync::Arc::new(schema))
 }
 
 /// Every `text = "…"` of a draft, read back as TOML strings.
@@ -129,19 +140,37 @@ fn drafted(text: &str) -> Vec<String> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
+    /// One to four tools, their descriptions at times beginning with one paragraph they
+    /// share (which leads none of them where enough share it).
     #[test]
     fn drafts_of_any_words_are_files_that_pass_check(
-        description in words(),
-        arguments in prop::collection::vec((words(), schema_kind()), 0..4),
+        preamble in prop::option::of(words()),
+        described in prop::collection::vec(
+            (words(), prop::collection::vec((words(), schema_kind()), 0..4)),
+            1..5,
+        ),
     ) {
-        let tools = [tool(description.clone(), arguments.clone())];
+        let tools: Vec<Tool> = described
+            .iter()
+            .enumerate()
+            .map(|(i, (own, arguments))| {
+                let description = match &preamble {
+                    Some(preamble) => format!("{preamble}\n\n{own}"),
+                    None => own.clone(),
+                };
+                tool(format!("tool_{i}"), description, arguments.clone())
+            })
+            .collect();
         let drafted_file = draft(&tools, "random words");
         if let Err(error) = Tailoring::parse("draft.toml", &drafted_file.text) {
             prop_assert!(false, "{error}\n{}", drafted_file.text);
         }
-        let longest = std::iter::once(&description)
-            .chain(arguments.iter().map(|(text, _)| text))
-            .map(|text| count_tokens(text))
+        let longest = tools
+            .iter()
+            .map(|tool| count_tokens(tool.description.as_deref().unwrap_or_default()))
+            .chain(described.iter().flat_map(|(_, arguments)| {
+                arguments.iter().map(|(text, _)| count_tokens(text))
+            }))
             .max()
             .unwrap_or(0);
         for text in drafted(&drafted_file.text) {
