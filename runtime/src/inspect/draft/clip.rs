@@ -218,14 +218,16 @@ fn word_end(text: &str, budget: usize) -> usize {
     end
 }
 
-/// Where `text`'s last clause break is, outside its asides: a mark (`;`, `,`, ` - `,
-/// ` — `, ` – `), ` which `, or a conjunction (` and `, ` or `) where what stays is three
-/// words at least, two since its last mark, and does not end inside a list (`The absolute or relative path` is no clause:
-/// `by URL, back or forward` neither) or between two verbs of one infinitive (`to organize
-/// and present information`), nor is completed by it (`for one or more papers`).
-/// (` that ` begins no clause to cut: `papers that it references` are not all papers.)
+/// The marks that end a clause.
+const MARKS: [&str; 5] = ["; ", ", ", " - ", " — ", " – "];
+
+/// Where `text`'s last clause break is, outside its asides: a mark ([`MARKS`]), ` which `,
+/// or a conjunction (` and `, ` or `) where what stays is three words at least, two since
+/// its last mark, and does not end inside a list (`The absolute or relative path` is no
+/// clause: `by URL, back or forward` neither) or between two words sharing what follows
+/// ([`shared_object`]), nor is completed by it (`for one or more papers`). (` that `
+/// begins no clause to cut: `papers that it references` are not all papers.)
 fn clause_break(text: &str) -> Option<usize> {
-    let marks = ["; ", ", ", " - ", " — ", " – ", " which "];
     let conjunctions = [" and ", " or "];
     // What completes the word before it: `one or more`, `5 or fewer`, `and/or`.
     let completing = [
@@ -237,7 +239,11 @@ fn clause_break(text: &str) -> Option<usize> {
     for (i, _) in text.char_indices().filter(|&(i, _)| i > 0 && outside(i)) {
         let rest = &text[i..];
         let stays = &text[..i];
-        let clause = (marks.iter().any(|m| rest.starts_with(m)) && !in_list(stays, rest))
+        let clause = (MARKS
+            .iter()
+            .chain(&[" which "])
+            .any(|m| rest.starts_with(m))
+            && !in_list(stays, rest))
             || (conjunctions.iter().any(|c| rest.starts_with(c))
                 && !rest
                     .split_whitespace()
@@ -256,10 +262,11 @@ fn clause_break(text: &str) -> Option<usize> {
     found
 }
 
-/// What `text` says since its last mark (`, `, `; `, `: ` or a dash).
+/// What `text` says since its last mark ([`MARKS`], or a colon).
 fn since_mark(text: &str) -> &str {
-    [", ", "; ", ": ", " - ", " — ", " – "]
+    MARKS
         .iter()
+        .chain(&[": "])
         .filter_map(|mark| text.rfind(mark).map(|at| at + mark.len()))
         .max()
         .map_or(text, |at| &text[at..])
@@ -352,8 +359,9 @@ fn examples_start(text: &str, comma_follows: bool) -> Option<usize> {
     .then_some(at)
 }
 
-/// The terse wording of a tool's description from its lead paragraph (of [`plain`](super::plain::plain) prose):
-/// its first sentence, asides cut, within `budget` tokens.
+/// The terse wording of a tool's description from its lead paragraph (of
+/// [`plain`](super::plain::plain) prose): its first sentence, asides cut, within `budget`
+/// tokens.
 pub(crate) fn terse(paragraph: &str, budget: usize) -> String {
     let sentence = sentences(paragraph).first().copied().unwrap_or_default();
     let mut first = without_asides(sentence);
@@ -365,8 +373,9 @@ pub(crate) fn terse(paragraph: &str, budget: usize) -> String {
     fit(&first, budget)
 }
 
-/// The middle wording from a lead paragraph (of [`plain`](super::plain::plain) prose): all of it when it fits
-/// `budget` tokens, else as many of its sentences as fit (the first one at least, fitted).
+/// The middle wording from a lead paragraph (of [`plain`](super::plain::plain) prose): all
+/// of it when it fits `budget` tokens, else as many of its sentences as fit (the first one
+/// at least, fitted).
 pub(crate) fn middle(paragraph: &str, budget: usize) -> String {
     if count_tokens(paragraph) <= budget {
         return paragraph.to_owned();

@@ -254,6 +254,33 @@ pub(crate) fn facts(
     budget: usize,
 ) -> Option<String> {
     let (kept, values) = gathered(description, schema);
+    fitted(&kept, &values, schema, budget)
+}
+
+/// [`facts`] where they fit `budget` whole: each piece as the description says it (or its
+/// values alone), none cut inside — `Accepts: ISO 8601 format.` of three formats would
+/// read as the only one.
+pub(crate) fn whole_facts(
+    description: &str,
+    schema: &serde_json::Value,
+    budget: usize,
+) -> Option<String> {
+    let (kept, values) = gathered(description, schema);
+    let said = fitted(&kept, &values, schema, budget)?;
+    let whole = |part: &str| kept.iter().chain(&values).any(|piece| piece == part);
+    said.trim_end_matches('.')
+        .split("; ")
+        .all(whole)
+        .then_some(said)
+}
+
+/// The pieces that state facts (`kept`), or their `values` alone, within `budget` tokens.
+fn fitted(
+    kept: &[String],
+    values: &[String],
+    schema: &serde_json::Value,
+    budget: usize,
+) -> Option<String> {
     if kept.is_empty() {
         return None;
     }
@@ -269,7 +296,7 @@ pub(crate) fn facts(
     while let Some(last) = said.pop() {
         let whole = without_lone_condition(last);
         cut |= whole != last;
-        if is_fact(whole, schema) && !cut_off(whole, &kept) {
+        if is_fact(whole, schema) && !cut_off(whole, kept) {
             said.push(whole);
             break;
         }
@@ -280,23 +307,6 @@ pub(crate) fn facts(
         (false, false) => Some(fitted),
         (false, true) => Some(format!("{}.", said.join("; "))),
     }
-}
-
-/// [`facts`] where they fit `budget` whole: each piece as the description says it (or its
-/// values alone), none cut inside — `Accepts: ISO 8601 format.` of three formats would
-/// read as the only one.
-pub(crate) fn whole_facts(
-    description: &str,
-    schema: &serde_json::Value,
-    budget: usize,
-) -> Option<String> {
-    let said = facts(description, schema, budget)?;
-    let (kept, values) = gathered(description, schema);
-    let whole = |part: &str| kept.iter().chain(&values).any(|piece| piece == part);
-    said.trim_end_matches('.')
-        .split("; ")
-        .all(whole)
-        .then_some(said)
 }
 
 /// The pieces of `description` that state facts, and each piece's values alone where it
