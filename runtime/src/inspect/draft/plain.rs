@@ -28,24 +28,22 @@ pub(crate) fn plain(text: &str) -> String {
             .trim();
         let bullet =
             numbered.is_some() || ["- ", "* ", "• "].iter().any(|m| unmarked.starts_with(m));
-        // A heading (`🎯 Purpose:`, `## Overview`) names no content: it ends a paragraph.
-        if line.is_empty() || heading(trimmed, line) {
-            // A paragraph break survives as one marker, for `paragraphs`.
-            if !out.ends_with('\n') && !out.is_empty() {
-                out.push('\n');
-            }
-            continue;
-        }
-        let line = inline(line, &closed);
+        // A heading (`🎯 Purpose:`, `## Overview`) names no content.
+        let line = match heading(trimmed, line) {
+            true => String::new(),
+            false => inline(line, &closed),
+        };
         if line.is_empty() {
-            // A line of tags alone (`<use_case>`) ends a paragraph, as a blank one does.
+            // A blank line, a heading or a line of tags alone (`<use_case>`) ends a
+            // paragraph: the break survives as one marker, for `paragraphs`.
             if !out.ends_with('\n') && !out.is_empty() {
                 out.push('\n');
             }
             continue;
         }
-        // A line that introduces a list (`Error Responses:`) begins a paragraph of its own;
-        // a list's items are read as one (`including: size, creation time, type`).
+        // A line that introduces a list (`Retrieve metadata about a file including:`)
+        // begins a paragraph of its own; a list's items are read as one (`including: size,
+        // creation time, type`).
         let separator = match line.ends_with(':') {
             true => "\n",
             false if bullet && listing && !out.ends_with(['.', '!', '?', ':', ';', ',']) => ", ",
