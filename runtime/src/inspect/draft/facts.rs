@@ -6,66 +6,7 @@ use super::asides::{Aside, asides};
 use super::clip::{BREAKS, examples_at, fit, fit_clauses, sentences, tidy, without_examples};
 use super::plain::plain;
 use crate::inspect::count_tokens;
-
-/// Words that mark a fact an argument's name and type do not carry.
-const FACTS: &[&str] = &[
-    "one of",
-    "either",
-    "must",
-    "format",
-    "iso",
-    "yyyy",
-    "regex",
-    "glob",
-    "pattern",
-    "default",
-    "defaults",
-    "between",
-    "at most",
-    "at least",
-    "maximum",
-    "minimum",
-    "max",
-    "min",
-    "up to",
-    "range",
-    "ms",
-    "milliseconds",
-    "seconds",
-    "minutes",
-    "hours",
-    "days",
-    "bytes",
-    "kb",
-    "mb",
-    "percent",
-    "%",
-    "utc",
-    "base64",
-    "url",
-    "uri",
-    "absolute",
-    "relative",
-    "comma-separated",
-    "case-sensitive",
-    "case-insensitive",
-    "only",
-    "not",
-    "required",
-    "optional",
-];
-
-/// Fact words that only qualify what their sentence says (`(not the MCP)`): a
-/// parenthetical holding no other fact is read with its sentence.
-const QUALIFIERS: &[&str] = &["only", "not", "must"];
-
-/// Fact words that hold for a boolean too: the others name formats and units.
-const ANY_TYPE: &[&str] = &[
-    "one of", "either", "must", "default", "defaults", "only", "not", "required", "optional",
-];
-
-/// The marks a quoted value is set off by.
-const QUOTES: [char; 3] = ['\'', '"', '`'];
+use kind::{Fact, QUOTES, fact, is_code, is_example, is_fact};
 
 /// One sentence of a text, with its asides.
 struct Piece<'a> {
@@ -124,122 +65,6 @@ fn pieces(plain: &str) -> Vec<Piece<'_>> {
                 .collect(),
         })
         .collect()
-}
-
-/// Whether a piece of text is code (`() => { … }`), whose brackets and marks are no
-/// markup or asides.
-fn is_code(piece: &str) -> bool {
-    piece.contains("=>") || (piece.contains('{') && piece.contains('}'))
-}
-
-/// Whether a piece of text is an example (`e.g. 'main'`, `Bad: 'auth' or 'hooks'`), not
-/// a fact.
-fn is_example(piece: &str) -> bool {
-    let lower = piece.trim_start().to_ascii_lowercase();
-    [
-        "e.g",
-        "eg.",
-        "for example",
-        "for instance",
-        "such as",
-        "example",
-        "like ",
-        "good:",
-        "bad:",
-        "correct:",
-        "incorrect:",
-        "right:",
-        "wrong:",
-        "avoid:",
-    ]
-    .iter()
-    .any(|marker| lower.starts_with(marker))
-}
-
-/// What makes a piece a fact.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Fact {
-    /// A value, format, unit, range or default: it says something on its own.
-    Standing,
-    /// Only a qualifier (`not`, `only`, `must`, or a fact word alone: `default`): it says
-    /// something of its sentence.
-    Qualifier,
-}
-
-/// Whether a piece says what an argument's name and type do not: a fact word (one the
-/// schema states itself — a `default`, an `enum` and its values — aside; a boolean has no
-/// format or unit), a quoted value, or a number (a word that begins with a digit).
-fn is_fact(piece: &str, schema: &serde_json::Value) -> bool {
-    fact(piece, schema).is_some()
-}
-
-/// What makes `piece` a fact, if anything does ([`is_fact`]).
-fn fact(piece: &str, schema: &serde_json::Value) -> Option<Fact> {
-    if is_example(piece) {
-        return None;
-    }
-    let lower = piece.to_ascii_lowercase();
-    let values: Vec<String> = schema
-        .get("enum")
-        .and_then(serde_json::Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|v| v.as_str().map(str::to_ascii_lowercase))
-        .collect();
-    let boolean = schema.get("type").and_then(serde_json::Value::as_str) == Some("boolean");
-    let stated = |word: &str| match word {
-        "default" | "defaults" => schema.get("default").is_some(),
-        "one of" | "either" => !values.is_empty(),
-        "format" => !values.is_empty() || boolean,
-        "required" | "optional" => true,
-        _ => values.iter().any(|v| v == word) || (boolean && !ANY_TYPE.contains(&word)),
-    };
-    let words: Vec<&str> = lower
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '%' || c == '-'))
-        .collect();
-    // "format" is a fact where a format is named (`in ISO format`, `Markdown format`), not
-    // in `The format of the content`.
-    let named = piece
-        .split_whitespace()
-        .skip(1)
-        .any(|w| w.starts_with(char::is_uppercase));
-    let said = |fact: &&str| {
-        !stated(fact)
-            && (*fact != "format" || named || piece.contains(':'))
-            && if fact.contains(' ') || *fact == "%" {
-                lower.contains(fact)
-            } else {
-                words.contains(fact)
-            }
-    };
-    let fact_word = FACTS.iter().filter(|f| !QUALIFIERS.contains(f)).any(said);
-    let qualifier = QUALIFIERS.iter().any(said);
-    // A quoted word the schema does not state as a value or the default.
-    let default = schema
-        .get("default")
-        .and_then(serde_json::Value::as_str)
-        .map(str::to_ascii_lowercase);
-    let quoted = QUOTES.iter().any(|q| {
-        lower.matches(*q).count() >= 2
-            && lower.split(*q).skip(1).step_by(2).any(|inner| {
-                !inner.is_empty()
-                    && !inner.contains(' ')
-                    && !values.iter().any(|v| v == inner)
-                    && default.as_deref() != Some(inner)
-            })
-    });
-    // A number (`30`, `1.5`, `10s`), not a name with a digit in it (`Context7`, `o200k`).
-    let number = words
-        .iter()
-        .any(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()));
-    // A fact word alone (`(default)`, `(optional)`) qualifies its sentence too.
-    let alone = words.iter().filter(|w| !w.is_empty()).count() == 1;
-    let standing = quoted || number || (fact_word && !alone);
-    match (standing, fact_word || qualifier) {
-        (true, _) => Some(Fact::Standing),
-        (false, true) => Some(Fact::Qualifier),
-        (false, false) => None,
-    }
 }
 
 /// The part of an argument's description that says what its name and type do not (allowed
@@ -480,5 +305,6 @@ fn with_facts(first: &str, facts: &str, budget: usize) -> String {
     both.unwrap_or_else(|| facts.to_owned())
 }
 
+mod kind;
 #[cfg(test)]
 mod tests;
