@@ -1,7 +1,8 @@
 //! Where a text's asides are: its parenthetical groups, `( … )` and `[ … ]`. A square
 //! bracket inside a word is the word's (`items[0]`, `'<width>x<height>[,mobile]'`), no
-//! aside; so is a word's ending in parentheses (`field(s)`). Any other parenthesis opens
-//! one (`branches('all')` is the server's typo).
+//! aside; so is a word's ending in parentheses (`field(s)`), and a literal a word wants as
+//! its object (`as [box=x,y] in the snapshot`). Any other parenthesis opens one
+//! (`branches('all')` is the server's typo).
 
 use std::ops::Range;
 
@@ -39,7 +40,8 @@ pub(super) fn asides(text: &str) -> Vec<Aside> {
                     (1..=3).contains(&end) && inner[..end].chars().all(|c| c.is_ascii_lowercase())
                 });
                 let attached = before.is_some_and(|b: char| !b.is_whitespace());
-                if open == 0 && !(attached && (c == '[' || ending)) {
+                let object = wanted(&text[..i]) && literal(inner);
+                if open == 0 && !(attached && (c == '[' || ending)) && !object {
                     start = Some(i);
                 }
                 open += 1;
@@ -66,6 +68,28 @@ pub(super) fn asides(text: &str) -> Vec<Aside> {
         });
     }
     out
+}
+
+/// The words whose object follows them: a literal group right after one is that object,
+/// no aside (`as [box=x,y,width,height] in the snapshot`).
+const WANTING: &[&str] = &[
+    "a", "an", "the", "as", "of", "to", "into", "in", "on", "at", "by", "for", "from", "with",
+    "like",
+];
+
+/// Whether the word `before` ends on wants an object (`WANTING`).
+fn wanted(before: &str) -> bool {
+    let before = before.trim_end();
+    let word = before.rsplit(char::is_whitespace).next().unwrap_or(before);
+    WANTING.iter().any(|w| w.eq_ignore_ascii_case(word))
+}
+
+/// Whether the group `inner` begins (after its opening mark) is one literal: no space
+/// before it closes (`[box=x,y,width,height]`, not `(usually a short code)`).
+fn literal(inner: &str) -> bool {
+    inner
+        .find([')', ']'])
+        .is_some_and(|end| !inner[..end].contains(char::is_whitespace))
 }
 
 /// `text` with its asides left out.
@@ -98,6 +122,25 @@ mod tests {
         assert_eq!(
             outside(text),
             "Size  of items[0], as 'WxH[,mobile]', all field(s) "
+        );
+    }
+
+    #[test]
+    fn a_group_a_word_wants_as_its_object_is_no_aside() {
+        // Playwright's `boxes`: cut out, the sentence would read "as in the snapshot".
+        let text = "Include each box as [box=x,y,width,height] in the snapshot (CSS pixels)";
+        let found = asides(text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].inner(text), "CSS pixels");
+        assert_eq!(
+            outside(text),
+            "Include each box as [box=x,y,width,height] in the snapshot "
+        );
+        assert_eq!(asides("Run it (In the background)").len(), 1);
+        // Words are an aside still (mcp-atlassian's `space_key`).
+        assert_eq!(
+            asides("the space to create the page in (usually a code)").len(),
+            1
         );
     }
 }

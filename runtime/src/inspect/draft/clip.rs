@@ -177,19 +177,32 @@ fn ended(kept: &str) -> String {
 /// last word break followed by a `DANGLING` word (`… arXiv papers | using authoritative
 /// metadata`) or an aside that leaves three words at least. Never before a verb (`a url
 /// where the Goggle | is hosted`): that would leave its subject without it; nor before the
-/// last item of a list (`http:, https:, file: | or data:`) or a verb sharing its object
-/// (`generating | and executing DDL statements`), nor after a modal's verb ([`after_modal`]).
+/// last item of a list (`http:, https:, file: | or data:`), a verb sharing its object
+/// (`generating | and executing DDL statements`) or a negated participle's agent (`not
+/// managed | by a ReplicaSet`), nor after a modal's verb ([`after_modal`]).
 fn phrase_end(text: &str, budget: usize) -> Option<usize> {
     text.match_indices(' ')
         .map(|(at, _)| at)
         .filter(|&at| {
             let next = text[at + 1..].split(' ').next().unwrap_or_default();
             let verb = ["is", "are", "be"].contains(&next);
+            // A negated participle's agent (`pods not managed | by a ReplicaSet`: all pods
+            // would be meant), whatever dangling words the cut would then drop.
+            let stays = without_dangling_end(&text[..at]);
+            let dropped = text[stays.len()..].split_whitespace().next();
+            let negated = stays.split_whitespace().nth_back(1) == Some("not");
+            let agent = dropped == Some("by") && stays.ends_with("ed") && negated;
             let joined = ["and", "or"].contains(&next)
                 && (listing(&text[..at]) || shared_object(&text[..at], &text[at..]));
-            ((dangling(next) && !verb && !joined) || next.starts_with(['(', '[']))
+            // `even if`, `even when`, `even though` begin a phrase together.
+            let then = text[at + 1..].split(' ').nth(1).unwrap_or_default();
+            let even = next == "even" && ["if", "when", "though"].contains(&then);
+            let split = text[..at].ends_with(" even");
+            ((dangling(next) && !verb && !joined && !agent && !split)
+                || even
+                || next.starts_with(['(', '[']))
                 && text[..at].split_whitespace().count() >= 3
-                && !after_modal(without_dangling_end(&text[..at]))
+                && !after_modal(stays)
         })
         .rev()
         .find(|&at| count_tokens(&text[..at]) < budget)
@@ -222,7 +235,7 @@ fn word_end(text: &str, budget: usize) -> usize {
 const MARKS: [&str; 5] = ["; ", ", ", " - ", " — ", " – "];
 
 /// Where `text`'s last clause break is, outside its asides: a mark ([`MARKS`]), ` which `,
-/// or a conjunction (` and `, ` or `) where what stays is three words at least, two since
+/// a colon after three words, or a conjunction (` and `, ` or `) where what stays is three words at least, two since
 /// its last mark, and does not end inside a list (`The absolute or relative path` is no
 /// clause: `by URL, back or forward` neither) or between two words sharing what follows
 /// ([`shared_object`]), nor is completed by it (`for one or more papers`). (` that `
@@ -244,6 +257,9 @@ fn clause_break(text: &str) -> Option<usize> {
             .chain(&[" which "])
             .any(|m| rest.starts_with(m))
             && !in_list(stays, rest))
+            // What a colon opens, after three words (`Interact with a page in a live
+            // browser session: click buttons, fill forms, …`; not `Note: …`).
+            || (rest.starts_with(": ") && since_mark(stays).split_whitespace().count() >= 3)
             || (conjunctions.iter().any(|c| rest.starts_with(c))
                 && !rest
                     .split_whitespace()

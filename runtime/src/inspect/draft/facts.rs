@@ -6,7 +6,7 @@ use super::asides::{Aside, asides};
 use super::clip::{BREAKS, examples_at, fit, fit_clauses, sentences, tidy, without_examples};
 use super::plain::plain;
 use crate::inspect::count_tokens;
-use kind::{Fact, QUOTES, fact, is_code, is_example, is_fact};
+use kind::{Fact, QUOTES, fact, is_code, is_example, is_fact, without_stated_lead};
 
 /// One sentence of a text, with its asides.
 struct Piece<'a> {
@@ -153,14 +153,14 @@ fn gathered(description: &str, schema: &serde_json::Value) -> (Vec<String>, Vec<
         let sentence = piece.with(qualifying);
         let sentence = without_examples(sentence.trim_end_matches(['.', ' ']));
         if is_fact(sentence, schema) {
-            kept.push(sentence.to_owned());
+            kept.push(without_stated_lead(sentence).to_owned());
         }
         let sentence_kept = kept.len() > before;
         kept.extend(
             piece
                 .groups()
                 .filter(|group| fact(group, schema) == Some(Fact::Standing))
-                .map(str::to_owned),
+                .map(|group| without_stated_lead(group).to_owned()),
         );
         let groups = &kept[before + usize::from(sentence_kept)..];
         values.extend_from_slice(match groups.is_empty() {
@@ -190,7 +190,8 @@ fn cut_off(said: &str, kept: &[String]) -> bool {
 
 /// `clause` without the condition it ends on, cut off from what it conditions (`If not
 /// supplied`, `optional - if not provided`, `When false`): a last part (after ` - `, `, `
-/// or `: `) that begins with a subordinating word.
+/// or `: `), or a whole clause of four words at most, that begins with a subordinating
+/// word.
 fn without_lone_condition(clause: &str) -> &str {
     let clause = clause.trim();
     let start = [" - ", ", ", ": "]
@@ -202,7 +203,10 @@ fn without_lone_condition(clause: &str) -> &str {
     let condition = ["if ", "when ", "unless ", "whether ", "once ", "while "]
         .iter()
         .any(|word| lower.starts_with(word));
-    match condition {
+    // A whole sentence may begin with its condition, no comma after it (`If omitted
+    // returns the currently selected request`): alone, a condition is a few words.
+    let lone = start > 0 || lower.split_whitespace().count() <= 4;
+    match condition && lone {
         true => clause[..start].trim_end_matches([' ', '-', ',', ':']),
         false => clause,
     }
@@ -270,11 +274,11 @@ pub(crate) fn argument_sentence(
     }
 }
 
-/// Whether `text` says every word of `facts` (its marks aside).
-fn states(text: &str, facts: &str) -> bool {
+/// Whether `text` says every word of `facts` (its marks and case aside).
+pub(crate) fn states(text: &str, facts: &str) -> bool {
     let word = |w: &str| {
         w.trim_matches(|c: char| c.is_ascii_punctuation() && !QUOTES.contains(&c))
-            .to_owned()
+            .to_ascii_lowercase()
     };
     let said: Vec<String> = text.split_whitespace().map(word).collect();
     facts

@@ -179,9 +179,10 @@ fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize) -> ToolDraft {
             // `thread_ts`: "…in the format '1234567890.123456'").
             let facts = facts::whole_facts(&own, &schema, FACT_TOKENS)
                 .or_else(|| facts::facts(&own, &schema, ARGUMENT_TOKENS))
-                // No longer than the server's words: all of them are facts then.
+                // No longer than the server's words, nor all of them said another way
+                // (`Show logs since absolute time; RFC3339`): all of them are facts then.
                 .map(|t| {
-                    if count_tokens(&t) >= tokens {
+                    if count_tokens(&t) >= tokens || facts::states(&t, &own) {
                         own.clone()
                     } else {
                         t

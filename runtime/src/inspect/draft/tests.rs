@@ -23,7 +23,7 @@ fn tool(description: &str, argument: &str) -> Tool {
 fn a_level_that_only_drops_the_full_stop_is_not_drafted() {
     let draft = tool_draft(&tool(
         "Search the index.",
-        "Maximum number of characters to return.",
+        "Number of characters to return, at most 500.",
     ));
     assert_eq!(draft.middle, None);
     assert_eq!(draft.terse, None);

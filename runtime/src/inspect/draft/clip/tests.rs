@@ -408,3 +408,29 @@ fn a_cut_ends_before_a_phrase_not_inside_one() {
         "Provides more detailed information on a specific Performance Insight of an insight set."
     );
 }
+
+#[test]
+fn a_colon_ends_a_clause_and_a_participle_keeps_its_agent() {
+    // firecrawl-mcp 3.22.2's `firecrawl_interact`: not "Interact with a page."
+    assert_eq!(
+        terse(
+            "Interact with a page in a live browser session: click buttons, fill forms, \
+             extract dynamic content, or navigate deeper.",
+            16
+        ),
+        "Interact with a page in a live browser session."
+    );
+    // A label's colon is no clause's end.
+    assert_eq!(
+        fit(
+            "Note: the server keeps every page it reads for one hour at most",
+            8
+        ),
+        "Note: the server keeps every page."
+    );
+    // mcp-server-kubernetes 4.1.7's `force`: not "…even if there are pods not managed."
+    let force = "Force the operation even if there are pods not managed by a \
+                 ReplicationController, ReplicaSet, Job, DaemonSet or StatefulSet";
+    assert_eq!(fit(force, 20), "Force the operation.");
+    assert_eq!(fit(force, 24), "Force the operation.");
+}

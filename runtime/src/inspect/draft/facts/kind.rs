@@ -2,7 +2,8 @@
 //! carry: the words that mark one, a quoted value, a number — and what is no fact (an
 //! example, code).
 
-/// Words that mark a fact an argument's name and type do not carry.
+/// Words that mark a fact an argument's name and type do not carry. (`maximum` is none:
+/// `Maximum number of rules to return` is what a `limit` is; its number is the fact.)
 const FACTS: &[&str] = &[
     "one of",
     "either",
@@ -18,10 +19,6 @@ const FACTS: &[&str] = &[
     "between",
     "at most",
     "at least",
-    "maximum",
-    "minimum",
-    "max",
-    "min",
     "up to",
     "range",
     "ms",
@@ -44,20 +41,84 @@ const FACTS: &[&str] = &[
     "comma-separated",
     "case-sensitive",
     "case-insensitive",
+    "omit",
+    "omitted",
+    "unset",
+    "be ignored",
+    "is ignored",
+    "are ignored",
     "only",
     "not",
+    "cannot be",
     "required",
     "optional",
 ];
 
 /// Fact words that only qualify what their sentence says (`(not the MCP)`): a
 /// parenthetical holding no other fact is read with its sentence.
-const QUALIFIERS: &[&str] = &["only", "not", "must"];
+const QUALIFIERS: &[&str] = &["only", "not", "cannot be", "must"];
 
 /// Fact words that hold for a boolean too: the others name formats and units.
 const ANY_TYPE: &[&str] = &[
-    "one of", "either", "must", "default", "defaults", "only", "not", "required", "optional",
+    "one of",
+    "either",
+    "must",
+    "default",
+    "defaults",
+    "omit",
+    "omitted",
+    "unset",
+    "be ignored",
+    "is ignored",
+    "are ignored",
+    "only",
+    "not",
+    "cannot be",
+    "required",
+    "optional",
 ];
+
+/// What makes `required` or `optional` a fact: the condition it holds under (`required
+/// when pod has multiple containers`, `optional if using local chart path`); alone, the
+/// schema says it.
+const CONDITIONS: &[&str] = &["if ", "when ", "unless ", "for ", "only "];
+
+/// Whether `lower` says when it is `word` (`required`, `optional`): [`CONDITIONS`].
+fn conditioned(lower: &str, word: &str) -> bool {
+    lower.match_indices(word).any(|(at, _)| {
+        let after = &lower[at + word.len()..];
+        after
+            .strip_prefix(' ')
+            .is_some_and(|after| CONDITIONS.iter().any(|c| after.starts_with(c)))
+    })
+}
+
+/// `piece` without a lead word the schema states (`optional - use either manifest or
+/// filename`: `use either manifest or filename`).
+pub(super) fn without_stated_lead(piece: &str) -> &str {
+    let marks = [" - ", ", ", ": ", "; ", " — ", " – "];
+    ["optional", "required"]
+        .iter()
+        .filter(|word| {
+            piece
+                .get(..word.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(word))
+        })
+        .find_map(|word| {
+            let rest = &piece[word.len()..];
+            marks.iter().find_map(|mark| rest.strip_prefix(mark))
+        })
+        .map_or(piece, str::trim_start)
+}
+
+/// Whether `word` names a standard by its number (`rfc3339`, `iso8601`, `iso-8601`).
+fn standard(word: &str) -> bool {
+    ["rfc", "iso"].iter().any(|name| {
+        word.strip_prefix(name)
+            .map(|rest| rest.trim_start_matches('-'))
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+    })
+}
 
 /// The marks a quoted value is set off by.
 pub(super) const QUOTES: [char; 3] = ['\'', '"', '`'];
@@ -103,8 +164,9 @@ pub(super) enum Fact {
 }
 
 /// Whether a piece says what an argument's name and type do not: a fact word (one the
-/// schema states itself — a `default`, an `enum` and its values — aside; a boolean has no
-/// format or unit), a quoted value, or a number (a word that begins with a digit).
+/// schema states itself — a `default`, an `enum` and its values, `required` without a
+/// condition — aside; a boolean has no format or unit), a quoted value, or a number (a
+/// word that begins with a digit, or a standard's: `RFC3339`).
 pub(super) fn is_fact(piece: &str, schema: &serde_json::Value) -> bool {
     fact(piece, schema).is_some()
 }
@@ -127,7 +189,7 @@ pub(super) fn fact(piece: &str, schema: &serde_json::Value) -> Option<Fact> {
         "default" | "defaults" => schema.get("default").is_some(),
         "one of" | "either" => !values.is_empty(),
         "format" => !values.is_empty() || boolean,
-        "required" | "optional" => true,
+        "required" | "optional" => !conditioned(&lower, word),
         _ => values.iter().any(|v| v == word) || (boolean && !ANY_TYPE.contains(&word)),
     };
     let words: Vec<&str> = lower
@@ -164,10 +226,11 @@ pub(super) fn fact(piece: &str, schema: &serde_json::Value) -> Option<Fact> {
                     && default.as_deref() != Some(inner)
             })
     });
-    // A number (`30`, `1.5`, `10s`), not a name with a digit in it (`Context7`, `o200k`).
+    // A number (`30`, `1.5`, `10s`), not a name with a digit in it (`Context7`, `o200k`);
+    // a standard's (`RFC3339`) is one.
     let number = words
         .iter()
-        .any(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()));
+        .any(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()) || standard(w));
     // A fact word alone (`(default)`, `(optional)`) qualifies its sentence too.
     let alone = words.iter().filter(|w| !w.is_empty()).count() == 1;
     let standing = quoted || number || (fact_word && !alone);

@@ -401,3 +401,86 @@ fn the_middle_states_the_terse_facts() {
         "What to look up in the library's documentation, scoped to a single concept"
     );
 }
+
+#[test]
+fn what_an_argument_does_when_left_out_is_a_fact() {
+    let string = json!({"type": "string"});
+    let facts = |text: &str, budget| facts(text, &string, budget);
+    // chrome-devtools-mcp 1.11.0's `networkConditions` and `reqid`; @playwright/mcp
+    // 0.0.83's `type` of a screenshot.
+    assert_eq!(
+        facts("Throttle network. Omit to disable throttling.", 12).as_deref(),
+        Some("Omit to disable throttling")
+    );
+    assert_eq!(
+        facts(
+            "Image format for the screenshot. If unset, inferred from the filename \
+             extension, otherwise png.",
+            24
+        )
+        .as_deref(),
+        Some("If unset, inferred from the filename extension, otherwise png")
+    );
+    // A whole sentence that begins with its condition is no lone condition.
+    assert_eq!(
+        facts(
+            "The reqid of the network request. If omitted returns the currently selected \
+             request in the DevTools Network panel.",
+            24
+        )
+        .as_deref(),
+        Some("If omitted returns the currently selected request in the DevTools Network panel")
+    );
+    // A constraint (`fullPage`), not a "cannot" of the server's own (mcp-atlassian's
+    // `content_base64`), nor "ignored" that names what the argument is about (Sentry's
+    // `ignoreMode`).
+    let boolean = json!({"type": "boolean"});
+    assert_eq!(
+        super::facts(
+            "When true, takes a screenshot of the full scrollable page. Cannot be used with \
+             element screenshots.",
+            &boolean,
+            12
+        )
+        .as_deref(),
+        Some("Cannot be used with element screenshots")
+    );
+    assert_eq!(
+        facts(
+            "Use this when the server cannot access host file paths.",
+            12
+        ),
+        None
+    );
+    assert_eq!(facts("How ignored issues should behave.", 12), None);
+    assert_eq!(
+        facts("Ignored when the query is empty. Be ignored.", 12).as_deref(),
+        Some("Be ignored")
+    );
+}
+
+#[test]
+fn a_condition_of_required_a_standard_and_a_default_are_facts_a_limit_s_name_is_none() {
+    let string = json!({"type": "string"});
+    let facts = |text: &str| facts(text, &string, 12);
+    // mcp-server-kubernetes 4.1.7: `container`, `sinceTime`, `filename`.
+    assert_eq!(
+        facts("Container name (required when pod has multiple containers)").as_deref(),
+        Some("required when pod has multiple containers")
+    );
+    assert_eq!(facts("Container name (required)"), None);
+    assert_eq!(
+        facts("Show logs since absolute time (RFC3339)").as_deref(),
+        Some("Show logs since absolute time; RFC3339")
+    );
+    assert_eq!(
+        facts("Path to a YAML file to apply (optional - use either manifest or filename)")
+            .as_deref(),
+        Some("use either manifest or filename")
+    );
+    // chrome-devtools-mcp's `pageSize`: "Maximum number of" is what a limit is.
+    assert_eq!(
+        facts("Maximum number of CSS rules to return per page. Defaults to 10.").as_deref(),
+        Some("Defaults to 10")
+    );
+}
