@@ -126,6 +126,37 @@ impl Gateway {
     }
 }
 
+/// What the gateway negotiates in front of an upstream that speaks `upstream`: a 2025
+/// client asking for a newer version than the upstream's is answered with the upstream's
+/// (firecrawl-mcp answers 2025-06-18 to a 2025-11-25 client, server-github 2024-11-05), as
+/// it would be directly; 2026-07-28, whose requests stand alone, the gateway serves over
+/// any upstream. An upstream of 2026-07-28, or older than every version rmcp knows,
+/// bounds nothing.
+fn bridged(upstream: &ProtocolVersion) -> &'static [ProtocolVersion] {
+    use ProtocolVersion as V;
+    const UP_TO: [&[V]; 4] = [
+        &[V::V_2024_11_05, V::V_2026_07_28],
+        &[V::V_2024_11_05, V::V_2025_03_26, V::V_2026_07_28],
+        &[
+            V::V_2024_11_05,
+            V::V_2025_03_26,
+            V::V_2025_06_18,
+            V::V_2026_07_28,
+        ],
+        &[
+            V::V_2024_11_05,
+            V::V_2025_03_26,
+            V::V_2025_06_18,
+            V::V_2025_11_25,
+            V::V_2026_07_28,
+        ],
+    ];
+    match V::known_up_to(upstream).len() {
+        known @ 1..=4 if upstream.has_initialize() => UP_TO[known - 1],
+        _ => V::KNOWN_VERSIONS,
+    }
+}
+
 /// The next notification of this listener's own upstream subscription; never, without one.
 async fn next_notification(
     subscription: &mut Option<rmcp::service::Subscription>,
@@ -160,6 +191,12 @@ macro_rules! forward {
 impl ServerHandler for Gateway {
     fn get_info(&self) -> ServerConfig {
         self.shared.info.clone()
+    }
+
+    /// The 2025 versions up to the upstream's own, and 2026-07-28, which the gateway
+    /// serves itself (`bridged`).
+    fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
+        std::borrow::Cow::Borrowed(bridged(&self.shared.info.protocol_version))
     }
 
     passed_on!(forward);
@@ -309,5 +346,27 @@ impl ServerHandler for Gateway {
         if let Some(connection) = connection {
             let _ = connection.peer().notify_roots_list_changed().await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bridged;
+    use rmcp::model::ProtocolVersion as V;
+
+    #[test]
+    fn a_2025_client_is_offered_no_newer_version_than_the_upstream_speaks() {
+        assert_eq!(
+            bridged(&V::V_2024_11_05),
+            [V::V_2024_11_05, V::V_2026_07_28]
+        );
+        let june = bridged(&V::V_2025_06_18);
+        assert!(june.contains(&V::V_2025_06_18) && !june.contains(&V::V_2025_11_25));
+        assert!(june.contains(&V::V_2026_07_28));
+        assert_eq!(bridged(&V::V_2025_11_25).len(), V::KNOWN_VERSIONS.len());
+        assert_eq!(bridged(&V::V_2026_07_28), V::KNOWN_VERSIONS);
+        // Older than every version rmcp knows: nothing to bound by.
+        let old: V = serde_json::from_str("\"2024-01-01\"").unwrap();
+        assert_eq!(bridged(&old), V::KNOWN_VERSIONS);
     }
 }

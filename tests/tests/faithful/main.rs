@@ -1,6 +1,6 @@
 //! The gateway passes on what it does not tailor, checked with raw JSON-RPC (no SDK types
 //! in between) against pinned servers nobody here wrote, npm
-//! `@modelcontextprotocol/server-everything` and `server-filesystem`, directly and behind
+//! `@modelcontextprotocol/server-everything`, `server-filesystem` and `server-github`, directly and behind
 //! `mcp-tailor proxy`: `initialize`, the listings and calls, byte for byte but for the
 //! documented additions; every progress notification, in order, before its result.
 //! HTTP upstreams (and the gateway served over HTTP) are in `http.rs`. Run with
@@ -26,6 +26,14 @@ fn target() -> PathBuf {
 fn everything() -> Vec<String> {
     let npm = PathBuf::from(std::env::var("MCP_TAILOR_SERVERS").expect("MCP_TAILOR_SERVERS"));
     let script = npm.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    vec!["node".to_owned(), script.display().to_string()]
+}
+
+/// server-github over stdio: an older SDK's, that speaks 2024-11-05 only (no token: what
+/// is compared needs none).
+fn github() -> Vec<String> {
+    let npm = PathBuf::from(std::env::var("MCP_TAILOR_SERVERS").expect("MCP_TAILOR_SERVERS"));
+    let script = npm.join("node_modules/@modelcontextprotocol/server-github/dist/index.js");
     vec!["node".to_owned(), script.display().to_string()]
 }
 
@@ -278,6 +286,8 @@ fn what_the_gateway_passes_on_is_what_the_upstream_wrote() {
     for (name, command) in [
         ("server-everything", everything()),
         ("server-filesystem", filesystem()),
+        // Asked for 2025-11-25, it answers 2024-11-05, and so does the gateway for it.
+        ("server-github", github()),
         // The MCP conformance suite's reference server, written with this layer on rmcp.
         ("the conformance example", conformance),
     ] {
