@@ -235,11 +235,12 @@ fn word_end(text: &str, budget: usize) -> usize {
 const MARKS: [&str; 5] = ["; ", ", ", " - ", " — ", " – "];
 
 /// Where `text`'s last clause break is, outside its asides: a mark ([`MARKS`]), ` which `,
-/// a colon after three words, or a conjunction (` and `, ` or `) where what stays is three words at least, two since
-/// its last mark, and does not end inside a list (`The absolute or relative path` is no
-/// clause: `by URL, back or forward` neither) or between two words sharing what follows
-/// ([`shared_object`]), nor is completed by it (`for one or more papers`). (` that `
-/// begins no clause to cut: `papers that it references` are not all papers.)
+/// a colon after three words, or a conjunction (` and `, ` or `) where what stays is three
+/// words at least, two since its last mark, and does not end inside a list (`The absolute
+/// or relative path` is no clause: `by URL, back or forward` neither) or between two words
+/// sharing what follows ([`shared_object`]), nor is completed by it (`for one or more
+/// papers`). (` that ` begins no clause to cut: `papers that it references` are not all
+/// papers.)
 fn clause_break(text: &str) -> Option<usize> {
     let conjunctions = [" and ", " or "];
     // What completes the word before it: `one or more`, `5 or fewer`, `and/or`.
