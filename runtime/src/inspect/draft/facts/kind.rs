@@ -2,20 +2,37 @@
 //! carry: the words that mark one, a quoted value, a number — and what is no fact (an
 //! example, code).
 
-/// Words that mark a fact an argument's name and type do not carry. (`maximum` is none:
-/// `Maximum number of rules to return` is what a `limit` is; its number is the fact.)
-const FACTS: &[&str] = &[
+/// Words that mark a fact an argument's name and type do not carry, of any type (a
+/// boolean's too).
+const ANY_TYPE: &[&str] = &[
     "one of",
     "either",
     "must",
+    "default",
+    "defaults",
+    "omit",
+    "omitted",
+    "unset",
+    "be ignored",
+    "is ignored",
+    "are ignored",
+    "only",
+    "not",
+    "cannot be",
+    "required",
+    "optional",
+];
+
+/// Words that mark a format, unit or range: a fact of any type but a boolean. (`maximum` is
+/// none: `Maximum number of rules to return` is what a `limit` is; its number is the
+/// fact.)
+const FORMATS: &[&str] = &[
     "format",
     "iso",
     "yyyy",
     "regex",
     "glob",
     "pattern",
-    "default",
-    "defaults",
     "between",
     "at most",
     "at least",
@@ -41,42 +58,11 @@ const FACTS: &[&str] = &[
     "comma-separated",
     "case-sensitive",
     "case-insensitive",
-    "omit",
-    "omitted",
-    "unset",
-    "be ignored",
-    "is ignored",
-    "are ignored",
-    "only",
-    "not",
-    "cannot be",
-    "required",
-    "optional",
 ];
 
 /// Fact words that only qualify what their sentence says (`(not the MCP)`): a
 /// parenthetical holding no other fact is read with its sentence.
 const QUALIFIERS: &[&str] = &["only", "not", "cannot be", "must"];
-
-/// Fact words that hold for a boolean too: the others name formats and units.
-const ANY_TYPE: &[&str] = &[
-    "one of",
-    "either",
-    "must",
-    "default",
-    "defaults",
-    "omit",
-    "omitted",
-    "unset",
-    "be ignored",
-    "is ignored",
-    "are ignored",
-    "only",
-    "not",
-    "cannot be",
-    "required",
-    "optional",
-];
 
 /// What makes `required` or `optional` a fact: the condition it holds under (`required
 /// when pod has multiple containers`, `optional if using local chart path`); alone, the
@@ -190,7 +176,7 @@ pub(super) fn fact(piece: &str, schema: &serde_json::Value) -> Option<Fact> {
         "one of" | "either" => !values.is_empty(),
         "format" => !values.is_empty() || boolean,
         "required" | "optional" => !conditioned(&lower, word),
-        _ => values.iter().any(|v| v == word) || (boolean && !ANY_TYPE.contains(&word)),
+        _ => values.iter().any(|v| v == word) || (boolean && FORMATS.contains(&word)),
     };
     let words: Vec<&str> = lower
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '%' || c == '-'))
@@ -210,7 +196,11 @@ pub(super) fn fact(piece: &str, schema: &serde_json::Value) -> Option<Fact> {
                 words.contains(fact)
             }
     };
-    let fact_word = FACTS.iter().filter(|f| !QUALIFIERS.contains(f)).any(said);
+    let fact_word = ANY_TYPE
+        .iter()
+        .chain(FORMATS)
+        .filter(|f| !QUALIFIERS.contains(f))
+        .any(said);
     let qualifier = QUALIFIERS.iter().any(said);
     // A quoted word the schema does not state as a value or the default.
     let default = schema
