@@ -1,6 +1,8 @@
 //! The catalog under inspection: a built server's registered tools, listed exactly as its
 //! `tools/list` answers a given caller on a given protocol revision.
 
+use std::borrow::Cow;
+
 use super::readers::ReaderClass;
 use super::tokens;
 use crate::ToolDef;
@@ -31,15 +33,42 @@ impl Size {
         }
     }
 
-    /// The total size of `pages`.
+    /// The total size of `pages`, each without its `nextCursor`: a signed cursor differs on
+    /// every listing (its size with it), and a harness follows it; no model reads it.
     pub fn of_pages(pages: &[String]) -> Size {
         pages.iter().fold(Size::default(), |total, page| {
-            let page = Size::of(page);
+            let page = Size::of(&without_cursor(page));
             Size {
                 bytes: total.bytes + page.bytes,
                 tokens: total.tokens + page.tokens,
             }
         })
+    }
+}
+
+/// `page` (a `tools/list` result as written) without its `nextCursor` field.
+fn without_cursor(page: &str) -> Cow<'_, str> {
+    let cursor = serde_json::from_str::<serde_json::Value>(page)
+        .ok()
+        .and_then(|result| result.get("nextCursor").cloned());
+    let Some(cursor) = cursor else {
+        return Cow::Borrowed(page);
+    };
+    let field = format!("\"nextCursor\":{cursor}");
+    match page.find(&field) {
+        Some(at) => {
+            let end = at + field.len();
+            // The field and the comma that parts it from the next field (or the previous).
+            let (start, end) = if page[end..].starts_with(',') {
+                (at, end + 1)
+            } else if page[..at].ends_with(',') {
+                (at - 1, end)
+            } else {
+                (at, end)
+            };
+            Cow::Owned(format!("{}{}", &page[..start], &page[end..]))
+        }
+        None => Cow::Borrowed(page),
     }
 }
 

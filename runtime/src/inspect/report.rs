@@ -16,7 +16,8 @@ pub struct Matrix {
     pub(super) tokens: Tokens,
 }
 
-/// `tokens`: the whole catalog's size per reader class at each level 0..=9.
+/// `tokens`: the whole catalog's size per reader class at each level 0..=9 (every
+/// `tools/list` page, less the `nextCursor` a harness follows and no model reads).
 #[derive(Clone, Debug)]
 pub struct Tokens {
     pub(super) sizes: Vec<(ReaderClass, [Size; 10])>,

@@ -148,6 +148,35 @@ async fn tokens_matrix_and_diff_agree_with_the_listing() {
     assert!(!diff.contains("bravo"), "{diff}");
 }
 
+/// A paged catalog costs its pages less each one's `nextCursor`: a signed cursor is new on
+/// every listing (its tokens with it), a harness follows it and no model reads it. Counted
+/// with it, the same catalog once cost different tokens each time (`-0.0%` saved at levels
+/// nothing tailors).
+#[tokio::test]
+async fn a_paged_catalog_costs_its_pages_without_their_cursors() {
+    let server = abc(&Calls::default()).page_size(1).build().unwrap();
+    let catalog = inspect::CallerCatalog::new(&server, Principal::anonymous(), "2025-11-25");
+    let class = ReaderClass::parse("codex");
+    let pages = catalog.pages(class.reader(0)).await.unwrap();
+    assert_eq!(pages.len(), 3, "one tool a page");
+    let without_cursors: Vec<String> = pages
+        .iter()
+        .map(|page| {
+            let mut page: Value = serde_json::from_str(page).unwrap();
+            page.as_object_mut().unwrap().remove("nextCursor");
+            page.to_string()
+        })
+        .collect();
+    assert!(!without_cursors[0].contains("nextCursor"));
+    let counted = catalog.sizes(&class).await.unwrap()[0];
+    let expected = without_cursors.iter().map(|page| page.len()).sum::<usize>();
+    assert_eq!(counted.bytes, expected);
+    let tokens = without_cursors
+        .iter()
+        .map(|page| inspect::count_tokens(page));
+    assert_eq!(counted.tokens, tokens.sum::<usize>());
+}
+
 /// The demo's old wording: a signature naming `limit`, which the tool does not have, and
 /// arguments open to unknown names.
 #[mcp_tool(
