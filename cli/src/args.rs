@@ -58,6 +58,8 @@ pub(crate) struct ProxyOptions {
     pub(crate) warm_spare: bool,
     /// Send the upstream each client's own `Authorization`.
     pub(crate) forward_authorization: bool,
+    /// Tools per `tools/list` page (`--page-size`; else as the upstream pages).
+    pub(crate) page_size: Option<usize>,
 }
 
 const ABOUT: &str = "One tool, many readers: check and draft tailoring files, see what each \
@@ -174,6 +176,19 @@ fn proxy() -> clap::Command {
                 .long("warm-spare")
                 .action(ArgAction::SetTrue)
                 .help("Per client: keep an upstream session open ahead, so a new client does not wait for one to start"),
+        )
+        .arg(
+            Arg::new("page-size")
+                .long("page-size")
+                .value_name("N")
+                .value_parser(value_parser!(u32).range(1..))
+                .help("Tools per tools/list page (default: as the upstream pages its own listing)")
+                .long_help(
+                    "Tools per tools/list page. By default the proxy pages as the upstream \
+                     does: as many tools a page as the upstream's first page held, or all on \
+                     one page where the upstream lists them so, so that a client that follows \
+                     no cursor gets every tool it would directly.",
+                ),
         )
         .arg(
             Arg::new("forward-authorization")
@@ -333,6 +348,9 @@ fn proxy_options(matches: &ArgMatches) -> Result<ProxyOptions, clap::Error> {
         },
         warm_spare: matches.get_flag("warm-spare"),
         forward_authorization: matches.get_flag("forward-authorization"),
+        page_size: matches
+            .get_one::<u32>("page-size")
+            .map(|&size| size as usize),
     })
 }
 

@@ -3,11 +3,11 @@
 
 use crate::args::{InitOptions, Source};
 use mcp_tailor::Tailoring;
+use mcp_tailor::gateway::UpstreamTools;
 use mcp_tailor::inspect::draft::{self, Draft};
 use mcp_tailor::inspect::eval::Tasks;
 use mcp_tailor::inspect::{CallerCatalog, ReaderClass};
 use mcp_tailor::server::Principal;
-use mcp_tailor::server::rmcp::model::Tool;
 use std::process::ExitCode;
 
 pub(crate) fn run(options: InitOptions) -> ExitCode {
@@ -26,14 +26,15 @@ pub(crate) fn run(options: InitOptions) -> ExitCode {
 
 async fn init(options: &InitOptions) -> Result<(), String> {
     let tasks = options.tasks.as_deref().map(Tasks::load).transpose()?;
-    let tools = crate::inspect::fetch(&options.source).await?;
+    let listed = crate::inspect::fetch(&options.source).await?;
+    let tools = &listed.tools;
     let source = match &options.source {
         Source::Catalog(path) => path.clone(),
         Source::Upstream(upstream) => format!("`{upstream}`"),
     };
     let draft = match &tasks {
-        Some(tasks) => draft::draft_for_tasks(&tools, &source, tasks),
-        None => draft::draft(&tools, &source),
+        Some(tasks) => draft::draft_for_tasks(tools, &source, tasks),
+        None => draft::draft(tools, &source),
     };
     // Every draft passes `check`: a failure here is this command's bug, not the user's.
     let name = options.out.as_deref().unwrap_or("<draft>");
@@ -45,17 +46,20 @@ async fn init(options: &InitOptions) -> Result<(), String> {
         }
         None => crate::print_out(draft.text.trim_end()),
     }
-    eprintln!("{}", summary(&tools, tailoring, &draft).await?);
+    eprintln!("{}", summary(&listed, tailoring, &draft).await?);
     Ok(())
 }
 
 /// `o200k_base` tokens of every `tools/list` page a reader naming no runner or model gets
-/// at each level 0..=9, `tools` listed through the gateway as `tailoring` words them (as
+/// at each level 0..=9, the tools listed through the gateway as `tailoring` words them (as
 /// `inspect … tokens` counts them).
-async fn served_tokens(tools: &[Tool], tailoring: Tailoring) -> Result<[usize; 10], String> {
-    let server = crate::inspect::wrapping_server(tailoring)?;
+async fn served_tokens(
+    listed: &UpstreamTools,
+    tailoring: Tailoring,
+) -> Result<[usize; 10], String> {
+    let server = crate::inspect::wrapping_server(tailoring, listed.page_size)?;
     let sizes = CallerCatalog::new(&server, Principal::anonymous(), "2025-11-25")
-        .wrapping(tools.to_vec())
+        .wrapping(listed.tools.clone())
         .sizes(&ReaderClass::new(None, None))
         .await
         .map_err(|e| format!("the listing failed: {e}"))?;
@@ -64,9 +68,14 @@ async fn served_tokens(tools: &[Tool], tailoring: Tailoring) -> Result<[usize; 1
 
 /// What the catalog costs a reader at each level before and after the draft, and the
 /// structure no wording can save.
-async fn summary(tools: &[Tool], tailoring: Tailoring, draft: &Draft) -> Result<String, String> {
-    let before = served_tokens(tools, Tailoring::default()).await?;
-    let after = served_tokens(tools, tailoring).await?;
+async fn summary(
+    listed: &UpstreamTools,
+    tailoring: Tailoring,
+    draft: &Draft,
+) -> Result<String, String> {
+    let before = served_tokens(listed, Tailoring::default()).await?;
+    let after = served_tokens(listed, tailoring).await?;
+    let tools = &listed.tools;
     let floor = draft::structure_tokens(tools);
     let mut out = format!(
         "drafted {} and {} of {}; tools/list in o200k_base tokens (no runner):\n\

@@ -5,7 +5,7 @@
 use crate::args::{InspectOptions, Source};
 use crate::reports::{self, Report};
 use mcp_tailor::Tailoring;
-use mcp_tailor::gateway::Gateway;
+use mcp_tailor::gateway::{Gateway, UpstreamTools};
 use mcp_tailor::inspect::{Inspection, definitions, lacking};
 use mcp_tailor::server::Server;
 use std::process::ExitCode;
@@ -28,7 +28,9 @@ pub(crate) fn run(options: InspectOptions) -> ExitCode {
         for warning in tailoring.warnings() {
             eprintln!("{warning}");
         }
-        let tools = fetch(&options.source).await?;
+        let UpstreamTools {
+            tools, page_size, ..
+        } = fetch(&options.source).await?;
         // Listed as `proxy` serves them; read by string through their definitions.
         let defs = definitions(&tools, &tailoring);
         // `lint` also names what the file declares that the catalog lacks.
@@ -36,7 +38,7 @@ pub(crate) fn run(options: InspectOptions) -> ExitCode {
             Report::Lint { .. } => lacking(&tools, &tailoring),
             _ => Vec::new(),
         };
-        let server = wrapping_server(tailoring)?;
+        let server = wrapping_server(tailoring, page_size)?;
         let (caller, protocol) = (request.caller.clone(), &request.protocol);
         let inspection = Inspection::of_wrapped(&server, tools, defs, caller, protocol);
         reports::run_with(&inspection, &request, lacking).await
@@ -44,25 +46,36 @@ pub(crate) fn run(options: InspectOptions) -> ExitCode {
     reports::print(printed.map_err(|message| format!("mcp-tailor: {message}")))
 }
 
-/// The server another server's tools are listed through as `proxy` serves them: `tailoring`
-/// and the defaults, no tools of its own.
-pub(crate) fn wrapping_server(tailoring: Tailoring) -> Result<Server, String> {
+/// The server another server's tools are listed through as `proxy` serves them: `tailoring`,
+/// pages as the upstream's (`page_size`, see [`pages_of`]) and the defaults, no tools of its
+/// own.
+pub(crate) fn wrapping_server(
+    tailoring: Tailoring,
+    page_size: Option<usize>,
+) -> Result<Server, String> {
     Server::builder()
         .tailoring(tailoring)
+        .page_size(pages_of(page_size))
         .build()
         .map_err(|e| format!("the catalog is invalid: {e}"))
 }
 
-/// Every tool of a server (fetched through the gateway's client), or of a captured
-/// `tools/list` result.
-pub(crate) async fn fetch(
-    source: &Source,
-) -> Result<Vec<mcp_tailor::server::rmcp::model::Tool>, String> {
+/// The page size of a listing that pages as the upstream's own: as many tools a page as the
+/// upstream's held (`UpstreamTools::page_size`), or all on one page where it listed them so.
+/// A proxy that split one page in two would hide tools from a client that follows no cursor.
+pub(crate) fn pages_of(upstream: Option<usize>) -> usize {
+    upstream.unwrap_or(usize::MAX)
+}
+
+/// Every tool of a server (fetched through the gateway's client) and how it pages them, or
+/// of a captured `tools/list` result (one page).
+pub(crate) async fn fetch(source: &Source) -> Result<UpstreamTools, String> {
     match source {
         Source::Catalog(path) => {
             let json =
                 std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
-            mcp_tailor::inspect::read_catalog(&json).map_err(|e| format!("{path}: {e}"))
+            let tools = mcp_tailor::inspect::read_catalog(&json);
+            Ok(tools.map_err(|e| format!("{path}: {e}"))?.into())
         }
         Source::Upstream(upstream) => Gateway::fetch_tools(upstream)
             .await

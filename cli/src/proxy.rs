@@ -69,9 +69,12 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
         .await
         .map_err(|e| e.to_string())?;
     warn_unmatched(&gateway, &tailoring);
+    // Paged as the upstream pages, unless the command line says otherwise.
+    let page_size = crate::inspect::pages_of(options.page_size.or(gateway.page_size()));
     let mut builder = Server::builder()
         .handler(gateway)
         .tailoring(tailoring)
+        .page_size(page_size)
         .request_deadline(options.deadline);
     if let Some(level) = options.verbosity {
         builder = builder.default_verbosity(level);

@@ -6,7 +6,7 @@
 mod common;
 
 use common::BIN;
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::process::Command;
 
 /// A stdio MCP server in `sh`: it answers `initialize` (tools declared), `tools/list` with
@@ -47,32 +47,10 @@ async fn proxy_serves_an_upstream_whose_listing_fails_and_passes_the_error_on() 
         .spawn()
         .unwrap();
     common::listening(addr).await;
-    let (client, url) = (reqwest::Client::new(), format!("http://{addr}/mcp"));
-    let post = async |body: Value, session: Option<&str>| {
-        common::post(&client, &url, session, &body).await
-    };
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "1"}}});
-    let opened = post(initialize, None).await;
-    let session = opened.headers()["mcp-session-id"]
-        .to_str()
-        .unwrap()
-        .to_owned();
-    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    post(initialized, Some(&session)).await;
-    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
-    let answer = post(list, Some(&session)).await.text().await.unwrap();
-    // One JSON body, or the message of an event stream's last event.
-    let message = match answer.starts_with('{') {
-        true => answer.as_str(),
-        false => answer
-            .lines()
-            .filter_map(|line| line.strip_prefix("data:"))
-            .rfind(|data| !data.trim().is_empty())
-            .unwrap_or_default(),
-    };
-    let answer: Value = serde_json::from_str(message.trim()).expect(&answer);
+    let session = common::RawSession::open(&format!("http://{addr}/mcp")).await;
+    let answer = session
+        .ask(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
+        .await;
     assert_eq!(
         answer,
         json!({"jsonrpc": "2.0", "id": 2, "error": {"code": -32603, "message": "fetch failed"}})

@@ -50,6 +50,12 @@ fn commands() {
         (UpstreamSessions::Shared, true)
     );
     assert!(error("proxy --upstream-sessions some -- s").contains("per-client"));
+    assert_eq!(p.page_size, None, "as the upstream pages");
+    let Ok(Command::Proxy(paged)) = parse_args("proxy --page-size 20 -- s") else {
+        panic!()
+    };
+    assert_eq!(paged.page_size, Some(20));
+    assert!(error("proxy --page-size 0 -- s").contains("--page-size"));
     assert!(parse_args("proxy --forward-authorization -- s").is_err());
     assert_eq!(
         p.upstream,

@@ -112,3 +112,49 @@ pub async fn post(
     }
     request.send().await.unwrap()
 }
+
+/// A 2025-11-25 session at a streamable HTTP endpoint, spoken to in raw JSON-RPC.
+pub struct RawSession {
+    client: reqwest::Client,
+    url: String,
+    id: String,
+}
+
+impl RawSession {
+    /// `initialize` and `notifications/initialized` at `url`.
+    pub async fn open(url: &str) -> RawSession {
+        let client = reqwest::Client::new();
+        let initialize = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}}});
+        let opened = post(&client, url, None, &initialize).await;
+        let id = opened.headers()["mcp-session-id"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        let initialized =
+            serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        post(&client, url, Some(&id), &initialized).await;
+        RawSession {
+            client,
+            url: url.to_owned(),
+            id,
+        }
+    }
+
+    /// Sends `message`; the answer: one JSON body, or the message of an event stream's last
+    /// event.
+    pub async fn ask(&self, message: serde_json::Value) -> serde_json::Value {
+        let answer = post(&self.client, &self.url, Some(&self.id), &message).await;
+        let answer = answer.text().await.unwrap();
+        let message = match answer.starts_with('{') {
+            true => answer.as_str(),
+            false => answer
+                .lines()
+                .filter_map(|line| line.strip_prefix("data:"))
+                .rfind(|data| !data.trim().is_empty())
+                .unwrap_or_default(),
+        };
+        serde_json::from_str(message.trim()).expect(&answer)
+    }
+}

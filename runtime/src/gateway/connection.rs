@@ -9,11 +9,12 @@ use super::inbound::ProgressRoutes;
 use super::lane::Lane;
 use super::legacy_sse::Tasks;
 use super::lines::Written;
+use super::listing::UpstreamTools;
 use super::open::{Credential, Learned, Opening, UpstreamError, request_headers};
 use super::relay::Relay;
 use rmcp::model::{
     ClientCapabilities, ClientConfig, ClientRequest, Implementation, ListToolsRequest,
-    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerConfig, Tool,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerConfig,
 };
 use rmcp::service::{ClientLifecycleMode, Peer, RoleClient, RunningService};
 
@@ -126,12 +127,12 @@ impl Connection {
         self.service.peer()
     }
 
-    /// Every tool the upstream lists (all pages), and its first page as it came;
-    /// `upstream` names it in the error.
+    /// Every tool the upstream lists (all pages) and how it paged them, and its first page
+    /// as it came; `upstream` names it in the error.
     pub(super) async fn tools(
         &self,
         upstream: &Upstream,
-    ) -> Result<(Vec<Tool>, ListToolsResult), UpstreamError> {
+    ) -> Result<(UpstreamTools, ListToolsResult), UpstreamError> {
         let failed = |e: rmcp::ServiceError| UpstreamError::Listing {
             upstream: upstream.to_string(),
             reason: match e {
@@ -146,6 +147,7 @@ impl Connection {
         // not hold of it); the first is the listing a first session takes.
         let first = self.tools_page(None).await.map_err(failed)?;
         let mut tools = first.tools.clone();
+        let page_size = first.next_cursor.is_some().then_some(tools.len().max(1));
         let mut cursor = first.next_cursor.clone();
         while let Some(next) = cursor {
             let params = PaginatedRequestParams::default().with_cursor(Some(next));
@@ -153,7 +155,7 @@ impl Connection {
             tools.extend(page.tools);
             cursor = page.next_cursor;
         }
-        Ok((tools, first))
+        Ok((UpstreamTools { tools, page_size }, first))
     }
 
     /// One page of the upstream's `tools/list`, each tool carrying what it lost of its form

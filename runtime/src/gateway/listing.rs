@@ -2,10 +2,32 @@
 //! upstream says its tools changed (`notifications/tools/list_changed`) or the listing's
 //! own cache hint (2026-07-28 `ttlMs`) runs out.
 
-use rmcp::model::ListToolsResult;
+use rmcp::model::{ListToolsResult, Tool};
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
+
+/// Every tool an upstream lists, and how it paged them: what `inspect` reads of a server,
+/// and what a server wrapping the gateway pages its listing by.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct UpstreamTools {
+    /// Every tool, all pages in order.
+    pub tools: Vec<Tool>,
+    /// Tools a page, where the upstream paged its listing (as many as its first page
+    /// held); `None` where it listed them all on one page.
+    pub page_size: Option<usize>,
+}
+
+impl From<Vec<Tool>> for UpstreamTools {
+    /// `tools`, listed on one page (a captured `tools/list` result).
+    fn from(tools: Vec<Tool>) -> Self {
+        UpstreamTools {
+            tools,
+            page_size: None,
+        }
+    }
+}
 
 /// One connection's listing, by the cursor of each page (`None`: the first).
 #[derive(Default)]

@@ -77,6 +77,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use child::UpstreamExit;
+pub use listing::UpstreamTools;
 pub use open::UpstreamError;
 pub use sessions::{GatewayOptions, UpstreamSessions};
 
@@ -149,6 +150,8 @@ struct GatewayState {
     tools: std::sync::RwLock<std::collections::HashMap<String, rmcp::model::Tool>>,
     /// Whether a whole listing was read (the first one can fail).
     listed: std::sync::atomic::AtomicBool,
+    /// Tools a page of the upstream's own listing, as first read (`None`: one page).
+    page_size: Option<usize>,
     /// The connection stateless requests use, per credential.
     stateless: Slots,
     /// Shared: the connection every session uses, per credential.
@@ -212,7 +215,7 @@ impl Gateway {
                 }
                 Err(error) => return Err(error),
             },
-            None => (Some(Vec::new()), None),
+            None => (Some(UpstreamTools::default()), None),
         };
         if let Some(page) = first_page {
             first.relay().listing().put(None, &page);
@@ -228,6 +231,7 @@ impl Gateway {
             info,
             tools: Default::default(),
             listed: Default::default(),
+            page_size: tools.as_ref().and_then(|listed| listed.page_size),
             stateless: Slots::default(),
             shared: shared_slot,
             ready: std::sync::Mutex::new(ready),
@@ -238,8 +242,8 @@ impl Gateway {
             shared: state,
             session: Slot::default(),
         };
-        if let Some(tools) = tools {
-            gateway.remember_tools(&tools, true);
+        if let Some(listed) = tools {
+            gateway.remember_tools(&listed.tools, true);
         }
         Ok(gateway)
     }
@@ -247,7 +251,7 @@ impl Gateway {
     /// Every tool `upstream` lists (all pages), over a connection of its own: what
     /// `mcp-tailor inspect` reads a server you don't own from. The connection begins with
     /// `initialize`, as `proxy`'s first one does, `server/discover` tried where that fails.
-    pub async fn fetch_tools(upstream: &Upstream) -> Result<Vec<rmcp::model::Tool>, UpstreamError> {
+    pub async fn fetch_tools(upstream: &Upstream) -> Result<UpstreamTools, UpstreamError> {
         let client = gateway_client(Default::default());
         let learned = Learned::default();
         let connection = Connection::open_initialize_first(upstream, &learned, client).await?;
@@ -255,9 +259,18 @@ impl Gateway {
     }
 
     /// Every tool the upstream lists now (all pages), over the stateless connection.
-    pub async fn upstream_tools(&self) -> Result<Vec<rmcp::model::Tool>, UpstreamError> {
+    pub async fn upstream_tools(&self) -> Result<UpstreamTools, UpstreamError> {
         let connection = self.stateless_connection(Credential::Gateway).await?;
         Ok(connection.tools(&self.shared.upstream).await?.0)
+    }
+
+    /// Tools a page of the upstream's own `tools/list`, as the gateway first read it;
+    /// `None` where it listed them all on one page (or that listing failed). A proxy pages
+    /// as its upstream does: give the server wrapping the gateway this page size
+    /// (`ServerBuilder::page_size`, `usize::MAX` for one page), as `mcp-tailor proxy` does,
+    /// so that a client that follows no cursor still gets every tool it would directly.
+    pub fn page_size(&self) -> Option<usize> {
+        self.shared.page_size
     }
 
     /// The upstream's tools as it last listed them (to this gateway, or to a client through

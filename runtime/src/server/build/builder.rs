@@ -254,7 +254,7 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
         self
     }
 
-    /// Tools per `tools/list` page (at least 1).
+    /// Tools per `tools/list` page (at least 1; default 100; `usize::MAX`: one page).
     #[must_use]
     pub fn page_size(mut self, size: usize) -> Self {
         self.settings.page_size = size.max(1);

@@ -239,7 +239,7 @@ pub(crate) async fn list_tools(
             .ok_or_else(invalid_cursor)?,
         _ => 0,
     };
-    let end = (offset + page_size).min(tools.len());
+    let end = offset.saturating_add(page_size).min(tools.len());
     let next_cursor = match &binding {
         Some(binding) if end < tools.len() => Some(listing.cursor.issue(end, binding, now)),
         _ => None,
