@@ -21,14 +21,21 @@ pub(crate) fn run(options: ProxyOptions) -> ExitCode {
     // gateway says itself in the user's terms — a handshake that failed, "upstream
     // failure: …" — and whose one is no failure where a legacy HTTP+SSE server refuses
     // the first POST; nor rmcp's service loop's warnings, one per error answer passed on
-    // ("response error … ErrorCode(-32601)": an upstream without prompts, asked for them).)
+    // ("response error … ErrorCode(-32601)": an upstream without prompts, asked for them);
+    // nor its HTTP client's lines on an event stream that broke, which name its types (the
+    // gateway says why the upstream was not reached).)
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(terminal)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
-                "info,rmcp=warn,rmcp::service=error,rmcp::transport::worker=off".into()
+                concat!(
+                    "info,rmcp=warn,rmcp::service=error,rmcp::transport::worker=off,",
+                    "rmcp::transport::common::client_side_sse=off,",
+                    "rmcp::transport::streamable_http_client=off"
+                )
+                .into()
             }),
         )
         .init();

@@ -4,6 +4,7 @@
 //! in (`server::verbatim`). Requests are posted by the gateway itself (`post`), so that an
 //! answer that comes as one JSON body is kept as written too.
 
+use super::http_cause;
 use super::lines::Written;
 use super::post::{Addressed, Answer, post};
 use futures::StreamExt as _;
@@ -77,6 +78,18 @@ fn keep(written: &Written, data: &str) {
         return;
     }
     written.keep_answer(message);
+}
+
+/// Says why an event stream could not be opened (or resumed) when the upstream was not
+/// reached at all, in the user's terms (rmcp's own lines, off by default, name its types);
+/// a refusal in HTTP (a server without a stream to GET) is no failure.
+fn unreached(error: &StreamableHttpError<reqwest::Error>) {
+    if matches!(error, StreamableHttpError::Client(e) if !e.is_status()) {
+        tracing::warn!(
+            "the upstream's event stream could not be opened: {}",
+            http_cause(error)
+        );
+    }
 }
 
 /// rmcp's worker posts with its limits and opens streams with its event size; the plain
@@ -161,7 +174,8 @@ impl StreamableHttpClient for KeptHttp {
         let events = self
             .client
             .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
-            .await?;
+            .await
+            .inspect_err(unreached)?;
         Ok(self.keep_events(events))
     }
 
@@ -184,7 +198,8 @@ impl StreamableHttpClient for KeptHttp {
                 custom_headers,
                 max_sse_event_size,
             )
-            .await?;
+            .await
+            .inspect_err(unreached)?;
         Ok(self.keep_events(events))
     }
 }

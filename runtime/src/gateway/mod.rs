@@ -336,6 +336,19 @@ fn keep_verbatim_capabilities(first: &Connection, info: &mut ServerConfig) {
     }
 }
 
+/// Why an HTTP upstream's request failed, in the user's terms: the innermost cause.
+/// (rmcp's HTTP error does not name reqwest's as its source: start from reqwest's.)
+fn http_cause(
+    error: &rmcp::transport::streamable_http_client::StreamableHttpError<reqwest::Error>,
+) -> String {
+    match error {
+        rmcp::transport::streamable_http_client::StreamableHttpError::Client(client) => {
+            innermost(client)
+        }
+        other => innermost(other),
+    }
+}
+
 /// What went wrong, in the user's terms: an error's innermost cause ("Connection
 /// refused"), not the wrappings around it (a transport's type name, "when send …").
 fn innermost(mut error: &(dyn std::error::Error + 'static)) -> String {

@@ -4,20 +4,22 @@
 
 use super::child::{Child, UpstreamExit};
 use super::inbound::{Inbound, ProgressRoutes};
-use super::innermost;
 use super::kept_http::KeptHttp;
 use super::lane::Lane;
 use super::legacy_sse::{self, NotOpened, SseLines, Tasks};
 use super::lines::{Lines, Written};
 use super::relay::Relay;
+use super::{http_cause, innermost};
 use http::{HeaderMap, HeaderName, HeaderValue};
 use rmcp::service::{
     ClientInitializeError, ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService,
 };
+use rmcp::transport::common::client_side_sse::ExponentialBackoff;
 use rmcp::transport::streamable_http_client::{
     StreamableHttpClientTransportConfig, StreamableHttpError,
 };
 use rmcp::transport::{DynamicTransportError, StreamableHttpClientTransport, Transport};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -89,13 +91,12 @@ fn cause(error: &ClientInitializeError) -> String {
 /// Why a transport failed, in the user's terms: its innermost cause ("Connection refused
 /// (os error 111)"), not rmcp's wrappings of it (a transport's type name).
 pub(super) fn transport_cause(error: &DynamicTransportError) -> String {
-    // rmcp's HTTP error does not name reqwest's as its source: start from reqwest's.
     match error
         .error
         .downcast_ref::<StreamableHttpError<reqwest::Error>>()
     {
-        Some(StreamableHttpError::Client(client)) => innermost(client),
-        _ => innermost(&*error.error),
+        Some(http) => http_cause(http),
+        None => innermost(&*error.error),
     }
 }
 
@@ -323,6 +324,7 @@ impl Opening {
         lifecycle: ClientLifecycleMode,
     ) -> Result<Opened, Option<ClientInitializeError>> {
         let mut config = StreamableHttpClientTransportConfig::with_uri(url);
+        config.retry_config = Arc::new(resumption());
         config.custom_headers = headers
             .iter()
             .map(|(name, value)| (name.clone(), value.clone()))
@@ -357,4 +359,15 @@ impl Opening {
             lane,
         })
     }
+}
+
+/// How an HTTP upstream's broken answer stream is resumed (a GET with `Last-Event-ID`, as
+/// the specification allows): twice, after 1 s and 2 s, as the TypeScript SDK's client does.
+/// rmcp's own policy tries for ever, so a request in flight when its upstream died waited
+/// out the whole deadline; now it fails within about 3 s.
+fn resumption() -> ExponentialBackoff {
+    let mut policy = ExponentialBackoff::default();
+    policy.max_times = Some(2);
+    policy.base_duration = Duration::from_secs(1);
+    policy
 }

@@ -100,8 +100,8 @@ pub(super) async fn post(
     if !status.is_success() {
         // A legacy server's refusal of discovery, before any session: rmcp's fallback.
         let discover = matches!(request.request, ClientRequest::DiscoverRequest(_));
-        let fallback = (discover && !attached).then_some(request.id);
-        return failed(response, json, session, fallback, limits).await;
+        let fallback = (discover && !attached).then_some(request.id.clone());
+        return failed(response, json, session, request.id, fallback, limits).await;
     }
     if sse {
         let events = bounded(response, limits.max_sse_event_size);
@@ -122,15 +122,18 @@ pub(super) async fn post(
     Ok(StreamableHttpPostResponse::Json(typed, session))
 }
 
-/// What a POST that failed comes back as: the JSON-RPC error it carries, else its failure
-/// (a rate limit or a server's failure as such, anything else with the start of its body).
-/// For `fallback`, the id of a `server/discover` posted before any session, a client
-/// error (but 401 and 403) is an error answer to it, as rmcp's lifecycle reads a legacy
-/// server's refusal.
+/// What a POST of request `id` that failed comes back as: the JSON-RPC error it carries,
+/// as the answer to `id` where it names none (server-everything answers a session it does
+/// not know, one from before it restarted, with `400` and such an error: read as nobody's
+/// answer, the request waited out the whole deadline), else its failure (a rate limit or a
+/// server's failure as such, anything else with the start of its body). For `fallback`,
+/// the id of a `server/discover` posted before any session, a client error (but 401 and
+/// 403) is an error answer to it, as rmcp's lifecycle reads a legacy server's refusal.
 async fn failed(
     response: reqwest::Response,
     json: bool,
     session: Option<String>,
+    id: RequestId,
     fallback: Option<RequestId>,
     limits: StreamableHttpResponseLimits,
 ) -> Answer {
@@ -149,12 +152,15 @@ async fn failed(
             Ok(body) => body,
             Err(e) => return Err(failure.map_or(e, Into::into)),
         };
-        if let Ok(JsonRpcMessage::Error(error)) =
+        if let Ok(JsonRpcMessage::Error(mut error)) =
             serde_json::from_slice::<ServerJsonRpcMessage>(&body)
         {
             return Ok(match fallback {
                 Some(id) => answer_to(id, error.error),
-                None => StreamableHttpPostResponse::Json(JsonRpcMessage::Error(error), session),
+                None => {
+                    error.id.get_or_insert(id);
+                    StreamableHttpPostResponse::Json(JsonRpcMessage::Error(error), session)
+                }
             });
         }
         let shown = &body[..body.len().min(limits.max_error_response_size)];

@@ -11,7 +11,9 @@ async fn http_proxy(command: &[String]) -> (tokio::process::Child, std::net::Soc
 
 /// `mcp-tailor proxy ARGS…` (`line`) with `--http` at a free port; the child and its
 /// address, once it listens.
-async fn http_proxy_of(line: &[String]) -> (tokio::process::Child, std::net::SocketAddr) {
+pub(super) async fn http_proxy_of(
+    line: &[String],
+) -> (tokio::process::Child, std::net::SocketAddr) {
     let addr = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -29,7 +31,7 @@ async fn http_proxy_of(line: &[String]) -> (tokio::process::Child, std::net::Soc
 }
 
 /// Waits until `what` listens at `addr` (at most 30 s).
-async fn listening(addr: std::net::SocketAddr, what: &str) {
+pub(super) async fn listening(addr: std::net::SocketAddr, what: &str) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     while tokio::net::TcpStream::connect(addr).await.is_err() {
         assert!(

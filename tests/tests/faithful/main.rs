@@ -3,7 +3,8 @@
 //! `@modelcontextprotocol/server-everything`, `server-filesystem` and `server-github`, directly and behind
 //! `mcp-tailor proxy`: `initialize`, the listings and calls, byte for byte but for the
 //! documented additions; every progress notification, in order, before its result.
-//! HTTP upstreams (and the gateway served over HTTP) are in `http.rs`. Run with
+//! HTTP upstreams (and the gateway served over HTTP) are in `http.rs`, one that dies or
+//! restarts under a session in `restart.rs`. Run with
 //! `--ignored`, `MCP_TAILOR_SERVERS` (the npm prefix `.ci/run` installs into) and
 //! `MCP_TAILOR_PYTHON` (a Python with the official SDK).
 
@@ -14,6 +15,7 @@ use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 
 mod http;
+mod restart;
 
 fn target() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map_or_else(

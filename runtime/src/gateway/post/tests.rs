@@ -227,3 +227,26 @@ async fn every_other_response_is_what_rmcp_s_client_makes_of_it() {
         "nothing kept but JSON answers"
     );
 }
+
+#[tokio::test]
+async fn an_error_that_names_no_request_answers_the_one_posted() {
+    // As server-everything answers a session it does not know (it restarted).
+    let unknown = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"}}"#;
+    let theirs = r#"{"jsonrpc":"2.0","id":9,"error":{"code":-32000,"message":"other"}}"#;
+    let json = "400 Bad Request\r\ncontent-type: application/json";
+    let (uri, _heard) = serving(vec![(json, unknown), (json, theirs)]).await;
+    let (written, client) = (Written::default(), reqwest::Client::new());
+    for (id, message) in [
+        (7, "Bad Request: No valid session ID provided"),
+        (9, "other"),
+    ] {
+        let answer = post(&client, &written, list(7), to(&uri, Some("s")), limits()).await;
+        let Ok(StreamableHttpPostResponse::Json(JsonRpcMessage::Error(error), _)) = answer else {
+            panic!("not an error answer: {answer:?}");
+        };
+        assert_eq!(
+            (error.id, &*error.error.message),
+            (Some(RequestId::Number(id)), message)
+        );
+    }
+}

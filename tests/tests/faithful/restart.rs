@@ -1,0 +1,104 @@
+//! An HTTP upstream that dies or restarts under a session: the client hears of it as soon as
+//! the gateway does, never only at the gateway's deadline. server-everything's
+//! `streamableHttp`, killed mid-call (its answer's stream breaks: resumed twice, then the
+//! call fails), and started again on the same port (it answers the session it lost with a
+//! `400` JSON-RPC error naming no request, passed on as the answer to the call).
+
+use super::http::{http_proxy_of, listening};
+use super::*;
+use mcp_tailor_tests::client::{Conn, initialize};
+
+/// server-everything's `streamableHttp` at `port`, once it listens.
+async fn everything_at(port: u16) -> tokio::process::Child {
+    let child = tokio::process::Command::new("node")
+        .args([&everything()[1], "streamableHttp"])
+        .env("PORT", port.to_string())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    listening(([127, 0, 0, 1], port).into(), "server-everything").await;
+    child
+}
+
+/// A 2025-11-25 session through `proxy --deadline 30` in front of the upstream at `port`:
+/// the connection and the headers its requests carry.
+async fn session_through(port: u16) -> (tokio::process::Child, Conn, Vec<(&'static str, String)>) {
+    let bin = target().join("debug").join("mcp-tailor");
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let line = [bin.display().to_string(), "proxy".to_owned()]
+        .into_iter()
+        .chain(["--deadline", "30", "--upstream", &url].map(str::to_owned))
+        .collect::<Vec<_>>();
+    let (proxy, addr) = http_proxy_of(&line).await;
+    let mut conn = Conn::connect(addr).await.unwrap();
+    let opened = conn.post(&initialize(0, "raw"), &[]).await.unwrap();
+    let headers = vec![
+        ("Mcp-Session-Id", opened.session.expect("a session")),
+        ("MCP-Protocol-Version", "2025-11-25".to_owned()),
+    ];
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    conn.post(&initialized, &headers).await.unwrap();
+    (proxy, conn, headers)
+}
+
+fn call(id: u64, name: &str, arguments: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": name, "arguments": arguments}})
+}
+
+fn free_port() -> u16 {
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    free.local_addr().unwrap().port()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the pinned third-party servers; run by .ci/run"]
+async fn a_call_whose_http_upstream_dies_fails_before_the_deadline() {
+    let port = free_port();
+    let mut upstream = everything_at(port).await;
+    let (_proxy, mut conn, headers) = session_through(port).await;
+    let long = call(
+        2,
+        "trigger-long-running-operation",
+        json!({"duration": 10, "steps": 10}),
+    );
+    let killing = tokio::spawn(async move {
+        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        upstream.kill().await.unwrap();
+    });
+    let reply = conn.post(&long, &headers).await.unwrap();
+    killing.await.unwrap();
+    let error = &reply.message.expect("an answer")["error"];
+    // Before, rmcp resumed the broken stream for ever: `"cause": "timeout"` at 30 s.
+    assert_eq!(
+        error["data"],
+        json!({"reason": "upstream_failure"}),
+        "{error}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the pinned third-party servers; run by .ci/run"]
+async fn a_restarted_http_upstream_s_refusal_of_the_session_it_lost_is_the_call_s_answer() {
+    let port = free_port();
+    let mut upstream = everything_at(port).await;
+    let (_proxy, mut conn, headers) = session_through(port).await;
+    let echo = |id| call(id, "echo", json!({"message": "hi"}));
+    let reply = conn.post(&echo(2), &headers).await.unwrap();
+    assert_eq!(
+        reply.message.unwrap()["result"]["content"][0]["text"],
+        "Echo: hi"
+    );
+    upstream.kill().await.unwrap();
+    let _restarted = everything_at(port).await;
+    let reply = conn.post(&echo(3), &headers).await.unwrap();
+    // As the upstream wrote it, to this call (it names none); before, nobody's answer, so
+    // the call waited out the deadline.
+    assert_eq!(
+        reply.message.unwrap(),
+        json!({"jsonrpc": "2.0", "id": 3, "error": {"code": -32000,
+            "message": "Bad Request: No valid session ID provided"}})
+    );
+}
