@@ -10,22 +10,19 @@ use std::path::{Path, PathBuf};
 use tokio::process::Command;
 
 /// A stdio MCP server in `sh`: `tools/list` answers the result in file `$1`, or in `$2` when
-/// asked for the cursor `second`; every other request an empty result.
-const LISTING: &str = r#"
-while IFS= read -r line; do
-  id=$(printf '%s' "$line" | sed -nE 's/^\{"jsonrpc":"2.0","id":([0-9]+),.*/\1/p')
-  [ -n "$id" ] || continue
-  case "$line" in
-    *'"method":"initialize"'*)
-      printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"paged","version":"1.0.0"}}}\n' "$id" ;;
-    *'"cursor":"second"'*)
-      printf '{"jsonrpc":"2.0","id":%s,"result":%s}\n' "$id" "$(cat "$2")" ;;
-    *'"method":"tools/list"'*)
-      printf '{"jsonrpc":"2.0","id":%s,"result":%s}\n' "$id" "$(cat "$1")" ;;
-    *) printf '{"jsonrpc":"2.0","id":%s,"result":{}}\n' "$id" ;;
-  esac
-done
-"#;
+/// asked for the cursor `second`.
+fn listing() -> String {
+    let result = |file: &str| {
+        format!(r#"'{{"jsonrpc":"2.0","id":%s,"result":%s}}\n' "$id" "$(cat "{file}")""#)
+    };
+    common::sh_server(
+        "paged",
+        &[
+            (r#"*'"cursor":"second"'*"#, &result("$2")),
+            (r#"*'"method":"tools/list"'*"#, &result("$1")),
+        ],
+    )
+}
 
 /// `tools/list` results in a folder of this test's own: tools `from..to`, with `cursor`.
 struct Pages(PathBuf);
@@ -66,14 +63,22 @@ impl Drop for Pages {
 }
 
 /// Each page's tool count (and whether it had a cursor), as a client that follows every
-/// cursor lists them through `proxy ARGS… -- sh -c LISTING first second`.
+/// cursor lists them through `proxy ARGS… -- sh -c LISTING first second` ([`listing`]).
 async fn pages_through_proxy(args: &[&str], first: &str, second: &str) -> Vec<(usize, bool)> {
     let addr = common::free_addr();
     let mut proxy = Command::new(BIN);
     proxy
         .arg("proxy")
         .args(args)
-        .args(["--http", &addr.to_string(), "--", "sh", "-c", LISTING, "sh"])
+        .args([
+            "--http",
+            &addr.to_string(),
+            "--",
+            "sh",
+            "-c",
+            &listing(),
+            "sh",
+        ])
         .args([first, second])
         .stderr(std::process::Stdio::null())
         .kill_on_drop(true);
@@ -149,7 +154,8 @@ async fn inspect_pages_as_the_upstream_pages() {
     let captured = first_page_inspected(&["--catalog", "all.json"], &[], pages.dir()).await;
     assert_eq!(captured["tools"].as_array().unwrap().len(), 150);
     assert!(captured.get("nextCursor").is_none(), "{captured}");
-    let live = ["--", "sh", "-c", LISTING, "sh", &first, &second];
+    let script = listing();
+    let live = ["--", "sh", "-c", &script, "sh", &first, &second];
     let live = first_page_inspected(&[], &live, pages.dir()).await;
     assert_eq!(live["tools"].as_array().unwrap().len(), 60);
     assert!(live["nextCursor"].is_string(), "{live}");

@@ -9,26 +9,17 @@ use common::BIN;
 use serde_json::json;
 use tokio::process::Command;
 
-/// A stdio MCP server in `sh`: it answers `initialize` (tools declared), `tools/list` with
-/// an error, and every other request with an empty result.
-const UNLISTED: &str = r#"
-while IFS= read -r line; do
-  id=$(printf '%s' "$line" | sed -nE 's/^\{"jsonrpc":"2.0","id":([0-9]+),.*/\1/p')
-  [ -n "$id" ] || continue
-  case "$line" in
-    *'"method":"initialize"'*)
-      printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"unlisted","version":"1.0.0"}}}\n' "$id" ;;
-    *'"method":"tools/list"'*)
-      printf '{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":"fetch failed"}}\n' "$id" ;;
-    *) printf '{"jsonrpc":"2.0","id":%s,"result":{}}\n' "$id" ;;
-  esac
-done
-"#;
+/// A stdio MCP server in `sh`: it answers `tools/list` with an error.
+fn unlisted() -> String {
+    let error =
+        r#"'{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":"fetch failed"}}\n' "$id""#;
+    common::sh_server("unlisted", &[(r#"*'"method":"tools/list"'*"#, error)])
+}
 
 #[tokio::test(flavor = "multi_thread")]
 async fn inspect_says_the_listing_failed_not_the_handshake() {
     let output = Command::new(BIN)
-        .args(["inspect", "list", "--", "sh", "-c", UNLISTED])
+        .args(["inspect", "list", "--", "sh", "-c", &unlisted()])
         .output()
         .await
         .unwrap();
@@ -42,7 +33,7 @@ async fn inspect_says_the_listing_failed_not_the_handshake() {
 #[tokio::test(flavor = "multi_thread")]
 async fn proxy_serves_an_upstream_whose_listing_fails_and_passes_the_error_on() {
     let addr = common::free_addr();
-    let mut proxy = common::proxy_of(addr, &["sh", "-c", UNLISTED])
+    let mut proxy = common::proxy_of(addr, &["sh", "-c", &unlisted()])
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();

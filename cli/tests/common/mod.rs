@@ -158,3 +158,29 @@ impl RawSession {
         serde_json::from_str(message.trim()).expect(&answer)
     }
 }
+
+/// A stdio MCP server in `sh` (run as `sh -c SCRIPT`): it answers `initialize` as server
+/// `name` with tools, each request whose line matches one of `cases` (a `case` pattern and
+/// the `printf` arguments that answer it, `$id` its id), and every other one with an empty
+/// result.
+pub fn sh_server(name: &str, cases: &[(&str, &str)]) -> String {
+    let initialize = format!(
+        r#"'{{"jsonrpc":"2.0","id":%s,"result":{{"protocolVersion":"2025-06-18","capabilities":{{"tools":{{}}}},"serverInfo":{{"name":"{name}","version":"1.0.0"}}}}}}\n' "$id""#
+    );
+    let arms: String = [(r#"*'"method":"initialize"'*"#, initialize.as_str())]
+        .iter()
+        .chain(cases)
+        .map(|(pattern, answer)| format!("    {pattern}) printf {answer} ;;\n"))
+        .collect();
+    format!(
+        r#"
+while IFS= read -r line; do
+  id=$(printf '%s' "$line" | sed -nE 's/^\{{"jsonrpc":"2.0","id":([0-9]+),.*/\1/p')
+  [ -n "$id" ] || continue
+  case "$line" in
+{arms}    *) printf '{{"jsonrpc":"2.0","id":%s,"result":{{}}}}\n' "$id" ;;
+  esac
+done
+"#
+    )
+}

@@ -15,7 +15,8 @@
 //! `Mcp-Param-*` headers with it). The upstream's `tools/list` is read once per connection,
 //! page by page, and kept until it says its tools changed (or its 2026-07-28 cache hint runs
 //! out). Wrap it like any handler — `Server::builder().handler(gateway).tailoring(file)` —
-//! and the layer lists its tools tailored; `mcp-tailor proxy` does exactly that.
+//! and the layer lists its tools tailored, paged as the upstream paged them where the
+//! builder is given [`Gateway::page_size`]; `mcp-tailor proxy` does exactly that.
 //!
 //! **Sessions** ([`UpstreamSessions`]). Per client (the default), a downstream session (a
 //! client that went through `initialize`) gets an upstream session of its own, opened with
@@ -40,7 +41,9 @@
 //! **Faults.** A command that exits before it answers is reported with its exit status and
 //! last stderr lines ([`UpstreamError::Exited`]). A request the upstream does not answer
 //! within the deadline is cancelled upstream and answered with a JSON-RPC error; an
-//! upstream that exits answers every in-flight request with an error at once. A dead
+//! upstream that exits answers every in-flight request with an error at once (an HTTP
+//! upstream's broken answer stream is resumed twice, 1 s and 2 s apart, first); an error
+//! an HTTP upstream answers a POST with is that request's answer. A dead
 //! connection is replaced on the next session (or the next stateless request); the
 //! gateway itself keeps serving.
 
@@ -248,9 +251,10 @@ impl Gateway {
         Ok(gateway)
     }
 
-    /// Every tool `upstream` lists (all pages), over a connection of its own: what
-    /// `mcp-tailor inspect` reads a server you don't own from. The connection begins with
-    /// `initialize`, as `proxy`'s first one does, `server/discover` tried where that fails.
+    /// Every tool `upstream` lists (all pages) and how it pages them, over a connection of
+    /// its own: what `mcp-tailor inspect` reads a server you don't own from. The connection
+    /// begins with `initialize`, as `proxy`'s first one does, `server/discover` tried where
+    /// that fails.
     pub async fn fetch_tools(upstream: &Upstream) -> Result<UpstreamTools, UpstreamError> {
         let client = gateway_client(Default::default());
         let learned = Learned::default();
