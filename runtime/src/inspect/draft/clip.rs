@@ -257,10 +257,15 @@ fn clause_break(text: &str) -> Option<usize> {
             .iter()
             .chain(&[" which "])
             .any(|m| rest.starts_with(m))
-            && !in_list(stays, rest))
+            && !in_list(stays, rest)
+            && !in_colon_list(stays, rest))
             // What a colon opens, after three words (`Interact with a page in a live
-            // browser session: click buttons, fill forms, …`; not `Note: …`).
-            || (rest.starts_with(": ") && since_mark(stays).split_whitespace().count() >= 3)
+            // browser session: click buttons, fill forms, …`; not `Note: …`), or after two
+            // where it opens a list (`Manage branches: list all branches, show …`).
+            || (rest.starts_with(": ") && {
+                let words = since_mark(stays).split_whitespace().count();
+                words >= 3 || (words == 2 && rest.contains(", "))
+            })
             || (conjunctions.iter().any(|c| rest.starts_with(c))
                 && !rest
                     .split_whitespace()
@@ -277,6 +282,31 @@ fn clause_break(text: &str) -> Option<usize> {
         }
     }
     found
+}
+
+/// Whether the comma `rest` begins parts two items of a list a colon opens in `stays`
+/// (no other mark between them): a cut there would keep half the list, where the list is
+/// all the tool does (`Manage branches: list all branches, show current branch, …`). Part
+/// of a list of examples (`including: size, creation time, …`) says no less than it did.
+fn in_colon_list(stays: &str, rest: &str) -> bool {
+    let examples = [
+        "including",
+        "include",
+        "includes",
+        "such as",
+        "like",
+        "e.g.",
+        "example",
+    ];
+    rest.starts_with(", ")
+        && stays.rfind(": ").is_some_and(|colon| {
+            let list = &stays[colon..];
+            let opening = stays[..colon].to_ascii_lowercase();
+            !MARKS
+                .iter()
+                .any(|mark| *mark != ", " && list.contains(mark))
+                && !examples.iter().any(|e| opening.ends_with(e))
+        })
 }
 
 /// What `text` says since its last mark ([`MARKS`], or a colon).

@@ -428,6 +428,43 @@ fn a_colon_ends_a_clause_and_a_participle_keeps_its_agent() {
         ),
         "Note: the server keeps every page."
     );
+    // @cyanheads/git-mcp-server 2.x's `git_branch`, `git_stash`, `git_tag`: a list a colon
+    // opens after two words goes whole, never half of it ("Manage branches: list all
+    // branches, show current branch." said the tool only lists).
+    assert_eq!(
+        terse(
+            "Manage branches: list all branches, show current branch, create a new branch, \
+             delete a branch, or rename a branch.",
+            16
+        ),
+        "Manage branches."
+    );
+    assert_eq!(
+        terse(
+            "Manage stashes: list stashes, save current changes (push), restore changes \
+             (pop/apply), or remove stashes (drop/clear).",
+            16
+        ),
+        "Manage stashes."
+    );
+    assert_eq!(
+        terse(
+            "Manage tags: list all tags, create a new tag, delete a tag, or verify a signed \
+             tag. Tags are used to mark specific points in history.",
+            16
+        ),
+        "Manage tags."
+    );
+    // Past the list, a comma parts clauses again.
+    assert_eq!(
+        fit(
+            "Search issues: by title, label or author; then sort the results by the date \
+             they were last updated, newest first",
+            22
+        ),
+        "Search issues: by title, label or author; then sort the results by the date they \
+         were last updated."
+    );
     // mcp-server-kubernetes 4.1.7's `force`: not "…even if there are pods not managed."
     let force = "Force the operation even if there are pods not managed by a \
                  ReplicationController, ReplicaSet, Job, DaemonSet or StatefulSet";
