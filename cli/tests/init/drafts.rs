@@ -111,7 +111,8 @@ fn word(text: &str) -> String {
 /// @hubspot/mcp-server 0.4.0, @neondatabase/mcp-server-neon 0.3.7,
 /// @modelcontextprotocol/server-puppeteer 2025.5.12, figma-developer-mcp 0.13.2,
 /// @azure/mcp 2.0.5, @shopify/dev-mcp 1.16.0, mongodb-mcp-server 3.0.4,
-/// @sentry/mcp-server 0.36.0) where a draft once read broken.
+/// @sentry/mcp-server 0.36.0, @cyanheads/git-mcp-server 2.15.3) where a draft once read
+/// broken.
 #[test]
 fn drafts_read_whole_where_they_once_broke_off() {
     for catalog in [
@@ -135,6 +136,7 @@ fn drafts_read_whole_where_they_once_broke_off() {
         "shopify-dev-mcp-excerpt.json",
         "mongodb-mcp-server-excerpt.json",
         "sentry-mcp-server-excerpt.json",
+        "git-mcp-server-excerpt.json",
     ] {
         let out = out_file(catalog);
         init_catalog(&fixture(catalog), &out, None);

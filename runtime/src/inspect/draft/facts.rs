@@ -93,10 +93,26 @@ pub(crate) fn whole_facts(
     let (kept, values) = gathered(description, schema);
     let said = fitted(&kept, &values, schema, budget)?;
     let whole = |part: &str| kept.iter().chain(&values).any(|piece| piece == part);
-    said.trim_end_matches('.')
-        .split("; ")
+    parts(said.trim_end_matches('.'))
+        .into_iter()
         .all(whole)
         .then_some(said)
+}
+
+/// The facts `said` joins with `; `, each whole: a `; ` inside an aside parts none
+/// (git-mcp-server's `(create mode only; has no effect on list or delete)`, once drafted
+/// as "Overwrite an existing tag (create mode only.").
+fn parts(said: &str) -> Vec<&str> {
+    let asides = asides(said);
+    let inside = |i: usize| asides.iter().any(|a| a.bytes.start < i && i < a.bytes.end);
+    let mut parts = Vec::new();
+    let mut from = 0;
+    for (at, _) in said.match_indices("; ").filter(|&(at, _)| !inside(at)) {
+        parts.push(&said[from..at]);
+        from = at + 2;
+    }
+    parts.push(&said[from..]);
+    parts
 }
 
 /// The pieces that state facts (`kept`), or their `values` alone, within `budget` tokens.
@@ -116,7 +132,7 @@ fn fitted(
     // What the cut left of a piece must still be a fact; a condition cut off from what it
     // conditions (`If not supplied.`, `optional - if not provided.`) says nothing.
     let fitted = fit(&joined, budget);
-    let mut said: Vec<&str> = fitted.trim_end_matches('.').split("; ").collect();
+    let mut said: Vec<&str> = parts(fitted.trim_end_matches('.'));
     let mut cut = false;
     while let Some(last) = said.pop() {
         let whole = without_lone_condition(last);

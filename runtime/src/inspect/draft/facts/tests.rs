@@ -484,3 +484,16 @@ fn a_condition_of_required_a_standard_and_a_default_are_facts_a_limit_s_name_is_
         Some("Defaults to 10")
     );
 }
+
+#[test]
+fn a_semicolon_inside_an_aside_parts_no_facts() {
+    // @cyanheads/git-mcp-server 2.15.3's `git_tag.force`: "Overwrite an existing tag
+    // (create mode only." was drafted: the facts were parted at a `; ` inside the aside.
+    let boolean = json!({"type": "boolean"});
+    let force = "Overwrite an existing tag (create mode only; has no effect on list or delete).";
+    assert_eq!(
+        facts(force, &boolean, 24).as_deref(),
+        Some("Overwrite an existing tag (create mode only; has no effect on list or delete)")
+    );
+    assert_eq!(parts("a (b; c); d"), ["a (b; c)", "d"]);
+}
