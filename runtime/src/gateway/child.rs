@@ -97,11 +97,13 @@ async fn pass_on(mut stderr: tokio::process::ChildStderr, tail: Arc<Mutex<VecDeq
     let mut chunk = vec![0; 8 * 1024];
     loop {
         let read = stderr.read(&mut chunk).await.unwrap_or(0);
+        let before = held.len();
         held.extend_from_slice(&chunk[..read]);
+        // What was held before has no newline: only what came is looked through.
         let whole = match read {
             0 => held.len(),
-            _ => match held.iter().rposition(|&b| b == b'\n') {
-                Some(end) => end + 1,
+            _ => match chunk[..read].iter().rposition(|&b| b == b'\n') {
+                Some(end) => before + end + 1,
                 None if held.len() >= HELD_BYTES => held.len(),
                 None => continue,
             },

@@ -23,6 +23,11 @@ impl Aside {
         };
         text[self.bytes.start + 1..end].trim()
     }
+
+    /// Whether byte `at` of the text is inside the aside, past its opening mark.
+    pub(super) fn holds(&self, at: usize) -> bool {
+        self.bytes.start < at && at < self.bytes.end
+    }
 }
 
 /// The outermost asides of `text`, in order.

@@ -248,7 +248,7 @@ fn clause_break(text: &str) -> Option<usize> {
         "more", "less", "fewer", "later", "earlier", "higher", "lower", "equal",
     ];
     let asides = asides(text);
-    let outside = |i: usize| !asides.iter().any(|a| a.bytes.start < i && i < a.bytes.end);
+    let outside = |i: usize| !asides.iter().any(|a| a.holds(i));
     let mut found = None;
     for (i, _) in text.char_indices().filter(|&(i, _)| i > 0 && outside(i)) {
         let rest = &text[i..];

@@ -104,10 +104,10 @@ pub(crate) fn whole_facts(
 /// as "Overwrite an existing tag (create mode only.").
 fn parts(said: &str) -> Vec<&str> {
     let asides = asides(said);
-    let inside = |i: usize| asides.iter().any(|a| a.bytes.start < i && i < a.bytes.end);
     let mut parts = Vec::new();
     let mut from = 0;
-    for (at, _) in said.match_indices("; ").filter(|&(at, _)| !inside(at)) {
+    let outside = |&(at, _): &(usize, &str)| !asides.iter().any(|a| a.holds(at));
+    for (at, _) in said.match_indices("; ").filter(outside) {
         parts.push(&said[from..at]);
         from = at + 2;
     }
