@@ -116,7 +116,7 @@ fn every_described_argument_is_drafted_by_its_path() {
         "{text}"
     );
     assert!(!text.contains("arguments.\"comments[].path\""), "{text}");
-    assert!(text.contains("text = \"default: 30, max: 100\""), "{text}");
+    assert!(text.contains("text = \"Default: 30, max: 100\""), "{text}");
     assert!(table.contains("82 arguments"), "{table}");
     // A level 0 reader of the upstream through this file reads no argument description;
     // level 9 reads the server's own.

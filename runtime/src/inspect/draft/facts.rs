@@ -79,7 +79,7 @@ pub(crate) fn facts(
     budget: usize,
 ) -> Option<String> {
     let (kept, values) = gathered(description, schema);
-    fitted(&kept, &values, schema, budget)
+    fitted(&kept, &values, schema, budget).map(capitalized)
 }
 
 /// [`facts`] where they fit `budget` whole: each piece as the description says it (or its
@@ -96,7 +96,19 @@ pub(crate) fn whole_facts(
     parts(said.trim_end_matches('.'))
         .into_iter()
         .all(whole)
-        .then_some(said)
+        .then(|| capitalized(said))
+}
+
+/// `facts` beginning as a description does: a first word in lower case letters alone gets
+/// its capital (`required when pod has multiple containers`, `optional - the tag` less its
+/// lead); a name, a value or code (`insert_content`, `'local'`, `iPhone`) stays as written.
+fn capitalized(facts: String) -> String {
+    let first = facts.split([' ', ',', ';', ':']).next().unwrap_or("");
+    let word = !first.is_empty() && first.chars().all(|c| c.is_ascii_lowercase() || c == '-');
+    match word {
+        true => facts[..1].to_ascii_uppercase() + &facts[1..],
+        false => facts,
+    }
 }
 
 /// The facts `said` joins with `; `, each whole: a `; ` inside an aside parts none

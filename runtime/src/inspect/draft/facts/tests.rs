@@ -19,11 +19,11 @@ fn facts_are_what_name_and_type_do_not_say() {
     assert_eq!(facts("Branch to push to (e.g., 'main' or 'master')"), None);
     assert_eq!(
         facts("Page number for pagination (default: 1)").as_deref(),
-        Some("default: 1")
+        Some("Default: 1")
     );
     assert_eq!(
         facts("Number of results per page (default: 30, max: 100)").as_deref(),
-        Some("default: 30, max: 100")
+        Some("Default: 30, max: 100")
     );
     assert_eq!(
         facts("Timeout in milliseconds").as_deref(),
@@ -270,7 +270,7 @@ fn values_speak_for_their_sentence_where_both_do_not_fit() {
             12
         )
         .as_deref(),
-        Some("default 100, max 200")
+        Some("Default 100, max 200")
     );
     // Where both fit, both stay.
     assert_eq!(
@@ -280,7 +280,7 @@ fn values_speak_for_their_sentence_where_both_do_not_fit() {
             12
         )
         .as_deref(),
-        Some("default: 30, max: 100")
+        Some("Default: 30, max: 100")
     );
 }
 
@@ -466,7 +466,7 @@ fn a_condition_of_required_a_standard_and_a_default_are_facts_a_limit_s_name_is_
     // mcp-server-kubernetes 4.1.7: `container`, `sinceTime`, `filename`.
     assert_eq!(
         facts("Container name (required when pod has multiple containers)").as_deref(),
-        Some("required when pod has multiple containers")
+        Some("Required when pod has multiple containers")
     );
     assert_eq!(facts("Container name (required)"), None);
     assert_eq!(
@@ -476,12 +476,35 @@ fn a_condition_of_required_a_standard_and_a_default_are_facts_a_limit_s_name_is_
     assert_eq!(
         facts("Path to a YAML file to apply (optional - use either manifest or filename)")
             .as_deref(),
-        Some("use either manifest or filename")
+        Some("Use either manifest or filename")
     );
     // chrome-devtools-mcp's `pageSize`: "Maximum number of" is what a limit is.
     assert_eq!(
         facts("Maximum number of CSS rules to return per page. Defaults to 10.").as_deref(),
         Some("Defaults to 10")
+    );
+}
+
+#[test]
+fn facts_begin_with_a_capital_unless_with_a_name_or_a_value() {
+    let string = json!({"type": "string"});
+    let facts = |text: &str| facts(text, &string, 12);
+    // @playwright/mcp 0.0.86's `browser_find.text`: an aside's fact first.
+    assert_eq!(
+        facts("Plain text to search for in the page snapshot (case-insensitive substring match).")
+            .as_deref(),
+        Some("Case-insensitive substring match")
+    );
+    // @notionhq/notion-mcp-server 2.5.2's `API-update-page-markdown.type`: a value first.
+    let kinds = "The kind of edit to apply. insert_content and replace_content_range are \
+                 deprecated.";
+    assert_eq!(
+        facts(kinds).as_deref(),
+        Some("insert_content and replace_content_range are deprecated")
+    );
+    assert_eq!(
+        facts("Which list ('local' or 'remote')").as_deref(),
+        Some("'local' or 'remote'")
     );
 }
 
