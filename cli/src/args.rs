@@ -88,11 +88,21 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
             file: string(matches, "file").expect("required"),
         },
         "proxy" => Command::Proxy(proxy_options(matches)?),
-        "inspect" => Command::Inspect(InspectOptions {
-            tailoring: string(matches, "tailoring"),
-            source: source(name, matches)?,
-            report: strings(matches, "report"),
-        }),
+        "inspect" => {
+            let report = strings(matches, "report");
+            // A report's help needs no upstream (`mcp-tailor inspect eval --help`); its other
+            // errors come after the upstream's, which name `inspect`'s own options.
+            if let Err(help) = crate::reports::parse("mcp-tailor inspect", report.clone())
+                && help.kind() == clap::error::ErrorKind::DisplayHelp
+            {
+                return Err(help);
+            }
+            Command::Inspect(InspectOptions {
+                tailoring: string(matches, "tailoring"),
+                source: source(name, matches)?,
+                report,
+            })
+        }
         "init" => Command::Init(InitOptions {
             source: source(name, matches)?,
             out: string(matches, "out"),

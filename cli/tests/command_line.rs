@@ -43,6 +43,13 @@ fn help_for_the_command_and_every_subcommand() {
     assert_eq!(code, Some(0));
     assert!(help.contains("Usage: mcp-tailor inspect eval"), "{help}");
     assert!(help.contains("--tasks <FILE>"), "{help}");
+    // Each report's, before any upstream is named.
+    for report in ["list", "matrix", "tokens", "diff", "lint", "eval"] {
+        let (code, help, stderr) = run(&["inspect", report, "--help"]);
+        assert_eq!(code, Some(0), "{report}: {stderr}");
+        let usage = format!("Usage: mcp-tailor inspect {report}");
+        assert!(help.contains(&usage), "{report}: {help}");
+    }
     // No subcommand: the help, as a usage error.
     let (code, _, stderr) = run(&[]);
     assert_eq!(code, Some(2));
