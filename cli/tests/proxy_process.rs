@@ -419,3 +419,49 @@ async fn proxy_serves_an_upstream_that_refuses_initialize_to_stateless_clients()
     assert_eq!(first[..2], ["\"initialize\"", "\"server/discover\""]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A 2025 client reaches such an upstream too: its session has no upstream session of its
+/// own (the upstream serves no `initialize`), and each of its requests goes upstream as a
+/// 2026-07-28 one, over the connection the gateway discovered the upstream with.
+#[tokio::test(flavor = "multi_thread")]
+async fn proxy_bridges_a_2025_session_to_an_upstream_that_refuses_initialize() {
+    let url = upstream().await;
+    let dir = folder("proxy-bridge");
+    let seen = dir.join("seen");
+    let seen = seen.to_str().unwrap();
+    let addr = common::free_addr();
+    let _proxy = common::proxy_of(addr, &["sh", "-c", REFUSING])
+        .envs([
+            ("SEEN", seen),
+            ("REFUSE", "yes"),
+            ("BIN", BIN),
+            ("URL", &url),
+        ])
+        .spawn()
+        .unwrap();
+    common::listening(addr).await;
+    let session = common::RawSession::open(&format!("http://{addr}/mcp")).await;
+    let list = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let listed = session.ask(list).await;
+    let tools = listed["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{listed}"));
+    assert!(
+        tools.iter().any(|t| t["name"] == "search_notes"),
+        "{listed}"
+    );
+    let call = serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "search_notes", "arguments": {"query": "bridged"}}});
+    let called = session.ask(call).await;
+    assert_eq!(called["id"], 3, "{called}");
+    assert_eq!(
+        called["result"]["structuredContent"]["query"], "bridged",
+        "{called}"
+    );
+    // No upstream process was started for the session: the discovered one served it.
+    assert_eq!(
+        first_methods(Path::new(seen)),
+        ["\"initialize\"", "\"server/discover\""]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -5,6 +5,7 @@
 //! exactly that). With this one open before any client listens, every listener hears the
 //! upstream's list changes from its acknowledgment on.
 
+use super::relay::Relay;
 use rmcp::model::{ServerNotification, SubscriptionFilter};
 use rmcp::service::{Peer, RoleClient};
 use std::time::Duration;
@@ -90,8 +91,9 @@ pub(super) async fn next(
 impl Changes {
     /// Subscribes on `peer` to the changes of every list its capabilities say change;
     /// `None` when they name none, or the upstream does not acknowledge (each listener
-    /// then subscribes on its own).
-    pub(super) async fn open(peer: &Peer<RoleClient>) -> Option<Changes> {
+    /// then subscribes on its own). A change of its tools forgets the connection's listing;
+    /// each change is also told the 2025 sessions `relay` passes it on to (bridged).
+    pub(super) async fn open(peer: &Peer<RoleClient>, relay: Relay) -> Option<Changes> {
         let capabilities = &peer.peer_info()?.capabilities;
         let flag = |changes: Option<bool>| (changes == Some(true)).then_some(true);
         let mut wanted = SubscriptionFilter::default();
@@ -120,6 +122,13 @@ impl Changes {
         let heard = sender.clone();
         let task = tokio::spawn(async move {
             while let Ok(Some(notification)) = subscription.next().await {
+                if matches!(
+                    notification,
+                    ServerNotification::ToolListChangedNotification(_)
+                ) {
+                    relay.listing().clear();
+                }
+                relay.tell_change(&notification).await;
                 // No listener now: nobody to tell.
                 let _ = heard.send(notification);
             }

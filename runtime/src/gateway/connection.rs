@@ -97,7 +97,8 @@ impl Connection {
         };
         if !connection.legacy() {
             connection.lane = None;
-            connection.changes = Changes::open(connection.peer()).await;
+            let relay = connection.relay().clone();
+            connection.changes = Changes::open(connection.peer(), relay).await;
         }
         Ok(connection)
     }

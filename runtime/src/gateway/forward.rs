@@ -29,7 +29,7 @@ impl Gateway {
         context: &RequestContext<RoleServer>,
     ) -> Result<Arc<Connection>, ErrorData> {
         let credential = self.credential(&context.extensions);
-        let opened = if has_session(context) {
+        let opened = if has_session(context) && !self.shared.bridges_sessions() {
             self.session_connection(&context.peer, credential).await
         } else {
             self.stateless_connection(credential).await
@@ -50,13 +50,17 @@ impl Gateway {
     ) -> Result<(ServerResult, Option<Value>), ErrorData> {
         let connection = self.connection(context).await?;
         // What the upstream asks meanwhile goes to this session, with this request.
-        let mut tracked = has_session(context).then(|| {
+        let session_bound = has_session(context) && connection.legacy();
+        let mut tracked = session_bound.then(|| {
             let downstream = connection.relay().downstream();
             downstream.track(self.key, &context.peer, context.id.clone())
         });
         let theirs = context.meta.get_progress_token();
         let stateless = !has_session(context);
-        let meta = context.meta.clone();
+        let mut meta = context.meta.clone();
+        if has_session(context) && !session_bound {
+            bridged_meta(&mut meta, &context.peer);
+        }
         let outgoing = outgoing::send(&connection, request, meta, theirs.is_some()).await?;
         let Outgoing {
             id,
@@ -155,6 +159,18 @@ fn bridged(upstream: &ProtocolVersion) -> &'static [ProtocolVersion] {
         known @ 1..=4 if upstream.has_initialize() => UP_TO[known - 1],
         _ => V::KNOWN_VERSIONS,
     }
+}
+
+/// A 2025 session's request going upstream as a 2026-07-28 one (to an upstream that serves
+/// no `initialize`, `GatewayState::bridges_sessions`): with its client's info, as the
+/// session's `initialize` named it, over the gateway's (the connection's stamp); no
+/// capability to answer requests of the upstream's, which a 2026-07-28 server puts in an
+/// `input_required` result that a 2025 client cannot read.
+fn bridged_meta(meta: &mut RequestMetaObject, peer: &rmcp::service::Peer<RoleServer>) {
+    if let Some(info) = peer.peer_info() {
+        meta.set_client_info(info.client_info.clone());
+    }
+    meta.set_client_capabilities(ClientCapabilities::default());
 }
 
 /// The next notification of this listener's own upstream subscription; never, without one.
@@ -330,6 +346,18 @@ impl ServerHandler for Gateway {
             return;
         }
         let credential = self.credential(&context.extensions);
+        // Bridged (an upstream of 2026-07-28 alone): no upstream session of its own; the
+        // list changes the stateless connection hears reach it.
+        if self.shared.bridges_sessions() {
+            match self.stateless_connection(credential).await {
+                Ok(connection) => connection
+                    .relay()
+                    .downstream()
+                    .join(self.key, &context.peer),
+                Err(error) => tracing::warn!("{error}"),
+            }
+            return;
+        }
         if let Err(error) = self.session_connection(&context.peer, credential).await {
             tracing::warn!("{error}");
         }

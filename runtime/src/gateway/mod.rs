@@ -223,9 +223,12 @@ impl Gateway {
         if let Some(page) = first_page {
             first.relay().listing().put(None, &page);
         }
-        let (shared_slot, ready) = match shared {
-            true => (Slots::holding(first), None),
-            false => (Slots::default(), Some(first)),
+        // An upstream of 2026-07-28 alone serves every request, a session's too, over the
+        // stateless connection (`GatewayState::bridges_sessions`): the first is that one.
+        let (shared_slot, ready, stateless) = match (first.legacy(), shared) {
+            (false, _) => (Slots::default(), None, Slots::holding(first)),
+            (true, true) => (Slots::holding(first), None, Slots::default()),
+            (true, false) => (Slots::default(), Some(first), Slots::default()),
         };
         let state = Arc::new(GatewayState {
             upstream,
@@ -235,7 +238,7 @@ impl Gateway {
             tools: Default::default(),
             listed: Default::default(),
             page_size: tools.as_ref().and_then(|listed| listed.page_size),
-            stateless: Slots::default(),
+            stateless,
             shared: shared_slot,
             ready: std::sync::Mutex::new(ready),
             sessions_seen: Default::default(),

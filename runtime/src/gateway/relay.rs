@@ -8,7 +8,7 @@ use rmcp::model::{
     ClientConfig, ClientResult, CreateMessageRequest, CreateMessageRequestParams,
     CreateMessageResult, ElicitRequest, ElicitRequestParams, ElicitResult, ListRootsRequest,
     ListRootsResult, LoggingMessageNotificationParam, ResourceUpdatedNotificationParam,
-    ServerRequest,
+    ServerNotification, ServerRequest,
 };
 use rmcp::service::{
     NotificationContext, OriginatingRequestId, RequestContext, RoleClient, ServiceError,
@@ -94,6 +94,25 @@ macro_rules! tell {
             let _ = $send.await;
         }
     };
+}
+
+impl Relay {
+    /// A 2026-07-28 upstream's list change (heard on a subscription), told the 2025
+    /// sessions joined to this connection as a 2025 server tells it.
+    pub(super) async fn tell_change(&self, change: &ServerNotification) {
+        match change {
+            ServerNotification::ToolListChangedNotification(_) => {
+                tell!(self, |peer| peer.notify_tool_list_changed());
+            }
+            ServerNotification::PromptListChangedNotification(_) => {
+                tell!(self, |peer| peer.notify_prompt_list_changed());
+            }
+            ServerNotification::ResourceListChangedNotification(_) => {
+                tell!(self, |peer| peer.notify_resource_list_changed());
+            }
+            _ => {}
+        }
+    }
 }
 
 /// The downstream's answer to a relayed request, its error unchanged.

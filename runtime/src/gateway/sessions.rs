@@ -76,6 +76,13 @@ fn fits(connection: &Connection, client: &ClientConfig, credential: &Credential)
 }
 
 impl GatewayState {
+    /// Whether the upstream serves no `initialize` (a 2026-07-28 server need not): then a
+    /// 2025 session has no upstream session of its own, and its requests go over the
+    /// stateless connection as 2026-07-28 ones (`forward::bridged_meta`).
+    pub(super) fn bridges_sessions(&self) -> bool {
+        !self.info.protocol_version.has_initialize()
+    }
+
     /// A fresh key for a downstream session.
     pub(super) fn next_session(&self) -> SessionKey {
         self.sessions_seen.fetch_add(1, Ordering::Relaxed)

@@ -2,15 +2,16 @@
 //! streamable HTTP as the upstream, `Gateway` behind the layer in front of it, real rmcp
 //! clients. What the conformance suite and the Python test do not reach: a 2026-07-28
 //! listener hearing the upstream's own notifications (the first change after its
-//! acknowledgment included), and `get_tool` answering from the upstream's listing.
+//! acknowledgment included), `get_tool` answering from the upstream's listing, and a 2025
+//! session bridged to an upstream of 2026-07-28 alone.
 
 use crate::common::*;
 use mcp_tailor::gateway::{Gateway, Upstream};
 use mcp_tailor::server::Server;
 use mcp_tailor::server::rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, ServerNotification,
-    SubscriptionFilter, Tool,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+    ServerNotification, SubscriptionFilter, Tool,
 };
 use mcp_tailor::server::rmcp::service::{
     RequestContext, RoleServer, SubscriptionContext, SubscriptionSink,
@@ -165,4 +166,130 @@ async fn get_tool_answers_from_the_upstreams_listing() {
         Some("Tells every listener the prompt list changed.")
     );
     assert!(server.wrapped().get_tool("nope").is_none());
+}
+
+/// An upstream of 2026-07-28 alone (it serves no `initialize`) whose tools, listed to be
+/// kept a minute, change: `add_tool` adds `added`, tells every listener, and answers with
+/// the name of the client its request named.
+#[derive(Clone, Default)]
+struct ModernOnly {
+    listeners: Arc<Mutex<Vec<SubscriptionSink>>>,
+    added: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl ServerHandler for ModernOnly {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .build(),
+        )
+        .with_server_info(Implementation::new("modern-only", "1.0"))
+    }
+
+    fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
+        std::borrow::Cow::Borrowed(&[ProtocolVersion::V_2026_07_28])
+    }
+
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let schema = Arc::new(
+            serde_json::json!({"type": "object"})
+                .as_object()
+                .unwrap()
+                .clone(),
+        );
+        let mut tools = vec![Tool::new("add_tool", "Adds a tool.", schema.clone())];
+        if self.added.load(std::sync::atomic::Ordering::SeqCst) {
+            tools.push(Tool::new("added", "The added tool.", schema));
+        }
+        // Kept for a minute, unless it changes.
+        let mut listed = ListToolsResult::with_all_items(tools);
+        listed.ttl_ms = Some(60_000);
+        Ok(listed)
+    }
+
+    async fn call_tool(
+        &self,
+        _: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.added.store(true, std::sync::atomic::Ordering::SeqCst);
+        let listeners: Vec<_> = self.listeners.lock().unwrap().clone();
+        for sink in listeners {
+            let _ = sink.notify_tool_list_changed().await;
+        }
+        let client = context.meta.client_info().map(|info| info.name);
+        let text = client.unwrap_or_else(|| "no client named".to_owned());
+        Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(requested.supported_by(&self.get_info().capabilities))
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        self.listeners.lock().unwrap().push(context.sink().clone());
+        context.cancelled().await;
+        Ok(())
+    }
+}
+
+/// A 2025 session in front of an upstream of 2026-07-28 alone: its requests go upstream as
+/// 2026-07-28 ones, naming its client; the upstream's tool list change reaches it, and its
+/// next listing is the new one (the kept listing forgotten).
+#[tokio::test]
+async fn a_2025_session_is_bridged_to_an_upstream_of_2026_07_28_alone() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let handler = ModernOnly::default();
+    let serving = handler.clone();
+    let service = StreamableHttpService::new(
+        move || Ok(serving.clone()),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    let router = axum::Router::new().nest_service("/mcp", service);
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    let url = format!("http://{addr}/mcp");
+    let gateway = Gateway::connect(Upstream::http(url), Duration::from_secs(5))
+        .await
+        .unwrap();
+    let server = Server::builder().handler(gateway).build().unwrap();
+    let (client, mut list_changed) =
+        http(http_server(&server).await, "codex", Era::Legacy, &[]).await;
+    let names = |listed: ListToolsResult| -> Vec<String> {
+        listed.tools.iter().map(|t| t.name.to_string()).collect()
+    };
+    assert_eq!(
+        names(client.peer().list_tools(None).await.unwrap()),
+        ["add_tool"]
+    );
+    // The gateway's subscription to the upstream's list changes is open before the call.
+    for _ in 0..100 {
+        if !handler.listeners.lock().unwrap().is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let called = call(&client, "add_tool", serde_json::json!({}))
+        .await
+        .unwrap();
+    // Named as its `initialize` named it, not as the gateway.
+    assert_eq!(called["content"][0]["text"], "codex", "{called}");
+    tokio::time::timeout(Duration::from_secs(5), list_changed.recv())
+        .await
+        .expect("the upstream's tool list change reaches the 2025 session")
+        .unwrap();
+    assert_eq!(
+        names(client.peer().list_tools(None).await.unwrap()),
+        ["add_tool", "added"]
+    );
 }
