@@ -101,7 +101,12 @@ pub(super) async fn post(
         // A legacy server's refusal of discovery, before any session: rmcp's fallback.
         let discover = matches!(request.request, ClientRequest::DiscoverRequest(_));
         let fallback = (discover && !attached).then_some(request.id.clone());
-        return failed(response, json, session, request.id, fallback, limits).await;
+        let posted = Posted {
+            id: request.id,
+            attached,
+            fallback,
+        };
+        return failed(response, json, session, posted, limits).await;
     }
     if sse {
         let events = bounded(response, limits.max_sse_event_size);
@@ -122,21 +127,35 @@ pub(super) async fn post(
     Ok(StreamableHttpPostResponse::Json(typed, session))
 }
 
-/// What a POST of request `id` that failed comes back as: the JSON-RPC error it carries,
-/// as the answer to `id` where it names none (server-everything answers a session it does
-/// not know, one from before it restarted, with `400` and such an error: read as nobody's
-/// answer, the request waited out the whole deadline), else its failure (a rate limit or a
-/// server's failure as such, anything else with the start of its body). For `fallback`,
-/// the id of a `server/discover` posted before any session, a client error (but 401 and
-/// 403) is an error answer to it, as rmcp's lifecycle reads a legacy server's refusal.
+/// What a failed POST asked: its request's id, whether it named a session, and for a
+/// `server/discover` posted before any session, its id again (`fallback`).
+struct Posted {
+    id: RequestId,
+    attached: bool,
+    fallback: Option<RequestId>,
+}
+
+/// What a POST that failed comes back as: the JSON-RPC error it carries, as the answer to
+/// the request where it names none, else its failure (a rate limit or a server's failure
+/// as such, anything else with the start of its body). A session the upstream no longer
+/// knows, told with `400` and an error naming no request (the TypeScript SDK's examples,
+/// server-everything among them, after a restart: "Bad Request: No valid session ID
+/// provided"), is read as `404` is: rmcp's client opens a new session, as the client did,
+/// and posts the request again (it was not served). For a `fallback`, a client error (but
+/// 401 and 403) is an error answer to it, as rmcp's lifecycle reads a legacy server's
+/// refusal.
 async fn failed(
     response: reqwest::Response,
     json: bool,
     session: Option<String>,
-    id: RequestId,
-    fallback: Option<RequestId>,
+    posted: Posted,
     limits: StreamableHttpResponseLimits,
 ) -> Answer {
+    let Posted {
+        id,
+        attached,
+        fallback,
+    } = posted;
     let status = response.status();
     let authorization = matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN);
     let fallback = fallback.filter(|_| status.is_client_error() && !authorization);
@@ -155,6 +174,13 @@ async fn failed(
         if let Ok(JsonRpcMessage::Error(mut error)) =
             serde_json::from_slice::<ServerJsonRpcMessage>(&body)
         {
+            let lost = status == StatusCode::BAD_REQUEST
+                && attached
+                && error.id.is_none()
+                && error.error.message.to_ascii_lowercase().contains("session");
+            if lost {
+                return Err(StreamableHttpError::SessionExpired);
+            }
             return Ok(match fallback {
                 Some(id) => answer_to(id, error.error),
                 None => {

@@ -230,16 +230,12 @@ async fn every_other_response_is_what_rmcp_s_client_makes_of_it() {
 
 #[tokio::test]
 async fn an_error_that_names_no_request_answers_the_one_posted() {
-    // As server-everything answers a session it does not know (it restarted).
-    let unknown = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"}}"#;
+    let nobody_s = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: busy"}}"#;
     let theirs = r#"{"jsonrpc":"2.0","id":9,"error":{"code":-32000,"message":"other"}}"#;
     let json = "400 Bad Request\r\ncontent-type: application/json";
-    let (uri, _heard) = serving(vec![(json, unknown), (json, theirs)]).await;
+    let (uri, _heard) = serving(vec![(json, nobody_s), (json, theirs)]).await;
     let (written, client) = (Written::default(), reqwest::Client::new());
-    for (id, message) in [
-        (7, "Bad Request: No valid session ID provided"),
-        (9, "other"),
-    ] {
+    for (id, message) in [(7, "Bad Request: busy"), (9, "other")] {
         let answer = post(&client, &written, list(7), to(&uri, Some("s")), limits()).await;
         let Ok(StreamableHttpPostResponse::Json(JsonRpcMessage::Error(error), _)) = answer else {
             panic!("not an error answer: {answer:?}");
@@ -249,4 +245,25 @@ async fn an_error_that_names_no_request_answers_the_one_posted() {
             (Some(RequestId::Number(id)), message)
         );
     }
+}
+
+#[tokio::test]
+async fn a_session_refused_with_400_is_an_expired_one() {
+    // As server-everything answers a session it does not know (it restarted): rmcp's
+    // client then opens a new session and posts the request again, as for a 404.
+    let unknown = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"}}"#;
+    let json = "400 Bad Request\r\ncontent-type: application/json";
+    let (uri, _heard) = serving(vec![(json, unknown), (json, unknown)]).await;
+    let (written, client) = (Written::default(), reqwest::Client::new());
+    let answer = post(&client, &written, list(7), to(&uri, Some("s")), limits()).await;
+    assert!(
+        matches!(answer, Err(StreamableHttpError::SessionExpired)),
+        "{answer:?}"
+    );
+    // Without a session to lose, it is the answer to the request.
+    let answer = post(&client, &written, list(7), to(&uri, None), limits()).await;
+    let Ok(StreamableHttpPostResponse::Json(JsonRpcMessage::Error(error), _)) = answer else {
+        panic!("not an error answer: {answer:?}");
+    };
+    assert_eq!(error.id, Some(RequestId::Number(7)));
 }
