@@ -8,6 +8,7 @@ use super::as_written;
 use super::changes;
 use super::connection::Connection;
 use super::inbound::ProgressQueue;
+use super::input;
 use super::open::UpstreamError;
 use super::outgoing::{self, Outgoing};
 use super::{Gateway, UpstreamSessions};
@@ -114,6 +115,28 @@ impl Gateway {
         }
     }
 
+    /// A bridged session's request (`input::carries_answers`) forwarded until the upstream
+    /// needs no more input from its client (`input::answered`), at most `input::MAX_ROUNDS`
+    /// times.
+    async fn forward_answering(
+        &self,
+        mut request: ClientRequest,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(ServerResult, Option<Value>), ErrorData> {
+        for _ in 0..input::MAX_ROUNDS {
+            let answer = self.forward(request.clone(), context).await?;
+            let (ServerResult::InputRequiredResult(asked), _) = answer else {
+                return Ok(answer);
+            };
+            let (answers, state) = input::answered(asked, &context.peer).await?;
+            input::with_answers(&mut request, answers, state);
+        }
+        Err(unavailable(&format!(
+            "the upstream asked the client for input {} times without answering",
+            input::MAX_ROUNDS
+        )))
+    }
+
     /// [`forward`](Self::forward), the answer read as `T`, carrying what `T` could not
     /// hold of it as written (`server::verbatim`).
     async fn ask<T: Answer>(
@@ -121,7 +144,11 @@ impl Gateway {
         request: ClientRequest,
         context: &RequestContext<RoleServer>,
     ) -> Result<T, ErrorData> {
-        let (result, written) = self.forward(request, context).await?;
+        let bridged = has_session(context) && self.shared.bridges_sessions();
+        let (result, written) = match bridged && input::carries_answers(&request) {
+            true => self.forward_answering(request, context).await?,
+            false => self.forward(request, context).await?,
+        };
         let mut answer = T::read(result)?;
         if let Some(written) = written {
             answer.keep_verbatim(&written);
@@ -162,15 +189,15 @@ fn bridged(upstream: &ProtocolVersion) -> &'static [ProtocolVersion] {
 }
 
 /// A 2025 session's request going upstream as a 2026-07-28 one (to an upstream that serves
-/// no `initialize`, `GatewayState::bridges_sessions`): with its client's info, as the
-/// session's `initialize` named it, over the gateway's (the connection's stamp); no
-/// capability to answer requests of the upstream's, which a 2026-07-28 server puts in an
-/// `input_required` result that a 2025 client cannot read.
+/// no `initialize`, `GatewayState::bridges_sessions`): with its client's info and
+/// capabilities, as the session's `initialize` named them, over the gateway's (the
+/// connection's stamp). What the upstream then asks of the client comes in an
+/// `input_required` result, answered by the session's client (`input`).
 fn bridged_meta(meta: &mut RequestMetaObject, peer: &rmcp::service::Peer<RoleServer>) {
     if let Some(info) = peer.peer_info() {
         meta.set_client_info(info.client_info.clone());
+        meta.set_client_capabilities(info.capabilities.clone());
     }
-    meta.set_client_capabilities(ClientCapabilities::default());
 }
 
 /// The next notification of this listener's own upstream subscription; never, without one.

@@ -56,6 +56,7 @@ mod downstream;
 mod event_size;
 mod forward;
 mod inbound;
+mod input;
 mod kept_http;
 mod lane;
 mod legacy_sse;

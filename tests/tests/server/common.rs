@@ -421,3 +421,53 @@ impl Raw {
         .await
     }
 }
+
+/// A client whose model and user answer.
+#[derive(Clone)]
+pub struct Answering;
+
+#[allow(deprecated)] // rmcp marks sampling deprecated (SEP-2577); clients still answer it.
+impl mcp_tailor::server::rmcp::ClientHandler for Answering {
+    fn get_info(&self) -> mcp_tailor::server::rmcp::model::ClientConfig {
+        use mcp_tailor::server::rmcp::model::{
+            ClientCapabilities, ClientConfig, Implementation, ProtocolVersion,
+        };
+        ClientConfig::new(
+            ClientCapabilities::builder()
+                .enable_sampling()
+                .enable_elicitation()
+                .build(),
+            Implementation::new("answering", "1.0"),
+        )
+        .with_protocol_version(ProtocolVersion::V_2025_11_25)
+    }
+
+    async fn create_message(
+        &self,
+        params: mcp_tailor::server::rmcp::model::CreateMessageRequestParams,
+        _: mcp_tailor::server::rmcp::service::RequestContext<mcp_tailor::server::rmcp::RoleClient>,
+    ) -> Result<
+        mcp_tailor::server::rmcp::model::CreateMessageResult,
+        mcp_tailor::server::rmcp::ErrorData,
+    > {
+        use mcp_tailor::server::rmcp::model::{CreateMessageResult, SamplingMessage};
+        let asked = params.messages.len();
+        Ok(CreateMessageResult::new(
+            SamplingMessage::assistant_text(format!("answered {asked} message")),
+            "test-model".into(),
+        ))
+    }
+
+    async fn create_elicitation(
+        &self,
+        _: mcp_tailor::server::rmcp::model::ElicitRequestParams,
+        _: mcp_tailor::server::rmcp::service::RequestContext<mcp_tailor::server::rmcp::RoleClient>,
+    ) -> Result<mcp_tailor::server::rmcp::model::ElicitResult, mcp_tailor::server::rmcp::ErrorData>
+    {
+        let mut result: mcp_tailor::server::rmcp::model::ElicitResult =
+            serde_json::from_value(json!({"action": "accept", "content": {"name": "Ada"}}))
+                .unwrap();
+        result.meta = None;
+        Ok(result)
+    }
+}

@@ -215,9 +215,12 @@ impl ServerHandler for ModernOnly {
 
     async fn call_tool(
         &self,
-        _: CallToolRequestParams,
+        params: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if params.name == "ask_name" {
+            return Ok(ask_name(&params));
+        }
         self.added.store(true, std::sync::atomic::Ordering::SeqCst);
         let listeners: Vec<_> = self.listeners.lock().unwrap().clone();
         for sink in listeners {
@@ -240,6 +243,23 @@ impl ServerHandler for ModernOnly {
         context.cancelled().await;
         Ok(())
     }
+}
+
+/// `ask_name` as a 2026-07-28 server answers it: first `input_required` (the user's name,
+/// elicited, and a state to send back), then, given both, who answered.
+fn ask_name(params: &CallToolRequestParams) -> CallToolResponse {
+    let answered = params.input_responses.as_ref().and_then(|a| a.get("name"));
+    let (Some(answered), Some(state)) = (answered, &params.request_state) else {
+        let asked = serde_json::json!({"resultType": "input_required",
+            "inputRequests": {"name": {"method": "elicitation/create", "params": {
+                "mode": "form", "message": "Your name?",
+                "requestedSchema": {"type": "object",
+                    "properties": {"name": {"type": "string"}}}}}},
+            "requestState": "asked-once"});
+        return CallToolResponse::InputRequired(serde_json::from_value(asked).unwrap());
+    };
+    let name = answered["content"]["name"].as_str().unwrap_or("nobody");
+    CallToolResult::success(vec![ContentBlock::text(format!("{name}, {state}"))]).into()
 }
 
 /// A 2025 session in front of an upstream of 2026-07-28 alone: its requests go upstream as
@@ -292,4 +312,38 @@ async fn a_2025_session_is_bridged_to_an_upstream_of_2026_07_28_alone() {
         names(client.peer().list_tools(None).await.unwrap()),
         ["add_tool", "added"]
     );
+}
+
+/// What such an upstream asks of a bridged session's client (an `input_required` result,
+/// which a 2025 client cannot read) is asked of the client as a 2025 request during its
+/// call, and the call goes upstream again with the answer and the upstream's state.
+#[tokio::test]
+async fn a_bridged_session_s_client_answers_what_the_upstream_asks() {
+    use mcp_tailor::server::rmcp::ServiceExt as _;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let service = StreamableHttpService::new(
+        move || Ok(ModernOnly::default()),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    let router = axum::Router::new().nest_service("/mcp", service);
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    let upstream = Upstream::http(format!("http://{addr}/mcp"));
+    let gateway = Gateway::connect(upstream, Duration::from_secs(5))
+        .await
+        .unwrap();
+    let server = Server::builder().handler(gateway).build().unwrap();
+    let front = format!("http://{}/mcp", http_server(&server).await);
+    let transport =
+        mcp_tailor::server::rmcp::transport::StreamableHttpClientTransport::from_uri(front);
+    let client = Answering.serve(transport).await.unwrap();
+    let mut params = CallToolRequestParams::new("ask_name");
+    params.arguments = Some(Default::default());
+    let called = client.peer().call_tool_once(params).await.unwrap();
+    let CallToolResponse::Complete(result) = called else {
+        panic!("not answered: {called:?}");
+    };
+    let text = result.content[0].as_text().map(|t| t.text.clone());
+    assert_eq!(text.as_deref(), Some("Ada, asked-once"));
 }
