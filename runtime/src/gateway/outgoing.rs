@@ -115,7 +115,7 @@ async fn through_rmcp(
             Ok(Ok(result)) => Ok((result, connection.written().take(&id))),
             Ok(Err(rmcp::ServiceError::McpError(error))) => Err(error),
             Ok(Err(other)) => Err(failed(&other)),
-            Err(_) => Err(unavailable("the upstream closed the connection")),
+            Err(_) => Err(unavailable(CLOSED)),
         }
     };
     Ok(Outgoing {
@@ -126,11 +126,15 @@ async fn through_rmcp(
     })
 }
 
+/// The log's words for an upstream connection that closed (rmcp's: "Transport closed").
+const CLOSED: &str = "the upstream closed the connection";
+
 /// `-32603` for a request rmcp could not get answered; why, in the user's terms, to the
 /// log (a transport's innermost cause, not rmcp's wrappings of it).
 fn failed(error: &rmcp::ServiceError) -> ErrorData {
     match error {
         rmcp::ServiceError::TransportSend(error) => unavailable(&transport_cause(error)),
+        rmcp::ServiceError::TransportClosed => unavailable(CLOSED),
         other => unavailable(&other.to_string()),
     }
 }

@@ -14,6 +14,14 @@ async fn http_proxy(command: &[String]) -> (tokio::process::Child, std::net::Soc
 pub(super) async fn http_proxy_of(
     line: &[String],
 ) -> (tokio::process::Child, std::net::SocketAddr) {
+    http_proxy_logging(line, Stdio::null()).await
+}
+
+/// [`http_proxy_of`], its log to `stderr`.
+pub(super) async fn http_proxy_logging(
+    line: &[String],
+    stderr: Stdio,
+) -> (tokio::process::Child, std::net::SocketAddr) {
     let addr = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -22,7 +30,7 @@ pub(super) async fn http_proxy_of(
         .args(&line[1..2])
         .args(["--http", &addr.to_string()])
         .args(&line[2..])
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .kill_on_drop(true)
         .spawn()
         .unwrap();

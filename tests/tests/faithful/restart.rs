@@ -5,7 +5,7 @@
 //! `400` JSON-RPC error naming no request: the gateway opens a new upstream session, as for
 //! a `404`, and the call is served).
 
-use super::http::{http_proxy_of, listening};
+use super::http::{http_proxy_logging, listening};
 use super::*;
 use mcp_tailor_tests::client::{Conn, initialize};
 
@@ -23,16 +23,20 @@ async fn everything_at(port: u16) -> tokio::process::Child {
     child
 }
 
-/// A 2025-11-25 session through `proxy --deadline 30` in front of the upstream at `port`:
-/// the connection and the headers its requests carry.
-async fn session_through(port: u16) -> (tokio::process::Child, Conn, Vec<(&'static str, String)>) {
+/// A 2025-11-25 session through `proxy --deadline 30` in front of the upstream at `port`,
+/// logging to `log`: the connection and the headers its requests carry.
+async fn session_through(
+    port: u16,
+    log: &std::path::Path,
+) -> (tokio::process::Child, Conn, Vec<(&'static str, String)>) {
     let bin = target().join("debug").join("mcp-tailor");
     let url = format!("http://127.0.0.1:{port}/mcp");
     let line = [bin.display().to_string(), "proxy".to_owned()]
         .into_iter()
         .chain(["--deadline", "30", "--upstream", &url].map(str::to_owned))
         .collect::<Vec<_>>();
-    let (proxy, addr) = http_proxy_of(&line).await;
+    let log = std::fs::File::create(log).unwrap();
+    let (proxy, addr) = http_proxy_logging(&line, log.into()).await;
     let mut conn = Conn::connect(addr).await.unwrap();
     let opened = conn.post(&initialize(0, "raw"), &[]).await.unwrap();
     let headers = vec![
@@ -59,7 +63,8 @@ fn free_port() -> u16 {
 async fn a_call_whose_http_upstream_dies_fails_before_the_deadline() {
     let port = free_port();
     let mut upstream = everything_at(port).await;
-    let (_proxy, mut conn, headers) = session_through(port).await;
+    let log = target().join(format!("restart-dies-{port}.log"));
+    let (mut proxy, mut conn, headers) = session_through(port, &log).await;
     let long = call(
         2,
         "trigger-long-running-operation",
@@ -78,6 +83,14 @@ async fn a_call_whose_http_upstream_dies_fails_before_the_deadline() {
         json!({"reason": "upstream_failure"}),
         "{error}"
     );
+    // The log says why in the user's words, not rmcp's ("Transport closed").
+    proxy.kill().await.unwrap();
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        logged.contains("upstream failure: the upstream closed the connection"),
+        "{logged}"
+    );
+    std::fs::remove_file(&log).unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -85,7 +98,8 @@ async fn a_call_whose_http_upstream_dies_fails_before_the_deadline() {
 async fn a_call_to_a_restarted_http_upstream_is_served_in_a_new_session() {
     let port = free_port();
     let mut upstream = everything_at(port).await;
-    let (_proxy, mut conn, headers) = session_through(port).await;
+    let log = target().join(format!("restart-restarted-{port}.log"));
+    let (_proxy, mut conn, headers) = session_through(port, &log).await;
     let echo = |id| call(id, "echo", json!({"message": "hi"}));
     let reply = conn.post(&echo(2), &headers).await.unwrap();
     assert_eq!(
@@ -106,4 +120,5 @@ async fn a_call_to_a_restarted_http_upstream_is_served_in_a_new_session() {
             "{answer}"
         );
     }
+    std::fs::remove_file(&log).unwrap();
 }
