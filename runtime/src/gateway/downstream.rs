@@ -35,7 +35,31 @@ pub(super) struct Downstream {
     /// Requests of sharing sessions in flight over it.
     in_flight: Mutex<Vec<InFlight>>,
     /// The sessions sharing it, by key.
-    sharing: Mutex<Vec<(SessionKey, Peer<RoleServer>)>>,
+    sharing: Sessions,
+    /// The bridged 2025 sessions whose requests go over it (an upstream of 2026-07-28
+    /// alone), by key: told its list changes, nothing else (what else it says belongs to a
+    /// request, or to a 2026-07-28 listener).
+    bridged: Sessions,
+}
+
+/// Sessions by key.
+type Sessions = Mutex<Vec<(SessionKey, Peer<RoleServer>)>>;
+
+/// Adds `session` to `sessions` (once; ended ones leave as another is added).
+fn add(sessions: &Sessions, session: SessionKey, peer: &Peer<RoleServer>) {
+    let mut sessions = lock(sessions);
+    if sessions.iter().any(|(key, _)| *key == session) {
+        return;
+    }
+    sessions.retain(|(_, p)| !p.is_transport_closed());
+    sessions.push((session, peer.clone()));
+}
+
+/// The sessions of `sessions` still open (ended ones leave).
+fn open(sessions: &Sessions) -> Vec<Peer<RoleServer>> {
+    let mut sessions = lock(sessions);
+    sessions.retain(|(_, p)| !p.is_transport_closed());
+    sessions.iter().map(|(_, p)| p.clone()).collect()
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -51,12 +75,18 @@ impl Downstream {
     /// Adds a session to those sharing this connection (once; ended ones leave as another
     /// joins, and as `listeners` are read).
     pub(super) fn join(&self, session: SessionKey, peer: &Peer<RoleServer>) {
-        let mut sharing = lock(&self.sharing);
-        if sharing.iter().any(|(key, _)| *key == session) {
-            return;
-        }
-        sharing.retain(|(_, p)| !p.is_transport_closed());
-        sharing.push((session, peer.clone()));
+        add(&self.sharing, session, peer);
+    }
+
+    /// Adds a bridged session to those told this connection's list changes (once; ended
+    /// ones leave as another comes, and as [`Self::bridged`] is read).
+    pub(super) fn bridge(&self, session: SessionKey, peer: &Peer<RoleServer>) {
+        add(&self.bridged, session, peer);
+    }
+
+    /// The bridged sessions, to tell a list change.
+    pub(super) fn bridged(&self) -> Vec<Peer<RoleServer>> {
+        open(&self.bridged)
     }
 
     /// Notes the request `theirs` of `session` about to be sent over this connection, until
@@ -129,9 +159,7 @@ impl Downstream {
         if let Some(peer) = self.bound.get() {
             return vec![peer.clone()];
         }
-        let mut sharing = lock(&self.sharing);
-        sharing.retain(|(_, p)| !p.is_transport_closed());
-        sharing.iter().map(|(_, p)| p.clone()).collect()
+        open(&self.sharing)
     }
 }
 

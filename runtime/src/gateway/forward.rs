@@ -380,7 +380,7 @@ impl ServerHandler for Gateway {
                 Ok(connection) => connection
                     .relay()
                     .downstream()
-                    .join(self.key, &context.peer),
+                    .bridge(self.key, &context.peer),
                 Err(error) => tracing::warn!("{error}"),
             }
             return;

@@ -90,25 +90,28 @@ fn unexpected(result: &ClientResult) -> ErrorData {
 /// Sends a notification to every session that hears this connection.
 macro_rules! tell {
     ($relay:expr, |$peer:ident| $send:expr) => {
-        for $peer in $relay.downstream.listeners() {
+        tell!($relay, listeners, |$peer| $send)
+    };
+    ($relay:expr, $who:ident, |$peer:ident| $send:expr) => {
+        for $peer in $relay.downstream.$who() {
             let _ = $send.await;
         }
     };
 }
 
 impl Relay {
-    /// A 2026-07-28 upstream's list change (heard on a subscription), told the 2025
-    /// sessions joined to this connection as a 2025 server tells it.
+    /// A 2026-07-28 upstream's list change (heard on a subscription), told the bridged
+    /// 2025 sessions of this connection as a 2025 server tells it.
     pub(super) async fn tell_change(&self, change: &ServerNotification) {
         match change {
             ServerNotification::ToolListChangedNotification(_) => {
-                tell!(self, |peer| peer.notify_tool_list_changed());
+                tell!(self, bridged, |peer| peer.notify_tool_list_changed());
             }
             ServerNotification::PromptListChangedNotification(_) => {
-                tell!(self, |peer| peer.notify_prompt_list_changed());
+                tell!(self, bridged, |peer| peer.notify_prompt_list_changed());
             }
             ServerNotification::ResourceListChangedNotification(_) => {
-                tell!(self, |peer| peer.notify_resource_list_changed());
+                tell!(self, bridged, |peer| peer.notify_resource_list_changed());
             }
             _ => {}
         }

@@ -177,6 +177,7 @@ struct ModernOnly {
     added: Arc<std::sync::atomic::AtomicBool>,
 }
 
+#[allow(deprecated)] // rmcp marks logging deprecated (SEP-2577); servers still log.
 impl ServerHandler for ModernOnly {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
@@ -220,6 +221,14 @@ impl ServerHandler for ModernOnly {
     ) -> Result<CallToolResponse, ErrorData> {
         if params.name == "ask_name" {
             return Ok(ask_name(&params));
+        }
+        if params.name == "log" {
+            let line = serde_json::from_value(
+                serde_json::json!({"level": "info", "data": "for this request"}),
+            )
+            .unwrap();
+            let _ = context.peer.notify_logging_message(line).await;
+            return Ok(CallToolResult::success(vec![ContentBlock::text("logged")]).into());
         }
         self.added.store(true, std::sync::atomic::Ordering::SeqCst);
         let listeners: Vec<_> = self.listeners.lock().unwrap().clone();
@@ -346,4 +355,33 @@ async fn a_bridged_session_s_client_answers_what_the_upstream_asks() {
     };
     let text = result.content[0].as_text().map(|t| t.text.clone());
     assert_eq!(text.as_deref(), Some("Ada, asked-once"));
+}
+
+/// What such an upstream says during one client's request (a log line for it) is that
+/// request's: a bridged 2025 session, told the upstream's list changes, hears none of it.
+#[tokio::test]
+async fn a_bridged_session_hears_no_other_client_s_request() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let service = StreamableHttpService::new(
+        move || Ok(ModernOnly::default()),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    let router = axum::Router::new().nest_service("/mcp", service);
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    let upstream = Upstream::http(format!("http://{addr}/mcp"));
+    let gateway = Gateway::connect(upstream, Duration::from_secs(5))
+        .await
+        .unwrap();
+    let server = Server::builder().handler(gateway).build().unwrap();
+    let front = http_server(&server).await;
+    let (bridged, _) = http(front, "claude-code", Era::Legacy, &[]).await;
+    bridged.peer().list_tools(None).await.unwrap();
+    let (modern, _) = http(front, "codex", Era::Modern, &[]).await;
+    let logged = call(&modern, "log", serde_json::json!({})).await.unwrap();
+    assert_eq!(logged["content"][0]["text"], "logged", "{logged}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let heard = bridged.service().heard.lock().unwrap().clone();
+    assert!(heard.is_empty(), "{heard:?}");
 }
