@@ -377,25 +377,28 @@ async fn inspect_begins_with_initialize_and_falls_back_to_discover() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `proxy` on HTTP in front of `REFUSING` (refusing `initialize`), keeping in `seen` what
+/// each upstream process was sent first, once it listens; the process and its address.
+async fn refusing_proxy(seen: &Path) -> (tokio::process::Child, SocketAddr) {
+    let url = upstream().await;
+    let addr = common::free_addr();
+    let proxy = common::proxy_of(addr, &["sh", "-c", REFUSING])
+        .env("SEEN", seen)
+        .envs([("REFUSE", "yes"), ("BIN", BIN), ("URL", &url)])
+        .spawn()
+        .unwrap();
+    common::listening(addr).await;
+    (proxy, addr)
+}
+
 /// `proxy` in front of an upstream that refuses `initialize` asks it with
 /// `server/discover`, and serves a 2026-07-28 client's stateless requests from it.
 #[tokio::test(flavor = "multi_thread")]
 async fn proxy_serves_an_upstream_that_refuses_initialize_to_stateless_clients() {
-    let url = upstream().await;
     let dir = folder("proxy-lifecycle");
     let seen = dir.join("seen");
+    let (_proxy, addr) = refusing_proxy(&seen).await;
     let seen = seen.to_str().unwrap();
-    let addr = common::free_addr();
-    let _proxy = common::proxy_of(addr, &["sh", "-c", REFUSING])
-        .envs([
-            ("SEEN", seen),
-            ("REFUSE", "yes"),
-            ("BIN", BIN),
-            ("URL", &url),
-        ])
-        .spawn()
-        .unwrap();
-    common::listening(addr).await;
     let list = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
         "params": {"_meta": {
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -425,21 +428,10 @@ async fn proxy_serves_an_upstream_that_refuses_initialize_to_stateless_clients()
 /// 2026-07-28 one, over the connection the gateway discovered the upstream with.
 #[tokio::test(flavor = "multi_thread")]
 async fn proxy_bridges_a_2025_session_to_an_upstream_that_refuses_initialize() {
-    let url = upstream().await;
     let dir = folder("proxy-bridge");
     let seen = dir.join("seen");
+    let (_proxy, addr) = refusing_proxy(&seen).await;
     let seen = seen.to_str().unwrap();
-    let addr = common::free_addr();
-    let _proxy = common::proxy_of(addr, &["sh", "-c", REFUSING])
-        .envs([
-            ("SEEN", seen),
-            ("REFUSE", "yes"),
-            ("BIN", BIN),
-            ("URL", &url),
-        ])
-        .spawn()
-        .unwrap();
-    common::listening(addr).await;
     let session = common::RawSession::open(&format!("http://{addr}/mcp")).await;
     let list = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
     let listed = session.ask(list).await;

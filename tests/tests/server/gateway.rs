@@ -22,26 +22,26 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// An upstream with prompts that change: `change_prompts` tells every listener.
+/// An upstream whose prompts and tools change, of both eras or (`alone`) of 2026-07-28
+/// alone (it serves no `initialize`). Its tools, listed to be kept a minute unless they
+/// change: `change_prompts` tells every listener the prompt list changed; `add_tool` adds
+/// `added`, tells every listener, and answers with the name of the client its request
+/// named; `ask_name` needs the user's name (`input_required`); `log` writes a log line on
+/// its request's stream.
 #[derive(Clone, Default)]
 struct Upstream2026 {
+    alone: bool,
     listeners: Arc<Mutex<Vec<SubscriptionSink>>>,
+    added: Arc<std::sync::atomic::AtomicBool>,
 }
 
-fn tools() -> Vec<Tool> {
-    let schema = serde_json::json!({"type": "object", "properties": {}});
-    vec![Tool::new(
-        "change_prompts",
-        "Tells every listener the prompt list changed.",
-        Arc::new(schema.as_object().unwrap().clone()),
-    )]
-}
-
+#[allow(deprecated)] // rmcp marks logging deprecated (SEP-2577); servers still log.
 impl ServerHandler for Upstream2026 {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
                 .enable_tools()
+                .enable_tool_list_changed()
                 .enable_prompts()
                 .enable_prompts_list_changed()
                 .build(),
@@ -49,24 +49,74 @@ impl ServerHandler for Upstream2026 {
         .with_server_info(Implementation::new("upstream", "1.0"))
     }
 
+    fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
+        match self.alone {
+            true => std::borrow::Cow::Borrowed(&[ProtocolVersion::V_2026_07_28]),
+            false => std::borrow::Cow::Borrowed(ProtocolVersion::KNOWN_VERSIONS),
+        }
+    }
+
     async fn list_tools(
         &self,
         _: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(tools()))
+        let schema = Arc::new(
+            serde_json::json!({"type": "object"})
+                .as_object()
+                .unwrap()
+                .clone(),
+        );
+        let tool = |name: &str, description: &str| {
+            Tool::new(name.to_owned(), description.to_owned(), schema.clone())
+        };
+        let mut tools = vec![
+            tool(
+                "change_prompts",
+                "Tells every listener the prompt list changed.",
+            ),
+            tool("add_tool", "Adds a tool."),
+        ];
+        if self.added.load(std::sync::atomic::Ordering::SeqCst) {
+            tools.push(tool("added", "The added tool."));
+        }
+        let mut listed = ListToolsResult::with_all_items(tools);
+        listed.ttl_ms = Some(60_000);
+        Ok(listed)
     }
 
     async fn call_tool(
         &self,
-        _: CallToolRequestParams,
-        _: RequestContext<RoleServer>,
+        params: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let listeners: Vec<_> = self.listeners.lock().unwrap().clone();
-        for sink in listeners {
-            let _ = sink.notify_prompt_list_changed().await;
-        }
-        Ok(CallToolResult::success(vec![ContentBlock::text("changed")]).into())
+        let text = match &*params.name {
+            "ask_name" => return Ok(ask_name(&params)),
+            "log" => {
+                let line = serde_json::json!({"level": "info", "data": "for this request"});
+                let _ = context
+                    .peer
+                    .notify_logging_message(serde_json::from_value(line).unwrap())
+                    .await;
+                "logged".to_owned()
+            }
+            "add_tool" => {
+                self.added.store(true, std::sync::atomic::Ordering::SeqCst);
+                for sink in listeners {
+                    let _ = sink.notify_tool_list_changed().await;
+                }
+                let client = context.meta.client_info().map(|info| info.name);
+                client.unwrap_or_else(|| "no client named".to_owned())
+            }
+            _ => {
+                for sink in listeners {
+                    let _ = sink.notify_prompt_list_changed().await;
+                }
+                "changed".to_owned()
+            }
+        };
+        Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
     }
 
     fn accepted_subscription_filter(
@@ -85,20 +135,24 @@ impl ServerHandler for Upstream2026 {
 
 /// The upstream on loopback; its URL and its handler (whose listeners a test counts).
 async fn upstream() -> (String, Upstream2026) {
+    let handler = Upstream2026::default();
+    (served(handler.clone()).await, handler)
+}
+
+/// `handler` on streamable HTTP at a loopback port; its URL. One handler for every request
+/// (stateless requests each get a clone): the listeners one request registers are the ones
+/// another request's call tells.
+async fn served<H: ServerHandler + Clone + Send + Sync + 'static>(handler: H) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    // One handler for every request (stateless requests each get a clone): the listeners
-    // one request registers are the ones another request's call tells.
-    let handler = Upstream2026::default();
-    let serving = handler.clone();
     let service = StreamableHttpService::new(
-        move || Ok(serving.clone()),
+        move || Ok(handler.clone()),
         Arc::new(LocalSessionManager::default()),
         StreamableHttpServerConfig::default(),
     );
     let router = axum::Router::new().nest_service("/mcp", service);
     tokio::spawn(async move { axum::serve(listener, router).await });
-    (format!("http://{addr}/mcp"), handler)
+    format!("http://{addr}/mcp")
 }
 
 /// The gateway in front of a fresh upstream, and that upstream.
@@ -168,90 +222,17 @@ async fn get_tool_answers_from_the_upstreams_listing() {
     assert!(server.wrapped().get_tool("nope").is_none());
 }
 
-/// An upstream of 2026-07-28 alone (it serves no `initialize`) whose tools, listed to be
-/// kept a minute, change: `add_tool` adds `added`, tells every listener, and answers with
-/// the name of the client its request named.
-#[derive(Clone, Default)]
-struct ModernOnly {
-    listeners: Arc<Mutex<Vec<SubscriptionSink>>>,
-    added: Arc<std::sync::atomic::AtomicBool>,
-}
-
-#[allow(deprecated)] // rmcp marks logging deprecated (SEP-2577); servers still log.
-impl ServerHandler for ModernOnly {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_tool_list_changed()
-                .build(),
-        )
-        .with_server_info(Implementation::new("modern-only", "1.0"))
-    }
-
-    fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
-        std::borrow::Cow::Borrowed(&[ProtocolVersion::V_2026_07_28])
-    }
-
-    async fn list_tools(
-        &self,
-        _: Option<PaginatedRequestParams>,
-        _: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        let schema = Arc::new(
-            serde_json::json!({"type": "object"})
-                .as_object()
-                .unwrap()
-                .clone(),
-        );
-        let mut tools = vec![Tool::new("add_tool", "Adds a tool.", schema.clone())];
-        if self.added.load(std::sync::atomic::Ordering::SeqCst) {
-            tools.push(Tool::new("added", "The added tool.", schema));
-        }
-        // Kept for a minute, unless it changes.
-        let mut listed = ListToolsResult::with_all_items(tools);
-        listed.ttl_ms = Some(60_000);
-        Ok(listed)
-    }
-
-    async fn call_tool(
-        &self,
-        params: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        if params.name == "ask_name" {
-            return Ok(ask_name(&params));
-        }
-        if params.name == "log" {
-            let line = serde_json::from_value(
-                serde_json::json!({"level": "info", "data": "for this request"}),
-            )
-            .unwrap();
-            let _ = context.peer.notify_logging_message(line).await;
-            return Ok(CallToolResult::success(vec![ContentBlock::text("logged")]).into());
-        }
-        self.added.store(true, std::sync::atomic::Ordering::SeqCst);
-        let listeners: Vec<_> = self.listeners.lock().unwrap().clone();
-        for sink in listeners {
-            let _ = sink.notify_tool_list_changed().await;
-        }
-        let client = context.meta.client_info().map(|info| info.name);
-        let text = client.unwrap_or_else(|| "no client named".to_owned());
-        Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
-    }
-
-    fn accepted_subscription_filter(
-        &self,
-        requested: &SubscriptionFilter,
-    ) -> Option<SubscriptionFilter> {
-        Some(requested.supported_by(&self.get_info().capabilities))
-    }
-
-    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        self.listeners.lock().unwrap().push(context.sink().clone());
-        context.cancelled().await;
-        Ok(())
-    }
+/// The gateway in front of a fresh upstream of 2026-07-28 alone, and that upstream.
+async fn bridging() -> (Server<Gateway>, Upstream2026) {
+    let handler = Upstream2026 {
+        alone: true,
+        ..Upstream2026::default()
+    };
+    let url = served(handler.clone()).await;
+    let gateway = Gateway::connect(Upstream::http(url), Duration::from_secs(5))
+        .await
+        .unwrap();
+    (Server::builder().handler(gateway).build().unwrap(), handler)
 }
 
 /// `ask_name` as a 2026-07-28 server answers it: first `input_required` (the user's name,
@@ -276,22 +257,7 @@ fn ask_name(params: &CallToolRequestParams) -> CallToolResponse {
 /// next listing is the new one (the kept listing forgotten).
 #[tokio::test]
 async fn a_2025_session_is_bridged_to_an_upstream_of_2026_07_28_alone() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let handler = ModernOnly::default();
-    let serving = handler.clone();
-    let service = StreamableHttpService::new(
-        move || Ok(serving.clone()),
-        Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
-    );
-    let router = axum::Router::new().nest_service("/mcp", service);
-    tokio::spawn(async move { axum::serve(listener, router).await });
-    let url = format!("http://{addr}/mcp");
-    let gateway = Gateway::connect(Upstream::http(url), Duration::from_secs(5))
-        .await
-        .unwrap();
-    let server = Server::builder().handler(gateway).build().unwrap();
+    let (server, handler) = bridging().await;
     let (client, mut list_changed) =
         http(http_server(&server).await, "codex", Era::Legacy, &[]).await;
     let names = |listed: ListToolsResult| -> Vec<String> {
@@ -299,7 +265,7 @@ async fn a_2025_session_is_bridged_to_an_upstream_of_2026_07_28_alone() {
     };
     assert_eq!(
         names(client.peer().list_tools(None).await.unwrap()),
-        ["add_tool"]
+        ["change_prompts", "add_tool"]
     );
     // The gateway's subscription to the upstream's list changes is open before the call.
     for _ in 0..100 {
@@ -319,7 +285,7 @@ async fn a_2025_session_is_bridged_to_an_upstream_of_2026_07_28_alone() {
         .unwrap();
     assert_eq!(
         names(client.peer().list_tools(None).await.unwrap()),
-        ["add_tool", "added"]
+        ["change_prompts", "add_tool", "added"]
     );
 }
 
@@ -329,20 +295,7 @@ async fn a_2025_session_is_bridged_to_an_upstream_of_2026_07_28_alone() {
 #[tokio::test]
 async fn a_bridged_session_s_client_answers_what_the_upstream_asks() {
     use mcp_tailor::server::rmcp::ServiceExt as _;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let service = StreamableHttpService::new(
-        move || Ok(ModernOnly::default()),
-        Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
-    );
-    let router = axum::Router::new().nest_service("/mcp", service);
-    tokio::spawn(async move { axum::serve(listener, router).await });
-    let upstream = Upstream::http(format!("http://{addr}/mcp"));
-    let gateway = Gateway::connect(upstream, Duration::from_secs(5))
-        .await
-        .unwrap();
-    let server = Server::builder().handler(gateway).build().unwrap();
+    let (server, _) = bridging().await;
     let front = format!("http://{}/mcp", http_server(&server).await);
     let transport =
         mcp_tailor::server::rmcp::transport::StreamableHttpClientTransport::from_uri(front);
@@ -361,20 +314,7 @@ async fn a_bridged_session_s_client_answers_what_the_upstream_asks() {
 /// request's: a bridged 2025 session, told the upstream's list changes, hears none of it.
 #[tokio::test]
 async fn a_bridged_session_hears_no_other_client_s_request() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let service = StreamableHttpService::new(
-        move || Ok(ModernOnly::default()),
-        Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
-    );
-    let router = axum::Router::new().nest_service("/mcp", service);
-    tokio::spawn(async move { axum::serve(listener, router).await });
-    let upstream = Upstream::http(format!("http://{addr}/mcp"));
-    let gateway = Gateway::connect(upstream, Duration::from_secs(5))
-        .await
-        .unwrap();
-    let server = Server::builder().handler(gateway).build().unwrap();
+    let (server, _) = bridging().await;
     let front = http_server(&server).await;
     let (bridged, _) = http(front, "claude-code", Era::Legacy, &[]).await;
     bridged.peer().list_tools(None).await.unwrap();
