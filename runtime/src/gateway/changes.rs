@@ -91,8 +91,8 @@ pub(super) async fn next(
 impl Changes {
     /// Subscribes on `peer` to the changes of every list its capabilities say change;
     /// `None` when they name none, or the upstream does not acknowledge (each listener
-    /// then subscribes on its own). A change of its tools forgets the connection's listing;
-    /// each change is also told the 2025 sessions `relay` passes it on to (bridged).
+    /// then subscribes on its own). Each change is also `relay`'s to act on (a tool change
+    /// forgets the connection's listing; bridged 2025 sessions are told).
     pub(super) async fn open(peer: &Peer<RoleClient>, relay: Relay) -> Option<Changes> {
         let capabilities = &peer.peer_info()?.capabilities;
         let flag = |changes: Option<bool>| (changes == Some(true)).then_some(true);
@@ -122,13 +122,7 @@ impl Changes {
         let heard = sender.clone();
         let task = tokio::spawn(async move {
             while let Ok(Some(notification)) = subscription.next().await {
-                if matches!(
-                    notification,
-                    ServerNotification::ToolListChangedNotification(_)
-                ) {
-                    relay.listing().clear();
-                }
-                relay.tell_change(&notification).await;
+                relay.changed(&notification).await;
                 // No listener now: nobody to tell.
                 let _ = heard.send(notification);
             }

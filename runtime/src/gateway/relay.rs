@@ -100,11 +100,13 @@ macro_rules! tell {
 }
 
 impl Relay {
-    /// A 2026-07-28 upstream's list change (heard on a subscription), told the bridged
-    /// 2025 sessions of this connection as a 2025 server tells it.
-    pub(super) async fn tell_change(&self, change: &ServerNotification) {
+    /// A 2026-07-28 upstream's list change (heard on a subscription), as its notification
+    /// to this connection is (`on_tool_list_changed`): a tool change forgets the listing;
+    /// the bridged 2025 sessions of this connection are told, as a 2025 server tells them.
+    pub(super) async fn changed(&self, change: &ServerNotification) {
         match change {
             ServerNotification::ToolListChangedNotification(_) => {
+                self.listing.clear();
                 tell!(self, bridged, |peer| peer.notify_tool_list_changed());
             }
             ServerNotification::PromptListChangedNotification(_) => {
