@@ -43,7 +43,9 @@
 //! within the deadline is cancelled upstream and answered with a JSON-RPC error; an
 //! upstream that exits answers every in-flight request with an error at once (an HTTP
 //! upstream's broken answer stream is resumed twice, 1 s and 2 s apart, first); an error
-//! an HTTP upstream answers a POST with is that request's answer. A dead
+//! an HTTP upstream answers a POST with is that request's answer, but for a session it lost
+//! (`404`, or `400` with an error about the session): that one is opened again, as the
+//! client opened it, and the request posted again. A dead
 //! connection is replaced on the next session (or the next stateless request); the
 //! gateway itself keeps serving.
 
