@@ -13,12 +13,13 @@ use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 pub(super) type SessionKey = u64;
 
 /// A session's request in flight over this connection: which session sent it, under which
-/// upstream id (known once sent), and its own id downstream.
+/// upstream id (known once sent), and its own id downstream (none for a request what comes
+/// during it cannot name: a direct one, `server::transport::direct`).
 struct InFlight {
     session: SessionKey,
     id: Option<RequestId>,
     peer: Peer<RoleServer>,
-    theirs: RequestId,
+    theirs: Option<RequestId>,
 }
 
 /// Where an upstream request goes: the session, and the session's request it came during.
@@ -89,13 +90,14 @@ impl Downstream {
         open(&self.bridged)
     }
 
-    /// Notes the request `theirs` of `session` about to be sent over this connection, until
+    /// Notes the request `theirs` of `session` (what comes during it names it; `None`:
+    /// nothing may) about to be sent over this connection, until
     /// the returned guard is dropped; [`Tracked::sent`] gives its upstream id.
     pub(super) fn track(
         &self,
         session: SessionKey,
         peer: &Peer<RoleServer>,
-        theirs: RequestId,
+        theirs: Option<RequestId>,
     ) -> Tracked<'_> {
         lock(&self.in_flight).push(InFlight {
             session,
@@ -122,11 +124,11 @@ impl Downstream {
         {
             return Ok(Asked {
                 peer: entry.peer.clone(),
-                during: Some(entry.theirs.clone()),
+                during: entry.theirs.clone(),
             });
         }
         let only = |entries: &[InFlight]| match entries {
-            [one] => Some(one.theirs.clone()),
+            [one] => one.theirs.clone(),
             _ => None,
         };
         if let Some(peer) = self.bound.get() {

@@ -12,7 +12,7 @@ use super::input;
 use super::open::UpstreamError;
 use super::outgoing::{self, Outgoing};
 use super::{Gateway, UpstreamSessions};
-use crate::server::call::context::has_session;
+use crate::server::call::context::{has_session, is_direct};
 use crate::server::failure::{UPSTREAM_FAILURE, internal, timed_out};
 use crate::server::session::passed_on::{optional, passed_on};
 use crate::server::verbatim;
@@ -52,9 +52,11 @@ impl Gateway {
         let connection = self.connection(context).await?;
         // What the upstream asks meanwhile goes to this session, with this request.
         let session_bound = has_session(context) && connection.legacy();
+        // (A direct request is on no stream of rmcp's: what comes during it names none.)
         let mut tracked = session_bound.then(|| {
             let downstream = connection.relay().downstream();
-            downstream.track(self.key, &context.peer, context.id.clone())
+            let during = (!is_direct(context)).then(|| context.id.clone());
+            downstream.track(self.key, &context.peer, during)
         });
         let theirs = context.meta.get_progress_token();
         let stateless = !has_session(context);

@@ -7,6 +7,7 @@ mod common;
 mod cache_hints;
 mod calls;
 mod cursors;
+mod direct;
 mod eval;
 mod gateway;
 mod handler_context;

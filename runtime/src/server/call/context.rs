@@ -76,6 +76,16 @@ impl SessionState {
     }
 }
 
+/// Marks a request's context as a direct one's (streamable HTTP, `transport::direct`):
+/// its answer is on no event stream of rmcp's, so nothing sent during it can name it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct DirectRequest;
+
+/// Whether `context` is a direct request's: what is sent during it names no request.
+pub(crate) fn is_direct(context: &RequestContext<RoleServer>) -> bool {
+    context.extensions.get::<DirectRequest>().is_some()
+}
+
 /// Whether a request belongs to a session (`initialize`) rather than the stateless
 /// 2026-07-28 revision, where every request stands alone.
 pub(crate) fn has_session(context: &RequestContext<RoleServer>) -> bool {

@@ -12,36 +12,77 @@ use crate::server::listing::list::{is_visible, list_tools, wrapped_is_visible};
 use crate::server::request::info::{RequestInfo, principal_in};
 use crate::server::request::reader::ResolvedReader;
 use crate::server::session::passed_on::passed_on;
+use crate::server::session::registration::{self, Handles};
 use crate::server::session::server_state::ServerState;
 use crate::server::session::set_reader::{
     SET_READER_METHOD, malformed_standard_request, set_reader,
 };
 use futures::FutureExt as _;
+use futures::future::BoxFuture;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
-    ClientCapabilities, CompleteRequestParams, CompleteResult, CustomNotification, CustomRequest,
-    CustomResult, DiscoverResult, GetPromptRequestParams, GetPromptResponse, GetSkillRequestParams,
-    GetSkillResult, GetTaskParams, GetTaskResult, Implementation, InitializeRequestParams,
-    InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    ListSkillsResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ProtocolVersion, ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult,
-    ReadResourceRequestParams, ReadResourceResponse, ServerConfig, SetLevelRequestParams,
-    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams, UpdateTaskParams,
+    ClientCapabilities, ClientRequest, CompleteRequestParams, CompleteResult, CustomNotification,
+    CustomRequest, CustomResult, DiscoverResult, GetPromptRequestParams, GetPromptResponse,
+    GetSkillRequestParams, GetSkillResult, GetTaskParams, GetTaskResult, Implementation,
+    InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProtocolVersion, ReadResourceDirectoryRequestParams,
+    ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse, ServerConfig,
+    ServerResult, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool,
+    UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use std::borrow::Cow;
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use tokio::time::Instant;
 
 /// One session of a [`Server`](crate::server::Server): implements `rmcp::ServerHandler` in front of the
-/// wrapped handler `H`.
-#[derive(Clone)]
+/// wrapped handler `H`. A clone is the same session (its state and handler shared).
 pub struct Session<H = NoHandler> {
     shared: Arc<ServerState>,
     session: Arc<SessionState>,
-    wrapped: H,
+    wrapped: Arc<H>,
+}
+
+impl<H> Clone for Session<H> {
+    fn clone(&self) -> Self {
+        Session {
+            shared: self.shared.clone(),
+            session: self.session.clone(),
+            wrapped: self.wrapped.clone(),
+        }
+    }
+}
+
+/// A session as its transport holds it (`registration`): it ends when rmcp drops it (and
+/// with it, a gateway's upstream session).
+struct Registered<H> {
+    shared: Arc<ServerState>,
+    session: Weak<SessionState>,
+    wrapped: Weak<H>,
+}
+
+impl<H: ServerHandler> Handles for Registered<H> {
+    fn ended(&self) -> bool {
+        self.wrapped.strong_count() == 0
+    }
+
+    fn handle(
+        &self,
+        request: ClientRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Option<BoxFuture<'static, Result<ServerResult, ErrorData>>> {
+        let session = Session {
+            shared: self.shared.clone(),
+            session: self.session.upgrade()?,
+            wrapped: self.wrapped.upgrade()?,
+        };
+        Some(Box::pin(async move {
+            rmcp::Service::handle_request(&session, request, context).await
+        }))
+    }
 }
 
 impl<H: ServerHandler> Session<H> {
@@ -51,7 +92,7 @@ impl<H: ServerHandler> Session<H> {
         Session {
             shared,
             session: Arc::new(SessionState::default()),
-            wrapped,
+            wrapped: Arc::new(wrapped),
         }
     }
 
@@ -262,6 +303,12 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
         result.instructions = instructions;
         self.session.mark_initialized();
         self.shared.subscribers.add_session(&context.peer);
+        let registered = Registered {
+            shared: self.shared.clone(),
+            session: Arc::downgrade(&self.session),
+            wrapped: Arc::downgrade(&self.wrapped),
+        };
+        registration::register(&context, registered, &request.capabilities);
         Ok(result)
     }
 

@@ -7,6 +7,7 @@
 use crate::server::limits::HttpConfig;
 use crate::server::session::handler::Session;
 use crate::server::transport::admission::{Admission, InFlight};
+use crate::server::transport::direct::Directory;
 use crate::server::transport::json_answer;
 use crate::server::transport::kept;
 use crate::server::transport::tagged::TaggedSessions;
@@ -337,7 +338,12 @@ pub(crate) fn router<H: ServerHandler>(
 ) -> axum::Router {
     let mut local = LocalSessionManager::default();
     local.session_config.keep_alive = Some(config.session_idle_timeout);
-    let sessions = Arc::new(TaggedSessions::new(local, config.replica_tag.clone()));
+    let direct = Directory::new(config.json_answers, local.session_config.keep_alive);
+    let sessions = Arc::new(TaggedSessions::new(
+        local,
+        config.replica_tag.clone(),
+        direct,
+    ));
     // A stateless (2026-07-28) reply that is one message goes out as JSON with a length,
     // written whole: a proxy in front either has all of it or none (and may then send
     // a safe request to another replica), never a stream cut after its headers.

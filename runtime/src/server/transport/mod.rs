@@ -5,6 +5,8 @@
 pub(crate) mod accept;
 #[cfg(feature = "http")]
 pub(crate) mod admission;
+#[cfg(feature = "http")]
+pub(crate) mod direct;
 pub(crate) mod error;
 #[cfg(feature = "http")]
 pub(crate) mod http;

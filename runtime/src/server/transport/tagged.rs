@@ -6,10 +6,12 @@
 //! nginx `map` on a regular expression, for instance) while requests without a session go
 //! to any replica. Everything else is rmcp's [`LocalSessionManager`], which this wraps.
 
+use crate::server::transport::direct::Directory;
 use crate::server::transport::kept;
 use crate::server::verbatim;
+use futures::future::Either;
 use futures::{Stream, StreamExt as _};
-use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::model::{ClientJsonRpcMessage, JsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError, LocalSessionWorker, create_local_session,
 };
@@ -19,16 +21,18 @@ use rmcp::transport::streamable_http_server::session::{
 use rmcp::transport::worker::WorkerTransport;
 use std::sync::Arc;
 
-/// rmcp's local session table, its ids prefixed with a replica tag when there is one.
+/// rmcp's local session table, its ids prefixed with a replica tag when there is one; the
+/// requests that may go straight to their session's handler go so (`direct`).
 pub(crate) struct TaggedSessions {
     /// The table; its keys are the ids clients see.
     pub(crate) local: LocalSessionManager,
     tag: Option<String>,
+    direct: Directory,
 }
 
 impl TaggedSessions {
-    pub(crate) fn new(local: LocalSessionManager, tag: Option<String>) -> Self {
-        TaggedSessions { local, tag }
+    pub(crate) fn new(local: LocalSessionManager, tag: Option<String>, direct: Directory) -> Self {
+        TaggedSessions { local, tag, direct }
     }
 }
 
@@ -67,10 +71,17 @@ impl SessionManager for TaggedSessions {
     fn initialize_session(
         &self,
         id: &SessionId,
-        message: ClientJsonRpcMessage,
+        mut message: ClientJsonRpcMessage,
     ) -> impl Future<Output = Result<ServerJsonRpcMessage, Self::Error>> + Send {
+        let registration = self.direct.initializing(&mut message);
         let answer = self.local.initialize_session(id, message);
-        async move { answer.await.map(verbatim::restore_message) }
+        async move {
+            let answer = answer.await?;
+            if let Some(registration) = registration {
+                self.direct.initialized(id, registration);
+            }
+            Ok(verbatim::restore_message(answer))
+        }
     }
 
     fn has_session(
@@ -84,6 +95,7 @@ impl SessionManager for TaggedSessions {
         &self,
         id: &SessionId,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.direct.closed(id);
         self.local.close_session(id)
     }
 
@@ -94,8 +106,20 @@ impl SessionManager for TaggedSessions {
     ) -> impl Future<
         Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
     > + Send {
-        let stream = self.local.create_stream(id, message);
-        async move { stream.await.map(|stream| stream.map(restored)) }
+        let served = match (self.direct.taking(id, &message), message) {
+            (Some(taking), JsonRpcMessage::Request(request)) => Ok(taking.answer(request)),
+            (_, message) => {
+                self.direct.heard(id);
+                Err(self.local.create_stream(id, message))
+            }
+        };
+        async move {
+            let stream = match served {
+                Ok(answer) => Either::Left(futures::stream::once(answer)),
+                Err(stream) => Either::Right(stream.await?),
+            };
+            Ok(stream.map(restored))
+        }
     }
 
     fn accept_message(
@@ -103,6 +127,8 @@ impl SessionManager for TaggedSessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.direct.heard(id);
+        self.direct.accepted(id, &message);
         self.local.accept_message(id, message)
     }
 
@@ -112,7 +138,14 @@ impl SessionManager for TaggedSessions {
     ) -> impl Future<
         Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
     > + Send {
+        self.direct.heard(id);
+        let open = self.direct.stream(id);
         let stream = self.local.create_standalone_stream(id);
+        // (The stream counts as open while it is: `open` goes with it.)
+        let restored = move |event| {
+            let _open = &open;
+            restored(event)
+        };
         async move { stream.await.map(|stream| stream.map(restored)) }
     }
 
@@ -123,6 +156,7 @@ impl SessionManager for TaggedSessions {
     ) -> impl Future<
         Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
     > + Send {
+        self.direct.heard(id);
         let stream = self.local.resume(id, last_event_id);
         async move { stream.await.map(|stream| stream.map(restored)) }
     }

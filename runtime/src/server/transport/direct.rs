@@ -1,0 +1,272 @@
+//! Direct requests (streamable HTTP, 2025 revisions): a session's request served by the
+//! session's handler where rmcp hands it to the session (`SessionManager::create_stream`),
+//! past rmcp's session worker and service loop — a channel to the worker, another to the
+//! service loop, a task spawned there, and the same way back with the answer. rmcp has
+//! checked the request by then (its headers, its session, its JSON); the answer goes out
+//! as rmcp's would, written by the same stream (`tagged`), as one JSON body
+//! (`json_answer`).
+//!
+//! rmcp's way stays for every request the worker adds something to. A request goes
+//! direct only when:
+//! * it is not `initialize`, and it asks for no progress (progress rides the request's own
+//!   event stream, which the worker keeps);
+//! * its client can be asked nothing (it declared no sampling, elicitation or roots), or
+//!   has its GET stream open: what the handler asks it during the request goes there, the
+//!   stream the specification lets a server send anything on;
+//! * answers go as JSON (`HttpConfig::json_answers`): a direct answer is one message, with
+//!   no event id to resume from;
+//! * the session's worker heard of the session within half its idle timeout: rmcp closes
+//!   a session its worker hears nothing of, so one request in each such span goes rmcp's
+//!   way.
+//!
+//! A direct request runs as a task of its own, as rmcp runs each; `notifications/cancelled`
+//! naming it cancels it, as does its client going away before the answer (no event stream
+//! to resume it on): the handler sees its request cancelled.
+
+use crate::server::call::context::DirectRequest;
+use crate::server::session::registration::{Handles, Registration};
+use rmcp::ErrorData;
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientNotification, ClientRequest, GetExtensions, GetMeta,
+    JsonRpcMessage, JsonRpcRequest, RequestId, ServerJsonRpcMessage, ServerResult,
+};
+use rmcp::service::{Peer, RequestContext, RoleServer};
+use rmcp::transport::streamable_http_server::session::{ServerSseMessage, SessionId};
+use std::collections::HashMap;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+/// A session that serves direct requests.
+struct Direct {
+    handler: Arc<dyn Handles>,
+    peer: Peer<RoleServer>,
+    /// Whether its client may be asked something (sampling, elicitation, roots).
+    askable: bool,
+    /// Its GET streams open.
+    streams: AtomicUsize,
+    /// When rmcp's worker last heard of it.
+    heard: Mutex<Instant>,
+    /// Its direct requests in flight, to cancel.
+    calls: Mutex<Vec<(RequestId, CancellationToken)>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The sessions serving direct requests, by id.
+pub(crate) struct Directory {
+    sessions: Mutex<HashMap<SessionId, Arc<Direct>>>,
+    /// How long the worker may hear nothing of a session (half its idle timeout); `None`:
+    /// no request goes direct.
+    refresh: Option<Duration>,
+}
+
+/// An open GET stream of a session; dropping it closes it.
+pub(crate) struct Stream(Option<Arc<Direct>>);
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        if let Some(direct) = &self.0 {
+            direct.streams.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+}
+
+impl Directory {
+    /// A directory for sessions that close after `idle` without a message; `enabled`
+    /// false (answers streamed, not JSON) sends every request rmcp's way.
+    pub(crate) fn new(enabled: bool, idle: Option<Duration>) -> Self {
+        Directory {
+            sessions: Mutex::default(),
+            refresh: enabled.then(|| idle.map_or(Duration::MAX, |idle| idle / 2)),
+        }
+    }
+
+    fn get(&self, id: &SessionId) -> Option<Arc<Direct>> {
+        lock(&self.sessions).get(id).cloned()
+    }
+
+    /// The registration an `initialize` for session `id` carries to its handler (none
+    /// when no request goes direct).
+    pub(crate) fn initializing(&self, message: &mut ClientJsonRpcMessage) -> Option<Registration> {
+        self.refresh?;
+        let JsonRpcMessage::Request(request) = message else {
+            return None;
+        };
+        let registration = Registration::default();
+        request
+            .request
+            .extensions_mut()
+            .insert(registration.clone());
+        Some(registration)
+    }
+
+    /// Session `id` was initialized: it serves direct requests if its handler registered.
+    pub(crate) fn initialized(&self, id: &SessionId, registration: Registration) {
+        let Some(registered) = registration.take() else {
+            return;
+        };
+        let direct = Direct {
+            handler: registered.handler,
+            peer: registered.peer,
+            askable: registered.askable,
+            streams: AtomicUsize::new(0),
+            heard: Mutex::new(Instant::now()),
+            calls: Mutex::default(),
+        };
+        let mut sessions = lock(&self.sessions);
+        sessions.retain(|_, d| !d.peer.is_transport_closed());
+        sessions.insert(id.clone(), Arc::new(direct));
+    }
+
+    /// Session `id` was closed.
+    pub(crate) fn closed(&self, id: &SessionId) {
+        lock(&self.sessions).remove(id);
+    }
+
+    /// rmcp's worker hears of session `id` (a message or stream went its way).
+    pub(crate) fn heard(&self, id: &SessionId) {
+        if let Some(direct) = self.get(id) {
+            *lock(&direct.heard) = Instant::now();
+        }
+    }
+
+    /// A GET stream of session `id` opens, until the returned guard drops.
+    pub(crate) fn stream(&self, id: &SessionId) -> Stream {
+        let direct = self.get(id);
+        if let Some(direct) = &direct {
+            direct.streams.fetch_add(1, Ordering::Relaxed);
+        }
+        Stream(direct)
+    }
+
+    /// A message for session `id` that rmcp accepts (no answer expected): a cancellation
+    /// of a direct request cancels it.
+    pub(crate) fn accepted(&self, id: &SessionId, message: &ClientJsonRpcMessage) {
+        let JsonRpcMessage::Notification(notification) = message else {
+            return;
+        };
+        let ClientNotification::CancelledNotification(cancelled) = &notification.notification
+        else {
+            return;
+        };
+        let (Some(direct), Some(request)) = (self.get(id), &cancelled.params.request_id) else {
+            return;
+        };
+        if let Some((_, token)) = lock(&direct.calls).iter().find(|(r, _)| r == request) {
+            token.cancel();
+        }
+    }
+
+    /// Session `id`, when `message` may go straight to its handler (the module's rules).
+    pub(crate) fn taking(&self, id: &SessionId, message: &ClientJsonRpcMessage) -> Option<Taking> {
+        let refresh = self.refresh?;
+        let JsonRpcMessage::Request(request) = message else {
+            return None;
+        };
+        if matches!(request.request, ClientRequest::InitializeRequest(_))
+            || request.request.get_meta().get_progress_token().is_some()
+        {
+            return None;
+        }
+        let direct = self.get(id)?;
+        if direct.peer.is_transport_closed() || direct.handler.ended() {
+            self.closed(id);
+            return None;
+        }
+        if direct.askable && direct.streams.load(Ordering::Relaxed) == 0 {
+            return None;
+        }
+        let mut heard = lock(&direct.heard);
+        if heard.elapsed() >= refresh {
+            *heard = Instant::now();
+            return None;
+        }
+        drop(heard);
+        Some(Taking(direct))
+    }
+}
+
+/// A session taking a request directly ([`Directory::taking`]).
+pub(crate) struct Taking(Arc<Direct>);
+
+impl Taking {
+    /// Starts `request` on the session's handler: its answer, to come.
+    pub(crate) fn answer(self, request: JsonRpcRequest<ClientRequest>) -> Answer {
+        Answer::start(self.0, request.id, request.request)
+    }
+}
+
+/// A direct request in flight; dropped with its answer, or before it (its client gone),
+/// it cancels the request's token and forgets it.
+struct InFlight {
+    direct: Arc<Direct>,
+    id: RequestId,
+    token: CancellationToken,
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.token.cancel();
+        let mut calls = lock(&self.direct.calls);
+        if let Some(at) = calls.iter().position(|(id, _)| *id == self.id) {
+            calls.swap_remove(at);
+        }
+    }
+}
+
+/// A direct request's answer, to come from its handler's task: the event rmcp would write.
+pub(crate) struct Answer {
+    handled: JoinHandle<Result<ServerResult, ErrorData>>,
+    in_flight: InFlight,
+}
+
+impl Answer {
+    /// Starts `request` of `direct`'s session on its handler, as request `id`.
+    fn start(direct: Arc<Direct>, id: RequestId, mut request: ClientRequest) -> Answer {
+        let token = CancellationToken::new();
+        lock(&direct.calls).push((id.clone(), token.clone()));
+        let mut context = RequestContext::new(id.clone(), direct.peer.clone());
+        context.ct = token.child_token();
+        std::mem::swap(&mut context.meta, request.get_meta_mut());
+        std::mem::swap(&mut context.extensions, request.extensions_mut());
+        context.extensions.insert(DirectRequest);
+        let handled = match direct.handler.handle(request, context) {
+            Some(handling) => tokio::spawn(handling),
+            // (Ended since `serve` looked.)
+            None => tokio::spawn(std::future::ready(Err(ErrorData::invalid_request(
+                "the session has ended",
+                None,
+            )))),
+        };
+        Answer {
+            handled,
+            in_flight: InFlight { direct, id, token },
+        }
+    }
+}
+
+impl Future for Answer {
+    type Output = ServerSseMessage;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ServerSseMessage> {
+        let this = self.get_mut();
+        let handled = std::task::ready!(Pin::new(&mut this.handled).poll(cx));
+        let id = this.in_flight.id.clone();
+        let message: ServerJsonRpcMessage = match handled {
+            Ok(Ok(result)) => JsonRpcMessage::response(result, id),
+            Ok(Err(error)) => JsonRpcMessage::error(error, Some(id)),
+            Err(_) => JsonRpcMessage::error(
+                ErrorData::internal_error("the request's handler failed", None),
+                Some(id),
+            ),
+        };
+        Poll::Ready(ServerSseMessage::from_message(message))
+    }
+}

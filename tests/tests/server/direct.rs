@@ -1,0 +1,310 @@
+//! Direct requests on streamable HTTP: a session's request that nothing can be said about
+//! before its answer is served by the session's handler itself, past rmcp's session worker
+//! (`server::transport::direct`). Read by raw HTTP clients, as the wire is what matters:
+//! a call cancelled by its client, or whose client goes away, is cancelled in its handler;
+//! a session only ever called directly still outlives its idle timeout; what a handler asks
+//! its client during a call reaches the client, with or without its GET stream open.
+
+use crate::common::*;
+use mcp_tailor::mcp_tool;
+use mcp_tailor::server::limits::HttpConfig;
+use mcp_tailor::server::rmcp::ServerHandler;
+use mcp_tailor::server::rmcp::model::ElicitRequestParams;
+use mcp_tailor::server::{CallContext, Server};
+use mcp_tailor_tests::client::Conn;
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+use tokio::sync::mpsc;
+
+/// Answers at once.
+#[mcp_tool]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct Quick {}
+
+/// Waits until cancelled.
+#[mcp_tool]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct Patient {}
+
+/// Asks its client for a name.
+#[mcp_tool]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct Asking {}
+
+/// A wrapped handler that counts its clones dropped: each session has its own, dropped as
+/// the session ends.
+#[derive(Clone, Default)]
+struct Counted(Arc<AtomicUsize>);
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+impl ServerHandler for Counted {}
+
+/// A server of the three tools on loopback, its sessions closed after `idle`; `Patient`'s
+/// cancellations are told on the receiver.
+async fn serve(idle: Duration) -> (SocketAddr, mpsc::UnboundedReceiver<()>) {
+    serve_counted(idle, Counted::default()).await
+}
+
+/// [`serve`], each session's wrapped handler a clone of `counted`.
+async fn serve_counted(
+    idle: Duration,
+    counted: Counted,
+) -> (SocketAddr, mpsc::UnboundedReceiver<()>) {
+    let (cancelled, told) = mpsc::unbounded_channel();
+    let mut config = HttpConfig::default();
+    config.session_idle_timeout = idle;
+    let server = Server::builder()
+        .name("direct", "1.0.0")
+        .tool(|_: Quick, _: CallContext| async { Ok::<_, String>(json!({"quick": true})) })
+        .tool(move |_: Patient, call: CallContext| {
+            let cancelled = cancelled.clone();
+            async move {
+                tokio::select! {
+                    () = call.cancelled() => { let _ = cancelled.send(()); }
+                    () = tokio::time::sleep(Duration::from_secs(30)) => {}
+                }
+                Ok::<_, String>(json!({}))
+            }
+        })
+        .tool(|_: Asking, call: CallContext| async move {
+            let schema = serde_json::from_value(
+                json!({"type": "object", "properties": {"name": {"type": "string"}}}),
+            )
+            .map_err(|e| e.to_string())?;
+            let elicited = call
+                .elicit(ElicitRequestParams::FormElicitationParams {
+                    meta: None,
+                    message: "Your name?".into(),
+                    requested_schema: schema,
+                })
+                .await
+                .map_err(|e| e.to_string())?;
+            Ok::<_, String>(json!({"user": elicited.content}))
+        })
+        .http_config(config)
+        .handler(counted)
+        .build()
+        .unwrap();
+    (http_server(&server).await, told)
+}
+
+/// The headers of a request on 2025-11-25 session `id`.
+fn on(id: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("Mcp-Session-Id", id.to_owned()),
+        ("Mcp-Protocol-Version", "2025-11-25".to_owned()),
+    ]
+}
+
+/// A 2025-11-25 session whose client declares `capabilities`, initialized; its id.
+async fn open(conn: &mut Conn, capabilities: Value) -> String {
+    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": capabilities,
+        "clientInfo": {"name": "raw", "version": "1"}}});
+    let reply = conn.post(&initialize, &[]).await.unwrap();
+    let id = reply.session.expect("a session id");
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    assert_eq!(conn.post(&initialized, &on(&id)).await.unwrap().status, 202);
+    id
+}
+
+fn call(id: u64, name: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": name, "arguments": {}}})
+}
+
+/// A POST of `body` on session `id` over a connection of its own, its response read as
+/// it comes (`next_message`).
+async fn post_streaming(addr: SocketAddr, id: &str, body: &Value) -> BufReader<TcpStream> {
+    let body = body.to_string();
+    let mut request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in on(id) {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(&body);
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    BufReader::new(stream)
+}
+
+/// Session `id`'s GET stream, open.
+async fn get_stream(addr: SocketAddr, id: &str) -> BufReader<TcpStream> {
+    let mut request = format!("GET /mcp HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n");
+    for (name, value) in on(id) {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut status = String::new();
+    reader.read_line(&mut status).await.unwrap();
+    assert!(status.contains(" 200 "), "{status}");
+    reader
+}
+
+/// The next JSON-RPC message on a response read as it comes: a `data:` line of an event
+/// stream, or a JSON body of the length its headers (read in the same call) say, within
+/// 10 s.
+async fn next_message(reader: &mut BufReader<TcpStream>) -> Value {
+    let read = async {
+        let (mut line, mut length) = (String::new(), None);
+        loop {
+            line.clear();
+            assert!(
+                reader.read_line(&mut line).await.unwrap() > 0,
+                "the response ended"
+            );
+            let header = line.to_ascii_lowercase();
+            if let Some(value) = header.strip_prefix("content-length:") {
+                length = value.trim().parse::<usize>().ok();
+            }
+            if let (Some(length), "\r\n") = (length, line.as_str()) {
+                let mut body = vec![0; length];
+                reader.read_exact(&mut body).await.unwrap();
+                return serde_json::from_slice(&body).unwrap();
+            }
+            let text = line.trim().trim_start_matches("data:").trim();
+            if let Ok(message @ Value::Object(_)) = serde_json::from_str::<Value>(text) {
+                return message;
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), read)
+        .await
+        .expect("a message within 10 s")
+}
+
+#[tokio::test]
+async fn a_direct_call_cancelled_by_its_client_is_cancelled_in_its_handler() {
+    let (addr, mut told) = serve(Duration::from_secs(120)).await;
+    let mut conn = Conn::connect(addr).await.unwrap();
+    let id = open(&mut conn, json!({})).await;
+    let _waiting = post_streaming(addr, &id, &call(7, "patient")).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 7, "reason": "changed my mind"}});
+    assert_eq!(conn.post(&cancel, &on(&id)).await.unwrap().status, 202);
+    tokio::time::timeout(Duration::from_secs(5), told.recv())
+        .await
+        .expect("the handler sees the cancellation");
+    // The session serves on.
+    let reply = conn.post(&call(8, "quick"), &on(&id)).await.unwrap();
+    assert_eq!(
+        reply.message.unwrap()["result"]["structuredContent"]["quick"],
+        true
+    );
+}
+
+#[tokio::test]
+async fn a_direct_call_whose_client_goes_away_is_cancelled_in_its_handler() {
+    let (addr, mut told) = serve(Duration::from_secs(120)).await;
+    let mut conn = Conn::connect(addr).await.unwrap();
+    let id = open(&mut conn, json!({})).await;
+    let waiting = post_streaming(addr, &id, &call(7, "patient")).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    drop(waiting);
+    tokio::time::timeout(Duration::from_secs(5), told.recv())
+        .await
+        .expect("the handler sees its request cancelled");
+}
+
+#[tokio::test]
+async fn a_session_called_only_directly_outlives_its_idle_timeout() {
+    let (addr, _) = serve(Duration::from_millis(600)).await;
+    let mut conn = Conn::connect(addr).await.unwrap();
+    let id = open(&mut conn, json!({})).await;
+    // Twice the idle timeout of calls and nothing else: rmcp's worker must still hear of
+    // the session, or it closes it (404).
+    let until = tokio::time::Instant::now() + Duration::from_millis(1_500);
+    let mut n = 1;
+    while tokio::time::Instant::now() < until {
+        let reply = conn.post(&call(n, "quick"), &on(&id)).await.unwrap();
+        assert_eq!(reply.status, 200, "call {n}: {:?}", reply.message);
+        assert_eq!(
+            reply.message.unwrap()["result"]["structuredContent"]["quick"],
+            true
+        );
+        n += 1;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Left alone, it is closed as before.
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    let reply = conn.post(&call(n, "quick"), &on(&id)).await.unwrap();
+    assert_eq!(reply.status, 404);
+}
+
+#[tokio::test]
+async fn a_session_ended_by_its_idle_timeout_is_not_kept_by_its_direct_calls() {
+    let counted = Counted::default();
+    let dropped = counted.0.clone();
+    let (addr, _) = serve_counted(Duration::from_millis(300), counted).await;
+    let mut conn = Conn::connect(addr).await.unwrap();
+    let id = open(&mut conn, json!({})).await;
+    let reply = conn.post(&call(1, "quick"), &on(&id)).await.unwrap();
+    assert_eq!(reply.status, 200);
+    let before = dropped.load(Ordering::SeqCst);
+    // Idle, rmcp ends the session: its handler (a gateway's upstream session) goes with it.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while dropped.load(Ordering::SeqCst) == before && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        dropped.load(Ordering::SeqCst) > before,
+        "the ended session's handler is kept"
+    );
+}
+
+/// Calls `asking` on session `id`: the elicitation arrives on `asked` (the call's own
+/// response, or the session's GET stream), is answered, and the call's result names the
+/// answer.
+async fn asked_and_answered(addr: SocketAddr, id: &str, on_get: bool) {
+    let mut get = match on_get {
+        true => Some(get_stream(addr, id).await),
+        false => None,
+    };
+    let mut calling = post_streaming(addr, id, &call(5, "asking")).await;
+    let asked = match &mut get {
+        Some(get) => next_message(get).await,
+        None => next_message(&mut calling).await,
+    };
+    assert_eq!(asked["method"], "elicitation/create", "{asked}");
+    let answer = json!({"jsonrpc": "2.0", "id": asked["id"],
+        "result": {"action": "accept", "content": {"name": "Ada"}}});
+    let mut conn = Conn::connect(addr).await.unwrap();
+    assert_eq!(conn.post(&answer, &on(id)).await.unwrap().status, 202);
+    let result = next_message(&mut calling).await;
+    assert_eq!(
+        result["result"]["structuredContent"]["user"]["name"], "Ada",
+        "{result}"
+    );
+}
+
+#[tokio::test]
+async fn what_a_handler_asks_during_a_call_reaches_a_client_with_or_without_its_get_stream() {
+    let (addr, _) = serve(Duration::from_secs(120)).await;
+    let elicits = json!({"elicitation": {"form": {}}});
+    // Without a GET stream, the question can only go on the call's own stream: the call
+    // goes rmcp's way.
+    let mut conn = Conn::connect(addr).await.unwrap();
+    let id = open(&mut conn, elicits.clone()).await;
+    asked_and_answered(addr, &id, false).await;
+    // With one open, the call may go direct, and the question on the GET stream.
+    let id = open(&mut conn, elicits).await;
+    asked_and_answered(addr, &id, true).await;
+}
