@@ -1,9 +1,10 @@
 //! Direct requests on streamable HTTP: a session's request that nothing can be said about
 //! before its answer is served by the session's handler itself, past rmcp's session worker
 //! (`server::transport::direct`). Read by raw HTTP clients, as the wire is what matters:
-//! a call cancelled by its client, or whose client goes away, is cancelled in its handler;
-//! a session only ever called directly still outlives its idle timeout; what a handler asks
-//! its client during a call reaches the client, with or without its GET stream open.
+//! a call cancelled by its client is cancelled in its handler; one whose connection broke
+//! is answered when its client resumes; a session only ever called directly still outlives
+//! its idle timeout, and an ended one is not kept; what a handler asks its client during a
+//! call reaches the client, with or without its GET stream open.
 
 use crate::common::*;
 use mcp_tailor::mcp_tool;
@@ -30,6 +31,11 @@ pub struct Quick {}
 #[mcp_tool]
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 pub struct Patient {}
+
+/// Answers after 300 ms.
+#[mcp_tool]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct Slow {}
 
 /// Asks its client for a name.
 #[mcp_tool]
@@ -75,6 +81,10 @@ async fn serve_counted(
                 }
                 Ok::<_, String>(json!({}))
             }
+        })
+        .tool(|_: Slow, _: CallContext| async {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            Ok::<_, String>(json!({"slow": true}))
         })
         .tool(|_: Asking, call: CallContext| async move {
             let schema = serde_json::from_value(
@@ -144,9 +154,17 @@ async fn post_streaming(addr: SocketAddr, id: &str, body: &Value) -> BufReader<T
 
 /// Session `id`'s GET stream, open.
 async fn get_stream(addr: SocketAddr, id: &str) -> BufReader<TcpStream> {
+    get_stream_after(addr, id, None).await
+}
+
+/// [`get_stream`], resuming after the event `last` when given.
+async fn get_stream_after(addr: SocketAddr, id: &str, last: Option<&str>) -> BufReader<TcpStream> {
     let mut request = format!("GET /mcp HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n");
     for (name, value) in on(id) {
         request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    if let Some(last) = last {
+        request.push_str(&format!("Last-Event-ID: {last}\r\n"));
     }
     request.push_str("\r\n");
     let mut stream = TcpStream::connect(addr).await.unwrap();
@@ -156,6 +174,26 @@ async fn get_stream(addr: SocketAddr, id: &str) -> BufReader<TcpStream> {
     reader.read_line(&mut status).await.unwrap();
     assert!(status.contains(" 200 "), "{status}");
     reader
+}
+
+/// The id of the next event on an event stream read as it comes, within 10 s.
+async fn event_id(reader: &mut BufReader<TcpStream>) -> String {
+    let read = async {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            assert!(
+                reader.read_line(&mut line).await.unwrap() > 0,
+                "the response ended"
+            );
+            if let Some(id) = line.strip_prefix("id:") {
+                return id.trim().to_owned();
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), read)
+        .await
+        .expect("an event within 10 s")
 }
 
 /// The next JSON-RPC message on a response read as it comes: a `data:` line of an event
@@ -212,16 +250,22 @@ async fn a_direct_call_cancelled_by_its_client_is_cancelled_in_its_handler() {
 }
 
 #[tokio::test]
-async fn a_direct_call_whose_client_goes_away_is_cancelled_in_its_handler() {
-    let (addr, mut told) = serve(Duration::from_secs(120)).await;
+async fn a_direct_call_whose_connection_broke_is_answered_on_resume() {
+    let (addr, _) = serve(Duration::from_secs(120)).await;
     let mut conn = Conn::connect(addr).await.unwrap();
     let id = open(&mut conn, json!({})).await;
-    let waiting = post_streaming(addr, &id, &call(7, "patient")).await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    drop(waiting);
-    tokio::time::timeout(Duration::from_secs(5), told.recv())
-        .await
-        .expect("the handler sees its request cancelled");
+    // Slower than an answer given at once: an event stream, its priming event first.
+    let mut calling = post_streaming(addr, &id, &call(9, "slow")).await;
+    let last = event_id(&mut calling).await;
+    assert!(last.starts_with("direct-"), "a direct request's event: {last}");
+    drop(calling);
+    let mut resumed = get_stream_after(addr, &id, Some(&last)).await;
+    let answer = next_message(&mut resumed).await;
+    assert_eq!(answer["id"], 9, "{answer}");
+    assert_eq!(
+        answer["result"]["structuredContent"]["slow"], true,
+        "{answer}"
+    );
 }
 
 #[tokio::test]

@@ -19,27 +19,24 @@
 //!   a session its worker hears nothing of, so one request in each such span goes rmcp's
 //!   way.
 //!
-//! A direct request runs as a task of its own, as rmcp runs each; `notifications/cancelled`
-//! naming it cancels it, as does its client going away before the answer (no event stream
-//! to resume it on): the handler sees its request cancelled.
+//! A direct request runs as a task of its own, as rmcp runs each (`answer`); its answer
+//! can be resumed, as rmcp's, by a client whose connection broke; `notifications/cancelled`
+//! naming it cancels it.
 
-use crate::server::call::context::DirectRequest;
+mod answer;
+
+pub(crate) use answer::Answer;
+
 use crate::server::session::registration::{Handles, Registration};
-use rmcp::ErrorData;
-use rmcp::model::{
-    ClientJsonRpcMessage, ClientNotification, ClientRequest, GetExtensions, GetMeta,
-    JsonRpcMessage, JsonRpcRequest, RequestId, ServerJsonRpcMessage, ServerResult,
-};
-use rmcp::service::{Peer, RequestContext, RoleServer};
-use rmcp::transport::streamable_http_server::session::{ServerSseMessage, SessionId};
+use answer::Call;
+use rmcp::model::{ClientJsonRpcMessage, ClientNotification, ClientRequest, GetMeta};
+use rmcp::model::{GetExtensions, JsonRpcMessage, JsonRpcRequest};
+use rmcp::service::{Peer, RoleServer};
+use rmcp::transport::streamable_http_server::session::SessionId;
 use std::collections::HashMap;
-use std::pin::Pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
-use tokio::task::JoinHandle;
-use tokio_util::sync::CancellationToken;
 
 /// A session that serves direct requests.
 struct Direct {
@@ -51,8 +48,12 @@ struct Direct {
     streams: AtomicUsize,
     /// When rmcp's worker last heard of it.
     heard: Mutex<Instant>,
-    /// Its direct requests in flight, to cancel.
-    calls: Mutex<Vec<(RequestId, CancellationToken)>>,
+    /// Its direct requests whose answers no stream delivered yet.
+    calls: Mutex<Vec<Call>>,
+    /// Its direct requests so far.
+    seq: AtomicU64,
+    /// The retry interval its streams' priming events carry (none: no priming events).
+    retry: Option<Duration>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -65,6 +66,8 @@ pub(crate) struct Directory {
     /// How long the worker may hear nothing of a session (half its idle timeout); `None`:
     /// no request goes direct.
     refresh: Option<Duration>,
+    /// The retry interval of rmcp's priming events.
+    retry: Option<Duration>,
 }
 
 /// An open GET stream of a session; dropping it closes it.
@@ -79,12 +82,14 @@ impl Drop for Stream {
 }
 
 impl Directory {
-    /// A directory for sessions that close after `idle` without a message; `enabled`
-    /// false (answers streamed, not JSON) sends every request rmcp's way.
-    pub(crate) fn new(enabled: bool, idle: Option<Duration>) -> Self {
+    /// A directory for sessions that close after `idle` without a message, whose event
+    /// streams begin with a priming event of `retry`; `enabled` false (answers streamed,
+    /// not JSON) sends every request rmcp's way.
+    pub(crate) fn new(enabled: bool, idle: Option<Duration>, retry: Option<Duration>) -> Self {
         Directory {
             sessions: Mutex::default(),
             refresh: enabled.then(|| idle.map_or(Duration::MAX, |idle| idle / 2)),
+            retry,
         }
     }
 
@@ -119,6 +124,8 @@ impl Directory {
             streams: AtomicUsize::new(0),
             heard: Mutex::new(Instant::now()),
             calls: Mutex::default(),
+            seq: AtomicU64::new(0),
+            retry: self.retry,
         };
         let mut sessions = lock(&self.sessions);
         sessions.retain(|_, d| !d.peer.is_transport_closed());
@@ -159,9 +166,15 @@ impl Directory {
         let (Some(direct), Some(request)) = (self.get(id), &cancelled.params.request_id) else {
             return;
         };
-        if let Some((_, token)) = lock(&direct.calls).iter().find(|(r, _)| r == request) {
-            token.cancel();
+        if let Some(call) = lock(&direct.calls).iter().find(|c| c.id == *request) {
+            call.token.cancel();
         }
+    }
+
+    /// Session `id`'s direct request resumed after its event `last`: its answer, if a
+    /// stream has not delivered it; `None` when `last` is no direct request's event.
+    pub(crate) fn resume(&self, id: &SessionId, last: &str) -> Option<Answer> {
+        answer::resume(self.get(id)?, last)
     }
 
     /// Session `id`, when `message` may go straight to its handler (the module's rules).
@@ -197,76 +210,8 @@ impl Directory {
 pub(crate) struct Taking(Arc<Direct>);
 
 impl Taking {
-    /// Starts `request` on the session's handler: its answer, to come.
+    /// Starts `request` on the session's handler: its events, to come.
     pub(crate) fn answer(self, request: JsonRpcRequest<ClientRequest>) -> Answer {
-        Answer::start(self.0, request.id, request.request)
-    }
-}
-
-/// A direct request in flight; dropped with its answer, or before it (its client gone),
-/// it cancels the request's token and forgets it.
-struct InFlight {
-    direct: Arc<Direct>,
-    id: RequestId,
-    token: CancellationToken,
-}
-
-impl Drop for InFlight {
-    fn drop(&mut self) {
-        self.token.cancel();
-        let mut calls = lock(&self.direct.calls);
-        if let Some(at) = calls.iter().position(|(id, _)| *id == self.id) {
-            calls.swap_remove(at);
-        }
-    }
-}
-
-/// A direct request's answer, to come from its handler's task: the event rmcp would write.
-pub(crate) struct Answer {
-    handled: JoinHandle<Result<ServerResult, ErrorData>>,
-    in_flight: InFlight,
-}
-
-impl Answer {
-    /// Starts `request` of `direct`'s session on its handler, as request `id`.
-    fn start(direct: Arc<Direct>, id: RequestId, mut request: ClientRequest) -> Answer {
-        let token = CancellationToken::new();
-        lock(&direct.calls).push((id.clone(), token.clone()));
-        let mut context = RequestContext::new(id.clone(), direct.peer.clone());
-        context.ct = token.child_token();
-        std::mem::swap(&mut context.meta, request.get_meta_mut());
-        std::mem::swap(&mut context.extensions, request.extensions_mut());
-        context.extensions.insert(DirectRequest);
-        let handled = match direct.handler.handle(request, context) {
-            Some(handling) => tokio::spawn(handling),
-            // (Ended since `serve` looked.)
-            None => tokio::spawn(std::future::ready(Err(ErrorData::invalid_request(
-                "the session has ended",
-                None,
-            )))),
-        };
-        Answer {
-            handled,
-            in_flight: InFlight { direct, id, token },
-        }
-    }
-}
-
-impl Future for Answer {
-    type Output = ServerSseMessage;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ServerSseMessage> {
-        let this = self.get_mut();
-        let handled = std::task::ready!(Pin::new(&mut this.handled).poll(cx));
-        let id = this.in_flight.id.clone();
-        let message: ServerJsonRpcMessage = match handled {
-            Ok(Ok(result)) => JsonRpcMessage::response(result, id),
-            Ok(Err(error)) => JsonRpcMessage::error(error, Some(id)),
-            Err(_) => JsonRpcMessage::error(
-                ErrorData::internal_error("the request's handler failed", None),
-                Some(id),
-            ),
-        };
-        Poll::Ready(ServerSseMessage::from_message(message))
+        answer::start(self.0, request.id, request.request)
     }
 }

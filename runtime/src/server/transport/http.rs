@@ -338,7 +338,8 @@ pub(crate) fn router<H: ServerHandler>(
 ) -> axum::Router {
     let mut local = LocalSessionManager::default();
     local.session_config.keep_alive = Some(config.session_idle_timeout);
-    let direct = Directory::new(config.json_answers, local.session_config.keep_alive);
+    let worker = &local.session_config;
+    let direct = Directory::new(config.json_answers, worker.keep_alive, worker.sse_retry);
     let sessions = Arc::new(TaggedSessions::new(
         local,
         config.replica_tag.clone(),

@@ -115,7 +115,7 @@ impl SessionManager for TaggedSessions {
         };
         async move {
             let stream = match served {
-                Ok(answer) => Either::Left(futures::stream::once(answer)),
+                Ok(answer) => Either::Left(answer),
                 Err(stream) => Either::Right(stream.await?),
             };
             Ok(stream.map(restored))
@@ -156,9 +156,17 @@ impl SessionManager for TaggedSessions {
     ) -> impl Future<
         Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
     > + Send {
-        self.direct.heard(id);
-        let stream = self.local.resume(id, last_event_id);
-        async move { stream.await.map(|stream| stream.map(restored)) }
+        let resumed = self.direct.resume(id, &last_event_id).ok_or_else(|| {
+            self.direct.heard(id);
+            self.local.resume(id, last_event_id)
+        });
+        async move {
+            let stream = match resumed {
+                Ok(answer) => Either::Left(answer),
+                Err(stream) => Either::Right(stream.await?),
+            };
+            Ok(stream.map(restored))
+        }
     }
 
     fn restore_session(
