@@ -53,7 +53,15 @@ impl Drop for Counted {
     }
 }
 
-impl ServerHandler for Counted {}
+impl ServerHandler for Counted {
+    /// Panics (a handler's bug): the client is answered still.
+    async fn ping(
+        &self,
+        _: mcp_tailor::server::rmcp::service::RequestContext<mcp_tailor::server::rmcp::RoleServer>,
+    ) -> Result<(), mcp_tailor::server::rmcp::ErrorData> {
+        panic!("a handler's bug")
+    }
+}
 
 /// A server of the three tools on loopback, its sessions closed after `idle`; `Patient`'s
 /// cancellations are told on the receiver.
@@ -257,7 +265,10 @@ async fn a_direct_call_whose_connection_broke_is_answered_on_resume() {
     // Slower than an answer given at once: an event stream, its priming event first.
     let mut calling = post_streaming(addr, &id, &call(9, "slow")).await;
     let last = event_id(&mut calling).await;
-    assert!(last.starts_with("direct-"), "a direct request's event: {last}");
+    assert!(
+        last.starts_with("direct-"),
+        "a direct request's event: {last}"
+    );
     drop(calling);
     let mut resumed = get_stream_after(addr, &id, Some(&last)).await;
     let answer = next_message(&mut resumed).await;
@@ -311,6 +322,22 @@ async fn a_session_ended_by_its_idle_timeout_is_not_kept_by_its_direct_calls() {
     assert!(
         dropped.load(Ordering::SeqCst) > before,
         "the ended session's handler is kept"
+    );
+}
+
+#[tokio::test]
+async fn a_direct_request_whose_handler_panics_is_answered_with_an_error() {
+    let (addr, _) = serve(Duration::from_secs(120)).await;
+    let mut conn = Conn::connect(addr).await.unwrap();
+    let id = open(&mut conn, json!({})).await;
+    let ping = json!({"jsonrpc": "2.0", "id": 3, "method": "ping"});
+    let reply = conn.post(&ping, &on(&id)).await.unwrap();
+    assert_eq!(reply.message.unwrap()["error"]["code"], -32603);
+    // The connection and the session serve on.
+    let reply = conn.post(&call(4, "quick"), &on(&id)).await.unwrap();
+    assert_eq!(
+        reply.message.unwrap()["result"]["structuredContent"]["quick"],
+        true
     );
 }
 

@@ -49,16 +49,19 @@ pub(super) fn start(direct: Arc<Direct>, id: RequestId, mut request: ClientReque
     std::mem::swap(&mut context.meta, request.get_meta_mut());
     std::mem::swap(&mut context.extensions, request.extensions_mut());
     context.extensions.insert(DirectRequest);
-    let handled = direct.handler.handle(request, context).map(tokio::spawn);
+    let handled = direct.handler.handle(request, context);
     let answering = id.clone();
     let answer = async move {
         let result = match handled {
-            Some(task) => task.await.unwrap_or_else(|_| {
-                Err(ErrorData::internal_error(
-                    "the request's handler failed",
-                    None,
-                ))
-            }),
+            Some(handling) => std::panic::AssertUnwindSafe(handling)
+                .catch_unwind()
+                .await
+                .unwrap_or_else(|_| {
+                    Err(ErrorData::internal_error(
+                        "the request's handler failed",
+                        None,
+                    ))
+                }),
             // (Ended since the directory looked.)
             None => Err(ErrorData::invalid_request("the session has ended", None)),
         };
@@ -126,6 +129,18 @@ pub(crate) struct Answer {
     seq: u64,
     priming: Option<ServerSseMessage>,
     answer: Option<Coming>,
+}
+
+impl Drop for Answer {
+    /// A stream gone before the answer: the request runs on by itself, its answer kept
+    /// for a client that resumes.
+    fn drop(&mut self) {
+        if let Some(answer) = self.answer.take()
+            && answer.peek().is_none()
+        {
+            tokio::spawn(answer.map(drop));
+        }
+    }
 }
 
 impl futures::Stream for Answer {
