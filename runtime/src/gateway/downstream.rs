@@ -90,9 +90,9 @@ impl Downstream {
         open(&self.bridged)
     }
 
-    /// Notes the request `theirs` of `session` (what comes during it names it; `None`:
-    /// nothing may) about to be sent over this connection, until
-    /// the returned guard is dropped; [`Tracked::sent`] gives its upstream id.
+    /// Notes a request of `session` about to be sent over this connection, until the
+    /// returned guard is dropped: `theirs` is its id, for what the upstream asks during it
+    /// to name (none for a direct request); [`Tracked::sent`] gives its upstream id.
     pub(super) fn track(
         &self,
         session: SessionKey,

@@ -79,7 +79,9 @@ pub struct HttpConfig {
     /// first (progress, a log line, a question to the client), or waits longer, keeps its
     /// event stream. Default `true`; `false` streams every answer, each with a priming
     /// event a client can resume from. (2026-07-28 requests have no session: their
-    /// one-message answers are JSON already.)
+    /// one-message answers are JSON already.) While on, a session's request that asks
+    /// for no progress may be served by its handler directly, past rmcp's session worker
+    /// ("Direct requests" in the serving guide).
     pub json_answers: bool,
     /// Threads that accept and serve connections. `1` (the default) serves every
     /// connection on the runtime `serve_http` runs on. `N > 1` starts `N - 1` more threads,

@@ -58,13 +58,13 @@ impl<H> Clone for Session<H> {
 
 /// A session as its transport holds it (`registration`): it ends when rmcp drops it (and
 /// with it, a gateway's upstream session).
-struct Registered<H> {
+struct Held<H> {
     shared: Arc<ServerState>,
     session: Weak<SessionState>,
     wrapped: Weak<H>,
 }
 
-impl<H: ServerHandler> Handles for Registered<H> {
+impl<H: ServerHandler> Handles for Held<H> {
     fn ended(&self) -> bool {
         self.wrapped.strong_count() == 0
     }
@@ -303,12 +303,12 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
         result.instructions = instructions;
         self.session.mark_initialized();
         self.shared.subscribers.add_session(&context.peer);
-        let registered = Registered {
+        let held = Held {
             shared: self.shared.clone(),
             session: Arc::downgrade(&self.session),
             wrapped: Arc::downgrade(&self.wrapped),
         };
-        registration::register(&context, registered, &request.capabilities);
+        registration::register(&context, held, &request.capabilities);
         Ok(result)
     }
 

@@ -25,6 +25,7 @@ pub(crate) trait Handles: Send + Sync + 'static {
 
 /// A registered session: its handler, its peer, and whether its client may be asked
 /// something (it declared sampling, elicitation or roots).
+#[derive(Clone)]
 pub(crate) struct Registered {
     pub(crate) handler: Arc<dyn Handles>,
     pub(crate) peer: Peer<RoleServer>,
@@ -37,8 +38,8 @@ pub(crate) struct Registration(Arc<OnceLock<Registered>>);
 
 impl Registration {
     /// What the handler registered, if it did.
-    pub(crate) fn take(self) -> Option<Registered> {
-        Arc::into_inner(self.0).and_then(OnceLock::into_inner)
+    pub(crate) fn registered(&self) -> Option<Registered> {
+        self.0.get().cloned()
     }
 }
 

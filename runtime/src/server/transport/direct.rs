@@ -1,10 +1,10 @@
 //! Direct requests (streamable HTTP, 2025 revisions): a session's request served by the
 //! session's handler where rmcp hands it to the session (`SessionManager::create_stream`),
-//! past rmcp's session worker and service loop — a channel to the worker, another to the
-//! service loop, a task spawned there, and the same way back with the answer. rmcp has
-//! checked the request by then (its headers, its session, its JSON); the answer goes out
-//! as rmcp's would, written by the same stream (`tagged`), as one JSON body
-//! (`json_answer`).
+//! in the connection's own task, past rmcp's session worker and service loop — a channel to
+//! the worker, another to the service loop, a task spawned there, and the same way back
+//! with the answer. rmcp has checked the request by then (its headers, its session, its
+//! JSON); the answer's events go out as rmcp's would, through the same stream (`tagged`)
+//! and the same choice of one JSON body (`json_answer`).
 //!
 //! rmcp's way stays for every request the worker adds something to. A request goes
 //! direct only when:
@@ -13,15 +13,13 @@
 //! * its client can be asked nothing (it declared no sampling, elicitation or roots), or
 //!   has its GET stream open: what the handler asks it during the request goes there, the
 //!   stream the specification lets a server send anything on;
-//! * answers go as JSON (`HttpConfig::json_answers`): a direct answer is one message, with
-//!   no event id to resume from;
+//! * answers given at once go as JSON (`HttpConfig::json_answers`), as rmcp's then do;
 //! * the session's worker heard of the session within half its idle timeout: rmcp closes
 //!   a session its worker hears nothing of, so one request in each such span goes rmcp's
 //!   way.
 //!
-//! A direct request runs as a task of its own, as rmcp runs each (`answer`); its answer
-//! can be resumed, as rmcp's, by a client whose connection broke; `notifications/cancelled`
-//! naming it cancels it.
+//! A direct request's answer can be resumed, as rmcp's, by a client whose connection broke
+//! (`answer`); `notifications/cancelled` naming it cancels it.
 
 mod answer;
 
@@ -97,7 +95,7 @@ impl Directory {
         lock(&self.sessions).get(id).cloned()
     }
 
-    /// The registration an `initialize` for session `id` carries to its handler (none
+    /// The registration `message`, an `initialize`, carries to the session's handler (none
     /// when no request goes direct).
     pub(crate) fn initializing(&self, message: &mut ClientJsonRpcMessage) -> Option<Registration> {
         self.refresh?;
@@ -113,8 +111,8 @@ impl Directory {
     }
 
     /// Session `id` was initialized: it serves direct requests if its handler registered.
-    pub(crate) fn initialized(&self, id: &SessionId, registration: Registration) {
-        let Some(registered) = registration.take() else {
+    pub(crate) fn initialized(&self, id: &SessionId, registration: &Registration) {
+        let Some(registered) = registration.registered() else {
             return;
         };
         let direct = Direct {
@@ -128,7 +126,7 @@ impl Directory {
             retry: self.retry,
         };
         let mut sessions = lock(&self.sessions);
-        sessions.retain(|_, d| !d.peer.is_transport_closed());
+        sessions.retain(|_, d| !d.peer.is_transport_closed() && !d.handler.ended());
         sessions.insert(id.clone(), Arc::new(direct));
     }
 

@@ -78,7 +78,7 @@ impl SessionManager for TaggedSessions {
         async move {
             let answer = answer.await?;
             if let Some(registration) = registration {
-                self.direct.initialized(id, registration);
+                self.direct.initialized(id, &registration);
             }
             Ok(verbatim::restore_message(answer))
         }

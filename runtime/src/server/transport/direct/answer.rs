@@ -1,8 +1,9 @@
-//! A direct request's answer: its handler run as a task of its own (as rmcp runs each
-//! request), the answer written as the events rmcp would write — a priming event with an
-//! id (when the session's streams have one) and the answer — and kept until a stream
-//! delivers it, so a client whose connection broke can resume it from the priming event's
-//! id (`GET` with `Last-Event-ID`), as from rmcp's.
+//! A direct request's answer: its handler polled by the stream that writes its events (the
+//! connection's task; a task of its own once that stream is gone before the answer), the
+//! events those rmcp would write — a priming event with an id (when the session's streams
+//! have one), then the answer — and the answer kept until a stream delivers it, so a client
+//! whose connection broke can resume it from the priming event's id (`GET` with
+//! `Last-Event-ID`), as from rmcp's.
 
 use super::{Direct, lock};
 use crate::server::call::context::DirectRequest;
@@ -137,8 +138,9 @@ impl Drop for Answer {
     fn drop(&mut self) {
         if let Some(answer) = self.answer.take()
             && answer.peek().is_none()
+            && let Ok(runtime) = tokio::runtime::Handle::try_current()
         {
-            tokio::spawn(answer.map(drop));
+            runtime.spawn(answer.map(drop));
         }
     }
 }
