@@ -422,6 +422,25 @@ impl Raw {
     }
 }
 
+/// Asks `call`'s client for a name (a form elicitation): what its user answered.
+pub async fn ask_name(call: &CallContext) -> Result<Value, String> {
+    let schema = serde_json::from_value(
+        json!({"type": "object", "properties": {"name": {"type": "string"}}}),
+    )
+    .map_err(|e| e.to_string())?;
+    let elicited = call
+        .elicit(
+            mcp_tailor::server::rmcp::model::ElicitRequestParams::FormElicitationParams {
+                meta: None,
+                message: "Your name?".into(),
+                requested_schema: schema,
+            },
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(json!(elicited.content))
+}
+
 /// A client whose model and user answer.
 #[derive(Clone)]
 pub struct Answering;

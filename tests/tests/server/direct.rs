@@ -10,7 +10,6 @@ use crate::common::*;
 use mcp_tailor::mcp_tool;
 use mcp_tailor::server::limits::HttpConfig;
 use mcp_tailor::server::rmcp::ServerHandler;
-use mcp_tailor::server::rmcp::model::ElicitRequestParams;
 use mcp_tailor::server::{CallContext, Server};
 use mcp_tailor_tests::client::Conn;
 use serde_json::{Value, json};
@@ -95,19 +94,7 @@ async fn serve_counted(
             Ok::<_, String>(json!({"slow": true}))
         })
         .tool(|_: Asking, call: CallContext| async move {
-            let schema = serde_json::from_value(
-                json!({"type": "object", "properties": {"name": {"type": "string"}}}),
-            )
-            .map_err(|e| e.to_string())?;
-            let elicited = call
-                .elicit(ElicitRequestParams::FormElicitationParams {
-                    meta: None,
-                    message: "Your name?".into(),
-                    requested_schema: schema,
-                })
-                .await
-                .map_err(|e| e.to_string())?;
-            Ok::<_, String>(json!({"user": elicited.content}))
+            Ok::<_, String>(json!({"user": ask_name(&call).await?}))
         })
         .http_config(config)
         .handler(counted)

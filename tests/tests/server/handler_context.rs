@@ -274,9 +274,7 @@ pub struct Ask {}
 #[allow(deprecated)]
 async fn handlers_ask_the_clients_model_and_user() {
     use mcp_tailor::server::rmcp::ServiceExt as _;
-    use mcp_tailor::server::rmcp::model::{
-        CreateMessageRequestParams, ElicitRequestParams, SamplingMessage,
-    };
+    use mcp_tailor::server::rmcp::model::{CreateMessageRequestParams, SamplingMessage};
     let server = Server::builder()
         .tool(|_: Ask, call: CallContext| async move {
             let sampled = call
@@ -286,25 +284,14 @@ async fn handlers_ask_the_clients_model_and_user() {
                 ))
                 .await
                 .map_err(|e| e.to_string())?;
-            let schema = serde_json::from_value(
-                json!({"type": "object", "properties": {"name": {"type": "string"}}}),
-            )
-            .map_err(|e| e.to_string())?;
-            let elicited = call
-                .elicit(ElicitRequestParams::FormElicitationParams {
-                    meta: None,
-                    message: "Your name?".into(),
-                    requested_schema: schema,
-                })
-                .await
-                .map_err(|e| e.to_string())?;
+            let user = ask_name(&call).await?;
             let said = sampled
                 .message
                 .content
                 .first()
                 .and_then(|c| c.as_text())
                 .map(|t| t.text.clone());
-            Ok::<_, String>(json!({"model": said, "user": elicited.content}))
+            Ok::<_, String>(json!({"model": said, "user": user}))
         })
         .build()
         .unwrap();
