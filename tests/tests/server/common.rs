@@ -422,6 +422,18 @@ impl Raw {
     }
 }
 
+/// Waits until `call` is cancelled, then says so on `cancelled` (30 s at most).
+pub async fn until_cancelled(
+    call: CallContext,
+    cancelled: mpsc::UnboundedSender<()>,
+) -> Result<Value, String> {
+    tokio::select! {
+        () = call.cancelled() => { let _ = cancelled.send(()); }
+        () = tokio::time::sleep(std::time::Duration::from_secs(30)) => {}
+    }
+    Ok(json!({}))
+}
+
 /// Asks `call`'s client for a name (a form elicitation): what its user answered.
 pub async fn ask_name(call: &CallContext) -> Result<Value, String> {
     let schema = serde_json::from_value(

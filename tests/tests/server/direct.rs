@@ -79,16 +79,7 @@ async fn serve_counted(
     let server = Server::builder()
         .name("direct", "1.0.0")
         .tool(|_: Quick, _: CallContext| async { Ok::<_, String>(json!({"quick": true})) })
-        .tool(move |_: Patient, call: CallContext| {
-            let cancelled = cancelled.clone();
-            async move {
-                tokio::select! {
-                    () = call.cancelled() => { let _ = cancelled.send(()); }
-                    () = tokio::time::sleep(Duration::from_secs(30)) => {}
-                }
-                Ok::<_, String>(json!({}))
-            }
-        })
+        .tool(move |_: Patient, call: CallContext| until_cancelled(call, cancelled.clone()))
         .tool(|_: Slow, _: CallContext| async {
             tokio::time::sleep(Duration::from_millis(300)).await;
             Ok::<_, String>(json!({"slow": true}))

@@ -53,16 +53,7 @@ fn server(cancelled: tokio::sync::mpsc::UnboundedSender<()>) -> Server {
             call.log(LoggingLevel::Error, json!({"error": "bad"})).await;
             Ok::<_, String>(json!({"done": true}))
         })
-        .tool(move |_: Patient, call: CallContext| {
-            let cancelled = cancelled.clone();
-            async move {
-                tokio::select! {
-                    () = call.cancelled() => { let _ = cancelled.send(()); }
-                    () = tokio::time::sleep(Duration::from_secs(30)) => {}
-                }
-                Ok::<_, String>(json!({}))
-            }
-        })
+        .tool(move |_: Patient, call: CallContext| until_cancelled(call, cancelled.clone()))
         .tool(|args: Typed, _: CallContext| async move {
             Ok::<_, String>(Json(Tally {
                 doubled: args.count * 2,
