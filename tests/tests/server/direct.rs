@@ -9,7 +9,12 @@
 use crate::common::*;
 use mcp_tailor::mcp_tool;
 use mcp_tailor::server::limits::HttpConfig;
-use mcp_tailor::server::rmcp::ServerHandler;
+use mcp_tailor::server::rmcp::model::{
+    CallToolRequestParams, CallToolResponse, JsonObject, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool,
+};
+use mcp_tailor::server::rmcp::service::RequestContext;
+use mcp_tailor::server::rmcp::{ErrorData, RoleServer, ServerHandler};
 use mcp_tailor::server::{CallContext, Server};
 use mcp_tailor_tests::client::Conn;
 use serde_json::{Value, json};
@@ -52,12 +57,34 @@ impl Drop for Counted {
     }
 }
 
+/// A request's context, as a wrapped handler gets it.
+type Context = RequestContext<RoleServer>;
+
+/// Serves one tool of its own, `boom`; it and `ping` panic (a handler's bug): the client is
+/// answered still.
 impl ServerHandler for Counted {
-    /// Panics (a handler's bug): the client is answered still.
-    async fn ping(
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+
+    async fn list_tools(
         &self,
-        _: mcp_tailor::server::rmcp::service::RequestContext<mcp_tailor::server::rmcp::RoleServer>,
-    ) -> Result<(), mcp_tailor::server::rmcp::ErrorData> {
+        _: Option<PaginatedRequestParams>,
+        _: Context,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let boom = Tool::new("boom", "Panics.", JsonObject::new());
+        Ok(ListToolsResult::with_all_items(vec![boom]))
+    }
+
+    async fn call_tool(
+        &self,
+        _: CallToolRequestParams,
+        _: Context,
+    ) -> Result<CallToolResponse, ErrorData> {
+        panic!("a handler's bug")
+    }
+
+    async fn ping(&self, _: Context) -> Result<(), ErrorData> {
         panic!("a handler's bug")
     }
 }
@@ -308,9 +335,12 @@ async fn a_direct_request_whose_handler_panics_is_answered_with_an_error() {
     let (addr, _) = serve(Duration::from_secs(120)).await;
     let mut conn = Conn::connect(addr).await.unwrap();
     let id = open(&mut conn, json!({})).await;
+    // A call (polled where its answer is written) and any other request (a task of its own).
     let ping = json!({"jsonrpc": "2.0", "id": 3, "method": "ping"});
-    let reply = conn.post(&ping, &on(&id)).await.unwrap();
-    assert_eq!(reply.message.unwrap()["error"]["code"], -32603);
+    for request in [call(2, "boom"), ping] {
+        let reply = conn.post(&request, &on(&id)).await.unwrap();
+        assert_eq!(reply.message.unwrap()["error"]["code"], -32603, "{request}");
+    }
     // The connection and the session serve on.
     let reply = conn.post(&call(4, "quick"), &on(&id)).await.unwrap();
     assert_eq!(

@@ -1,8 +1,8 @@
 //! Direct requests (streamable HTTP, 2025 revisions): a session's request served by the
 //! session's handler where rmcp hands it to the session (`SessionManager::create_stream`),
-//! in the connection's own task, past rmcp's session worker and service loop — a channel to
-//! the worker, another to the service loop, a task spawned there, and the same way back
-//! with the answer. rmcp has checked the request by then (its headers, its session, its
+//! past rmcp's session worker and service loop — a channel to the worker, another to the
+//! service loop, a task spawned there, and the same way back with the answer (a call runs
+//! in the connection's own task; `answer`). rmcp has checked the request by then (its headers, its session, its
 //! JSON); the answer's events go out as rmcp's would, through the same stream (`tagged`)
 //! and the same choice of one JSON body (`json_answer`).
 //!
