@@ -2,9 +2,9 @@
 //! session's handler where rmcp hands it to the session (`SessionManager::create_stream`),
 //! past rmcp's session worker and service loop — a channel to the worker, another to the
 //! service loop, a task spawned there, and the same way back with the answer (a call runs
-//! in the connection's own task; `answer`). rmcp has checked the request by then (its headers, its session, its
-//! JSON); the answer's events go out as rmcp's would, through the same stream (`tagged`)
-//! and the same choice of one JSON body (`json_answer`).
+//! in the connection's own task; `answer`). rmcp has checked the request by then (its
+//! headers, its session, its JSON); the answer's events go out as rmcp's would, through the
+//! same stream (`tagged`) and the same choice of one JSON body (`json_answer`).
 //!
 //! rmcp's way stays for every request the worker adds something to. A request goes
 //! direct only when:
@@ -50,8 +50,6 @@ struct Direct {
     calls: Mutex<Vec<Call>>,
     /// Its direct requests so far.
     seq: AtomicU64,
-    /// The retry interval its streams' priming events carry (none: no priming events).
-    retry: Option<Duration>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -123,7 +121,6 @@ impl Directory {
             heard: Mutex::new(Instant::now()),
             calls: Mutex::default(),
             seq: AtomicU64::new(0),
-            retry: self.retry,
         };
         let mut sessions = lock(&self.sessions);
         sessions.retain(|_, d| !d.peer.is_transport_closed() && !d.handler.ended());
@@ -138,7 +135,7 @@ impl Directory {
     /// rmcp's worker hears of session `id` (a message or stream went its way).
     pub(crate) fn heard(&self, id: &SessionId) {
         if let Some(direct) = self.get(id) {
-            *lock(&direct.heard) = Instant::now();
+            direct.heard();
         }
     }
 
@@ -151,9 +148,13 @@ impl Directory {
         Stream(direct)
     }
 
-    /// A message for session `id` that rmcp accepts (no answer expected): a cancellation
-    /// of a direct request cancels it.
+    /// A message for session `id` that rmcp accepts (no answer expected), which its worker
+    /// hears: a cancellation of a direct request cancels it.
     pub(crate) fn accepted(&self, id: &SessionId, message: &ClientJsonRpcMessage) {
+        let Some(direct) = self.get(id) else {
+            return;
+        };
+        direct.heard();
         let JsonRpcMessage::Notification(notification) = message else {
             return;
         };
@@ -161,7 +162,7 @@ impl Directory {
         else {
             return;
         };
-        let (Some(direct), Some(request)) = (self.get(id), &cancelled.params.request_id) else {
+        let Some(request) = &cancelled.params.request_id else {
             return;
         };
         if let Some(call) = lock(&direct.calls).iter().find(|c| c.id == *request) {
@@ -175,41 +176,59 @@ impl Directory {
         answer::resume(self.get(id)?, last)
     }
 
-    /// Session `id`, when `message` may go straight to its handler (the module's rules).
+    /// Session `id`, when `message` may go straight to its handler (the module's rules);
+    /// `None` when it goes rmcp's way, whose worker then hears of the session.
     pub(crate) fn taking(&self, id: &SessionId, message: &ClientJsonRpcMessage) -> Option<Taking> {
-        let refresh = self.refresh?;
-        let JsonRpcMessage::Request(request) = message else {
+        let direct = self.get(id)?;
+        let Some(refresh) = self.refresh.filter(|_| plain(message)) else {
+            direct.heard();
             return None;
         };
-        if matches!(request.request, ClientRequest::InitializeRequest(_))
-            || request.request.get_meta().get_progress_token().is_some()
-        {
-            return None;
-        }
-        let direct = self.get(id)?;
         if direct.peer.is_transport_closed() || direct.handler.ended() {
             self.closed(id);
             return None;
         }
-        if direct.askable && direct.streams.load(Ordering::Relaxed) == 0 {
-            return None;
-        }
         let mut heard = lock(&direct.heard);
-        if heard.elapsed() >= refresh {
+        let asks_unheard = direct.askable && direct.streams.load(Ordering::Relaxed) == 0;
+        if asks_unheard || heard.elapsed() >= refresh {
             *heard = Instant::now();
             return None;
         }
         drop(heard);
-        Some(Taking(direct))
+        Some(Taking {
+            direct,
+            retry: self.retry,
+        })
     }
 }
 
-/// A session taking a request directly ([`Directory::taking`]).
-pub(crate) struct Taking(Arc<Direct>);
+impl Direct {
+    /// rmcp's worker hears of this session.
+    fn heard(&self) {
+        *lock(&self.heard) = Instant::now();
+    }
+}
+
+/// Whether `message` is a request that may go direct by itself: not `initialize`, asking
+/// for no progress.
+fn plain(message: &ClientJsonRpcMessage) -> bool {
+    let JsonRpcMessage::Request(request) = message else {
+        return false;
+    };
+    !matches!(request.request, ClientRequest::InitializeRequest(_))
+        && request.request.get_meta().get_progress_token().is_none()
+}
+
+/// A session taking a request directly ([`Directory::taking`]), its priming events' retry
+/// interval.
+pub(crate) struct Taking {
+    direct: Arc<Direct>,
+    retry: Option<Duration>,
+}
 
 impl Taking {
     /// Starts `request` on the session's handler: its events, to come.
     pub(crate) fn answer(self, request: JsonRpcRequest<ClientRequest>) -> Answer {
-        answer::start(self.0, request.id, request.request)
+        answer::start(self.direct, self.retry, request.id, request.request)
     }
 }

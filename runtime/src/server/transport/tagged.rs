@@ -108,10 +108,7 @@ impl SessionManager for TaggedSessions {
     > + Send {
         let served = match (self.direct.taking(id, &message), message) {
             (Some(taking), JsonRpcMessage::Request(request)) => Ok(taking.answer(request)),
-            (_, message) => {
-                self.direct.heard(id);
-                Err(self.local.create_stream(id, message))
-            }
+            (_, message) => Err(self.local.create_stream(id, message)),
         };
         async move {
             let stream = match served {
@@ -127,7 +124,6 @@ impl SessionManager for TaggedSessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send {
-        self.direct.heard(id);
         self.direct.accepted(id, &message);
         self.local.accept_message(id, message)
     }

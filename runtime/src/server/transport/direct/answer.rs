@@ -18,6 +18,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::task::{Context, Poll};
+use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 /// What a direct request's event ids start with (rmcp's read `index/stream`).
@@ -42,8 +43,13 @@ pub(super) struct Call {
 }
 
 /// Starts `request` of `direct`'s session on its handler, as request `id`: the stream of
-/// its events.
-pub(super) fn start(direct: Arc<Direct>, id: RequestId, mut request: ClientRequest) -> Answer {
+/// its events, a priming event of `retry` first when there is one.
+pub(super) fn start(
+    direct: Arc<Direct>,
+    retry: Option<Duration>,
+    id: RequestId,
+    mut request: ClientRequest,
+) -> Answer {
     let token = CancellationToken::new();
     let mut context = RequestContext::new(id.clone(), direct.peer.clone());
     context.ct = token.child_token();
@@ -92,9 +98,7 @@ pub(super) fn start(direct: Arc<Direct>, id: RequestId, mut request: ClientReque
             answer: answer.clone(),
         });
     }
-    let priming = direct
-        .retry
-        .map(|retry| ServerSseMessage::priming(format!("{PREFIX}{seq}"), retry));
+    let priming = retry.map(|retry| ServerSseMessage::priming(format!("{PREFIX}{seq}"), retry));
     Answer {
         direct,
         seq,
