@@ -5,6 +5,7 @@ use super::Upstream;
 use super::answer::Answer;
 use super::changes::Changes;
 use super::child::Child;
+use super::http_lane::HttpLane;
 use super::inbound::ProgressRoutes;
 use super::lane::Lane;
 use super::legacy_sse::Tasks;
@@ -37,6 +38,8 @@ pub(super) struct Connection {
     /// A line transport's lane (a command's, a legacy HTTP+SSE upstream's), when it began
     /// with `initialize` (`lane`).
     lane: Option<Lane>,
+    /// A streamable HTTP upstream's lane, when it began with `initialize` (`http_lane`).
+    http_lane: Option<HttpLane>,
 }
 
 /// The client a connection opened before any session came is opened as: the gateway, with
@@ -94,9 +97,11 @@ impl Connection {
             written: opening.written,
             changes: None,
             lane: opened.lane,
+            http_lane: opened.http_lane,
         };
         if !connection.legacy() {
             connection.lane = None;
+            connection.http_lane = None;
             let relay = connection.relay().clone();
             connection.changes = Changes::open(connection.peer(), relay).await;
         }
@@ -186,6 +191,11 @@ impl Connection {
     /// Where requests are sent past rmcp's client loop, when they can be (`lane`).
     pub(super) fn lane(&self) -> Option<&Lane> {
         self.lane.as_ref()
+    }
+
+    /// Where requests are posted past rmcp's client worker, when they can be (`http_lane`).
+    pub(super) fn http_lane(&self) -> Option<&HttpLane> {
+        self.http_lane.as_ref()
     }
 
     /// Where the progress of this connection's requests in flight goes.

@@ -22,14 +22,30 @@ pub(super) fn bounded(
                 if size.add(&chunk, limit) {
                     Ok(chunk)
                 } else {
-                    let what = format!("an event exceeded the maximum size of {limit} bytes");
-                    Err(std::io::Error::other(what))
+                    Err(std::io::Error::other(TooLarge(limit)))
                 }
             });
             *failed = chunk.is_err();
             std::future::ready(Some(chunk))
         });
     sse_stream::SseStream::from_bytes_stream(checked).boxed()
+}
+
+/// Why an event stream failed: an event held more than this many bytes.
+#[derive(Debug, thiserror::Error)]
+#[error("an event exceeded the maximum size of {0} bytes")]
+struct TooLarge(usize);
+
+/// Whether `error` ended a [`bounded`] stream for an event over its bound (resuming the
+/// stream would only read that event again).
+pub(super) fn too_large(error: &SseError) -> bool {
+    let sse_stream::Error::Body(error) = error else {
+        return false;
+    };
+    error
+        .downcast_ref::<std::io::Error>()
+        .and_then(std::io::Error::get_ref)
+        .is_some_and(|inner| inner.is::<TooLarge>())
 }
 
 /// The size of the event being read: the fields (comments aside) since the last blank
@@ -76,6 +92,32 @@ impl EventSize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn an_event_over_the_bound_fails_the_stream_as_too_large() {
+        // Nothing else ends a stream so (`too_large` tells it from a broken connection).
+        let broken = sse_stream::Error::Body(Box::new(std::io::Error::other("reset")));
+        assert!(!too_large(&broken));
+        assert!(!too_large(&sse_stream::Error::InvalidLine));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+            let (mut stream, _) = listener.accept().await.unwrap();
+            let _ = stream.read(&mut [0; 1024]).await;
+            let body = format!("data: {}\n\n", "x".repeat(200));
+            let response = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: {}\r\n\r\n{body}",
+                body.len()
+            );
+            stream.write_all(response.as_bytes()).await.unwrap();
+        });
+        let response = reqwest::get(format!("http://{addr}/")).await.unwrap();
+        let mut events = bounded(response, 100);
+        let error = events.next().await.unwrap().unwrap_err();
+        assert!(too_large(&error), "{error}");
+        assert!(events.next().await.is_none());
+    }
 
     #[test]
     fn an_event_is_measured_from_the_last_blank_line_comments_aside() {

@@ -62,7 +62,10 @@ impl ProgressRoutes {
 
     /// Routes `message` when it is progress (`None`): to its request's queue, or kept until
     /// its request is tracked; else gives it back.
-    fn route(&self, message: RxJsonRpcMessage<RoleClient>) -> Option<RxJsonRpcMessage<RoleClient>> {
+    pub(super) fn route(
+        &self,
+        message: RxJsonRpcMessage<RoleClient>,
+    ) -> Option<RxJsonRpcMessage<RoleClient>> {
         let rmcp::model::JsonRpcMessage::Notification(notification) = &message else {
             return Some(message);
         };
@@ -88,19 +91,30 @@ impl ProgressRoutes {
 
 /// An upstream transport whose progress notifications go to their requests' queues as they
 /// are read, each notification with its params as written where they were kept so
-/// (`as_written`); everything else is read by rmcp as it came.
+/// (`as_written`); everything else is read by rmcp as it came — and what a lane read on
+/// the way to its answer that is rmcp's to read (`http_lane`), as if it came so.
 pub(super) struct Inbound<T> {
     inner: T,
     progress: ProgressRoutes,
     written: Written,
+    from_lane: Option<FromLane>,
 }
 
+/// What a lane passes on to rmcp, in the order it read it.
+pub(super) type FromLane = mpsc::UnboundedReceiver<RxJsonRpcMessage<RoleClient>>;
+
 impl<T> Inbound<T> {
-    pub(super) fn new(inner: T, progress: ProgressRoutes, written: Written) -> Self {
+    pub(super) fn new(
+        inner: T,
+        progress: ProgressRoutes,
+        written: Written,
+        from_lane: Option<FromLane>,
+    ) -> Self {
         Inbound {
             inner,
             progress,
             written,
+            from_lane,
         }
     }
 }
@@ -117,7 +131,14 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Inbound<T> {
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
         loop {
-            let mut message = self.inner.receive().await?;
+            // (Both receives lose nothing when the other comes first.)
+            let mut message = match &mut self.from_lane {
+                None => self.inner.receive().await?,
+                Some(from_lane) => tokio::select! {
+                    message = self.inner.receive() => message?,
+                    Some(message) = from_lane.recv() => message,
+                },
+            };
             if let Some(params) = self.written.take_notification(&message) {
                 as_written::attach(&mut message, params);
             }

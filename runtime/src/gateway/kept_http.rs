@@ -6,12 +6,12 @@
 
 use super::http_cause;
 use super::lines::Written;
-use super::post::{Addressed, Answer, post};
+use super::post::{Addressed, Answer, Events, LastTarget, post};
 use futures::StreamExt as _;
 use http::{HeaderName, HeaderValue};
 use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::streamable_http_client::{
-    SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
+    StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
     StreamableHttpResponseLimits,
 };
 use serde_json::Value;
@@ -19,18 +19,21 @@ use sse_stream::Sse;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-type Events = futures::stream::BoxStream<'static, Result<Sse, SseError>>;
-
-/// rmcp's `reqwest` client, keeping what its event streams carry.
+/// rmcp's `reqwest` client, keeping what its event streams carry, and where it posted last.
 #[derive(Clone)]
 pub(super) struct KeptHttp {
     client: reqwest::Client,
     written: Written,
+    last: LastTarget,
 }
 
 impl KeptHttp {
-    pub(super) fn new(client: reqwest::Client, written: Written) -> Self {
-        KeptHttp { client, written }
+    pub(super) fn new(client: reqwest::Client, written: Written, last: LastTarget) -> Self {
+        KeptHttp {
+            client,
+            written,
+            last,
+        }
     }
 
     fn keep_answer(&self, answer: Answer) -> Answer {
@@ -128,15 +131,22 @@ impl StreamableHttpClient for KeptHttp {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
     ) -> Answer {
+        let to = Addressed {
+            uri,
+            session_id,
+            auth_header,
+            custom_headers,
+        };
+        self.last.saw(&message, &to);
         let answer = if matches!(message, ClientJsonRpcMessage::Request(_)) {
-            let to = Addressed {
+            post(&self.client, &self.written, message, to, limits).await
+        } else {
+            let Addressed {
                 uri,
                 session_id,
                 auth_header,
                 custom_headers,
-            };
-            post(&self.client, &self.written, message, to, limits).await
-        } else {
+            } = to;
             self.client
                 .post_message_with_response_limits(
                     uri,

@@ -26,6 +26,47 @@ use tokio::sync::oneshot;
 /// The first id and progress token a lane gives.
 const FIRST: i64 = 1 << 40;
 
+/// The request ids and progress tokens a lane gives: numbers from 2^40 up, where rmcp's own
+/// (counted from 0 in 32 bits) never reach; no two alike.
+pub(super) struct Numbers(AtomicI64);
+
+impl Default for Numbers {
+    fn default() -> Self {
+        Numbers(AtomicI64::new(FIRST))
+    }
+}
+
+impl Numbers {
+    /// A request id no other request of this upstream has.
+    pub(super) fn id(&self) -> RequestId {
+        RequestId::Number(self.0.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// A progress token no other request of this upstream has.
+    pub(super) fn progress_token(&self) -> ProgressToken {
+        ProgressToken(self.id())
+    }
+}
+
+/// `request` as the JSON-RPC request `id` a lane writes, with `meta` as its `_meta` (the
+/// client's, its progress token replaced by `progress`, or removed without one); and what
+/// it asks, for its answer to be read as.
+pub(super) fn written(
+    mut request: ClientRequest,
+    mut meta: RequestMetaObject,
+    progress: Option<ProgressToken>,
+    id: RequestId,
+) -> serde_json::Result<(Vec<u8>, Option<Asked>)> {
+    meta.0.shift_remove("progressToken");
+    if let Some(token) = progress {
+        meta.set_progress_token(token);
+    }
+    *request.get_meta_mut() = meta;
+    let asked = Asked::of(&request);
+    let message: TxJsonRpcMessage<RoleClient> = JsonRpcMessage::request(request, id);
+    Ok((serde_json::to_vec(&message)?, asked))
+}
+
 /// Where a line transport's messages go: a command's stdin, or a legacy HTTP+SSE
 /// upstream's POSTs (`legacy_sse`).
 pub(super) type Writer = Box<dyn tokio::io::AsyncWrite + Send + Unpin>;
@@ -41,7 +82,7 @@ struct Shared {
     stdin: Stdin,
     /// Each request in flight's waiter, by id; `None` once the upstream's stdout ended.
     waiting: Mutex<Option<HashMap<RequestId, oneshot::Sender<Value>>>>,
-    next: AtomicI64,
+    numbers: Numbers,
 }
 
 /// Why a request sent on a lane has no answer.
@@ -72,7 +113,7 @@ impl Lane {
         Lane(Arc::new(Shared {
             stdin,
             waiting: Mutex::new(Some(HashMap::new())),
-            next: AtomicI64::new(FIRST),
+            numbers: Numbers::default(),
         }))
     }
 
@@ -85,9 +126,7 @@ impl Lane {
 
     /// A progress token no other request of this upstream has.
     pub(super) fn progress_token(&self) -> ProgressToken {
-        ProgressToken(RequestId::Number(
-            self.0.next.fetch_add(1, Ordering::Relaxed),
-        ))
+        self.0.numbers.progress_token()
     }
 
     /// Sends `request` with `meta` as its `_meta` (the client's, its progress token
@@ -95,19 +134,12 @@ impl Lane {
     /// is [`Sent::answer`].
     pub(super) async fn send(
         &self,
-        mut request: ClientRequest,
-        mut meta: RequestMetaObject,
+        request: ClientRequest,
+        meta: RequestMetaObject,
         progress: Option<ProgressToken>,
     ) -> Result<Sent, LaneError> {
-        meta.0.shift_remove("progressToken");
-        if let Some(token) = progress {
-            meta.set_progress_token(token);
-        }
-        *request.get_meta_mut() = meta;
-        let id = RequestId::Number(self.0.next.fetch_add(1, Ordering::Relaxed));
-        let asked = Asked::of(&request);
-        let message: TxJsonRpcMessage<RoleClient> = JsonRpcMessage::request(request, id.clone());
-        let mut line = serde_json::to_vec(&message)?;
+        let id = self.0.numbers.id();
+        let (mut line, asked) = written(request, meta, progress, id.clone())?;
         line.push(b'\n');
         let (waiter, answer) = oneshot::channel();
         self.waiting()

@@ -57,6 +57,7 @@ mod connection;
 mod downstream;
 mod event_size;
 mod forward;
+mod http_lane;
 mod inbound;
 mod input;
 mod kept_http;

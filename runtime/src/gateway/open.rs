@@ -3,11 +3,13 @@
 //! HTTP+SSE server (`legacy_sse`); and why it failed, in the user's terms.
 
 use super::child::{Child, UpstreamExit};
-use super::inbound::{Inbound, ProgressRoutes};
+use super::http_lane::HttpLane;
+use super::inbound::{FromLane, Inbound, ProgressRoutes};
 use super::kept_http::KeptHttp;
 use super::lane::Lane;
 use super::legacy_sse::{self, NotOpened, SseLines, Tasks};
 use super::lines::{Lines, Written};
+use super::post::LastTarget;
 use super::relay::Relay;
 use super::{http_cause, innermost};
 use http::{HeaderMap, HeaderName, HeaderValue};
@@ -199,6 +201,8 @@ pub(super) struct Opened {
     pub(super) stream: Option<Tasks>,
     /// A line transport's lane (a command's, a legacy HTTP+SSE upstream's).
     pub(super) lane: Option<Lane>,
+    /// A streamable HTTP upstream's lane.
+    pub(super) http_lane: Option<HttpLane>,
 }
 
 impl Opening {
@@ -217,17 +221,20 @@ impl Opening {
     }
 
     /// The handshake over `transport` as `lifecycle` says, what the upstream says routed
-    /// and kept as written (`Inbound`); its error, `None` when no answer came in time.
+    /// and kept as written (`Inbound`, with what a lane passes on, `from_lane`); its
+    /// error, `None` when no answer came in time.
     async fn serve<T>(
         &self,
         transport: T,
         lifecycle: ClientLifecycleMode,
+        from_lane: Option<FromLane>,
     ) -> Result<RunningService<RoleClient, Relay>, Option<ClientInitializeError>>
     where
         T: Transport<RoleClient> + Send + 'static,
         T::Error: Send + Sync + 'static,
     {
-        let transport = Inbound::new(transport, self.progress.clone(), self.written.clone());
+        let (progress, written) = (self.progress.clone(), self.written.clone());
+        let transport = Inbound::new(transport, progress, written, from_lane);
         let served = self
             .relay
             .clone()
@@ -252,12 +259,13 @@ impl Opening {
             })?;
         let lines = Lines::new(Box::new(stdout), Box::new(stdin), self.written.clone());
         let lane = Some(lines.lane());
-        match self.serve(lines, lifecycle).await {
+        match self.serve(lines, lifecycle, None).await {
             Ok(service) => Ok(Opened {
                 service,
                 child: Some(child),
                 stream: None,
                 lane,
+                http_lane: None,
             }),
             // A process that ended says how, and what it wrote last.
             Err(failed) => Err(match child.exit(EXIT_WAIT).await {
@@ -329,14 +337,25 @@ impl Opening {
             .iter()
             .map(|(name, value)| (name.clone(), value.clone()))
             .collect();
-        let client = KeptHttp::new(http.clone(), self.written.clone());
+        let last = LastTarget::default();
+        let client = KeptHttp::new(http.clone(), self.written.clone(), last.clone());
         let transport = StreamableHttpClientTransport::with_client(client, config);
-        let service = self.serve(transport, lifecycle).await?;
+        let (to_rmcp, from_lane) = tokio::sync::mpsc::unbounded_channel();
+        let http_lane = HttpLane::new(
+            http.clone(),
+            last,
+            to_rmcp,
+            self.progress.clone(),
+            self.written.clone(),
+            Arc::new(resumption()),
+        );
+        let service = self.serve(transport, lifecycle, Some(from_lane)).await?;
         Ok(Opened {
             service,
             child: None,
             stream: None,
             lane: None,
+            http_lane: Some(http_lane),
         })
     }
 
@@ -344,7 +363,10 @@ impl Opening {
     async fn legacy_sse(&self, sse: SseLines) -> Result<Opened, UpstreamError> {
         let lines = Lines::new(sse.read, sse.write, self.written.clone());
         let lane = Some(lines.lane());
-        let service = match self.serve(lines, ClientLifecycleMode::Initialize).await {
+        let service = match self
+            .serve(lines, ClientLifecycleMode::Initialize, None)
+            .await
+        {
             Ok(service) => service,
             Err(Some(e)) => {
                 let why = format!("as a legacy HTTP+SSE server: {}", cause(&e));
@@ -357,6 +379,7 @@ impl Opening {
             child: None,
             stream: Some(sse.tasks),
             lane,
+            http_lane: None,
         })
     }
 }

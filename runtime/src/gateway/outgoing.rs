@@ -1,8 +1,9 @@
-//! A forwarded request sent upstream: on the connection's lane where it has one (`lane`),
-//! else through rmcp's peer; either way, what the forwarding task waits on.
+//! A forwarded request sent upstream: on the connection's lane where it has one (`lane`,
+//! `http_lane`), else through rmcp's peer; either way, what the forwarding task waits on.
 
 use super::answer::unavailable;
 use super::connection::Connection;
+use super::http_lane::{HttpLane, by_rmcp};
 use super::inbound::ProgressQueue;
 use super::lane::Lane;
 use super::open::transport_cause;
@@ -50,14 +51,16 @@ pub(super) async fn send(
     meta: RequestMetaObject,
     progress: bool,
 ) -> Result<Outgoing<impl Future<Output = Answered> + use<>>, ErrorData> {
-    Ok(match connection.lane() {
-        Some(lane) => on_lane(connection, lane, request, meta, progress)
-            .await?
-            .map(Either::Left),
-        None => through_rmcp(connection, request, meta, progress)
-            .await?
-            .map(Either::Right),
-    })
+    if let Some(lane) = connection.lane() {
+        let sent = on_lane(connection, lane, request, meta, progress).await?;
+        return Ok(sent.map(Either::Left));
+    }
+    if let Some(lane) = connection.http_lane() {
+        let sent = on_http_lane(connection, lane, request, meta, progress)?;
+        return Ok(sent.map(|answer| Either::Right(Either::Left(answer))));
+    }
+    let sent = through_rmcp(connection, request, meta, progress).await?;
+    Ok(sent.map(|answer| Either::Right(Either::Right(answer))))
 }
 
 /// On the lane: a progress token upstream only for a client that asked for progress.
@@ -85,6 +88,47 @@ async fn on_lane(
             Err(error) => Err(unavailable(&error.to_string())),
         }
     };
+    Ok(Outgoing {
+        id,
+        token,
+        progress,
+        answer,
+    })
+}
+
+/// On the HTTP lane: posted once its answer is awaited; a progress token upstream only for
+/// a client that asked for progress. (The answer is boxed: its HTTP client's futures would
+/// make every forwarded request's future larger, which a debug build's stack did not hold.)
+fn on_http_lane(
+    connection: &Arc<Connection>,
+    lane: &HttpLane,
+    request: ClientRequest,
+    meta: RequestMetaObject,
+    progress: bool,
+) -> Result<Outgoing<impl Future<Output = Answered> + use<>>, ErrorData> {
+    let token = progress.then(|| lane.progress_token());
+    let progress = token
+        .clone()
+        .map(|token| connection.progress().track(token));
+    let asking = lane.prepare(request, meta, token.clone());
+    let asking = asking.map_err(|e| unavailable(&format!("the request cannot be written: {e}")))?;
+    let id = asking.id.clone();
+    let (lane, connection) = (lane.clone(), connection.clone());
+    let answer = Box::pin(async move {
+        match lane
+            .ask(asking, || by_rmcp(connection.peer().clone()))
+            .await
+        {
+            Ok((JsonRpcMessage::Response(response), written)) => {
+                let result =
+                    written.and_then(|mut written| written.get_mut("result").map(Value::take));
+                Ok((response.result, result))
+            }
+            Ok((JsonRpcMessage::Error(error), _)) => Err(error.error),
+            Ok(_) => Err(unavailable("the upstream's answer is no answer")),
+            Err(why) => Err(unavailable(&why)),
+        }
+    });
     Ok(Outgoing {
         id,
         token,

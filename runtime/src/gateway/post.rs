@@ -7,33 +7,41 @@
 //! written on its way), and any other response becomes what rmcp's client makes of it —
 //! a legacy server's refusal of `server/discover` included, which rmcp's lifecycle reads
 //! to fall back to `initialize`. Notifications and answers are posted by rmcp's client:
-//! nothing comes back to them.
+//! nothing comes back to them. The HTTP lane (`http_lane`) posts its requests the same way
+//! ([`send`]), to where rmcp last posted ([`LastTarget`]).
 
 use super::event_size::bounded;
 use super::lines::Written;
 use super::read::{Asked, read};
-use http::header::{ACCEPT, CONTENT_TYPE, RETRY_AFTER, WWW_AUTHENTICATE};
+use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, RETRY_AFTER, WWW_AUTHENTICATE};
 use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use rmcp::ErrorData;
 use rmcp::model::{
     ClientJsonRpcMessage, ClientRequest, JsonRpcMessage, RequestId, ServerJsonRpcMessage,
 };
 use rmcp::transport::streamable_http_client::{
-    AuthRequiredError, HttpStatusError, InsufficientScopeError, StreamableHttpError,
+    AuthRequiredError, HttpStatusError, InsufficientScopeError, SseError, StreamableHttpError,
     StreamableHttpPostResponse, StreamableHttpResponseLimits,
 };
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// What a POST comes back as, for rmcp's worker.
 pub(super) type Answer = Result<StreamableHttpPostResponse, StreamableHttpError<reqwest::Error>>;
 
-/// The session header, as rmcp's client names it.
-const SESSION: &str = "Mcp-Session-Id";
+/// The session header.
+const SESSION: HeaderName = HeaderName::from_static("mcp-session-id");
+
+/// What a request accepts back, as rmcp's client says it.
+const ACCEPTED: &str = "text/event-stream, application/json";
+
+/// An event stream's events, as rmcp's client reads them.
+pub(super) type Events = futures::stream::BoxStream<'static, Result<sse_stream::Sse, SseError>>;
 
 /// Where and with what a message is posted: the arguments rmcp's worker posts with.
+#[derive(Clone, PartialEq)]
 pub(super) struct Addressed {
     pub(super) uri: Arc<str>,
     pub(super) session_id: Option<Arc<str>>,
@@ -54,77 +62,197 @@ pub(super) async fn post(
     let JsonRpcMessage::Request(request) = message else {
         return Err(unexpected("only a request is posted here".into()));
     };
-    let mut posting = client
-        .post(&*to.uri)
-        .header(ACCEPT, "text/event-stream, application/json")
-        .header(CONTENT_TYPE, "application/json");
-    if let Some(token) = to.auth_header {
-        posting = posting.bearer_auth(token);
+    let target = Target::of(&to)?;
+    let asked = Asked::of(&request.request);
+    let discover = matches!(request.request, ClientRequest::DiscoverRequest(_));
+    match send(client, &target, body, request.id, discover, limits).await {
+        Received::Json(answer, session) => {
+            let typed = read(&answer, |_| asked)
+                .map_err(|e| unexpected(format!("the answer is not a JSON-RPC message: {e}")))?;
+            if let Value::Object(answer) = answer {
+                written.keep_answer(answer);
+            }
+            Ok(StreamableHttpPostResponse::Json(typed, session))
+        }
+        Received::Events(events, session) => Ok(StreamableHttpPostResponse::Sse(events, session)),
+        Received::Other(answer) => *answer,
     }
-    for (name, value) in to.custom_headers {
-        posting = posting.header(name, value);
+}
+
+/// Where a request is posted, ready to post again and again: its URL parsed, and every
+/// header it carries (the session's, the credential, the protocol version…).
+pub(super) struct Target {
+    url: reqwest::Url,
+    headers: HeaderMap,
+    /// Whether it names a session.
+    attached: bool,
+    /// What it was made of.
+    to: Addressed,
+}
+
+impl Target {
+    /// Where `to` says, with the headers rmcp's client sends a request with.
+    pub(super) fn of(to: &Addressed) -> Result<Target, StreamableHttpError<reqwest::Error>> {
+        let url = reqwest::Url::parse(&to.uri)
+            .map_err(|e| unexpected(format!("the upstream's URL {}: {e}", to.uri)))?;
+        let mut headers = HeaderMap::with_capacity(4 + to.custom_headers.len());
+        headers.insert(ACCEPT, HeaderValue::from_static(ACCEPTED));
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        if let Some(token) = &to.auth_header {
+            let mut bearer = HeaderValue::try_from(format!("Bearer {token}"))
+                .map_err(|e| unexpected(format!("the credential is no header value: {e}")))?;
+            bearer.set_sensitive(true);
+            headers.insert(AUTHORIZATION, bearer);
+        }
+        for (name, value) in &to.custom_headers {
+            headers.append(name.clone(), value.clone());
+        }
+        if let Some(session) = &to.session_id {
+            let session = HeaderValue::from_str(session)
+                .map_err(|e| unexpected(format!("the session id is no header value: {e}")))?;
+            headers.insert(SESSION, session);
+        }
+        Ok(Target {
+            url,
+            headers,
+            attached: to.session_id.is_some(),
+            to: to.clone(),
+        })
     }
-    let attached = to.session_id.is_some();
-    if let Some(session) = to.session_id {
-        posting = posting.header(SESSION, &*session);
+
+    /// Its URL.
+    pub(super) fn url(&self) -> &reqwest::Url {
+        &self.url
     }
-    let response = posting
+
+    /// The headers to GET its event stream with: a request's, but its body's type.
+    pub(super) fn stream_headers(&self) -> HeaderMap {
+        let mut headers = self.headers.clone();
+        headers.remove(CONTENT_TYPE);
+        headers
+    }
+}
+
+/// Where rmcp's client last posted a message of the session it keeps (its id and headers,
+/// a new session's once rmcp opened one again), for the requests the gateway posts itself
+/// (`http_lane`); `None` until the session is open.
+#[derive(Clone, Default)]
+pub(super) struct LastTarget(Arc<Mutex<Option<Arc<Target>>>>);
+
+impl LastTarget {
+    /// rmcp's client posts `message` to `to`: kept unless `message` opens a session (an
+    /// `initialize`, which names none yet).
+    pub(super) fn saw(&self, message: &ClientJsonRpcMessage, to: &Addressed) {
+        if let JsonRpcMessage::Request(request) = message
+            && matches!(request.request, ClientRequest::InitializeRequest(_))
+        {
+            return;
+        }
+        let mut last = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if last.as_ref().is_some_and(|last| last.to == *to) {
+            return;
+        }
+        // A target that cannot be made is left to rmcp's client, which reports it.
+        *last = Target::of(to).ok().map(Arc::new);
+    }
+
+    /// Where to post a request of the session now.
+    pub(super) fn get(&self) -> Option<Arc<Target>> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+/// What posting a request came back as, before it is read as a JSON-RPC message.
+pub(super) enum Received {
+    /// An answer in one JSON body, as written; the session the response named.
+    Json(Value, Option<String>),
+    /// An event stream, its events bounded in size; the session the response named.
+    Events(Events, Option<String>),
+    /// Anything else, as rmcp's client makes of it: accepted, an error answer, a failure
+    /// (rare, and large: boxed).
+    Other(Box<Answer>),
+}
+
+/// Posts `body`, request `id` (a `server/discover` when `discover`), to `target`.
+pub(super) async fn send(
+    client: &reqwest::Client,
+    target: &Target,
+    body: impl Into<reqwest::Body>,
+    id: RequestId,
+    discover: bool,
+    limits: StreamableHttpResponseLimits,
+) -> Received {
+    let posting = client
+        .post(target.url.clone())
+        .headers(target.headers.clone())
         .body(body)
-        .send()
-        .await
-        .map_err(StreamableHttpError::Client)?;
+        .send();
+    let response = match posting.await {
+        Ok(response) => response,
+        Err(e) => return other(Err(StreamableHttpError::Client(e))),
+    };
     let status = response.status();
     let headers = response.headers();
-    if let Some(refusal) = refused(status, headers)? {
-        return Err(refusal);
+    match refused(status, headers) {
+        Ok(Some(refusal)) | Err(refusal) => return other(Err(refusal)),
+        Ok(None) => {}
     }
     if matches!(status, StatusCode::ACCEPTED | StatusCode::NO_CONTENT) {
-        return Ok(StreamableHttpPostResponse::Accepted);
+        return other(Ok(StreamableHttpPostResponse::Accepted));
     }
+    let attached = target.attached;
     if status == StatusCode::NOT_FOUND && attached {
-        return Err(StreamableHttpError::SessionExpired);
+        return other(Err(StreamableHttpError::SessionExpired));
     }
     let session = headers
         .get(SESSION)
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
-    let content_type = headers
-        .get(CONTENT_TYPE)
-        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    let content_type = headers.get(CONTENT_TYPE);
     let is = |essence: &str| {
         content_type
-            .as_deref()
+            .and_then(|ct| ct.to_str().ok())
             .is_some_and(|ct| media_type(ct, essence))
     };
     let (json, sse) = (is("application/json"), is("text/event-stream"));
+    let content_type =
+        || content_type.map(|ct| String::from_utf8_lossy(ct.as_bytes()).into_owned());
     if !status.is_success() {
         // A legacy server's refusal of discovery, before any session: rmcp's fallback.
-        let discover = matches!(request.request, ClientRequest::DiscoverRequest(_));
-        let fallback = (discover && !attached).then_some(request.id.clone());
+        let fallback = (discover && !attached).then_some(id.clone());
         let posted = Posted {
-            id: request.id,
+            id,
             attached,
             fallback,
         };
-        return failed(response, json, session, posted, limits).await;
+        return other(failed(response, json, session, posted, limits).await);
     }
     if sse {
         let events = bounded(response, limits.max_sse_event_size);
-        return Ok(StreamableHttpPostResponse::Sse(events, session));
+        return Received::Events(events, session);
     }
     if !json {
-        return Err(StreamableHttpError::UnexpectedContentType(content_type));
+        let unexpected = StreamableHttpError::UnexpectedContentType(content_type());
+        return other(Err(unexpected));
     }
-    let body = whole(response, limits.max_json_response_size).await?;
-    let answer = serde_json::from_slice::<Value>(&body)
-        .map_err(|e| unexpected(format!("the answer is not JSON: {e}")))?;
-    let asked = Asked::of(&request.request);
-    let typed = read(&answer, |_| asked)
-        .map_err(|e| unexpected(format!("the answer is not a JSON-RPC message: {e}")))?;
-    if let Value::Object(answer) = answer {
-        written.keep_answer(answer);
+    let body = match whole(response, limits.max_json_response_size).await {
+        Ok(body) => body,
+        Err(e) => return other(Err(e)),
+    };
+    match serde_json::from_slice::<Value>(&body) {
+        Ok(answer) => Received::Json(answer, session),
+        Err(e) => {
+            let unexpected = unexpected(format!("the answer is not JSON: {e}"));
+            other(Err(unexpected))
+        }
     }
-    Ok(StreamableHttpPostResponse::Json(typed, session))
+}
+
+fn other(answer: Answer) -> Received {
+    Received::Other(Box::new(answer))
 }
 
 /// What a failed POST asked: its request's id, whether it named a session, and for a
