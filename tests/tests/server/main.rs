@@ -10,6 +10,7 @@ mod cursors;
 mod direct;
 mod eval;
 mod gateway;
+mod gateway_calls;
 mod handler_context;
 mod inspect;
 mod instructions;
