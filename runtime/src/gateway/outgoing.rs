@@ -12,6 +12,7 @@ use rmcp::ErrorData;
 use rmcp::model::{
     ClientRequest, JsonRpcMessage, ProgressToken, RequestId, RequestMetaObject, ServerResult,
 };
+use rmcp::service::{RoleClient, RxJsonRpcMessage};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -79,14 +80,11 @@ async fn on_lane(
     let mut sent = sent.map_err(|e| unavailable(&e.to_string()))?;
     let id = sent.id.clone();
     let answer = async move {
-        match sent.answer().await {
-            Ok((JsonRpcMessage::Response(response), mut written)) => {
-                Ok((response.result, written.get_mut("result").map(Value::take)))
-            }
-            Ok((JsonRpcMessage::Error(error), _)) => Err(error.error),
-            Ok(_) => Err(unavailable("the upstream's answer is no answer")),
-            Err(error) => Err(unavailable(&error.to_string())),
-        }
+        let read = sent.answer().await;
+        answered(
+            read.map(|(message, written)| (message, Some(written)))
+                .map_err(|e| e.to_string()),
+        )
     };
     Ok(Outgoing {
         id,
@@ -115,19 +113,10 @@ fn on_http_lane(
     let id = asking.id.clone();
     let (lane, connection) = (lane.clone(), connection.clone());
     let answer = Box::pin(async move {
-        match lane
-            .ask(asking, || by_rmcp(connection.peer().clone()))
-            .await
-        {
-            Ok((JsonRpcMessage::Response(response), written)) => {
-                let result =
-                    written.and_then(|mut written| written.get_mut("result").map(Value::take));
-                Ok((response.result, result))
-            }
-            Ok((JsonRpcMessage::Error(error), _)) => Err(error.error),
-            Ok(_) => Err(unavailable("the upstream's answer is no answer")),
-            Err(why) => Err(unavailable(&why)),
-        }
+        answered(
+            lane.ask(asking, || by_rmcp(connection.peer().clone()))
+                .await,
+        )
     });
     Ok(Outgoing {
         id,
@@ -135,6 +124,20 @@ fn on_http_lane(
         progress,
         answer,
     })
+}
+
+/// A lane's answer (as rmcp's types read it, and as written where it was kept), or why
+/// there is none: the result and its form as written, or the upstream's error.
+fn answered(answer: Result<(RxJsonRpcMessage<RoleClient>, Option<Value>), String>) -> Answered {
+    match answer {
+        Ok((JsonRpcMessage::Response(response), written)) => {
+            let result = written.and_then(|mut written| written.get_mut("result").map(Value::take));
+            Ok((response.result, result))
+        }
+        Ok((JsonRpcMessage::Error(error), _)) => Err(error.error),
+        Ok(_) => Err(unavailable("the upstream's answer is no answer")),
+        Err(why) => Err(unavailable(&why)),
+    }
 }
 
 /// Through rmcp's peer, which gives every request a progress token.

@@ -457,6 +457,31 @@ pub async fn ask_name(call: &CallContext) -> Result<Value, String> {
 #[derive(Clone)]
 pub struct Answering;
 
+/// An [`Answering`] client of `server` over `transport`: an in-process stdio pipe, or
+/// streamable HTTP at `addr` (where `server` is served).
+pub async fn answering<H: ServerHandler + Clone>(
+    server: &Server<H>,
+    addr: SocketAddr,
+    transport: &str,
+) -> RunningService<RoleClient, Answering> {
+    use mcp_tailor::server::rmcp::ServiceExt as _;
+    match transport {
+        "stdio" => {
+            let (client_io, server_io) = tokio::io::duplex(1 << 20);
+            let served = server.clone();
+            tokio::spawn(async move {
+                let _ = served.serve_transport(tokio::io::split(server_io)).await;
+            });
+            Answering.serve(tokio::io::split(client_io)).await.unwrap()
+        }
+        _ => {
+            let url = format!("http://{addr}/mcp");
+            let transport = StreamableHttpClientTransport::from_uri(url);
+            Answering.serve(transport).await.unwrap()
+        }
+    }
+}
+
 #[allow(deprecated)] // rmcp marks sampling deprecated (SEP-2577); clients still answer it.
 impl mcp_tailor::server::rmcp::ClientHandler for Answering {
     fn get_info(&self) -> mcp_tailor::server::rmcp::model::ClientConfig {

@@ -7,7 +7,6 @@
 
 use crate::common::*;
 use mcp_tailor::gateway::{Gateway, Upstream};
-use mcp_tailor::server::rmcp::ServiceExt as _;
 use mcp_tailor::server::rmcp::model::{
     CallToolRequest, CallToolRequestParams, ClientRequest, CreateMessageRequestParams,
     LoggingLevel, SamplingMessage, SetLevelRequestParams,
@@ -80,14 +79,8 @@ async fn what_a_call_hears_on_its_upstream_stream_reaches_its_client() {
         let client = connect(&gateway, transport, "codex", Era::Legacy).await;
         let level = SetLevelRequestParams::new(LoggingLevel::Info);
         client.set_level(level).await.unwrap();
-        let handle = client
-            .send_cancellable_request(
-                ClientRequest::CallToolRequest(CallToolRequest::new(call_of::<Working>())),
-                Default::default(),
-            )
-            .await
-            .unwrap();
-        let answered = handle.await_response().await.unwrap();
+        // (rmcp's client asks for progress on every request.)
+        let answered = client.call_tool(call_of::<Working>()).await.unwrap();
         let answered = serde_json::to_value(answered).unwrap();
         assert_eq!(answered["structuredContent"], json!({"done": true}));
         // rmcp runs each notification's handler on a task of its own: a moment for them.
@@ -136,24 +129,7 @@ async fn what_the_upstream_asks_during_a_call_its_client_answers() {
     let gateway = gateway(upstream(cancelled).await).await;
     let addr = http_server(&gateway).await;
     for transport in ["stdio", "http"] {
-        let client = match transport {
-            "stdio" => {
-                let (client_io, server_io) = tokio::io::duplex(1 << 20);
-                let served = gateway.clone();
-                tokio::spawn(async move {
-                    let _ = served.serve_transport(tokio::io::split(server_io)).await;
-                });
-                Answering.serve(tokio::io::split(client_io)).await.unwrap()
-            }
-            _ => {
-                let url = format!("http://{addr}/mcp");
-                let transport =
-                    mcp_tailor::server::rmcp::transport::StreamableHttpClientTransport::from_uri(
-                        url,
-                    );
-                Answering.serve(transport).await.unwrap()
-            }
-        };
+        let client = answering(&gateway, addr, transport).await;
         let result = client.call_tool(call_of::<Asking>()).await.unwrap();
         let result = serde_json::to_value(result).unwrap();
         assert_eq!(

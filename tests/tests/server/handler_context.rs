@@ -264,7 +264,6 @@ pub struct Ask {}
 #[tokio::test]
 #[allow(deprecated)]
 async fn handlers_ask_the_clients_model_and_user() {
-    use mcp_tailor::server::rmcp::ServiceExt as _;
     use mcp_tailor::server::rmcp::model::{CreateMessageRequestParams, SamplingMessage};
     let server = Server::builder()
         .tool(|_: Ask, call: CallContext| async move {
@@ -288,23 +287,7 @@ async fn handlers_ask_the_clients_model_and_user() {
         .unwrap();
     let addr = http_server(&server).await;
     for transport in ["stdio", "http"] {
-        let client = match transport {
-            "stdio" => {
-                let (client_io, server_io) = tokio::io::duplex(1 << 20);
-                let served = server.clone();
-                tokio::spawn(async move {
-                    let _ = served.serve_transport(tokio::io::split(server_io)).await;
-                });
-                Answering.serve(tokio::io::split(client_io)).await.unwrap()
-            }
-            _ => {
-                let transport =
-                    mcp_tailor::server::rmcp::transport::StreamableHttpClientTransport::from_uri(
-                        format!("http://{addr}/mcp"),
-                    );
-                Answering.serve(transport).await.unwrap()
-            }
-        };
+        let client = answering(&server, addr, transport).await;
         let mut params = CallToolRequestParams::new("ask");
         params.arguments = Some(Default::default());
         let result = serde_json::to_value(client.call_tool(params).await.unwrap()).unwrap();

@@ -140,6 +140,12 @@ async fn not_reopened() -> Result<(), String> {
     panic!("the session was not lost")
 }
 
+/// Why a call on `lane` (in a session not lost) has no answer.
+async fn failed_call(lane: &HttpLane) -> String {
+    let asking = lane.prepare(call(), Default::default(), None).unwrap();
+    lane.ask(asking, not_reopened).await.unwrap_err()
+}
+
 #[tokio::test]
 async fn a_request_is_posted_where_rmcp_posted_last_and_read_as_asked() {
     let (lane, _) = lane();
@@ -295,10 +301,7 @@ async fn a_stream_that_cannot_be_resumed_fails_its_request() {
     ])
     .await;
     seen(&lane.0.last, &uri, "s1");
-    let ask = async || {
-        let asking = lane.prepare(call(), Default::default(), None).unwrap();
-        lane.ask(asking, not_reopened).await.unwrap_err()
-    };
+    let ask = || failed_call(&lane);
     assert_eq!(
         ask().await,
         "the upstream ended the answer's stream before answering"
@@ -374,10 +377,7 @@ async fn an_error_answer_is_the_answer_and_anything_else_a_failure() {
         (error.id, &*error.error.message),
         (Some(id), "no such tool")
     );
-    let ask = async || {
-        let asking = lane.prepare(call(), Default::default(), None).unwrap();
-        lane.ask(asking, not_reopened).await.unwrap_err()
-    };
+    let ask = || failed_call(&lane);
     assert_eq!(
         ask().await,
         "the upstream accepted the request without answering it"
