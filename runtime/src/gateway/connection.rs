@@ -57,8 +57,20 @@ impl Connection {
     /// 2026-07-28 (the connection of stateless requests). A streamable HTTP upstream is sent
     /// the `Authorization` of `credential`; a URL that turns out to serve the legacy HTTP+SSE
     /// transport is spoken to in it (`legacy_sse`), with `initialize`, and `learned` keeps
-    /// that for the next connections.
+    /// that for the next connections. (Opening is boxed: its futures — a process, an HTTP
+    /// client, rmcp's handshake — would otherwise be part of every request's that may open
+    /// a connection, too large for a debug build's stack.)
     pub(super) async fn open(
+        upstream: &Upstream,
+        learned: &Learned,
+        client: ClientConfig,
+        legacy: bool,
+        credential: &Credential,
+    ) -> Result<Connection, UpstreamError> {
+        Box::pin(Self::opened(upstream, learned, client, legacy, credential)).await
+    }
+
+    async fn opened(
         upstream: &Upstream,
         learned: &Learned,
         client: ClientConfig,

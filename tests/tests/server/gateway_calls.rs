@@ -139,3 +139,26 @@ async fn what_the_upstream_asks_during_a_call_its_client_answers() {
         );
     }
 }
+
+#[test]
+fn a_request_opening_an_upstream_session_fits_in_half_a_thread_s_stack() {
+    // A debug build's futures are large, and tokio's threads have 2 MiB: a session's first
+    // request through the gateway (which opens its upstream session) takes under half.
+    let served = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(|| {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async {
+                let (cancelled, _) = tokio::sync::mpsc::unbounded_channel();
+                let gateway = gateway(upstream(cancelled).await).await;
+                let client = connect(&gateway, "stdio", "codex", Era::Legacy).await;
+                let answered = client.call_tool(call_of::<Working>()).await.unwrap();
+                serde_json::to_value(answered).unwrap()["structuredContent"].clone()
+            })
+        })
+        .unwrap();
+    assert_eq!(served.join().unwrap(), json!({"done": true}));
+}

@@ -71,8 +71,8 @@ pub(crate) async fn wrapped_tools<H: ServerHandler>(
         });
         // The handler's own error reaches the client as it said it (a gateway's upstream
         // answered so); it is reported all the same.
-        let page = wrapped
-            .list_tools(params, context.clone())
+        // (Boxed, as every call into the wrapped handler: `session::handler`.)
+        let page = Box::pin(wrapped.list_tools(params, context.clone()))
             .await
             .inspect_err(|e| {
                 let cause = format!("the wrapped handler's tools/list failed: {e}");
