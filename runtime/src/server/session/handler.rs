@@ -9,39 +9,34 @@
 //! wrapped, 754 KiB of a thread's 2 MiB stack unboxed, 117 KiB boxed).
 #![allow(deprecated)] // rmcp marks logging, resource subscriptions and roots deprecated.
 
-use crate::server::call::context::{CallContext, SessionState, has_session};
-use crate::server::call::tasks::{Call, TaskSupport};
+mod serving;
+
+use crate::server::call::context::SessionState;
 use crate::server::catalog::wrapped::{NoHandler, merge_capabilities, wrapped_tools};
-use crate::server::failure::{FailureKind, TOOL_HANDLER_FAILURE, internal, report, unknown_tool};
+use crate::server::failure::unknown_tool;
 use crate::server::listing::list::{is_visible, list_tools, wrapped_is_visible};
-use crate::server::request::info::{RequestInfo, principal_in};
-use crate::server::request::reader::ResolvedReader;
 use crate::server::session::passed_on::passed_on;
 use crate::server::session::registration::{self, Handles};
 use crate::server::session::server_state::ServerState;
 use crate::server::session::set_reader::{
     SET_READER_METHOD, malformed_standard_request, set_reader,
 };
-use futures::FutureExt as _;
 use futures::future::BoxFuture;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
-    ClientCapabilities, ClientRequest, CompleteRequestParams, CompleteResult, CustomNotification,
-    CustomRequest, CustomResult, DiscoverResult, GetPromptRequestParams, GetPromptResponse,
-    GetSkillRequestParams, GetSkillResult, GetTaskParams, GetTaskResult, Implementation,
-    InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ProtocolVersion, ReadResourceDirectoryRequestParams,
-    ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse, ServerConfig,
-    ServerResult, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool,
-    UnsubscribeRequestParams, UpdateTaskParams,
+    ClientRequest, CompleteRequestParams, CompleteResult, CustomNotification, CustomRequest,
+    CustomResult, DiscoverResult, GetPromptRequestParams, GetPromptResponse, GetSkillRequestParams,
+    GetSkillResult, GetTaskParams, GetTaskResult, InitializeRequestParams, InitializeResult,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion,
+    ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
+    ReadResourceResponse, ServerConfig, ServerResult, SetLevelRequestParams,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use std::borrow::Cow;
-use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Weak};
-use tokio::time::Instant;
 
 /// One session of a [`Server`](crate::server::Server): implements `rmcp::ServerHandler` in front of the
 /// wrapped handler `H`. A clone is the same session (its state and handler shared).
@@ -99,149 +94,6 @@ impl<H: ServerHandler> Session<H> {
             session: Arc::new(SessionState::default()),
             wrapped: Arc::new(wrapped),
         }
-    }
-
-    /// Everything the server knows about this request, with the reader resolved (and the
-    /// host context callback applied, under the deadline).
-    async fn request_info(
-        &self,
-        context: &mut RequestContext<RoleServer>,
-        client: Option<Implementation>,
-        deadline: Instant,
-    ) -> Arc<RequestInfo> {
-        let shared = &self.shared;
-        let info = RequestInfo::take_from(
-            context,
-            client,
-            shared.readers.default_principal.clone(),
-            shared.readers.default_verbosity,
-        );
-        shared
-            .readers
-            .resolve(info, self.session.reader().as_ref(), deadline)
-            .await
-    }
-
-    fn deadline(&self) -> Instant {
-        Instant::now() + self.shared.deadline
-    }
-
-    /// `context` for the wrapped handler, carrying the reader the layer resolved for it
-    /// (what [`Reader::from_request`](crate::server::Reader::from_request) returns there).
-    fn scoped(
-        &self,
-        mut context: RequestContext<RoleServer>,
-        info: &RequestInfo,
-    ) -> RequestContext<RoleServer> {
-        context
-            .extensions
-            .insert(ResolvedReader(info.reader.clone()));
-        context
-    }
-
-    /// `context` for the wrapped handler of a request the layer does not answer: its reader
-    /// resolved once, host callback included, as for the requests the layer answers.
-    async fn resolved(
-        &self,
-        mut context: RequestContext<RoleServer>,
-    ) -> RequestContext<RoleServer> {
-        let info = self.request_info(&mut context, None, self.deadline()).await;
-        info.restore(&mut context);
-        self.scoped(context, &info)
-    }
-
-    /// The server's instructions for this request: the layer's own, else the tailoring
-    /// file's (resolved for the reader), else the wrapped handler's static ones.
-    async fn instructions(
-        &self,
-        info: &Arc<RequestInfo>,
-        deadline: Instant,
-    ) -> Result<Option<String>, ErrorData> {
-        // The file's instructions overlay the wrapped handler's: what the file's table
-        // does not cover reads the handler's own.
-        let file = self.shared.listing.file.get();
-        let fallback = match file
-            .file
-            .instructions()
-            .and_then(|f| f.resolve(&info.render_ctx()))
-        {
-            Some(text) => Some(text.to_owned()),
-            None => self.wrapped.get_info().instructions,
-        };
-        self.shared
-            .instructions
-            .resolve(info, deadline, self.shared.reporter.as_ref(), fallback)
-            .await
-    }
-
-    async fn call_registered(
-        &self,
-        entry: &crate::server::catalog::tools::ToolEntry,
-        mut request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-        info: Arc<RequestInfo>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let principal = info.principal.id.clone();
-        let session = has_session(&context).then(|| context.peer.clone());
-        let context = self.scoped(context, &info);
-        let call = CallContext::new(
-            info,
-            self.session.clone(),
-            Arc::clone(&self.shared.subscribers),
-            Arc::clone(&self.shared.wrapped.logger),
-            context,
-            &mut request,
-        );
-        let declared = call
-            .client_capabilities()
-            .is_some_and(|capabilities| capabilities.supports_tasks());
-        let arguments = request.arguments.unwrap_or_default();
-        let reporter = self.shared.reporter.clone();
-        let name = request.name.to_string();
-        let guarded = |call: CallContext| -> Call {
-            let run = entry.call(arguments, call);
-            Box::pin(async move {
-                AssertUnwindSafe(run)
-                    .catch_unwind()
-                    .await
-                    .unwrap_or_else(|_| {
-                        report(
-                            reporter.as_ref(),
-                            FailureKind::Handler,
-                            "the tool handler panicked",
-                            Some(name),
-                        );
-                        Err(internal(TOOL_HANDLER_FAILURE))
-                    })
-            })
-        };
-        match (entry.tasks, declared) {
-            (None, _) | (Some(TaskSupport::Optional), false) => guarded(call).await,
-            (Some(TaskSupport::Required), false) => {
-                Err(ErrorData::missing_required_client_capability(
-                    ClientCapabilities::builder().enable_tasks().build(),
-                ))
-            }
-            (Some(_), true) => {
-                let slot = self.shared.tasks.slot(session);
-                let call = guarded(call.for_task(slot.clone()));
-                self.shared.tasks.run(&principal, call, slot).await
-            }
-        }
-    }
-
-    /// The principal of a request, for the tasks it may see.
-    fn principal(&self, context: &RequestContext<RoleServer>) -> String {
-        principal_in(context).map_or_else(
-            || self.shared.readers.default_principal.id.clone(),
-            |principal| principal.id.clone(),
-        )
-    }
-
-    /// Whether a `tasks/*` request for `id` is the layer's: a task of its own, or any
-    /// task when the wrapped handler runs none.
-    fn owns_task(&self, id: &str) -> bool {
-        !self.shared.wrapped.tasks || self.shared.tasks.knows(id)
     }
 }
 
