@@ -64,7 +64,7 @@ pub(super) async fn send(
     Ok(sent.map(|answer| Either::Right(Either::Right(answer))))
 }
 
-/// On the lane: a progress token upstream only for a client that asked for progress.
+/// On the lane.
 async fn on_lane(
     connection: &Connection,
     lane: &Lane,
@@ -72,10 +72,7 @@ async fn on_lane(
     meta: RequestMetaObject,
     progress: bool,
 ) -> Result<Outgoing<impl Future<Output = Answered> + use<>>, ErrorData> {
-    let token = progress.then(|| lane.progress_token());
-    let progress = token
-        .clone()
-        .map(|token| connection.progress().track(token));
+    let (token, progress) = routed(connection, progress, || lane.progress_token());
     let sent = lane.send(request, meta, token.clone()).await;
     let mut sent = sent.map_err(|e| unavailable(&e.to_string()))?;
     let id = sent.id.clone();
@@ -94,9 +91,9 @@ async fn on_lane(
     })
 }
 
-/// On the HTTP lane: posted once its answer is awaited; a progress token upstream only for
-/// a client that asked for progress. (The answer is boxed: its HTTP client's futures would
-/// make every forwarded request's future larger, which a debug build's stack did not hold.)
+/// On the HTTP lane: posted once its answer is awaited. (The answer is boxed: its HTTP
+/// client's futures would make every forwarded request's future larger, which a debug
+/// build's stack did not hold.)
 fn on_http_lane(
     connection: &Arc<Connection>,
     lane: &HttpLane,
@@ -104,10 +101,7 @@ fn on_http_lane(
     meta: RequestMetaObject,
     progress: bool,
 ) -> Result<Outgoing<impl Future<Output = Answered> + use<>>, ErrorData> {
-    let token = progress.then(|| lane.progress_token());
-    let progress = token
-        .clone()
-        .map(|token| connection.progress().track(token));
+    let (token, progress) = routed(connection, progress, || lane.progress_token());
     let asking = lane.prepare(request, meta, token.clone());
     let asking = asking.map_err(|e| unavailable(&format!("the request cannot be written: {e}")))?;
     let id = asking.id.clone();
@@ -124,6 +118,20 @@ fn on_http_lane(
         progress,
         answer,
     })
+}
+
+/// A lane's progress token upstream (`fresh`), only for a client that asked for progress,
+/// and the queue its progress is routed to.
+fn routed(
+    connection: &Connection,
+    asked: bool,
+    fresh: impl FnOnce() -> ProgressToken,
+) -> (Option<ProgressToken>, Option<ProgressQueue>) {
+    let token = asked.then(fresh);
+    let progress = token
+        .clone()
+        .map(|token| connection.progress().track(token));
+    (token, progress)
 }
 
 /// A lane's answer (as rmcp's types read it, and as written where it was kept), or why

@@ -18,7 +18,8 @@ pub enum UpstreamSessions {
     /// Each session its own upstream session (a process, for a command upstream), opened
     /// with the client's own `initialize`: the upstream keeps per-client state as it would
     /// without the gateway. The first session takes the connection the gateway opened to
-    /// learn the upstream when that client declares the same capabilities (none).
+    /// learn the upstream when that client declares the same capabilities (none); that
+    /// upstream session then knows the gateway's name and protocol version, not the client's.
     #[default]
     PerClient,
     /// One upstream session for every downstream session: requests the upstream sends a
