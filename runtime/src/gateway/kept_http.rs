@@ -6,7 +6,7 @@
 
 use super::http_cause;
 use super::lines::Written;
-use super::post::{Addressed, Answer, Events, LastTarget, post};
+use super::post::{Addressed, Answer, Events, LastTarget, Target, post};
 use futures::StreamExt as _;
 use http::{HeaderName, HeaderValue};
 use rmcp::model::ClientJsonRpcMessage;
@@ -137,10 +137,15 @@ impl StreamableHttpClient for KeptHttp {
             auth_header,
             custom_headers,
         };
-        self.last.saw(&message, &to);
         let answer = if matches!(message, ClientJsonRpcMessage::Request(_)) {
-            post(&self.client, &self.written, message, to, limits).await
+            let target = Arc::new(Target::of(&to)?);
+            self.last.saw(&message, &target);
+            post(&self.client, &self.written, message, &target, limits).await
         } else {
+            // A target that cannot be made is left to rmcp's client, which reports it.
+            if let Ok(target) = Target::of(&to) {
+                self.last.saw(&message, &Arc::new(target));
+            }
             let Addressed {
                 uri,
                 session_id,

@@ -41,7 +41,6 @@ const ACCEPTED: &str = "text/event-stream, application/json";
 pub(super) type Events = futures::stream::BoxStream<'static, Result<sse_stream::Sse, SseError>>;
 
 /// Where and with what a message is posted: the arguments rmcp's worker posts with.
-#[derive(Clone, PartialEq)]
 pub(super) struct Addressed {
     pub(super) uri: Arc<str>,
     pub(super) session_id: Option<Arc<str>>,
@@ -49,23 +48,22 @@ pub(super) struct Addressed {
     pub(super) custom_headers: HashMap<HeaderName, HeaderValue>,
 }
 
-/// Posts `message` (a request) to `to` with `client`, as rmcp's client would, and reads
+/// Posts `message` (a request) to `target` with `client`, as rmcp's client would, and reads
 /// what comes back; the result of an answer in one JSON body is kept in `written`.
 pub(super) async fn post(
     client: &reqwest::Client,
     written: &Written,
     message: ClientJsonRpcMessage,
-    to: Addressed,
+    target: &Target,
     limits: StreamableHttpResponseLimits,
 ) -> Answer {
     let body = serde_json::to_vec(&message).map_err(|e| unexpected(format!("{e}")))?;
     let JsonRpcMessage::Request(request) = message else {
         return Err(unexpected("only a request is posted here".into()));
     };
-    let target = Target::of(&to)?;
     let asked = Asked::of(&request.request);
     let discover = matches!(request.request, ClientRequest::DiscoverRequest(_));
-    match send(client, &target, body, request.id, discover, limits).await {
+    match send(client, target, body, request.id, discover, limits).await {
         Received::Json(answer, session) => {
             let typed = read(&answer, |_| asked)
                 .map_err(|e| unexpected(format!("the answer is not a JSON-RPC message: {e}")))?;
@@ -86,8 +84,6 @@ pub(super) struct Target {
     headers: HeaderMap,
     /// Whether it names a session.
     attached: bool,
-    /// What it was made of.
-    to: Addressed,
 }
 
 impl Target {
@@ -116,7 +112,6 @@ impl Target {
             url,
             headers,
             attached: to.session_id.is_some(),
-            to: to.clone(),
         })
     }
 
@@ -140,20 +135,15 @@ impl Target {
 pub(super) struct LastTarget(Arc<Mutex<Option<Arc<Target>>>>);
 
 impl LastTarget {
-    /// rmcp's client posts `message` to `to`: kept unless `message` opens a session (an
-    /// `initialize`, which names none yet).
-    pub(super) fn saw(&self, message: &ClientJsonRpcMessage, to: &Addressed) {
+    /// rmcp's client posts `message` to `target`: kept unless `message` opens a session
+    /// (an `initialize`, which names none yet).
+    pub(super) fn saw(&self, message: &ClientJsonRpcMessage, target: &Arc<Target>) {
         if let JsonRpcMessage::Request(request) = message
             && matches!(request.request, ClientRequest::InitializeRequest(_))
         {
             return;
         }
-        let mut last = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        if last.as_ref().is_some_and(|last| last.to == *to) {
-            return;
-        }
-        // A target that cannot be made is left to rmcp's client, which reports it.
-        *last = Target::of(to).ok().map(Arc::new);
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(target.clone());
     }
 
     /// Where to post a request of the session now.

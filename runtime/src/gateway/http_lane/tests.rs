@@ -1,5 +1,5 @@
 use super::*;
-use crate::gateway::post::Addressed;
+use crate::gateway::post::{Addressed, Target};
 use crate::gateway::raw_http;
 use http::{HeaderName, HeaderValue};
 use rmcp::model::{
@@ -112,7 +112,7 @@ fn seen(last: &LastTarget, uri: &str, session: &str) {
         auth_header: Some("secret".to_owned()),
         custom_headers: HashMap::from([(version, HeaderValue::from_static("2025-11-25"))]),
     };
-    last.saw(&message, &to);
+    last.saw(&message, &Arc::new(Target::of(&to).unwrap()));
 }
 
 fn call() -> ClientRequest {

@@ -47,14 +47,15 @@ fn list(id: i64) -> ClientJsonRpcMessage {
     JsonRpcMessage::request(list, RequestId::Number(id))
 }
 
-fn to(uri: &str, session: Option<&str>) -> Addressed {
+fn to(uri: &str, session: Option<&str>) -> Target {
     let header = HeaderName::from_static("x-team");
-    Addressed {
+    let to = Addressed {
         uri: uri.into(),
         session_id: session.map(Into::into),
         auth_header: Some("secret".to_owned()),
         custom_headers: HashMap::from([(header, HeaderValue::from_static("blue"))]),
-    }
+    };
+    Target::of(&to).unwrap()
 }
 
 fn limits() -> StreamableHttpResponseLimits {
@@ -71,7 +72,7 @@ async fn a_json_answer_is_kept_as_written_and_read_as_what_was_asked() {
     let (uri, mut heard) = serving(vec![(json, answer)]).await;
     let written = Written::default();
     let client = reqwest::Client::new();
-    let answer = post(&client, &written, list(1), to(&uri, Some("s1")), limits()).await;
+    let answer = post(&client, &written, list(1), &to(&uri, Some("s1")), limits()).await;
     let Ok(StreamableHttpPostResponse::Json(JsonRpcMessage::Response(typed), session)) = answer
     else {
         panic!("not an answer: {answer:?}");
@@ -127,7 +128,7 @@ async fn a_legacy_server_s_refusal_of_discovery_is_an_error_answer_to_it() {
         ),
         (None, "old"),
     ] {
-        let answer = post(&client, &written, discover(), to(&uri, session), limits()).await;
+        let answer = post(&client, &written, discover(), &to(&uri, session), limits()).await;
         let Ok(StreamableHttpPostResponse::Json(JsonRpcMessage::Error(error), _)) = answer else {
             panic!("not an error answer: {answer:?}");
         };
@@ -137,7 +138,14 @@ async fn a_legacy_server_s_refusal_of_discovery_is_an_error_answer_to_it() {
         );
     }
     // Within a session, a refusal is the failure it is.
-    let answer = post(&client, &written, discover(), to(&uri, Some("s")), limits()).await;
+    let answer = post(
+        &client,
+        &written,
+        discover(),
+        &to(&uri, Some("s")),
+        limits(),
+    )
+    .await;
     assert!(matches!(
         answer,
         Err(StreamableHttpError::UnexpectedServerResponse(_))
@@ -176,7 +184,10 @@ async fn every_other_response_is_what_rmcp_s_client_makes_of_it() {
     ])
     .await;
     let (written, client) = (Written::default(), reqwest::Client::new());
-    let posted = |session| post(&client, &written, list(1), to(&uri, session), limits());
+    let posted = async |session| {
+        let target = to(&uri, session);
+        post(&client, &written, list(1), &target, limits()).await
+    };
     match posted(None).await {
         Ok(StreamableHttpPostResponse::Sse(mut events, _)) => {
             let event = events.next().await.unwrap().unwrap();
@@ -236,7 +247,7 @@ async fn an_error_that_names_no_request_answers_the_one_posted() {
     let (uri, _heard) = serving(vec![(json, nobody_s), (json, theirs)]).await;
     let (written, client) = (Written::default(), reqwest::Client::new());
     for (id, message) in [(7, "Bad Request: busy"), (9, "other")] {
-        let answer = post(&client, &written, list(7), to(&uri, Some("s")), limits()).await;
+        let answer = post(&client, &written, list(7), &to(&uri, Some("s")), limits()).await;
         let Ok(StreamableHttpPostResponse::Json(JsonRpcMessage::Error(error), _)) = answer else {
             panic!("not an error answer: {answer:?}");
         };
@@ -255,13 +266,13 @@ async fn a_session_refused_with_400_is_an_expired_one() {
     let json = "400 Bad Request\r\ncontent-type: application/json";
     let (uri, _heard) = serving(vec![(json, unknown), (json, unknown)]).await;
     let (written, client) = (Written::default(), reqwest::Client::new());
-    let answer = post(&client, &written, list(7), to(&uri, Some("s")), limits()).await;
+    let answer = post(&client, &written, list(7), &to(&uri, Some("s")), limits()).await;
     assert!(
         matches!(answer, Err(StreamableHttpError::SessionExpired)),
         "{answer:?}"
     );
     // Without a session to lose, it is the answer to the request.
-    let answer = post(&client, &written, list(7), to(&uri, None), limits()).await;
+    let answer = post(&client, &written, list(7), &to(&uri, None), limits()).await;
     let Ok(StreamableHttpPostResponse::Json(JsonRpcMessage::Error(error), _)) = answer else {
         panic!("not an error answer: {answer:?}");
     };
