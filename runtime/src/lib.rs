@@ -40,9 +40,6 @@
 //!
 //! The whole DSL, the warnings, the compile errors and the resolution rules: [`dsl`].
 
-// Pre-1.0: what hosts never touch stays private; `pub` means public API.
-#![warn(unreachable_pub)]
-
 #[doc = include_str!("../docs/dsl.md")]
 pub mod dsl {}
 
@@ -51,41 +48,20 @@ pub mod dsl {}
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctest;
 
-mod annotations;
-mod ctx;
-mod decode;
-mod def;
-mod description;
-mod schema;
-mod schema_path;
-mod tool;
+pub use mcp_tailor_core::*;
+pub use mcp_tailor_macros::{description, mcp_args, mcp_tool};
 
 #[cfg(feature = "server")]
-pub mod server;
+#[doc = include_str!("../docs/server.md")]
+pub mod server {
+    pub use mcp_tailor_server::*;
+}
 
 #[cfg(feature = "inspect")]
-pub mod inspect;
-
-#[cfg(feature = "tailoring")]
-mod tailoring;
+#[doc = include_str!("../docs/inspect.md")]
+pub mod inspect {
+    pub use mcp_tailor_inspect::*;
+}
 
 #[cfg(feature = "gateway")]
-pub mod gateway;
-
-#[doc(hidden)]
-#[path = "private.rs"]
-pub mod __private;
-
-#[doc(hidden)]
-pub mod dead_variant;
-
-pub use annotations::Annotations;
-pub use ctx::{DEFAULT_VERBOSITY, MAX_VERBOSITY, RenderCtx};
-pub use def::{Fields, MissingField, ToolDef};
-pub use description::Description;
-pub use mcp_tailor_macros::{description, mcp_args, mcp_tool};
-#[cfg(feature = "server")]
-pub use tailoring::Unmatched;
-#[cfg(feature = "tailoring")]
-pub use tailoring::{Diagnostic, LoadError, Location, Tailoring, ToolTailoring};
-pub use tool::{McpArgs, McpTool};
+pub use mcp_tailor_gateway as gateway;

@@ -5,8 +5,8 @@
 //! from a plain rmcp handler passed to `.handler(...)`.
 //!
 //! ```sh
-//! cargo run -p mcp-tailor --example conformance -- --http 127.0.0.1:8001   # /mcp
-//! cargo run -p mcp-tailor --example conformance                             # stdio
+//! cargo run -p mcp-tailor --features http --example conformance -- --http 127.0.0.1:8001   # /mcp
+//! cargo run -p mcp-tailor --features http --example conformance                             # stdio
 //! ```
 
 mod fixtures;

@@ -282,7 +282,7 @@ fn what_the_gateway_passes_on_is_what_the_upstream_wrote() {
     let conformance = target().join("debug/examples/conformance");
     assert!(
         conformance.exists(),
-        "run `cargo build -p mcp-tailor --example conformance` first"
+        "run `cargo build -p mcp-tailor --features http --example conformance` first"
     );
     let conformance = vec![conformance.display().to_string()];
     for (name, command) in [

@@ -1,0 +1,266 @@
+//! One view per tool: a tool's own `#[mcp_tool]` tables and a tailoring file's overlay,
+//! merged once (when a server is built, and when its file is swapped), so a listing only
+//! resolves. Where both declare an item (the title, the description, an argument), the
+//! tables win. The listing, the gateway's listing and `inspect` all read this view; every
+//! argument path is found through [`schema_path`](crate::schema_path).
+
+use super::worded::Worded;
+use super::{Location, Tailoring, ToolTailoring};
+use crate::description::{Description, Found};
+use crate::schema_path::{self, ArgumentAt};
+use crate::{RenderCtx, ToolDef};
+use rmcp::model::Tool;
+use serde_json::{Map, Value};
+use std::sync::Arc;
+
+/// What words one tool: its compile-time tables, and the file's items they leave free.
+#[derive(Clone, Debug, Default)]
+pub struct ToolView {
+    /// The tool's `#[mcp_tool]` tables (a registered tool's, or one attached to a wrapped
+    /// handler's tool with `.tailor()`).
+    def: Option<&'static ToolDef>,
+    /// The file's title, when the tables declare none.
+    title: Option<Description>,
+    /// The file's description, when the tables declare none.
+    description: Option<Description>,
+    /// The file's argument descriptions the tables do not declare, by argument path.
+    arguments: Vec<(String, Description)>,
+    /// Input schemas with those descriptions put in, kept per schema and wording.
+    worded: Worded,
+}
+
+impl ToolView {
+    /// The view of a tool with tables `def` (if any) under the file's `file` (if any).
+    pub fn new(def: Option<&'static ToolDef>, file: Option<&ToolTailoring>) -> ToolView {
+        let Some(file) = file else {
+            return ToolView {
+                def,
+                ..ToolView::default()
+            };
+        };
+        let free = |declared: &Description| declared.is_absent();
+        ToolView {
+            def,
+            title: file
+                .title
+                .clone()
+                .filter(|_| def.is_none_or(|d| free(d.title()))),
+            description: file
+                .description
+                .clone()
+                .filter(|_| def.is_none_or(|d| free(d.description()))),
+            arguments: file
+                .arguments
+                .iter()
+                .filter(|(path, _)| def.is_none_or(|d| d.field(path).is_none()))
+                .map(|(path, d)| (path.clone(), d.clone()))
+                .collect(),
+            worded: Worded::default(),
+        }
+    }
+
+    /// The file's title, when it words the tool's.
+    #[cfg(feature = "inspect")]
+    pub fn title(&self) -> Option<&Description> {
+        self.title.as_ref()
+    }
+
+    /// The file's description, when it words the tool's.
+    #[cfg(feature = "inspect")]
+    pub fn description(&self) -> Option<&Description> {
+        self.description.as_ref()
+    }
+
+    /// The file's argument descriptions where `schema` has them: the path the file names,
+    /// each place it reaches (one per `anyOf` branch holding it), and its table. A path the
+    /// schema lacks is left out (see [`Tailoring::unmatched`]).
+    pub fn arguments_in<'v, 's>(
+        &'v self,
+        schema: &'s Map<String, Value>,
+    ) -> impl Iterator<Item = (&'v str, ArgumentAt, &'v Description)> + use<'v, 's> {
+        self.arguments.iter().flat_map(move |(path, d)| {
+            schema_path::arguments(schema, path)
+                .into_iter()
+                .map(move |at| (path.as_str(), at, d))
+        })
+    }
+
+    /// Words `tool` (another implementation's, or the upstream's) for `ctx`: the tables
+    /// first, then the file's items (see [`overlay`](Self::overlay)).
+    pub fn tailor(&self, tool: &mut Tool, ctx: &RenderCtx<'_>) {
+        if let Some(def) = self.def {
+            def.tailor_tool(tool, ctx);
+        }
+        self.overlay(tool, ctx);
+    }
+
+    /// Words `tool` for `ctx` with the file's items alone (a registered tool, already
+    /// rendered from its tables). A level or reader the file's table does not cover keeps
+    /// the tool's own words.
+    pub fn overlay(&self, tool: &mut Tool, ctx: &RenderCtx<'_>) {
+        if let Some(title) = &self.title {
+            title.lookup(ctx).apply(&mut tool.title, str::to_owned);
+        }
+        if let Some(description) = &self.description {
+            let found = description.lookup(ctx);
+            found.apply(&mut tool.description, |text| text.to_owned().into());
+        }
+        if self.arguments.is_empty() {
+            return;
+        }
+        // What each argument's description answers; a schema worded so before is reused.
+        let found: Vec<Found<'_>> = self.arguments.iter().map(|(_, d)| d.lookup(ctx)).collect();
+        if let Some(worded) = self.worded.get(&tool.input_schema, &found) {
+            tool.input_schema = worded;
+            return;
+        }
+        let source = tool.input_schema.clone();
+        let places: Vec<(String, &Description)> = self
+            .arguments_in(&source)
+            .map(|(_, at, d)| (at.pointer(), d))
+            .collect();
+        let root = Arc::make_mut(&mut tool.input_schema);
+        for (pointer, description) in places {
+            let Some(property) = schema_path::object_mut(root, &pointer) else {
+                continue;
+            };
+            match description.lookup(ctx) {
+                Found::Text(text) => {
+                    property.insert("description".into(), text.into());
+                }
+                Found::Nothing => {
+                    property.shift_remove("description");
+                }
+                Found::Uncovered => {}
+            }
+        }
+        self.worded.keep(source, &found, tool.input_schema.clone());
+    }
+}
+
+impl ToolTailoring {
+    /// Tailors `tool` for `ctx`: each item the file declares overlays the tool's — where its
+    /// table covers the level and reader, its text (or no key at all, where it says
+    /// `false`); elsewhere the tool's own. Nothing else of `tool` changes.
+    pub fn tailor_tool(&self, tool: &mut Tool, ctx: &RenderCtx<'_>) {
+        ToolView::new(None, Some(self)).overlay(tool, ctx);
+    }
+
+    /// The items this file declares that `def`'s tables also declare (and so win): `title`,
+    /// `description`, `arguments.NAME`.
+    pub fn overridden_by(&self, def: &ToolDef) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.title.is_some() && !def.title().is_absent() {
+            out.push("title".to_owned());
+        }
+        if self.description.is_some() && !def.description().is_absent() {
+            out.push("description".to_owned());
+        }
+        for name in self.arguments.keys() {
+            if def.field(name).is_some() {
+                out.push(format!("arguments.{name}"));
+            }
+        }
+        out
+    }
+}
+
+/// Something a tailoring file declares that a catalog lacks: a tool, or an argument of a
+/// tool it has. Not an error (an upstream may add it later): a warning, and a `lint`
+/// finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unmatched<'a> {
+    /// The tool the file names.
+    pub tool: &'a str,
+    /// The argument the tool lacks (`None`: the catalog lacks the whole tool).
+    pub argument: Option<&'a str>,
+    /// Where the file declares the tool.
+    pub at: &'a Location,
+}
+
+impl std::fmt::Display for Unmatched<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.argument {
+            None => write!(f, "{}: the catalog has no tool `{}`", self.at, self.tool),
+            Some(argument) => write!(
+                f,
+                "{}: tool `{}` has no argument `{argument}`",
+                self.at, self.tool
+            ),
+        }
+    }
+}
+
+impl Tailoring {
+    /// What this file declares that `tools` lack, in the file's order of tools. An argument
+    /// path (see [`ToolTailoring::argument`]) counts when it reaches a property.
+    pub fn unmatched(&self, tools: &[Tool]) -> Vec<Unmatched<'_>> {
+        let mut out = Vec::new();
+        for (name, file) in self.tools() {
+            let at = file.location();
+            let Some(tool) = tools.iter().find(|t| t.name == name) else {
+                out.push(Unmatched {
+                    tool: name,
+                    argument: None,
+                    at,
+                });
+                continue;
+            };
+            for (argument, _) in file.arguments() {
+                if schema_path::argument(&tool.input_schema, argument).is_none() {
+                    out.push(Unmatched {
+                        tool: name,
+                        argument: Some(argument),
+                        at,
+                    });
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Readers alternating between two levels get their own argument wording each time,
+    /// the same schema (`Arc`) as before for a level seen before, and the source untouched.
+    #[test]
+    fn a_worded_schema_is_reused_per_wording_and_never_another_readers() {
+        let file = Tailoring::from_toml_str(
+            r#"
+            [tools.find.arguments."filter.tag"]
+            description = { levels = [{ verbosity = 0, text = "tag" }, { verbosity = 9, text = "A tag to filter by." }] }
+            "#,
+        )
+        .unwrap();
+        let view = ToolView::new(None, file.tool("find"));
+        let source = json!({"type": "object", "properties": {"filter": {"$ref": "#/$defs/F"}},
+            "$defs": {"F": {"type": "object", "properties": {"tag": {"type": "string"}}}}});
+        let source = Arc::new(source.as_object().unwrap().clone());
+        let worded = |level: u8| {
+            let mut tool = Tool::new("find", "Find.", source.clone());
+            view.overlay(&mut tool, &RenderCtx::new().verbosity(level));
+            tool.input_schema
+        };
+        let tag = |schema: &Arc<Map<String, Value>>| {
+            schema["$defs"]["F"]["properties"]["tag"]["description"].clone()
+        };
+        let (terse, rich) = (worded(0), worded(9));
+        assert_eq!(
+            (tag(&terse), tag(&rich)),
+            (json!("tag"), json!("A tag to filter by."))
+        );
+        let (terse_again, rich_again) = (worded(0), worded(9));
+        assert!(Arc::ptr_eq(&terse, &terse_again) && Arc::ptr_eq(&rich, &rich_again));
+        assert_eq!(tag(&source), Value::Null);
+        // Another schema (an upstream's tools changed) is worded afresh.
+        let changed = Arc::new((*source).clone());
+        let mut tool = Tool::new("find", "Find.", changed.clone());
+        view.overlay(&mut tool, &RenderCtx::new().verbosity(0));
+        assert!(!Arc::ptr_eq(&tool.input_schema, &terse));
+        assert_eq!(tag(&tool.input_schema), json!("tag"));
+    }
+}

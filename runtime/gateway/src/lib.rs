@@ -1,0 +1,331 @@
+//! # mcp-tailor-gateway
+//!
+//! The gateway: any MCP server (a stdio command, or streamable HTTP), served through the
+//! layer so a tailoring file rewords its tools per reader — and nothing else changes.
+//!
+//! [`Gateway`] is an rmcp handler that forwards every request to the upstream and relays
+//! back what the upstream sends: results and errors, progress (its token mapped back to
+//! the client's; every progress notification of a request before its result, in the
+//! upstream's order), logging, resource updates, list-changed notifications, and the
+//! upstream's own requests to the client (sampling, elicitation, roots), each sent with
+//! the client's request it came during (so streamable HTTP carries it on that request's
+//! stream). A 2026-07-28 upstream's list changes are heard on one subscription per
+//! connection, opened with it (a client's `subscriptions/listen` is acknowledged before its
+//! handler runs: one opened upstream only then could miss a change made right after), and
+//! relayed to every listener that asked for them; resources to watch are subscribed
+//! upstream per listener; `get_tool` answers from the upstream's last listing (the HTTP server checks
+//! `Mcp-Param-*` headers with it). The upstream's `tools/list` is read once per connection,
+//! page by page, and kept until it says its tools changed (or its 2026-07-28 cache hint runs
+//! out). Wrap it like any handler — `Server::builder().handler(gateway).tailoring(file)` —
+//! and the layer lists its tools tailored, paged as the upstream paged them where the
+//! builder is given [`Gateway::page_size`]; `mcp-tailor proxy` does exactly that.
+//!
+//! **Sessions** ([`UpstreamSessions`]). Per client (the default), a downstream session (a
+//! client that went through `initialize`) gets an upstream session of its own, opened with
+//! the client's own name, capabilities and protocol version, so the upstream sees the real
+//! client and can send it requests; it ends with the session. [`Gateway::connect_with`]
+//! opens one connection first, to learn the upstream (`get_info`: capabilities, server
+//! info, instructions; its tools); the first session whose client declares the same
+//! capabilities (none) takes it, so one client over stdio costs one upstream process. A
+//! warm spare ([`GatewayOptions::warm_spare`]) keeps one connection open ahead, opened as
+//! the last session's client was. Shared, every session uses one upstream session: what
+//! the upstream asks a client goes to the session whose request it came during (which
+//! streamable HTTP says), else to the only session with a request in flight, and is
+//! refused otherwise; its notifications go to every session. Stateless requests (protocol
+//! 2026-07-28) share one connection of their own. With
+//! [`GatewayOptions::forward_authorization`], a streamable HTTP upstream is sent each
+//! client's own `Authorization`: every connection carries one client's credential (shared
+//! and stateless connections are kept per credential), and a client that sends none is
+//! not lent the gateway's own. A command upstream is a child process
+//! killed with its connection: none outlives the gateway (unless the gateway is killed
+//! with `SIGKILL`; then each sees its stdin close).
+//!
+//! **Faults.** A command that exits before it answers is reported with its exit status and
+//! last stderr lines ([`UpstreamError::Exited`]). A request the upstream does not answer
+//! within the deadline is cancelled upstream and answered with a JSON-RPC error; an
+//! upstream that exits answers every in-flight request with an error at once (an HTTP
+//! upstream's broken answer stream is resumed twice, 1 s and 2 s apart, first); an error
+//! an HTTP upstream answers a POST with is that request's answer, but for a session it lost
+//! (`404`, or `400` with an error about the session): that one is opened again, as the
+//! client opened it, and the request posted again. A dead
+//! connection is replaced on the next session (or the next stateless request); the
+//! gateway itself keeps serving.
+
+// The rooms, bottom to top: relay → upstream → pool → serve. Each imports only from the
+// rooms before it (`tests/tests/house.rs` checks it).
+mod pool;
+mod relay;
+mod serve;
+mod upstream;
+
+use pool::connection::{Connection, gateway_client};
+use pool::slot::{Slot, Slots};
+use relay::downstream::SessionKey;
+use rmcp::model::ServerConfig;
+use std::sync::Arc;
+use std::time::Duration;
+use upstream::open::{Credential, Learned};
+
+pub use pool::sessions::{GatewayOptions, UpstreamSessions};
+pub use relay::listing::UpstreamTools;
+pub use upstream::open::UpstreamError;
+pub use upstream::stdio::child::UpstreamExit;
+
+/// Where the upstream server is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Upstream {
+    /// A command serving MCP on its stdin and stdout, started once per connection.
+    Command {
+        /// The program.
+        program: String,
+        /// Its arguments.
+        args: Vec<String>,
+    },
+    /// A streamable HTTP endpoint (`http://host:port/mcp`), with headers sent on every
+    /// request (a bearer token, an API key). A URL that refuses streamable HTTP's POST but
+    /// opens an event stream to a GET is spoken to in the legacy HTTP+SSE transport
+    /// (2024-11-05), as the specification's backwards compatibility asks.
+    Http {
+        /// The endpoint.
+        url: String,
+        /// Each header's name and value.
+        headers: Vec<(String, String)>,
+    },
+}
+
+impl Upstream {
+    /// A streamable HTTP endpoint with no headers of its own.
+    pub fn http(url: impl Into<String>) -> Upstream {
+        Upstream::Http {
+            url: url.into(),
+            headers: Vec::new(),
+        }
+    }
+}
+
+impl std::fmt::Display for Upstream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Upstream::Command { program, args } => {
+                write!(f, "{program}")?;
+                args.iter().try_for_each(|a| write!(f, " {a}"))
+            }
+            // The headers stay out: they may hold secrets.
+            Upstream::Http { url, .. } => f.write_str(url),
+        }
+    }
+}
+
+/// An rmcp handler forwarding to an upstream MCP server (see the module documentation).
+/// Each clone (the layer makes one per session) opens its own upstream session when its
+/// client is session-bound.
+pub struct Gateway {
+    shared: Arc<GatewayState>,
+    /// This downstream session's own upstream session, opened on first use.
+    session: Slot,
+    /// This downstream session, as the gateway tells sessions apart.
+    key: SessionKey,
+}
+
+/// What every clone of a gateway shares.
+struct GatewayState {
+    upstream: Upstream,
+    /// What opening connections to it learned (that it serves legacy HTTP+SSE).
+    learned: Learned,
+    options: GatewayOptions,
+    /// The upstream's `initialize` answer, as this server's.
+    info: ServerConfig,
+    /// The upstream's tools as last listed, by name: what `get_tool` answers (the HTTP
+    /// server checks a call's `Mcp-Param-*` headers against the tool's schema with it).
+    tools: std::sync::RwLock<std::collections::HashMap<String, rmcp::model::Tool>>,
+    /// Whether a whole listing was read (the first one can fail).
+    listed: std::sync::atomic::AtomicBool,
+    /// Tools a page of the upstream's own listing, as first read (`None`: one page).
+    page_size: Option<usize>,
+    /// The connection stateless requests use, per credential.
+    stateless: Slots,
+    /// Shared: the connection every session uses, per credential.
+    shared: Slots,
+    /// Per client: a connection opened before its session came (the first one, then a
+    /// warm spare), for the next session it fits.
+    ready: std::sync::Mutex<Option<Connection>>,
+    /// How many session keys were given out.
+    sessions_seen: std::sync::atomic::AtomicU64,
+}
+
+impl Clone for Gateway {
+    fn clone(&self) -> Self {
+        Gateway {
+            shared: self.shared.clone(),
+            session: Slot::default(),
+            key: self.shared.next_session(),
+        }
+    }
+}
+
+impl Gateway {
+    /// [`connect_with`](Self::connect_with) the default options and `deadline`.
+    pub async fn connect(upstream: Upstream, deadline: Duration) -> Result<Gateway, UpstreamError> {
+        let options = GatewayOptions {
+            deadline,
+            ..GatewayOptions::default()
+        };
+        Gateway::connect_with(upstream, options).await
+    }
+
+    /// Connects to `upstream` once, to learn what it serves (capabilities, server info,
+    /// instructions, tools). That connection is then the first session's (per client,
+    /// when it fits that client) or every session's (shared).
+    pub async fn connect_with(
+        upstream: Upstream,
+        options: GatewayOptions,
+    ) -> Result<Gateway, UpstreamError> {
+        let shared = options.sessions == UpstreamSessions::Shared;
+        let capabilities = match shared {
+            true => pool::sessions::relayed_capabilities(),
+            false => Default::default(),
+        };
+        // With `initialize`, as a session's own: the first session whose client declares the
+        // same capabilities takes it (per client), or every session shares it. An upstream
+        // that refuses it (a 2026-07-28 server need not serve `initialize`) is asked with
+        // `server/discover`: then only stateless requests reach it.
+        let learned = Learned::default();
+        let client = gateway_client(capabilities);
+        let first = Connection::open_initialize_first(&upstream, &learned, client).await?;
+        let mut info = first.server_info();
+        keep_verbatim_capabilities(&first, &mut info);
+        // A listing that fails (a server that lists its tools from a service it cannot
+        // reach yet) is no reason not to serve: its clients' own listings go upstream.
+        let (tools, first_page) = match info.capabilities.tools {
+            Some(_) => match first.tools(&upstream).await {
+                Ok((tools, page)) => (Some(tools), Some(page)),
+                Err(error @ UpstreamError::Listing { .. }) => {
+                    tracing::warn!("{error}");
+                    (None, None)
+                }
+                Err(error) => return Err(error),
+            },
+            None => (Some(UpstreamTools::default()), None),
+        };
+        if let Some(page) = first_page {
+            first.relay().listing().put(None, &page);
+        }
+        // An upstream of 2026-07-28 alone serves every request, a session's too, over the
+        // stateless connection (`GatewayState::bridges_sessions`): the first is that one.
+        let (shared_slot, ready, stateless) = match (first.legacy(), shared) {
+            (false, _) => (Slots::default(), None, Slots::holding(first)),
+            (true, true) => (Slots::holding(first), None, Slots::default()),
+            (true, false) => (Slots::default(), Some(first), Slots::default()),
+        };
+        let state = Arc::new(GatewayState {
+            upstream,
+            learned,
+            options,
+            info,
+            tools: Default::default(),
+            listed: Default::default(),
+            page_size: tools.as_ref().and_then(|listed| listed.page_size),
+            stateless,
+            shared: shared_slot,
+            ready: std::sync::Mutex::new(ready),
+            sessions_seen: Default::default(),
+        });
+        let gateway = Gateway {
+            key: state.next_session(),
+            shared: state,
+            session: Slot::default(),
+        };
+        if let Some(listed) = tools {
+            gateway.remember_tools(&listed.tools, true);
+        }
+        Ok(gateway)
+    }
+
+    /// Every tool `upstream` lists (all pages) and how it pages them, over a connection of
+    /// its own: what `mcp-tailor inspect` reads a server you don't own from. The connection
+    /// begins with `initialize`, as `proxy`'s first one does, `server/discover` tried where
+    /// that fails.
+    pub async fn fetch_tools(upstream: &Upstream) -> Result<UpstreamTools, UpstreamError> {
+        let client = gateway_client(Default::default());
+        let learned = Learned::default();
+        let connection = Connection::open_initialize_first(upstream, &learned, client).await?;
+        Ok(connection.tools(upstream).await?.0)
+    }
+
+    /// Every tool the upstream lists now (all pages), over the stateless connection.
+    pub async fn upstream_tools(&self) -> Result<UpstreamTools, UpstreamError> {
+        let connection = self.stateless_connection(Credential::Gateway).await?;
+        Ok(connection.tools(&self.shared.upstream).await?.0)
+    }
+
+    /// Tools a page of the upstream's own `tools/list`, as the gateway first read it;
+    /// `None` where it listed them all on one page (or that listing failed). A proxy pages
+    /// as its upstream does: give the server wrapping the gateway this page size
+    /// (`ServerBuilder::page_size`, `usize::MAX` for one page), as `mcp-tailor proxy` does,
+    /// so that a client that follows no cursor still gets every tool it would directly.
+    pub fn page_size(&self) -> Option<usize> {
+        self.shared.page_size
+    }
+
+    /// The upstream's tools as it last listed them (to this gateway, or to a client through
+    /// it), without asking it again; `None` while no whole listing was read (the first one
+    /// failed, and no client has listed since).
+    pub fn listed_tools(&self) -> Option<Vec<rmcp::model::Tool>> {
+        let kept = self
+            .shared
+            .tools
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !self
+            .shared
+            .listed
+            .load(std::sync::atomic::Ordering::Acquire)
+        {
+            return None;
+        }
+        let mut tools: Vec<rmcp::model::Tool> = kept.values().cloned().collect();
+        tools.sort_by(|a, b| a.name.cmp(&b.name));
+        Some(tools)
+    }
+
+    /// Keeps `tools` for `get_tool`: replacing what was kept when they are the whole list,
+    /// else adding them (a page).
+    fn remember_tools(&self, tools: &[rmcp::model::Tool], whole: bool) {
+        let mut kept = self
+            .shared
+            .tools
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if whole {
+            kept.clear();
+            self.shared
+                .listed
+                .store(true, std::sync::atomic::Ordering::Release);
+        }
+        kept.extend(tools.iter().map(|t| (t.name.to_string(), t.clone())));
+    }
+
+    /// The upstream this gateway forwards to.
+    pub fn upstream(&self) -> &Upstream {
+        &self.shared.upstream
+    }
+}
+
+/// Carries what `info`'s capabilities could not hold of the upstream's handshake, as it
+/// wrote it (a capability of another revision), and the order of its result's fields, in
+/// the capabilities' `experimental` object, to be put back where the client's
+/// `initialize` is answered (`server::verbatim`).
+fn keep_verbatim_capabilities(first: &Connection, info: &mut ServerConfig) {
+    let Some(written) = first.written().handshake() else {
+        return;
+    };
+    let Ok(held) = serde_json::to_value(&info.capabilities) else {
+        return;
+    };
+    if let Some(carried) = mcp_tailor_server::seam::verbatim::handshake(&written, &held) {
+        info.capabilities
+            .experimental
+            .get_or_insert_with(Default::default)
+            .insert(mcp_tailor_server::seam::verbatim::KEY.to_owned(), carried);
+    }
+}

@@ -1,0 +1,354 @@
+//! A command upstream's stdio (or a legacy HTTP+SSE upstream's, made lines by
+//! `legacy_sse`), one JSON-RPC message per line, parsed once, read into rmcp's
+//! types (an answer as the result of the request it answers: `read`) and also kept as
+//! written ([`Written`], which the HTTP upstream's client fills too): every answer's
+//! result, by request id, for the gateway to patch what the types could not hold back in
+//! (`server::verbatim`), and the notifications it passes on as written (`as_written`).
+
+use crate::upstream::as_written;
+use crate::upstream::read::InFlight;
+use crate::upstream::stdio::lane::{Lane, Stdin, Writer};
+use rmcp::model::{JsonRpcMessage, RequestId};
+use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use serde_json::Value;
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, PoisonError};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+/// Where a line transport reads the upstream's messages from: a command's stdout, or a
+/// legacy HTTP+SSE upstream's events (`legacy_sse`).
+pub(crate) type Reader = Box<dyn tokio::io::AsyncRead + Send + Unpin>;
+
+/// How many answers are kept as written until the gateway takes them (an answer nobody
+/// takes — the handshake's, a page rmcp read itself — is forgotten past this).
+const KEPT: usize = 1_024;
+
+/// The upstream's answers as written, by request id.
+#[derive(Clone, Default)]
+pub(crate) struct Written(Arc<Mutex<Answers>>);
+
+#[derive(Default)]
+struct Answers {
+    by_id: HashMap<RequestId, Value>,
+    order: VecDeque<RequestId>,
+    /// The first answer: the handshake's.
+    handshake: Option<Value>,
+    /// Notifications' params as written, by their typed form's bytes (`as_written`).
+    notifications: HashMap<Vec<u8>, VecDeque<Value>>,
+    /// How many params `notifications` holds.
+    noted: usize,
+}
+
+impl Written {
+    /// Keeps `result` as the answer to `id`.
+    pub(crate) fn keep(&self, id: RequestId, result: Value) {
+        let mut answers = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if answers.handshake.is_none() {
+            answers.handshake = Some(result.clone());
+        }
+        if answers.order.len() == KEPT
+            && let Some(oldest) = answers.order.pop_front()
+        {
+            answers.by_id.remove(&oldest);
+        }
+        answers.order.push_back(id.clone());
+        answers.by_id.insert(id, result);
+    }
+
+    /// Keeps the result of `answer` (a JSON-RPC answer as written, taken apart here) as
+    /// the answer to its id; anything else is dropped.
+    pub(crate) fn keep_answer(&self, mut answer: serde_json::Map<String, Value>) {
+        let id = answer
+            .remove("id")
+            .and_then(|id| serde_json::from_value::<RequestId>(id).ok());
+        if let (Some(id), Some(result)) = (id, answer.remove("result")) {
+            self.keep(id, result);
+        }
+    }
+
+    /// The handshake's result (`initialize`), as written.
+    pub(crate) fn handshake(&self) -> Option<Value> {
+        let answers = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        answers.handshake.clone()
+    }
+
+    /// Keeps `raw`'s params as written when it is a notification passed on so whose typed
+    /// form, `typed`, would write them otherwise (`as_written`).
+    pub(crate) fn keep_notification(&self, raw: &Value, typed: &RxJsonRpcMessage<RoleClient>) {
+        let Some((key, params)) = as_written::kept(raw, typed) else {
+            return;
+        };
+        let mut answers = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        // Never taken (a notification rmcp could not read): forgotten past this.
+        if answers.noted == KEPT {
+            answers.notifications.clear();
+            answers.noted = 0;
+        }
+        answers.noted += 1;
+        answers
+            .notifications
+            .entry(key)
+            .or_default()
+            .push_back(params);
+    }
+
+    /// The params as written of the notification rmcp read as `typed`, when kept (once).
+    pub(crate) fn take_notification(&self, typed: &RxJsonRpcMessage<RoleClient>) -> Option<Value> {
+        let mut answers = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if answers.noted == 0 {
+            return None;
+        }
+        let key = as_written::key(typed)?;
+        let kept = answers.notifications.get_mut(&key)?;
+        let params = kept.pop_front();
+        if kept.is_empty() {
+            answers.notifications.remove(&key);
+        }
+        answers.noted -= usize::from(params.is_some());
+        params
+    }
+
+    /// The result of the answer to `id`, as written (once).
+    pub(crate) fn take(&self, id: &RequestId) -> Option<Value> {
+        let mut answers = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let result = answers.by_id.remove(id)?;
+        answers.order.retain(|kept| kept != id);
+        Some(result)
+    }
+}
+
+/// The transport: lines in from the upstream's output, lines out to its input.
+pub(crate) struct Lines {
+    lines: tokio::io::Lines<BufReader<Reader>>,
+    stdin: Stdin,
+    written: Written,
+    in_flight: InFlight,
+    /// The requests sent past rmcp, whose answers go straight to them (`lane`).
+    lane: Lane,
+}
+
+impl Lines {
+    pub(crate) fn new(stdout: Reader, stdin: Writer, written: Written) -> Self {
+        let stdin = Arc::new(tokio::sync::Mutex::new(stdin));
+        Lines {
+            lines: BufReader::new(stdout).lines(),
+            lane: Lane::new(stdin.clone()),
+            stdin,
+            written,
+            in_flight: InFlight::default(),
+        }
+    }
+
+    /// Its lane: requests sent on it are answered past rmcp.
+    pub(crate) fn lane(&self) -> Lane {
+        self.lane.clone()
+    }
+}
+
+/// Requests still waiting on the lane when rmcp's loop ends fail then, not at their deadline.
+impl Drop for Lines {
+    fn drop(&mut self) {
+        self.lane.close();
+    }
+}
+
+impl Transport<RoleClient> for Lines {
+    type Error = std::io::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let stdin = self.stdin.clone();
+        self.in_flight.sent(&item);
+        async move {
+            let mut line = serde_json::to_vec(&item).map_err(std::io::Error::other)?;
+            line.push(b'\n');
+            let mut stdin = stdin.lock().await;
+            stdin.write_all(&line).await?;
+            stdin.flush().await
+        }
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+        loop {
+            let Some(line) = self.lines.next_line().await.ok().flatten() else {
+                self.lane.close();
+                return None;
+            };
+            if line.trim().is_empty() {
+                continue;
+            }
+            let read = match serde_json::from_str::<Value>(&line) {
+                // An answer to a request sent on the lane goes to it, read there.
+                Ok(written) => match self.lane.answer(written) {
+                    None => continue,
+                    Some(written) => self.in_flight.read(&written).map(|read| (read, written)),
+                },
+                Err(error) => Err(error),
+            };
+            let (message, mut written) = match read {
+                Ok(read) => read,
+                Err(error) => {
+                    tracing::warn!("the upstream wrote a line that is no MCP message: {error}");
+                    continue;
+                }
+            };
+            match &message {
+                JsonRpcMessage::Response(response) => {
+                    if let Some(result) = written.get_mut("result") {
+                        self.written.keep(response.id.clone(), result.take());
+                    }
+                }
+                JsonRpcMessage::Notification(_) if as_written::passed_on(&message) => {
+                    self.written.keep_notification(&written, &message);
+                }
+                _ => {}
+            }
+            return Some(message);
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.stdin.lock().await.shutdown().await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::upstream::stdio::child::Child;
+    use crate::upstream::stdio::lane::{Lane, LaneError};
+    use rmcp::model::{
+        CallToolRequestParams, ClientRequest, ProgressToken, Request, RequestMetaObject,
+        ServerResult,
+    };
+    use serde_json::json;
+
+    /// An upstream that logs a line before each answer, answers a call with the request as
+    /// it read it, a call of `late` (or `sleep`) after a while, and never a call of `hang`.
+    const UPSTREAM: &str = r#"
+import json, sys, time
+for line in sys.stdin:
+    request = json.loads(line)
+    print(json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
+                      "params": {"level": "info", "data": "before"}}), flush=True)
+    if request["params"]["name"] in ("late", "sleep"):
+        time.sleep(0.2)
+    if request["params"]["name"] != "hang":
+        text = json.dumps(request)
+        print(json.dumps({"jsonrpc": "2.0", "id": request["id"],
+                          "result": {"content": [{"type": "text", "text": text}]}}), flush=True)
+"#;
+
+    fn call(name: &str) -> ClientRequest {
+        ClientRequest::CallToolRequest(Request::new(CallToolRequestParams::new(name.to_owned())))
+    }
+
+    /// The request as the upstream read it, from its answer.
+    async fn as_read(lane: &Lane, meta: RequestMetaObject, token: Option<ProgressToken>) -> Value {
+        let mut sent = lane.send(call("echo"), meta, token).await.unwrap();
+        let answered = tokio::time::timeout(std::time::Duration::from_secs(10), sent.answer());
+        let (answer, written) = answered.await.expect("an answer").unwrap();
+        let JsonRpcMessage::Response(response) = answer else {
+            panic!("not a result: {answer:?}");
+        };
+        let ServerResult::CallToolResult(result) = response.result else {
+            panic!("not read as a call's result: {:?}", response.result);
+        };
+        assert_eq!(response.id, sent.id);
+        assert_eq!(written["id"], json!(sent.id));
+        let text = result.content[0].as_text().unwrap().text.clone();
+        serde_json::from_str(&text).unwrap()
+    }
+
+    #[tokio::test]
+    async fn requests_go_past_rmcp_and_their_answers_straight_back() {
+        let args = ["-c".to_owned(), UPSTREAM.to_owned()];
+        let (child, stdout, stdin) = Child::spawn("python3", &args).unwrap();
+        let mut lines = Lines::new(Box::new(stdout), Box::new(stdin), Written::default());
+        let lane = lines.lane();
+        // What the transport gives rmcp: everything but the lane's answers.
+        let (given, mut to_rmcp) = tokio::sync::mpsc::unbounded_channel();
+        let reader = tokio::spawn(async move {
+            while let Some(message) = lines.receive().await {
+                let _ = given.send(message);
+            }
+        });
+
+        // The client's `_meta` as it came, its progress token the lane's own.
+        let mut meta = RequestMetaObject::default();
+        meta.0.insert("theirs".to_owned(), json!(1));
+        meta.set_progress_token(ProgressToken(RequestId::Number(7)));
+        let token = lane.progress_token();
+        let read = as_read(&lane, meta, Some(token.clone())).await;
+        assert!(read["id"].as_i64().unwrap() >= 1 << 40);
+        assert_eq!(read["params"]["_meta"]["theirs"], json!(1));
+        assert_eq!(read["params"]["_meta"]["progressToken"], json!(token.0));
+        // A client that asked for no progress: no token upstream.
+        let mut meta = RequestMetaObject::default();
+        meta.set_progress_token(ProgressToken(RequestId::Number(8)));
+        let read = as_read(&lane, meta, None).await;
+        assert!(
+            read["params"]
+                .get("_meta")
+                .is_none_or(|m| m.get("progressToken").is_none())
+        );
+        // A request given up on (its deadline, a cancelled client): its answer, when it
+        // comes (before the next one's), goes nowhere.
+        drop(
+            lane.send(call("late"), Default::default(), None)
+                .await
+                .unwrap(),
+        );
+        as_read(&lane, RequestMetaObject::default(), None).await;
+        // A line longer than the pipe holds, while the upstream reads nothing, given up
+        // on mid-write: written whole all the same, the next one read as it should be.
+        drop(
+            lane.send(call("sleep"), Default::default(), None)
+                .await
+                .unwrap(),
+        );
+        let mut big = CallToolRequestParams::new("big");
+        big.arguments = Some(serde_json::Map::from_iter([(
+            "text".to_owned(),
+            json!("x".repeat(1 << 20)),
+        )]));
+        let big = ClientRequest::CallToolRequest(Request::new(big));
+        let cut = tokio::time::timeout(
+            std::time::Duration::from_millis(20),
+            lane.send(big, Default::default(), None),
+        );
+        assert!(
+            cut.await.is_err(),
+            "the pipe took a line longer than it holds"
+        );
+        let read = as_read(&lane, RequestMetaObject::default(), None).await;
+        assert_eq!(read["params"]["name"], json!("echo"));
+        // The notifications before each answer reached rmcp; no answer did.
+        for _ in 0..7 {
+            let message = to_rmcp.recv().await.unwrap();
+            assert!(
+                matches!(message, JsonRpcMessage::Notification(_)),
+                "{message:?}"
+            );
+        }
+        assert!(to_rmcp.try_recv().is_err());
+
+        // The upstream ends with a request unanswered: it fails, and so does a new one.
+        let mut hanging = lane
+            .send(call("hang"), Default::default(), None)
+            .await
+            .unwrap();
+        to_rmcp.recv().await.unwrap();
+        drop(child);
+        assert!(matches!(hanging.answer().await, Err(LaneError::Closed)));
+        reader.await.unwrap();
+        assert!(
+            lane.send(call("echo"), Default::default(), None)
+                .await
+                .is_err()
+        );
+    }
+}

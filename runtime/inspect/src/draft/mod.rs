@@ -1,0 +1,428 @@
+//! `mcp-tailor init`: a commented tailoring file drafted from any server's own words, for
+//! every tool and described argument — deterministic, no model, no network — and the
+//! structure of the catalog no wording can save ([`structure_tokens`]). (What each level
+//! costs before and after a draft is the listing `proxy` serves, counted as `inspect`
+//! counts it: [`CallerCatalog::sizes`](super::CallerCatalog::sizes).)
+//!
+//! The draft overlays the server (see [`Tailoring`](mcp_tailor_core::Tailoring)): levels 7..=9 are left to the server's
+//! own words. A tool's title (for people) is left out at 0..=2. For a tool's description, levels 0..=2 read its first sentence, markup,
+//! examples and parentheticals cut, within [`TERSE_TOKENS`]; 3..=6 its first paragraph, or
+//! the sentences of it that fit [`MIDDLE_TOKENS`] (a first paragraph many tools share
+//! leads none of them: their next one does). For an argument's description, 0..=2
+//! read nothing (`false`) — unless the text says what the argument's name and type do not
+//! (allowed values, formats, units, ranges, a default the schema does not state; quoted
+//! values and numbers count too), then that part within [`FACT_TOKENS`] (or
+//! [`ARGUMENT_TOKENS`] where no fact fits fewer whole; never more than 3..=6 reads) — and 3..=6 its first sentence and the sentences after it that state facts, within [`ARGUMENT_TOKENS`]. A wording no shorter than the server's is left out.
+
+mod asides;
+mod clip;
+mod facts;
+mod plain;
+mod shared;
+mod tasks;
+mod toml_text;
+
+use super::{count_tokens, listing_json};
+use mcp_tailor_core::seam::schema_path;
+use rmcp::model::{ListToolsResult, Tool};
+use serde_json::{Map, Value};
+use std::fmt::Write as _;
+use tasks::Level;
+pub use tasks::draft_for_tasks;
+use toml_text::{key, string};
+
+/// The token budget of a tool's terse description (levels 0..=2).
+pub const TERSE_TOKENS: usize = 16;
+/// The token budget of a tool's middle description (levels 3..=6).
+pub const MIDDLE_TOKENS: usize = 48;
+/// The token budget of an argument's description at 3..=6.
+pub const ARGUMENT_TOKENS: usize = 24;
+/// The token budget of the facts an argument's description keeps at 0..=2.
+pub const FACT_TOKENS: usize = 12;
+
+/// A drafted tailoring file.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Draft {
+    /// The file's text (TOML, commented).
+    pub text: String,
+    /// The tools it words.
+    pub tools: usize,
+    /// The arguments it words.
+    pub arguments: usize,
+    /// The tools whose drafted levels keep words of a task they would have lost, or are
+    /// left to the server's words for it (`--tasks`).
+    pub kept_for_tasks: Vec<String>,
+}
+
+/// One tool's drafted wording: its description's terse and middle texts (`None`: leave
+/// the server's), and each described argument's (its path; `None` at 0..=2 says nothing).
+struct ToolDraft {
+    name: String,
+    /// The server's own description, as one line of plain text.
+    own: String,
+    /// The tool has a title (for people; left out at 0..=2).
+    titled: bool,
+    own_tokens: usize,
+    terse: Option<String>,
+    middle: Option<String>,
+    /// Words a task finds the tool by, kept in its drafted levels.
+    kept: Vec<String>,
+    /// The levels left to the server's own words, since a task finds the tool only by them.
+    left: Vec<Level>,
+    arguments: Vec<ArgumentDraft>,
+}
+
+struct ArgumentDraft {
+    path: String,
+    own: String,
+    terse: Option<String>,
+    middle: Option<String>,
+}
+
+/// Drafts a tailoring file for `tools`, naming `source` (a command, URL or file) in its
+/// header.
+pub fn draft(tools: &[Tool], source: &str) -> Draft {
+    render(&tool_drafts(tools), source)
+}
+
+/// Every tool's draft, terse texts without the context every tool repeats
+/// ([`shared`]).
+fn tool_drafts(tools: &[Tool]) -> Vec<ToolDraft> {
+    let paragraphs: Vec<Vec<String>> = tools
+        .iter()
+        .map(|tool| plain::paragraphs(tool.description.as_deref().unwrap_or_default()))
+        .collect();
+    let leads = shared::leads(&paragraphs);
+    let mut drafts: Vec<ToolDraft> = tools
+        .iter()
+        .zip(&paragraphs)
+        .zip(leads)
+        .map(|((tool, own), lead)| tool_draft(tool, own, lead))
+        .collect();
+    shared::heads(&mut drafts);
+    shared::tails(&mut drafts);
+    drafts
+}
+
+/// The structure floor: `tools/list` with every title and description (the tools' and the
+/// arguments') left out — what no wording can save.
+pub fn structure_tokens(tools: &[Tool]) -> usize {
+    let bare: Vec<Tool> = tools
+        .iter()
+        .map(|tool| {
+            let mut tool = tool.clone();
+            tool.title = None;
+            tool.description = None;
+            if let Some(annotations) = &mut tool.annotations {
+                annotations.title = None;
+            }
+            let schema = std::sync::Arc::make_mut(&mut tool.input_schema);
+            strip_descriptions(schema);
+            tool
+        })
+        .collect();
+    count_tokens(&listing(&bare))
+}
+
+fn strip_descriptions(object: &mut Map<String, Value>) {
+    object.shift_remove("description");
+    object.shift_remove("title");
+    for value in object.values_mut() {
+        match value {
+            Value::Object(inner) => strip_descriptions(inner),
+            Value::Array(items) => items
+                .iter_mut()
+                .filter_map(Value::as_object_mut)
+                .for_each(strip_descriptions),
+            _ => {}
+        }
+    }
+}
+
+/// The `tools/list` result of `tools` as written: each as its server wrote it where the
+/// tailoring did not change it (`read_catalog`'s and the gateway's tools carry that).
+fn listing(tools: &[Tool]) -> String {
+    listing_json(
+        ListToolsResult::with_all_items(tools.to_vec()),
+        "2025-11-25",
+    )
+}
+
+/// One tool's draft, its terse and middle texts from its paragraph `lead` (of
+/// `paragraphs`, [`plain::paragraphs`], never empty): the middle keeps those before it
+/// where all fit.
+fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize) -> ToolDraft {
+    let own = tool.description.as_deref().unwrap_or_default();
+    let own_tokens = count_tokens(own);
+    let shorter = |text: String| {
+        (!text.is_empty() && count_tokens(&text) < own_tokens && !same_words(&text, own))
+            .then_some(text)
+    };
+    let paragraph = paragraphs[lead].as_str();
+    let terse = shorter(clip::terse(paragraph, TERSE_TOKENS));
+    let with_before = paragraphs[..=lead].join(" ");
+    let middle_text = match count_tokens(&with_before) <= MIDDLE_TOKENS {
+        true => with_before.as_str(),
+        false => paragraph,
+    };
+    // (The same as the terse text, it is still drafted: a level the file leaves out reads
+    // the server's own words, all of them.)
+    let middle = shorter(clip::middle(middle_text, MIDDLE_TOKENS));
+    let mut arguments = Vec::new();
+    described(&tool.input_schema, &tool.input_schema, "", &mut arguments);
+    let arguments = arguments
+        .into_iter()
+        .filter_map(|(path, own, schema)| {
+            let tokens = count_tokens(&own);
+            // A fact too long for its budget gets the middle one, not dropped (Slack's
+            // `thread_ts`: "…in the format '1234567890.123456'").
+            let facts = facts::whole_facts(&own, &schema, FACT_TOKENS)
+                .or_else(|| facts::facts(&own, &schema, ARGUMENT_TOKENS))
+                // No longer than the server's words, nor all of them said another way
+                // (`Show logs since absolute time; RFC3339`): all of them are facts then.
+                .map(|t| {
+                    if count_tokens(&t) >= tokens || facts::states(&t, &own) {
+                        own.clone()
+                    } else {
+                        t
+                    }
+                });
+            // Facts (values, formats, units, ranges, defaults) stay at every level.
+            let middle = facts::argument_sentence(&own, &schema, facts.as_deref(), ARGUMENT_TOKENS);
+            let middle = Some(middle)
+                .filter(|m| m.len() > 1 && count_tokens(m) < tokens && !same_words(m, &own));
+            let terse = facts.map(|t| match &middle {
+                Some(m) if count_tokens(m) < count_tokens(&t) => m.clone(),
+                _ => t,
+            });
+            // Its own words at every level: nothing to draft.
+            let unchanged = middle.is_none() && terse.as_ref().is_some_and(|t| same_words(t, &own));
+            (!unchanged).then_some(ArgumentDraft {
+                path,
+                own,
+                terse,
+                middle,
+            })
+        })
+        .collect();
+    ToolDraft {
+        name: tool.name.to_string(),
+        own: paragraph.to_owned(),
+        titled: tool.title.as_deref().is_some_and(|t| !t.trim().is_empty()),
+        own_tokens,
+        terse,
+        middle,
+        kept: Vec::new(),
+        left: Vec::new(),
+        arguments,
+    }
+}
+
+/// Whether `text` is `own` but for its markup (`` `a` ``, `**b**`) and the punctuation and
+/// spaces it ends with: a level that only drops those saves nothing worth a line of the
+/// file, and code spans lose their marks (`such as ArrowLeft or a`).
+fn same_words(text: &str, own: &str) -> bool {
+    let words = |t: &str| {
+        plain::plain(t)
+            .trim_end_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace())
+            .to_owned()
+    };
+    words(text) == words(own)
+}
+
+/// Every described property below `object` (a root or nested object schema of `root`):
+/// its argument path, its description and its schema. Nested objects, array items and map
+/// values are walked, through local `$ref`s, to a small depth.
+fn described(
+    root: &Map<String, Value>,
+    object: &Map<String, Value>,
+    prefix: &str,
+    out: &mut Vec<(String, String, Value)>,
+) {
+    if prefix.matches('.').count() > 4 {
+        return;
+    }
+    let Some(properties) = object.get("properties").and_then(Value::as_object) else {
+        return;
+    };
+    for (name, property) in properties {
+        let path = format!("{prefix}{name}");
+        // Only what the one path syntax reaches, exactly.
+        if schema_path::argument(root, &path).is_none() {
+            continue;
+        }
+        let property = schema_path::deref(root, property);
+        if let Some(text) = property.get("description").and_then(Value::as_str)
+            && !text.trim().is_empty()
+        {
+            out.push((path.clone(), text.to_owned(), property.clone()));
+        }
+        if let Some(inner) = property.as_object() {
+            branches(root, inner, &format!("{path}."), out);
+            for (key, step) in [("items", "[]."), ("additionalProperties", "{}.")] {
+                if let Some(Value::Object(values)) =
+                    inner.get(key).map(|v| schema_path::deref(root, v))
+                {
+                    branches(root, values, &format!("{path}{step}"), out);
+                }
+            }
+        }
+    }
+}
+
+/// [`described`] of `object` and of each of its `allOf`/`anyOf`/`oneOf` branches: a path
+/// drafted once words the property in every branch (see `schema_path::arguments`).
+fn branches(
+    root: &Map<String, Value>,
+    object: &Map<String, Value>,
+    prefix: &str,
+    out: &mut Vec<(String, String, Value)>,
+) {
+    let mut found = Vec::new();
+    described(root, object, prefix, &mut found);
+    for key in ["allOf", "anyOf", "oneOf"] {
+        for branch in object
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if let Value::Object(branch) = schema_path::deref(root, branch) {
+                described(root, branch, prefix, &mut found);
+            }
+        }
+    }
+    for item in found {
+        if !out.iter().any(|(path, ..)| *path == item.0) {
+            out.push(item);
+        }
+    }
+}
+
+/// The file's text.
+fn render(drafts: &[ToolDraft], source: &str) -> Draft {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# Drafted by `mcp-tailor init` from {source}: {} tool{}.\n\
+         #\n\
+         # This file overlays the server's own words: a level it does not cover reads them.\n\
+         # Tools, levels 0..=2: no title; the first sentence, asides cut (at most {TERSE_TOKENS} tokens);\n\
+         #   3..=6: the first paragraph, or what of it fits {MIDDLE_TOKENS} tokens; 7..=9: the server's.\n\
+         # Arguments, 0..=2: nothing (`false`), or the facts its name and type do not carry (at most {FACT_TOKENS} tokens, or {ARGUMENT_TOKENS} for one that needs them);\n\
+         #   3..=6: the first sentence, and those after it that state facts (at most {ARGUMENT_TOKENS} tokens); 7..=9: the server's.\n\
+         # Edit freely: `mcp-tailor check FILE`, then `mcp-tailor inspect --tailoring FILE matrix …`.",
+        drafts.len(),
+        if drafts.len() == 1 { "" } else { "s" }
+    );
+    let (mut tools, mut arguments, mut kept_for_tasks) = (0, 0, Vec::new());
+    for draft in drafts {
+        let left = |level| draft.left.contains(&level);
+        let terse = (!left(Level::Terse))
+            .then(|| draft.text(Level::Terse))
+            .flatten();
+        let middle = (!left(Level::Middle))
+            .then(|| draft.text(Level::Middle))
+            .flatten();
+        // Every described argument is drafted (at 0..=2 it says nothing, or its facts).
+        if terse.is_none() && middle.is_none() && draft.arguments.is_empty() && !draft.titled {
+            continue;
+        }
+        tools += 1;
+        let tool = key(&draft.name);
+        let _ = writeln!(
+            out,
+            "\n# {}: its own description is {} tokens.",
+            draft.name, draft.own_tokens
+        );
+        if !draft.kept.is_empty() || !draft.left.is_empty() {
+            kept_for_tasks.push(draft.name.clone());
+        }
+        if !draft.kept.is_empty() {
+            let _ = writeln!(
+                out,
+                "# Its drafted levels keep words a task of the tasks file finds it by: {}.",
+                draft.kept.join(", ")
+            );
+        }
+        for (level, levels) in [(Level::Terse, "0..=2"), (Level::Middle, "3..=6")] {
+            if left(level) {
+                let _ = writeln!(
+                    out,
+                    "# Levels {levels} are left to the server's own words: a task of the tasks file finds it only by them."
+                );
+            }
+        }
+        if draft.titled {
+            let _ = writeln!(
+                out,
+                "# Its title is for people: a terse reader does without it.\n\
+                 [tools.{tool}.title]\nlevels = [{{ verbosity = \"0..=2\", text = false }}]"
+            );
+        }
+        let mut entries = Vec::new();
+        let same = terse.is_some() && terse == middle;
+        if let Some(terse) = &terse {
+            let levels = if same { "0..=6" } else { "0..=2" };
+            entries.push(format!(
+                "  {{ verbosity = \"{levels}\", text = {} }},",
+                string(terse)
+            ));
+        }
+        if let Some(middle) = middle.as_ref().filter(|_| !same) {
+            entries.push(format!(
+                "  {{ verbosity = \"3..=6\", text = {} }},",
+                string(middle)
+            ));
+        }
+        if !entries.is_empty() {
+            let _ = writeln!(
+                out,
+                "[tools.{tool}.description]\nlevels = [\n{}\n]",
+                entries.join("\n")
+            );
+        }
+        for argument in &draft.arguments {
+            arguments += 1;
+            let terse = match &argument.terse {
+                Some(facts) => string(facts),
+                None => "false".to_owned(),
+            };
+            let same = argument.terse.is_some() && argument.terse == argument.middle;
+            let upto = if same { "0..=6" } else { "0..=2" };
+            let mut levels = vec![format!("{{ verbosity = \"{upto}\", text = {terse} }}")];
+            if let Some(middle) = argument.middle.as_ref().filter(|_| !same) {
+                levels.push(format!(
+                    "{{ verbosity = \"3..=6\", text = {} }}",
+                    string(middle)
+                ));
+            }
+            let _ = writeln!(
+                out,
+                "\n# {}: {}\n[tools.{tool}.arguments.{}]\ndescription = {{ levels = [{}] }}",
+                argument.path,
+                comment(&argument.own),
+                key(&argument.path),
+                levels.join(", ")
+            );
+        }
+    }
+    Draft {
+        text: out,
+        tools,
+        arguments,
+        kept_for_tasks,
+    }
+}
+
+/// The server's own text as a one-line comment, with its tokens.
+fn comment(text: &str) -> String {
+    let line = plain::plain(text).replace('\n', " ");
+    let shown: String = line.chars().take(100).collect();
+    let more = if shown.len() < line.len() { "…" } else { "" };
+    format!("\"{shown}{more}\" ({} tokens)", count_tokens(text))
+}
+
+#[cfg(test)]
+mod tests;

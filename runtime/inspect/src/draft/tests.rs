@@ -1,0 +1,202 @@
+use super::*;
+
+/// One tool's draft, as `draft` makes it among no others.
+fn tool_draft(tool: &Tool) -> ToolDraft {
+    tool_drafts(std::slice::from_ref(tool)).remove(0)
+}
+
+fn tool(description: &str, argument: &str) -> Tool {
+    let schema = serde_json::json!({"type": "object", "properties": {
+        "limit": {"type": "integer", "description": argument}
+    }});
+    let Value::Object(schema) = schema else {
+        unreachable!()
+    };
+    Tool::new(
+        "search",
+        description.to_owned(),
+        std::sync::Arc::new(schema),
+    )
+}
+
+#[test]
+fn a_level_that_only_drops_the_full_stop_is_not_drafted() {
+    let draft = tool_draft(&tool(
+        "Search the index.",
+        "Number of characters to return, at most 500.",
+    ));
+    assert_eq!(draft.middle, None);
+    assert_eq!(draft.terse, None);
+    // All of it a fact, kept at every level: the argument keeps its own words.
+    assert!(draft.arguments.is_empty(), "{:?}", draft.arguments[0].terse);
+    // Nor is a fact drafted longer than the words it comes from (pieces joined by `; `).
+    let joined = tool_draft(&tool("Search.", "If not supplied branches('all')"));
+    assert!(
+        joined.arguments.is_empty(),
+        "{:?}",
+        joined.arguments[0].terse
+    );
+    // A real cut is drafted.
+    let longer = tool_draft(&tool(
+        "Search the index. Results come back ranked by relevance, best first, with scores.",
+        "Maximum number of characters to return. Larger values cost more tokens and time.",
+    ));
+    assert_eq!(longer.terse.as_deref(), Some("Search the index."));
+    // Nor one that only drops the marks of code spans (Playwright's `key`).
+    let marked = tool_draft(&tool(
+        "Press a key.",
+        "Name of the key to press or a character to generate, such as `ArrowLeft` or `a`",
+    ));
+    assert_eq!(marked.arguments[0].middle, None);
+    assert_eq!(
+        longer.arguments[0].middle.as_deref(),
+        Some("Maximum number of characters to return")
+    );
+}
+
+#[test]
+fn a_label_every_tool_begins_with_is_cut_from_the_terse_texts() {
+    let named = |name: &str, description: &str| {
+        let mut tool = tool(description, "");
+        tool.name = name.to_owned().into();
+        tool
+    };
+    let tools = [
+        named(
+            "a",
+            "Notion | Retrieve a user\nError Responses:\n400: Bad request",
+        ),
+        named("b", "Notion | List all users\nError Responses:\n400: 400"),
+        named(
+            "c",
+            "Notion | Search by title\nError Responses:\n400: Bad request",
+        ),
+        named("d", "Notion | Archive"),
+        named(
+            "e",
+            "Slack: Post a message to a channel of the workspace, as the bot user.",
+        ),
+    ];
+    let terse: Vec<Option<String>> = tool_drafts(&tools).into_iter().map(|d| d.terse).collect();
+    assert_eq!(
+        terse[..4],
+        [
+            Some("Retrieve a user".to_owned()),
+            Some("List all users".to_owned()),
+            Some("Search by title".to_owned()),
+            // One word would stay: the label stays too.
+            None,
+        ]
+    );
+    // A label of one tool tells it apart.
+    let slack = terse[4].as_deref().unwrap_or_default();
+    assert!(slack.starts_with("Slack: Post a message"), "{slack}");
+}
+
+/// firecrawl-mcp's `firecrawl_map`: a first paragraph of one sentence, then pages more. Its
+/// middle text is its terse one, and levels 3..=6 read it too — not the server's own words
+/// (a level the file leaves out reads those, all of them). So for an argument.
+#[test]
+fn a_middle_text_the_same_as_the_terse_one_still_covers_its_levels() {
+    let own = "\nMap a website to discover all indexed URLs on the site.\n\n**Best for:** \
+               Discovering URLs on a website before deciding what to scrape; finding specific \
+               sections or pages within a large site.\n**Common mistakes:** Using crawl to \
+               discover URLs instead of map.";
+    let argument = "Absolute or relative path to a local file to parse. Supported: .html, \
+                    .htm, .pdf, .docx, .doc, .odt, .rtf, .xlsx and .xls files.";
+    let tool = tool(own, argument);
+    let drafted = draft(std::slice::from_ref(&tool), "firecrawl-mcp");
+    let file = mcp_tailor_core::Tailoring::parse("draft.toml", &drafted.text).expect(&drafted.text);
+    let worded = |level: u8| {
+        let mut tool = tool.clone();
+        let ctx = mcp_tailor_core::RenderCtx::new().verbosity(level);
+        file.tool("search").unwrap().tailor_tool(&mut tool, &ctx);
+        let limit = tool.input_schema["properties"]["limit"]["description"].clone();
+        (tool.description.unwrap_or_default().to_string(), limit)
+    };
+    let map = "Map a website to discover all indexed URLs on the site.";
+    let path = serde_json::json!("Absolute or relative path to a local file to parse");
+    for level in 0..=6 {
+        assert_eq!(
+            worded(level),
+            (map.to_owned(), path.clone()),
+            "level {level}"
+        );
+    }
+    assert_eq!(worded(7).0, own);
+    // One entry for the levels both cover.
+    assert_eq!(
+        drafted.text.matches("verbosity = \"0..=6\"").count(),
+        2,
+        "{}",
+        drafted.text
+    );
+}
+
+/// Slack's `thread_ts`: its one fact (the format) does not fit the terse budget; it gets
+/// the middle one, not dropped.
+#[test]
+fn a_fact_too_long_for_the_terse_budget_is_not_dropped() {
+    let draft = tool_draft(&tool(
+        "Reply to a thread.",
+        "The timestamp of the parent message in the format '1234567890.123456'. Timestamps \
+         in the format without the period can be converted by adding the period such that 6 \
+         numbers come after it.",
+    ));
+    let terse = draft.arguments[0].terse.as_deref().unwrap_or_default();
+    assert!(terse.contains("'1234567890.123456'"), "{terse:?}");
+}
+
+#[test]
+fn the_facts_of_the_terse_levels_stay_at_the_middle_ones() {
+    // @modelcontextprotocol/server-puppeteer's `launchOptions`: its middle text was its
+    // first sentence, shorter than its facts, and so said at 0..=6 without them.
+    let draft = tool_draft(&tool(
+        "Navigate to a URL.",
+        "PuppeteerJS LaunchOptions. Default null. If changed and not null, browser restarts. \
+         Example: { headless: true, args: ['--no-sandbox'] }",
+    ));
+    let argument = &draft.arguments[0];
+    for text in [&argument.terse, &argument.middle] {
+        let text = text.as_deref().unwrap_or_default();
+        assert!(text.contains("browser restarts"), "{text:?}");
+    }
+}
+
+#[test]
+fn a_first_paragraph_many_tools_share_does_not_lead() {
+    // @hubspot/mcp-server: seven of its 21 tools begin with the same warning.
+    let warning = "🛡️ Guardrails:\n  1. Data Modification Warning: This tool modifies HubSpot \
+                   data. Only use when the user has explicitly requested to update their CRM.\n\n";
+    let purposes = [
+        "Creates objects.",
+        "Updates objects.",
+        "Creates a property.",
+    ];
+    let mut tools: Vec<Tool> = purposes
+        .iter()
+        .map(|purpose| {
+            tool(
+                &format!("{warning}🎯 Purpose:\n  1. {purpose}\n"),
+                "Max 10.",
+            )
+        })
+        .collect();
+    tools.push(tool("Lists objects of a type.\n\nPaginated.", "Max 10."));
+    let drafts = tool_drafts(&tools);
+    for (draft, purpose) in drafts.iter().zip(purposes) {
+        assert_eq!(draft.terse.as_deref(), Some(purpose));
+        // The middle level keeps the warning where both fit.
+        let middle = draft.middle.as_deref().unwrap_or_default();
+        assert!(middle.starts_with("Data Modification Warning:"), "{middle}");
+        assert!(middle.ends_with(purpose), "{middle}");
+    }
+    // A first paragraph of its own leads.
+    assert_eq!(drafts[3].own, "Lists objects of a type.");
+    // Two tools sharing one are not enough.
+    let drafts = tool_drafts(&tools[1..]);
+    assert_eq!(
+        drafts[0].terse.as_deref(),
+        Some("Data Modification Warning: This tool modifies HubSpot data.")
+    );
+}

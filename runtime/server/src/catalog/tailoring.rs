@@ -1,0 +1,106 @@
+//! The tailoring file a server applies to its tools and instructions, with one
+//! [`ToolView`] per tool it words, merged when the server is built and again each time the
+//! file is swapped; a listing reads both from one snapshot.
+
+use crate::catalog::tools::Catalog;
+use mcp_tailor_core::seam::ToolView;
+use mcp_tailor_core::{Tailoring, ToolDef};
+use std::collections::HashMap;
+use std::sync::{Arc, PoisonError, RwLock};
+
+/// The file in force and the views it makes.
+#[derive(Debug, Default)]
+pub(crate) struct InForce {
+    /// The file (empty when the builder was given none).
+    pub(crate) file: Arc<Tailoring>,
+    /// Every tool with tables of its own or the file's words, by name.
+    views: HashMap<String, ToolView>,
+}
+
+impl InForce {
+    /// The view of the tool `name`, when anything words it beyond its own text.
+    pub(crate) fn view(&self, name: &str) -> Option<&ToolView> {
+        self.views.get(name)
+    }
+}
+
+/// The current tailoring, swapped whole.
+#[derive(Debug, Default)]
+pub(crate) struct TailoringSlot {
+    /// The `#[mcp_tool]` tables of the server's tools (registered ones, and those attached
+    /// to the wrapped handler's), fixed at build.
+    defs: Vec<&'static ToolDef>,
+    current: RwLock<Arc<InForce>>,
+}
+
+impl TailoringSlot {
+    /// A slot holding `tailoring` over the tools `defs` word.
+    pub(crate) fn new(tailoring: Tailoring, defs: Vec<&'static ToolDef>) -> Self {
+        let slot = TailoringSlot {
+            defs,
+            current: RwLock::default(),
+        };
+        slot.set(tailoring);
+        slot
+    }
+
+    /// The tailoring in force: one lock to clone an `Arc`, so a listing reads one
+    /// consistent file and its views even while another is swapped in.
+    pub(crate) fn get(&self) -> Arc<InForce> {
+        self.current
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Swaps in `tailoring`, its views merged once here, atomically for every later reader.
+    pub(crate) fn set(&self, tailoring: Tailoring) {
+        let mut views: HashMap<String, ToolView> = self
+            .defs
+            .iter()
+            .map(|&def| {
+                let name = def.name().to_owned();
+                (name, ToolView::new(Some(def), tailoring.tool(def.name())))
+            })
+            .collect();
+        for (name, file) in tailoring.tools() {
+            views
+                .entry(name.to_owned())
+                .or_insert_with(|| ToolView::new(None, Some(file)));
+        }
+        let in_force = Arc::new(InForce {
+            file: Arc::new(tailoring),
+            views,
+        });
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) = in_force;
+    }
+}
+
+/// Logs what a server should know about `tailoring` against its compile-time tables: the
+/// file's own warnings, and each item a `#[mcp_tool]` table also declares (the table wins).
+pub(crate) fn log_findings(
+    tailoring: &Tailoring,
+    catalog: &Catalog,
+    attached: &[&'static ToolDef],
+) {
+    for warning in tailoring.warnings() {
+        tracing::warn!("{warning}");
+    }
+    let defs = catalog
+        .entries()
+        .iter()
+        .map(|e| e.def())
+        .chain(attached.iter().copied());
+    for def in defs {
+        let Some(file) = tailoring.tool(def.name()) else {
+            continue;
+        };
+        for item in file.overridden_by(def) {
+            tracing::warn!(
+                "{}: tool `{}`: `{item}` is ignored: the tool's #[mcp_tool] table declares it and wins",
+                file.location(),
+                def.name()
+            );
+        }
+    }
+}

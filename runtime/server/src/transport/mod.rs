@@ -1,0 +1,19 @@
+//! Serving a [`Server`](crate::Server) on stdio, and (feature `http`) on streamable
+//! HTTP behind the connection limits.
+
+#[cfg(feature = "http")]
+pub(crate) mod accept;
+#[cfg(feature = "http")]
+pub(crate) mod admission;
+#[cfg(feature = "http")]
+pub(crate) mod direct;
+pub(crate) mod error;
+#[cfg(feature = "http")]
+pub(crate) mod http;
+#[cfg(feature = "http")]
+pub(crate) mod json_answer;
+#[cfg(feature = "http")]
+pub(crate) mod kept;
+pub(crate) mod stdio;
+#[cfg(feature = "http")]
+pub(crate) mod tagged;

@@ -1,9 +1,0 @@
-//! One connection or session: the rmcp handler the layer is for it, what every session of
-//! one server shares, its registration with its transport, and the custom `setReader`
-//! request.
-
-pub(crate) mod handler;
-pub(crate) mod passed_on;
-pub(crate) mod registration;
-pub(crate) mod server_state;
-pub(crate) mod set_reader;
