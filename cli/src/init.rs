@@ -4,8 +4,8 @@
 use crate::args::{InitOptions, Source};
 use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::UpstreamTools;
-use mcp_tailor::inspect::draft::{self, Draft};
 use mcp_tailor::inspect::eval::Tasks;
+use mcp_tailor::inspect::init::{self, Draft};
 use mcp_tailor::inspect::{CallerCatalog, ReaderClass};
 use mcp_tailor::server::Principal;
 use std::process::ExitCode;
@@ -33,8 +33,8 @@ async fn init(options: &InitOptions) -> Result<(), String> {
         Source::Upstream(upstream) => format!("`{upstream}`"),
     };
     let draft = match &tasks {
-        Some(tasks) => draft::draft_for_tasks(tools, &source, tasks),
-        None => draft::draft(tools, &source),
+        Some(tasks) => init::draft_for_tasks(tools, &source, tasks),
+        None => init::draft(tools, &source),
     };
     // Every draft passes `check`: a failure here is this command's bug, not the user's.
     let name = options.out.as_deref().unwrap_or("<draft>");
@@ -76,7 +76,7 @@ async fn summary(
     let before = served_tokens(listed, Tailoring::default()).await?;
     let after = served_tokens(listed, tailoring).await?;
     let tools = &listed.tools;
-    let floor = draft::structure_tokens(tools);
+    let floor = init::structure_tokens(tools);
     let mut out = format!(
         "drafted {} and {} of {}; tools/list in o200k_base tokens (no runner):\n\
          level  before  after  saved\n",

@@ -6,7 +6,7 @@
 
 use mcp_tailor::Tailoring;
 use mcp_tailor::inspect::count_tokens;
-use mcp_tailor::inspect::draft::draft;
+use mcp_tailor::inspect::init::draft;
 use proptest::prelude::*;
 use rmcp::model::Tool;
 use serde_json::{Value, json};

@@ -220,7 +220,7 @@ const SERVER_ROOMS: [&str; 15] = [
     "restored",
     "verbatim",
     "callbacks",
-    "config_error",
+    "build_error",
     "failure",
     "request",
     "instructions",

@@ -83,7 +83,7 @@ pub(crate) fn tool_def(
     schema: fn() -> Generated,
 ) -> &'static ToolDef {
     per_type(key, || {
-        let mut r = Reader::new(table.texts, table.layout);
+        let mut r = TableCursor::new(table.texts, table.layout);
         let title = r.description();
         let description = r.description();
         let fields = r.fields();
@@ -106,7 +106,7 @@ pub(crate) fn tool_def(
 /// first use, then kept.
 pub(crate) fn args_fields(key: TypeId, table: &Packed) -> Fields {
     per_type(key, || {
-        let mut r = Reader::new(table.texts, table.layout);
+        let mut r = TableCursor::new(table.texts, table.layout);
         let fields = r.fields();
         r.end();
         fields
@@ -153,16 +153,16 @@ fn borrowed(texts: &'static [&'static str]) -> Cow<'static, [Cow<'static, str>]>
 }
 
 /// A cursor over one packed table.
-struct Reader {
+struct TableCursor {
     texts: &'static [&'static str],
     layout: &'static [u8],
     at: usize,
 }
 
-impl Reader {
+impl TableCursor {
     /// A reader of `layout`, past its header: the list of texts rebuilt from `packed`.
     fn new(packed: &'static [&'static str], layout: &'static [u8]) -> Self {
-        let mut reader = Reader {
+        let mut reader = TableCursor {
             texts: &[],
             layout,
             at: 0,
@@ -319,7 +319,7 @@ impl Reader {
 
 #[cfg(test)]
 mod tests {
-    use super::{FORMAT, Reader, per_type};
+    use super::{FORMAT, TableCursor, per_type};
     use std::any::TypeId;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::{Arc, Barrier};
@@ -328,7 +328,7 @@ mod tests {
     fn texts_are_sliced_from_the_literal_with_the_others_in_their_places() {
         // Four entries: "ab" (1 + 2), the next other text (0), "" (1 + 0), "cde" (1 + 3).
         static LAYOUT: [u8; 7] = [FORMAT, 4, 0, 3, 0, 1, 4];
-        let reader = Reader::new(&["abcde", "X"], &LAYOUT);
+        let reader = TableCursor::new(&["abcde", "X"], &LAYOUT);
         assert_eq!(reader.texts, ["ab", "X", "", "cde"]);
         reader.end();
     }
@@ -343,10 +343,10 @@ mod tests {
                 .unwrap_or_default()
         };
         let other = message(|| {
-            Reader::new(&[""], &[FORMAT + 1, 0, 0]);
+            TableCursor::new(&[""], &[FORMAT + 1, 0, 0]);
         });
         assert!(other.contains("must be the same version"), "{other}");
-        let longer = message(|| Reader::new(&[""], &[FORMAT, 0, 0, 9]).end());
+        let longer = message(|| TableCursor::new(&[""], &[FORMAT, 0, 0, 9]).end());
         assert!(longer.contains("longer than its layout"), "{longer}");
     }
 

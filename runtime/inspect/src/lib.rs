@@ -8,8 +8,8 @@
 #![warn(unreachable_pub)]
 
 mod catalog;
-pub mod draft;
 pub mod eval;
+pub mod init;
 mod inspection;
 mod lint;
 mod readers;

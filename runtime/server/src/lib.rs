@@ -7,15 +7,15 @@
 // Pre-1.0: what hosts never touch stays private; `pub` means public API.
 #![warn(unreachable_pub)]
 
-// The rooms, bottom to top: restored → verbatim, callbacks, config_error, failure →
+// The rooms, bottom to top: restored → verbatim, callbacks, build_error, failure →
 // request → instructions → call → catalog → listing → limits → session → transport →
 // build. Each imports only from the rooms before it (`tests/tests/house.rs` checks it;
 // rustfmt sorts the lines below).
 mod build;
+mod build_error;
 mod call;
 mod callbacks;
 mod catalog;
-mod config_error;
 mod failure;
 mod instructions;
 pub mod limits;
@@ -29,14 +29,14 @@ pub mod verbatim;
 
 pub use build::builder::ServerBuilder;
 pub use build::server::Server;
+pub use build_error::BuildError;
+pub use build_error::ShortSecret;
 pub use call::context::CallContext;
 pub use call::tasks::TaskSupport;
 pub use callbacks::{BoxFuture, CallbackFailure};
 pub use catalog::tool_result::IntoToolResult;
 pub use catalog::tools::{AuthorizeFn, ToolRegistration};
 pub use catalog::wrapped::NoHandler;
-pub use config_error::BuildError;
-pub use config_error::ShortSecret;
 pub use failure::{Failure, FailureKind};
 pub use instructions::Instructions;
 pub use listing::presentation::Presentation;

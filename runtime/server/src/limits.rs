@@ -4,8 +4,8 @@
 //! enforces them, so that the state every session shares carries them without depending on
 //! the transport.
 
+pub use crate::build_error::MIN_SECRET_LEN;
 pub use crate::catalog::icons::{MAX_ICONS, MAX_ICONS_JSON};
-pub use crate::config_error::MIN_SECRET_LEN;
 pub use crate::instructions::MAX_INSTRUCTIONS;
 pub use crate::listing::presentation::{MAX_DESCRIPTION, MAX_META_DEPTH, MAX_TITLE};
 pub use crate::request::reader::MAX_READER_NAME;

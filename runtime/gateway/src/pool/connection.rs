@@ -7,12 +7,13 @@ use crate::relay::changes::Changes;
 use crate::relay::listing::UpstreamTools;
 use crate::upstream::answer::Answer;
 use crate::upstream::http::http_lane::HttpLane;
-use crate::upstream::http::legacy_sse::Tasks;
+use crate::upstream::http::legacy_sse::SseTasks;
 use crate::upstream::inbound::ProgressRoutes;
 use crate::upstream::open::{Credential, Learned, Opening, UpstreamError, request_headers};
 use crate::upstream::stdio::child::Child;
 use crate::upstream::stdio::lane::Lane;
 use crate::upstream::stdio::lines::Written;
+use futures::future::BoxFuture;
 use rmcp::model::{
     ClientCapabilities, ClientConfig, ClientRequest, Implementation, ListToolsRequest,
     ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerConfig,
@@ -27,7 +28,7 @@ pub(crate) struct Connection {
     /// A command upstream's process, killed when the connection is dropped.
     _child: Option<Child>,
     /// A legacy HTTP+SSE upstream's stream and poster, ended when it is dropped.
-    _stream: Option<Tasks>,
+    _stream: Option<SseTasks>,
     /// Whose `Authorization` it sends a streamable HTTP upstream.
     credential: Credential,
     /// Its answers as the upstream wrote them (a command's; an HTTP upstream's that came as
@@ -60,64 +61,56 @@ impl Connection {
     /// that for the next connections. (Opening is boxed: its futures — a process, an HTTP
     /// client, rmcp's handshake — would otherwise be part of every request's that may open
     /// a connection, too large for a debug build's stack.)
-    pub(crate) async fn open(
-        upstream: &Upstream,
-        learned: &Learned,
+    pub(crate) fn open<'a>(
+        upstream: &'a Upstream,
+        learned: &'a Learned,
         client: ClientConfig,
         legacy: bool,
-        credential: &Credential,
-    ) -> Result<Connection, UpstreamError> {
-        Box::pin(Self::opened(upstream, learned, client, legacy, credential)).await
-    }
-
-    async fn opened(
-        upstream: &Upstream,
-        learned: &Learned,
-        client: ClientConfig,
-        legacy: bool,
-        credential: &Credential,
-    ) -> Result<Connection, UpstreamError> {
-        let lifecycle = match legacy {
-            true => ClientLifecycleMode::Initialize,
-            false => ClientLifecycleMode::Auto {
-                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-                legacy_version: None,
-            },
-        };
-        let opening = Opening {
-            name: upstream.to_string(),
-            relay: Relay::new(client),
-            progress: ProgressRoutes::default(),
-            written: Written::default(),
-        };
-        let opened = match upstream {
-            Upstream::Command { program, args } => {
-                opening.command(program, args, lifecycle).await?
+        credential: &'a Credential,
+    ) -> BoxFuture<'a, Result<Connection, UpstreamError>> {
+        Box::pin(async move {
+            let lifecycle = match legacy {
+                true => ClientLifecycleMode::Initialize,
+                false => ClientLifecycleMode::Auto {
+                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                    legacy_version: None,
+                },
+            };
+            let opening = Opening {
+                name: upstream.to_string(),
+                relay: Relay::new(client),
+                progress: ProgressRoutes::default(),
+                written: Written::default(),
+            };
+            let opened = match upstream {
+                Upstream::Command { program, args } => {
+                    opening.command(program, args, lifecycle).await?
+                }
+                Upstream::Http { url, headers } => {
+                    let headers = request_headers(headers, credential)
+                        .map_err(|reason| opening.handshake(reason))?;
+                    opening.http(url, headers, lifecycle, learned).await?
+                }
+            };
+            let mut connection = Connection {
+                service: opened.service,
+                progress: opening.progress,
+                _child: opened.child,
+                _stream: opened.stream,
+                credential: credential.clone(),
+                written: opening.written,
+                changes: None,
+                lane: opened.lane,
+                http_lane: opened.http_lane,
+            };
+            if !connection.legacy() {
+                connection.lane = None;
+                connection.http_lane = None;
+                let relay = connection.relay().clone();
+                connection.changes = Changes::open(connection.peer(), relay).await;
             }
-            Upstream::Http { url, headers } => {
-                let headers = request_headers(headers, credential)
-                    .map_err(|reason| opening.handshake(reason))?;
-                opening.http(url, headers, lifecycle, learned).await?
-            }
-        };
-        let mut connection = Connection {
-            service: opened.service,
-            progress: opening.progress,
-            _child: opened.child,
-            _stream: opened.stream,
-            credential: credential.clone(),
-            written: opening.written,
-            changes: None,
-            lane: opened.lane,
-            http_lane: opened.http_lane,
-        };
-        if !connection.legacy() {
-            connection.lane = None;
-            connection.http_lane = None;
-            let relay = connection.relay().clone();
-            connection.changes = Changes::open(connection.peer(), relay).await;
-        }
-        Ok(connection)
+            Ok(connection)
+        })
     }
 
     /// Opens a connection as `client` with `initialize`, as most clients begin (a server of

@@ -15,7 +15,7 @@ pub(crate) type SessionKey = u64;
 /// A session's request in flight over this connection: which session sent it, under which
 /// upstream id (known once sent), and its own id downstream (none for a request what comes
 /// during it cannot name: a direct one, `server::transport::direct`).
-struct InFlight {
+struct Forwarded {
     session: SessionKey,
     id: Option<RequestId>,
     peer: Peer<RoleServer>,
@@ -34,7 +34,7 @@ pub(crate) struct Downstream {
     /// The session this connection is its own (a session-bound connection).
     bound: OnceLock<Peer<RoleServer>>,
     /// Requests of sharing sessions in flight over it.
-    in_flight: Mutex<Vec<InFlight>>,
+    in_flight: Mutex<Vec<Forwarded>>,
     /// The sessions sharing it, by key.
     sharing: Sessions,
     /// The bridged 2025 sessions whose requests go over it (an upstream of 2026-07-28
@@ -99,7 +99,7 @@ impl Downstream {
         peer: &Peer<RoleServer>,
         theirs: Option<RequestId>,
     ) -> Tracked<'_> {
-        lock(&self.in_flight).push(InFlight {
+        lock(&self.in_flight).push(Forwarded {
             session,
             id: None,
             peer: peer.clone(),
@@ -127,7 +127,7 @@ impl Downstream {
                 during: entry.theirs.clone(),
             });
         }
-        let only = |entries: &[InFlight]| match entries {
+        let only = |entries: &[Forwarded]| match entries {
             [one] => one.theirs.clone(),
             _ => None,
         };

@@ -7,7 +7,7 @@ use crate::upstream::cause::http_cause;
 use crate::upstream::cause::innermost;
 use crate::upstream::http::http_lane::HttpLane;
 use crate::upstream::http::kept_http::KeptHttp;
-use crate::upstream::http::legacy_sse::{self, NotOpened, SseLines, Tasks};
+use crate::upstream::http::legacy_sse::{self, NotOpened, SseLines, SseTasks};
 use crate::upstream::http::post::LastTarget;
 use crate::upstream::inbound::{FromLane, Inbound, ProgressRoutes};
 use crate::upstream::stdio::child::{Child, UpstreamExit};
@@ -199,7 +199,7 @@ pub(crate) struct Opened {
     /// A command upstream's process.
     pub(crate) child: Option<Child>,
     /// A legacy HTTP+SSE upstream's stream and poster.
-    pub(crate) stream: Option<Tasks>,
+    pub(crate) stream: Option<SseTasks>,
     /// A line transport's lane (a command's, a legacy HTTP+SSE upstream's).
     pub(crate) lane: Option<Lane>,
     /// A streamable HTTP upstream's lane.

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 /// A request whose answer is read as its own result type.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Asked {
+pub(crate) enum ResultKind {
     CallTool,
     GetPrompt,
     ReadResource,
@@ -25,18 +25,18 @@ pub(crate) enum Asked {
     Complete,
 }
 
-impl Asked {
+impl ResultKind {
     /// What `request` asks, when its answer is read so.
     pub(crate) fn of(request: &ClientRequest) -> Option<Self> {
         Some(match request {
-            ClientRequest::CallToolRequest(_) => Asked::CallTool,
-            ClientRequest::GetPromptRequest(_) => Asked::GetPrompt,
-            ClientRequest::ReadResourceRequest(_) => Asked::ReadResource,
-            ClientRequest::ListToolsRequest(_) => Asked::ListTools,
-            ClientRequest::ListPromptsRequest(_) => Asked::ListPrompts,
-            ClientRequest::ListResourcesRequest(_) => Asked::ListResources,
-            ClientRequest::ListResourceTemplatesRequest(_) => Asked::ListResourceTemplates,
-            ClientRequest::CompleteRequest(_) => Asked::Complete,
+            ClientRequest::CallToolRequest(_) => ResultKind::CallTool,
+            ClientRequest::GetPromptRequest(_) => ResultKind::GetPrompt,
+            ClientRequest::ReadResourceRequest(_) => ResultKind::ReadResource,
+            ClientRequest::ListToolsRequest(_) => ResultKind::ListTools,
+            ClientRequest::ListPromptsRequest(_) => ResultKind::ListPrompts,
+            ClientRequest::ListResourcesRequest(_) => ResultKind::ListResources,
+            ClientRequest::ListResourceTemplatesRequest(_) => ResultKind::ListResourceTemplates,
+            ClientRequest::CompleteRequest(_) => ResultKind::Complete,
             _ => return None,
         })
     }
@@ -49,23 +49,23 @@ impl Asked {
         }
         let input = || as_a(result).map(ServerResult::InputRequiredResult);
         match self {
-            Asked::CallTool => as_a(result)
+            ResultKind::CallTool => as_a(result)
                 .map(ServerResult::CallToolResult)
                 .or_else(input)
                 .or_else(|| as_a(result).map(ServerResult::CreateTaskResult)),
-            Asked::GetPrompt => as_a(result)
+            ResultKind::GetPrompt => as_a(result)
                 .map(ServerResult::GetPromptResult)
                 .or_else(input),
-            Asked::ReadResource => as_a(result)
+            ResultKind::ReadResource => as_a(result)
                 .map(ServerResult::ReadResourceResult)
                 .or_else(input),
-            Asked::ListTools => as_a(result).map(ServerResult::ListToolsResult),
-            Asked::ListPrompts => as_a(result).map(ServerResult::ListPromptsResult),
-            Asked::ListResources => as_a(result).map(ServerResult::ListResourcesResult),
-            Asked::ListResourceTemplates => {
+            ResultKind::ListTools => as_a(result).map(ServerResult::ListToolsResult),
+            ResultKind::ListPrompts => as_a(result).map(ServerResult::ListPromptsResult),
+            ResultKind::ListResources => as_a(result).map(ServerResult::ListResourcesResult),
+            ResultKind::ListResourceTemplates => {
                 as_a(result).map(ServerResult::ListResourceTemplatesResult)
             }
-            Asked::Complete => as_a(result).map(ServerResult::CompleteResult),
+            ResultKind::Complete => as_a(result).map(ServerResult::CompleteResult),
         }
     }
 }
@@ -77,15 +77,15 @@ const REMEMBERED: usize = 1_024;
 /// What each request in flight upstream asked, by id, from when it is sent until its
 /// answer is read.
 #[derive(Clone, Default)]
-pub(crate) struct InFlight(Arc<Mutex<HashMap<RequestId, Asked>>>);
+pub(crate) struct AwaitingAnswers(Arc<Mutex<HashMap<RequestId, ResultKind>>>);
 
-impl InFlight {
+impl AwaitingAnswers {
     /// Remembers what `message` asks, when it is a request whose answer is read so.
     pub(crate) fn sent(&self, message: &TxJsonRpcMessage<RoleClient>) {
         let JsonRpcMessage::Request(request) = message else {
             return;
         };
-        let Some(asked) = Asked::of(&request.request) else {
+        let Some(asked) = ResultKind::of(&request.request) else {
             return;
         };
         let mut asked_by_id = self.0.lock().unwrap_or_else(PoisonError::into_inner);
@@ -110,7 +110,7 @@ impl InFlight {
 /// (or a result that fits no type asked) as rmcp reads it.
 pub(crate) fn read(
     message: &Value,
-    asked: impl FnOnce(&RequestId) -> Option<Asked>,
+    asked: impl FnOnce(&RequestId) -> Option<ResultKind>,
 ) -> serde_json::Result<RxJsonRpcMessage<RoleClient>> {
     if let (Some(id), Some(result)) = (message.get("id"), message.get("result"))
         && message.get("method").is_none()
@@ -132,8 +132,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn asked(request: ClientRequest, id: i64) -> InFlight {
-        let in_flight = InFlight::default();
+    fn asked(request: ClientRequest, id: i64) -> AwaitingAnswers {
+        let in_flight = AwaitingAnswers::default();
         in_flight.sent(&JsonRpcMessage::request(request, RequestId::Number(id)));
         in_flight
     }

@@ -4,13 +4,13 @@ use crate::build::env::env_secret;
 #[cfg(feature = "http")]
 use crate::build::env::{check_replica_tag, env_trusted_proxies};
 use crate::build::server::Server;
+use crate::build_error::BuildError;
 use crate::call::context::CallContext;
 use crate::call::tasks::TaskTable;
 use crate::catalog::tailoring::{TailoringSlot, log_findings};
 use crate::catalog::tool_result::IntoToolResult;
 use crate::catalog::tools::{Catalog, ToolRegistration};
 use crate::catalog::wrapped::NoHandler;
-use crate::config_error::BuildError;
 use crate::failure::{Failure, Reporter};
 use crate::instructions::{Instructions, InstructionsSource};
 use crate::listing::cursor::CursorSigner;

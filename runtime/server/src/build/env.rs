@@ -2,8 +2,8 @@
 //! trusted proxies) and the checks of deployment settings (the replica tag): each a clear
 //! `BuildError` when malformed.
 
-use crate::config_error::BuildError;
-use crate::config_error::{MIN_SECRET_LEN, ShortSecret};
+use crate::build_error::BuildError;
+use crate::build_error::{MIN_SECRET_LEN, ShortSecret};
 use crate::listing::cursor::ENV_CURSOR_SECRET;
 
 /// The secret in [`ENV_CURSOR_SECRET`], if it is set: `None` when unset, an error when it is

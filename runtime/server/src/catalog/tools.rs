@@ -1,13 +1,13 @@
 //! Registered tools: each `#[mcp_tool]` type with its handler, optional `authorize`
 //! predicate, icons and `_meta`. Registered definitions never change after `build`.
 
+use crate::build_error::BuildError;
 use crate::call::context::CallContext;
 use crate::call::tasks::TaskSupport;
 use crate::callbacks::BoxFuture;
 use crate::catalog::icons::validate_icons;
 use crate::catalog::meta_key::validate_meta_key;
 use crate::catalog::tool_result::IntoToolResult;
-use crate::config_error::BuildError;
 use crate::request::info::RequestInfo;
 use mcp_tailor_core::{McpTool, RenderCtx, ToolDef};
 use rmcp::ErrorData;

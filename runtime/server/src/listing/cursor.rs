@@ -6,7 +6,7 @@
 //! protocol era, presented catalog). Any change to any of them, a flipped byte, another
 //! secret or a late use makes the cursor invalid — never another page.
 
-pub(crate) use crate::config_error::{MIN_SECRET_LEN, ShortSecret};
+pub(crate) use crate::build_error::{MIN_SECRET_LEN, ShortSecret};
 use base64::Engine as _;
 use hmac::{KeyInit, Mac};
 use sha2::{Digest, Sha256};

@@ -122,12 +122,12 @@ impl Admission {
 
     /// A request on session `id` begins; it ends when the guard drops (with the response
     /// body, so an open stream keeps its session busy).
-    pub(crate) fn begin(self: &Arc<Self>, id: SessionId) -> InFlight {
+    pub(crate) fn begin(self: &Arc<Self>, id: SessionId) -> InUse {
         if let Some(used) = self.uses().get_mut(&id) {
             used.in_flight += 1;
             used.last = Instant::now();
         }
-        InFlight {
+        InUse {
             admission: self.clone(),
             id,
         }
@@ -135,12 +135,12 @@ impl Admission {
 }
 
 /// A request in flight on a session; dropping it ends the request.
-pub(crate) struct InFlight {
+pub(crate) struct InUse {
     admission: Arc<Admission>,
     id: SessionId,
 }
 
-impl Drop for InFlight {
+impl Drop for InUse {
     fn drop(&mut self) {
         if let Some(used) = self.admission.uses().get_mut(&self.id) {
             used.in_flight = used.in_flight.saturating_sub(1);

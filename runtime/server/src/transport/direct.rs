@@ -23,7 +23,7 @@
 
 mod answer;
 
-pub(crate) use answer::Answer;
+pub(crate) use answer::DirectEvents;
 
 use crate::session::registration::{Handles, Registration};
 use answer::Call;
@@ -172,7 +172,7 @@ impl Directory {
 
     /// Session `id`'s direct request resumed after its event `last`: its answer, if a
     /// stream has not delivered it; `None` when `last` is no direct request's event.
-    pub(crate) fn resume(&self, id: &SessionId, last: &str) -> Option<Answer> {
+    pub(crate) fn resume(&self, id: &SessionId, last: &str) -> Option<DirectEvents> {
         answer::resume(self.get(id)?, last)
     }
 
@@ -228,7 +228,7 @@ pub(crate) struct Taking {
 
 impl Taking {
     /// Starts `request` on the session's handler: its events, to come.
-    pub(crate) fn answer(self, request: JsonRpcRequest<ClientRequest>) -> Answer {
+    pub(crate) fn answer(self, request: JsonRpcRequest<ClientRequest>) -> DirectEvents {
         answer::start(self.direct, self.retry, request.id, request.request)
     }
 }

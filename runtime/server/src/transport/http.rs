@@ -6,7 +6,7 @@
 
 use crate::limits::HttpConfig;
 use crate::session::handler::Session;
-use crate::transport::admission::{Admission, InFlight};
+use crate::transport::admission::{Admission, InUse};
 use crate::transport::direct::Directory;
 use crate::transport::json_answer;
 use crate::transport::kept;
@@ -148,7 +148,7 @@ async fn front(State(front): State<Front>, request: Request, next: Next) -> Resp
 /// A response body that keeps its request in flight until it ends or is dropped.
 struct Guarded {
     body: Body,
-    _in_flight: InFlight,
+    _in_flight: InUse,
 }
 
 impl HttpBody for Guarded {

@@ -18,7 +18,7 @@ use crate::upstream::as_written;
 use crate::upstream::http::event_size::too_large;
 use crate::upstream::http::post::{Events, LastTarget, Received, Target, send};
 use crate::upstream::inbound::ProgressRoutes;
-use crate::upstream::read::{Asked, read};
+use crate::upstream::read::{ResultKind, read};
 use crate::upstream::stdio::lane::{Numbers, written};
 use crate::upstream::stdio::lines::Written;
 use futures::{FutureExt as _, StreamExt as _};
@@ -63,12 +63,12 @@ struct Shared {
 pub(crate) struct Asking {
     /// Its id upstream.
     pub(crate) id: RequestId,
-    asked: Option<Asked>,
+    asked: Option<ResultKind>,
     body: bytes::Bytes,
 }
 
 /// An answer as rmcp's types read it, and as written where it was read here.
-pub(crate) type Answered = Result<(RxJsonRpcMessage<RoleClient>, Option<Value>), String>;
+pub(crate) type LaneAnswer = Result<(RxJsonRpcMessage<RoleClient>, Option<Value>), String>;
 
 impl HttpLane {
     /// A lane posting with `client` where rmcp last posted (`last`); the other messages of
@@ -118,7 +118,7 @@ impl HttpLane {
 
     /// Posts `asking` and reads its answer; where the upstream lost the session, has
     /// `reopen` open one (`by_rmcp`) and posts it there. Why it has none, else.
-    pub(crate) async fn ask<F>(&self, asking: Asking, reopen: impl FnOnce() -> F) -> Answered
+    pub(crate) async fn ask<F>(&self, asking: Asking, reopen: impl FnOnce() -> F) -> LaneAnswer
     where
         F: Future<Output = Result<(), String>>,
     {
@@ -164,7 +164,7 @@ impl HttpLane {
     /// The answer to `asking` on its event stream `events` (posted to `target`): each other
     /// message passed on as it is read; a stream that breaks or ends before the answer
     /// resumed from its last event, as the resumption policy allows.
-    async fn answer(&self, asking: &Asking, events: Events, target: &Target) -> Answered {
+    async fn answer(&self, asking: &Asking, events: Events, target: &Target) -> LaneAnswer {
         let mut stream = Stream {
             events,
             last_event: None,

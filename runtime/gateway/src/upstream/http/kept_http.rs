@@ -5,7 +5,7 @@
 //! answer that comes as one JSON body is kept as written too.
 
 use crate::upstream::cause::http_cause;
-use crate::upstream::http::post::{Addressed, Answer, Events, LastTarget, Target, post};
+use crate::upstream::http::post::{Addressed, Events, LastTarget, PostAnswer, Target, post};
 use crate::upstream::stdio::lines::Written;
 use futures::StreamExt as _;
 use http::{HeaderName, HeaderValue};
@@ -36,7 +36,7 @@ impl KeptHttp {
         }
     }
 
-    fn keep_answer(&self, answer: Answer) -> Answer {
+    fn keep_answer(&self, answer: PostAnswer) -> PostAnswer {
         match answer {
             Ok(StreamableHttpPostResponse::Sse(events, session)) => Ok(
                 StreamableHttpPostResponse::Sse(self.keep_events(events), session),
@@ -95,48 +95,15 @@ fn unreached(error: &StreamableHttpError<reqwest::Error>) {
     }
 }
 
-/// rmcp's worker posts with its limits and opens streams with its event size; the plain
-/// methods (the trait's own, and its defaults built on them) keep events too.
-impl StreamableHttpClient for KeptHttp {
-    type Error = reqwest::Error;
-
-    async fn post_message(
-        &self,
-        uri: Arc<str>,
-        message: ClientJsonRpcMessage,
-        session_id: Option<Arc<str>>,
-        auth_header: Option<String>,
-        custom_headers: HashMap<HeaderName, HeaderValue>,
-    ) -> Answer {
-        let limits = StreamableHttpResponseLimits::default();
-        self.post_message_with_response_limits(
-            uri,
-            message,
-            session_id,
-            auth_header,
-            custom_headers,
-            limits,
-        )
-        .await
-    }
-
+impl KeptHttp {
     /// A request is posted here (`post`), anything else by rmcp's client; each answer is
     /// kept as written.
-    async fn post_message_with_response_limits(
+    async fn send(
         &self,
-        uri: Arc<str>,
+        to: Addressed,
         message: ClientJsonRpcMessage,
-        session_id: Option<Arc<str>>,
-        auth_header: Option<String>,
-        custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
-    ) -> Answer {
-        let to = Addressed {
-            uri,
-            session_id,
-            auth_header,
-            custom_headers,
-        };
+    ) -> PostAnswer {
         let answer = if matches!(message, ClientJsonRpcMessage::Request(_)) {
             let target = Arc::new(Target::of(&to)?);
             self.last.saw(&message, &target);
@@ -164,6 +131,48 @@ impl StreamableHttpClient for KeptHttp {
                 .await
         };
         self.keep_answer(answer)
+    }
+}
+
+/// rmcp's worker posts with its limits and opens streams with its event size; the plain
+/// methods (the trait's own, and its defaults built on them) keep events too.
+impl StreamableHttpClient for KeptHttp {
+    type Error = reqwest::Error;
+
+    async fn post_message(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> PostAnswer {
+        let to = Addressed {
+            uri,
+            session_id,
+            auth_header,
+            custom_headers,
+        };
+        self.send(to, message, StreamableHttpResponseLimits::default())
+            .await
+    }
+
+    async fn post_message_with_response_limits(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        limits: StreamableHttpResponseLimits,
+    ) -> PostAnswer {
+        let to = Addressed {
+            uri,
+            session_id,
+            auth_header,
+            custom_headers,
+        };
+        self.send(to, message, limits).await
     }
 
     async fn delete_session(

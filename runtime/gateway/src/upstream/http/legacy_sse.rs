@@ -8,7 +8,7 @@
 use crate::upstream::cause::innermost;
 use crate::upstream::http::event_size::bounded;
 use crate::upstream::stdio::lane::Writer;
-use crate::upstream::stdio::lines::Reader;
+use crate::upstream::stdio::lines::ByteStream;
 use futures::StreamExt as _;
 use http::HeaderMap;
 use http::header::{ACCEPT, CONTENT_TYPE};
@@ -26,17 +26,17 @@ const BUFFER: usize = 256 * 1024;
 /// the two tasks that carry them (ended when this is dropped).
 pub(crate) struct SseLines {
     /// The stream's messages, one a line.
-    pub(crate) read: Reader,
+    pub(crate) read: ByteStream,
     /// Lines written here are POSTed, one message each.
     pub(crate) write: Writer,
     /// The tasks reading the stream and posting the lines.
-    pub(crate) tasks: Tasks,
+    pub(crate) tasks: SseTasks,
 }
 
-/// Tasks that end with their owner: a stream left open would keep its connection.
-pub(crate) struct Tasks(Vec<JoinHandle<()>>);
+/// SseTasks that end with their owner: a stream left open would keep its connection.
+pub(crate) struct SseTasks(Vec<JoinHandle<()>>);
 
-impl Drop for Tasks {
+impl Drop for SseTasks {
     fn drop(&mut self) {
         self.0.iter().for_each(JoinHandle::abort);
     }
@@ -44,7 +44,7 @@ impl Drop for Tasks {
 
 /// Where the stream's messages are written, shared with the poster (which answers a
 /// request that could not be posted there).
-type Inbound = Arc<Mutex<WriteHalf<DuplexStream>>>;
+type SseWriter = Arc<Mutex<WriteHalf<DuplexStream>>>;
 
 /// Why no legacy HTTP+SSE connection was opened.
 #[derive(Debug)]
@@ -106,7 +106,7 @@ pub(crate) async fn open(
     }
     let (ours, theirs) = tokio::io::duplex(BUFFER);
     let (from_transport, to_transport) = tokio::io::split(theirs);
-    let to_transport: Inbound = Arc::new(Mutex::new(to_transport));
+    let to_transport: SseWriter = Arc::new(Mutex::new(to_transport));
     let (read, write) = tokio::io::split(ours);
     let messages = tokio::spawn(messages(events, to_transport.clone()));
     let poster = Poster {
@@ -119,7 +119,7 @@ pub(crate) async fn open(
     Ok(SseLines {
         read: Box::new(read),
         write: Box::new(write),
-        tasks: Tasks(vec![messages, posts]),
+        tasks: SseTasks(vec![messages, posts]),
     })
 }
 
@@ -130,7 +130,7 @@ async fn messages(
         'static,
         Result<sse_stream::Sse, rmcp::transport::streamable_http_client::SseError>,
     >,
-    to: Inbound,
+    to: SseWriter,
 ) {
     while let Some(event) = events.next().await {
         let event = match event {
@@ -168,7 +168,7 @@ struct Poster {
     endpoint: reqwest::Url,
     headers: HeaderMap,
     /// Where a request that could not be posted is answered with an error.
-    answers: Inbound,
+    answers: SseWriter,
 }
 
 impl Poster {

@@ -11,7 +11,7 @@
 //! ([`send`]), to where rmcp last posted ([`LastTarget`]).
 
 use crate::upstream::http::event_size::bounded;
-use crate::upstream::read::{Asked, read};
+use crate::upstream::read::{ResultKind, read};
 use crate::upstream::stdio::lines::Written;
 use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, RETRY_AFTER, WWW_AUTHENTICATE};
 use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
@@ -29,7 +29,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// What a POST comes back as, for rmcp's worker.
-pub(crate) type Answer = Result<StreamableHttpPostResponse, StreamableHttpError<reqwest::Error>>;
+pub(crate) type PostAnswer =
+    Result<StreamableHttpPostResponse, StreamableHttpError<reqwest::Error>>;
 
 /// The session header.
 const SESSION: HeaderName = HeaderName::from_static("mcp-session-id");
@@ -56,12 +57,12 @@ pub(crate) async fn post(
     message: ClientJsonRpcMessage,
     target: &Target,
     limits: StreamableHttpResponseLimits,
-) -> Answer {
+) -> PostAnswer {
     let body = serde_json::to_vec(&message).map_err(|e| unexpected(format!("{e}")))?;
     let JsonRpcMessage::Request(request) = message else {
         return Err(unexpected("only a request is posted here".into()));
     };
-    let asked = Asked::of(&request.request);
+    let asked = ResultKind::of(&request.request);
     let discover = matches!(request.request, ClientRequest::DiscoverRequest(_));
     match send(client, target, body, request.id, discover, limits).await {
         Received::Json(answer, session) => {
@@ -163,7 +164,7 @@ pub(crate) enum Received {
     Events(Events, Option<String>),
     /// Anything else, as rmcp's client makes of it: accepted, an error answer, a failure
     /// (rare, and large: boxed).
-    Other(Box<Answer>),
+    Other(Box<PostAnswer>),
 }
 
 /// Posts `body`, request `id` (a `server/discover` when `discover`), to `target`.
@@ -241,7 +242,7 @@ pub(crate) async fn send(
     }
 }
 
-fn other(answer: Answer) -> Received {
+fn other(answer: PostAnswer) -> Received {
     Received::Other(Box::new(answer))
 }
 
@@ -268,7 +269,7 @@ async fn failed(
     session: Option<String>,
     posted: Posted,
     limits: StreamableHttpResponseLimits,
-) -> Answer {
+) -> PostAnswer {
     let Posted {
         id,
         attached,

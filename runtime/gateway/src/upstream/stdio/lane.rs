@@ -11,7 +11,7 @@
 //!
 //! [`Lines`]: crate::upstream::stdio::lines::Lines
 
-use crate::upstream::read::{self, Asked};
+use crate::upstream::read::{self, ResultKind};
 use rmcp::model::{
     ClientRequest, GetMeta, JsonRpcMessage, ProgressToken, RequestId, RequestMetaObject,
 };
@@ -56,13 +56,13 @@ pub(crate) fn written(
     mut meta: RequestMetaObject,
     progress: Option<ProgressToken>,
     id: RequestId,
-) -> serde_json::Result<(Vec<u8>, Option<Asked>)> {
+) -> serde_json::Result<(Vec<u8>, Option<ResultKind>)> {
     meta.0.shift_remove("progressToken");
     if let Some(token) = progress {
         meta.set_progress_token(token);
     }
     *request.get_meta_mut() = meta;
-    let asked = Asked::of(&request);
+    let asked = ResultKind::of(&request);
     let message: TxJsonRpcMessage<RoleClient> = JsonRpcMessage::request(request, id);
     Ok((serde_json::to_vec(&message)?, asked))
 }
@@ -104,7 +104,7 @@ pub(crate) struct Sent {
     lane: Lane,
     /// Its id upstream.
     pub(crate) id: RequestId,
-    asked: Option<Asked>,
+    asked: Option<ResultKind>,
     answer: oneshot::Receiver<Value>,
 }
 

@@ -6,7 +6,7 @@
 //! (`server::verbatim`), and the notifications it passes on as written (`as_written`).
 
 use crate::upstream::as_written;
-use crate::upstream::read::InFlight;
+use crate::upstream::read::AwaitingAnswers;
 use crate::upstream::stdio::lane::{Lane, Stdin, Writer};
 use rmcp::model::{JsonRpcMessage, RequestId};
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
@@ -18,7 +18,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 /// Where a line transport reads the upstream's messages from: a command's stdout, or a
 /// legacy HTTP+SSE upstream's events (`legacy_sse`).
-pub(crate) type Reader = Box<dyn tokio::io::AsyncRead + Send + Unpin>;
+pub(crate) type ByteStream = Box<dyn tokio::io::AsyncRead + Send + Unpin>;
 
 /// How many answers are kept as written until the gateway takes them (an answer nobody
 /// takes — the handshake's, a page rmcp read itself — is forgotten past this).
@@ -120,23 +120,23 @@ impl Written {
 
 /// The transport: lines in from the upstream's output, lines out to its input.
 pub(crate) struct Lines {
-    lines: tokio::io::Lines<BufReader<Reader>>,
+    lines: tokio::io::Lines<BufReader<ByteStream>>,
     stdin: Stdin,
     written: Written,
-    in_flight: InFlight,
+    in_flight: AwaitingAnswers,
     /// The requests sent past rmcp, whose answers go straight to them (`lane`).
     lane: Lane,
 }
 
 impl Lines {
-    pub(crate) fn new(stdout: Reader, stdin: Writer, written: Written) -> Self {
+    pub(crate) fn new(stdout: ByteStream, stdin: Writer, written: Written) -> Self {
         let stdin = Arc::new(tokio::sync::Mutex::new(stdin));
         Lines {
             lines: BufReader::new(stdout).lines(),
             lane: Lane::new(stdin.clone()),
             stdin,
             written,
-            in_flight: InFlight::default(),
+            in_flight: AwaitingAnswers::default(),
         }
     }
 

@@ -49,7 +49,7 @@ pub(super) fn start(
     retry: Option<Duration>,
     id: RequestId,
     mut request: ClientRequest,
-) -> Answer {
+) -> DirectEvents {
     let token = CancellationToken::new();
     let mut context = RequestContext::new(id.clone(), direct.peer.clone());
     context.ct = token.child_token();
@@ -99,7 +99,7 @@ pub(super) fn start(
         });
     }
     let priming = retry.map(|retry| ServerSseMessage::priming(format!("{PREFIX}{seq}"), retry));
-    Answer {
+    DirectEvents {
         direct,
         seq,
         priming,
@@ -110,7 +110,7 @@ pub(super) fn start(
 /// The stream resuming after event `last` of one of `direct`'s requests: its answer (if the
 /// client had not had it), or nothing; `None` when `last` is no direct request's event, or
 /// one whose answer went.
-pub(super) fn resume(direct: Arc<Direct>, last: &str) -> Option<Answer> {
+pub(super) fn resume(direct: Arc<Direct>, last: &str) -> Option<DirectEvents> {
     let seq = last.strip_prefix(PREFIX)?;
     let (seq, answered) = match seq.strip_suffix(".answer") {
         Some(seq) => (seq, true),
@@ -127,7 +127,7 @@ pub(super) fn resume(direct: Arc<Direct>, last: &str) -> Option<Answer> {
                 .clone(),
         ),
     };
-    Some(Answer {
+    Some(DirectEvents {
         direct,
         seq,
         priming: None,
@@ -136,14 +136,14 @@ pub(super) fn resume(direct: Arc<Direct>, last: &str) -> Option<Answer> {
 }
 
 /// A direct request's events: its priming event, then its answer once its handler gave it.
-pub(crate) struct Answer {
+pub(crate) struct DirectEvents {
     direct: Arc<Direct>,
     seq: u64,
     priming: Option<ServerSseMessage>,
     answer: Option<Coming>,
 }
 
-impl Drop for Answer {
+impl Drop for DirectEvents {
     /// A stream gone before the answer: the request runs on by itself, its answer kept
     /// for a client that resumes.
     fn drop(&mut self) {
@@ -156,7 +156,7 @@ impl Drop for Answer {
     }
 }
 
-impl futures::Stream for Answer {
+impl futures::Stream for DirectEvents {
     type Item = ServerSseMessage;
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<ServerSseMessage>> {

@@ -126,7 +126,7 @@ fn answer(id: &RequestId) -> String {
 }
 
 /// What `ask` answered, as the call's result.
-fn called(answered: Answered) -> (rmcp::model::CallToolResult, Option<Value>) {
+fn called(answered: LaneAnswer) -> (rmcp::model::CallToolResult, Option<Value>) {
     match answered {
         Ok((JsonRpcMessage::Response(response), written)) => match response.result {
             ServerResult::CallToolResult(result) => (result, written),

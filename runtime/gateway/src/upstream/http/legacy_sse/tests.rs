@@ -98,7 +98,7 @@ fn headers() -> HeaderMap {
     headers
 }
 
-async fn read_line(read: &mut Reader) -> String {
+async fn read_line(read: &mut ByteStream) -> String {
     let mut line = Vec::new();
     let mut byte = [0u8];
     while read.read(&mut byte).await.unwrap() == 1 && byte[0] != b'\n' {

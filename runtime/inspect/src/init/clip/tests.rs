@@ -1,5 +1,5 @@
 use super::*;
-use crate::draft::plain::plain;
+use crate::init::plain::plain;
 
 /// The first paragraph of a [`plain`] text.
 fn first_paragraph(plain: &str) -> &str {
@@ -15,7 +15,7 @@ fn terse(description: &str, budget: usize) -> String {
 fn middle(description: &str, budget: usize) -> String {
     super::middle(first_paragraph(&plain(description)), budget)
 }
-use crate::draft::facts::facts;
+use crate::init::facts::facts;
 use serde_json::json;
 
 #[test]

@@ -1,5 +1,5 @@
 use super::*;
-use crate::draft::clip::without_asides;
+use crate::init::clip::without_asides;
 use serde_json::json;
 
 mod middle;
