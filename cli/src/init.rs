@@ -25,7 +25,12 @@ pub(crate) fn run(options: InitOptions) -> ExitCode {
 }
 
 async fn init(options: &InitOptions) -> Result<(), String> {
-    let tasks = options.tasks.as_deref().map(Tasks::load).transpose()?;
+    let tasks = options
+        .tasks
+        .as_deref()
+        .map(Tasks::load)
+        .transpose()
+        .map_err(|e| e.to_string())?;
     let listed = crate::inspect::fetch(&options.source).await?;
     let tools = &listed.tools;
     let source = match &options.source {

@@ -84,7 +84,7 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
         .page_size(page_size)
         .request_deadline(options.deadline);
     if let Some(level) = options.verbosity {
-        builder = builder.default_verbosity(level);
+        builder = builder.fallback_verbosity(level);
     }
     // A reader that names no runner or model reads as the command line says: a client's
     // configuration pins what the client itself does not report.

@@ -284,13 +284,13 @@ mod tests {
         assert!(usage("serve --http nowhere").contains("invalid value 'nowhere'"));
         assert!(usage("serve --page-size 0").contains("0 is not in 1.."));
         let Ok(Job::Serve(parsed)) = parse(args(
-            "serve --http 127.0.0.1:0 --verbosity 3 --default-verbosity 1 --scopes notes.delete,x \
+            "serve --http 127.0.0.1:0 --verbosity 3 --fallback-verbosity 1 --scopes notes.delete,x \
              --page-size 2",
         )) else {
             panic!("serve");
         };
         assert_eq!(parsed.verbosity, Some(3));
-        assert_eq!(parsed.default_verbosity, Some(1));
+        assert_eq!(parsed.fallback_verbosity, Some(1));
         assert_eq!(parsed.scopes, vec!["notes.delete", "x"]);
         assert_eq!(parsed.page_size, Some(2));
         // Two tools a page: the first page of the five-tool catalog has a cursor.

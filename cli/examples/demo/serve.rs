@@ -15,7 +15,7 @@ pub struct ServeArgs {
     /// The level of every request that names none: what `list --verbosity` means too.
     pub verbosity: Option<u8>,
     /// The server's fallback level.
-    pub default_verbosity: Option<u8>,
+    pub fallback_verbosity: Option<u8>,
     pub scopes: Vec<String>,
     /// Tools per `tools/list` page (the server's default, 100, when absent).
     pub page_size: Option<usize>,
@@ -45,8 +45,8 @@ pub fn command() -> clap::Command {
                 .help("The level of every request that names none (as in `list`)"),
         )
         .arg(
-            Arg::new("default-verbosity")
-                .long("default-verbosity")
+            Arg::new("fallback-verbosity")
+                .long("fallback-verbosity")
                 .value_name("N")
                 .value_parser(level())
                 .help("The fallback level of descriptions without a default of their own"),
@@ -75,7 +75,7 @@ pub fn args(matches: &ArgMatches) -> ServeArgs {
     ServeArgs {
         http: matches.get_one::<SocketAddr>("http").copied(),
         verbosity: matches.get_one::<u8>("verbosity").copied(),
-        default_verbosity: matches.get_one::<u8>("default-verbosity").copied(),
+        fallback_verbosity: matches.get_one::<u8>("fallback-verbosity").copied(),
         scopes: matches
             .get_one::<String>("scopes")
             .into_iter()
@@ -112,8 +112,8 @@ pub fn server(args: &ServeArgs) -> Server {
         .name("mcp-tailor-demo", env!("CARGO_PKG_VERSION"))
         .instructions_table(&tools::GUIDE)
         .default_principal(Principal::new("local").with_scopes(args.scopes.iter().cloned()));
-    if let Some(level) = args.default_verbosity {
-        builder = builder.default_verbosity(level);
+    if let Some(level) = args.fallback_verbosity {
+        builder = builder.fallback_verbosity(level);
     }
     if let Some(size) = args.page_size {
         builder = builder.page_size(size);

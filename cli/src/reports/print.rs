@@ -116,14 +116,14 @@ pub async fn run_with<H: ServerHandler + Clone>(
             svg,
             json,
         } => {
-            let tasks = eval::Tasks::load(tasks)?;
+            let tasks = eval::Tasks::load(tasks).map_err(|e| e.to_string())?;
             let evaluation = inspection.eval(&tasks, *top).await.map_err(failed)?;
             let mut findings = eval::lost_at_terser_levels(&evaluation);
             if let Some(floor) = floor {
                 findings.extend(eval::below_floor(&evaluation, *floor));
             }
             if let Some(svg) = svg {
-                std::fs::write(svg, eval::svg(&evaluation)?)
+                std::fs::write(svg, eval::svg(&evaluation).map_err(|e| e.to_string())?)
                     .map_err(|e| format!("cannot write `{svg}`: {e}"))?;
             }
             if *json {

@@ -212,7 +212,7 @@ impl Gateway {
         }
         // An upstream of 2026-07-28 alone serves every request, a session's too, over the
         // stateless connection (`GatewayState::bridges_sessions`): the first is that one.
-        let (shared_slot, ready, stateless) = match (first.legacy(), shared) {
+        let (shared_slot, ready, stateless) = match (first.session_bound(), shared) {
             (false, _) => (Slots::default(), None, Slots::holding(first)),
             (true, true) => (Slots::holding(first), None, Slots::default()),
             (true, false) => (Slots::default(), Some(first), Slots::default()),

@@ -17,7 +17,7 @@ pub enum InspectError {
     Listing(ErrorData),
     /// A tasks file names what the catalog lacks (one `FILE:LINE:COL: message` a line).
     #[error("{0}")]
-    Tasks(String),
+    Tasks(#[from] eval::TasksError),
 }
 
 impl From<ErrorData> for InspectError {
@@ -168,9 +168,7 @@ impl<'a, H: ServerHandler + Clone> Inspection<'a, H> {
             .first()
             .map(|(_, levels)| levels[0].entries.iter().map(|e| e.name.as_str()).collect())
             .unwrap_or_default();
-        tasks
-            .check(&tools, &self.classes)
-            .map_err(InspectError::Tasks)?;
+        tasks.check(&tools, &self.classes)?;
         Ok(eval::Evaluation::new(tasks.tasks(), k, listings))
     }
 }

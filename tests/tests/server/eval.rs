@@ -3,7 +3,7 @@
 //! lost on a catalog built to lose them; its JSON has the documented keys.
 
 use bm25::{Document, Language, SearchEngineBuilder};
-use mcp_tailor::inspect::eval::{self, Evaluation, Tasks};
+use mcp_tailor::inspect::eval::{self, Evaluation, Tasks, TasksError};
 use mcp_tailor::inspect::{CallerCatalog, InspectError, Inspection, ReaderClass};
 use mcp_tailor::mcp_tool;
 use mcp_tailor::server::{CallContext, Principal, Server};
@@ -281,16 +281,24 @@ async fn eval_reports_every_mistake_in_the_tasks_file_with_its_place() {
         panic!("the tasks file's mistakes are errors");
     };
     let path = tasks.path();
+    let TasksError::Invalid(found) = &errors else {
+        panic!("mistakes, not a read error: {errors}");
+    };
+    assert_eq!(found.len(), 2, "one diagnostic a mistake");
+    assert_eq!((found[0].at.line, found[0].at.column), (3, 10));
     assert_eq!(
-        errors,
+        errors.to_string(),
         format!(
             "{path}:3:10: `expect` names `pay_bill`, which the catalog does not list; its tools: list_customers, settle\n\
              {path}:4:12: reader `codex` is no reader class of this catalog; its classes: -"
         )
     );
     let unread = Tasks::load("/nonexistent/tasks.toml").err().unwrap();
+    assert!(matches!(unread, TasksError::Read { .. }), "{unread}");
     assert!(
-        unread.starts_with("/nonexistent/tasks.toml: cannot read"),
+        unread
+            .to_string()
+            .starts_with("/nonexistent/tasks.toml: cannot read"),
         "{unread}"
     );
 }

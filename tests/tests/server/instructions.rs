@@ -83,7 +83,7 @@ async fn a_description_table_is_a_tailored_provider() {
     // The default verbosity may be set after the provider: it applies at request time.
     let server = abc(&Calls::default())
         .instructions_table(&GUIDE)
-        .default_verbosity(0)
+        .fallback_verbosity(0)
         .build()
         .unwrap();
     for (transport, era) in COMBOS {

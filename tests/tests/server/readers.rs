@@ -52,8 +52,11 @@ async fn codex_and_grok_read_different_words_and_identical_schemas() {
 }
 
 #[tokio::test]
-async fn server_default_verbosity_is_the_fallback() {
-    let server = abc(&Calls::default()).default_verbosity(0).build().unwrap();
+async fn server_fallback_verbosity_is_the_fallback() {
+    let server = abc(&Calls::default())
+        .fallback_verbosity(0)
+        .build()
+        .unwrap();
     let client = connect(&server, "stdio", "some-client", Era::Legacy).await;
     let result = list(&client, None, json!({})).await.unwrap();
     assert_eq!(alpha(&result), "Alpha.");

@@ -54,7 +54,7 @@ pub(crate) fn gateway_client(capabilities: ClientCapabilities) -> ClientConfig {
 
 impl Connection {
     /// Opens a connection as `client`: with `initialize` (a session's own connection, or one
-    /// a session may take) or, not `legacy`, with `server/discover` where the upstream speaks
+    /// a session may take) or, not `initialize`, with `server/discover` where the upstream speaks
     /// 2026-07-28 (the connection of stateless requests). A streamable HTTP upstream is sent
     /// the `Authorization` of `credential`; a URL that turns out to serve the legacy HTTP+SSE
     /// transport is spoken to in it (`legacy_sse`), with `initialize`, and `learned` keeps
@@ -65,11 +65,11 @@ impl Connection {
         upstream: &'a Upstream,
         learned: &'a Learned,
         client: ClientConfig,
-        legacy: bool,
+        initialize: bool,
         credential: &'a Credential,
     ) -> BoxFuture<'a, Result<Connection, UpstreamError>> {
         Box::pin(async move {
-            let lifecycle = match legacy {
+            let lifecycle = match initialize {
                 true => ClientLifecycleMode::Initialize,
                 false => ClientLifecycleMode::Auto {
                     preferred_versions: vec![ProtocolVersion::V_2026_07_28],
@@ -103,7 +103,7 @@ impl Connection {
                 lane: opened.lane,
                 http_lane: opened.http_lane,
             };
-            if !connection.legacy() {
+            if !connection.session_bound() {
                 connection.lane = None;
                 connection.http_lane = None;
                 let relay = connection.relay().clone();
@@ -232,7 +232,7 @@ impl Connection {
     /// Whether this connection began with `initialize` (a 2025 revision): the upstream
     /// pushes it notifications and may ask it for sampling, elicitation and roots. (Else
     /// it speaks 2026-07-28: requests stand alone, notifications come to listeners.)
-    pub(crate) fn legacy(&self) -> bool {
+    pub(crate) fn session_bound(&self) -> bool {
         self.peer()
             .peer_info()
             .is_none_or(|info| info.protocol_version.has_initialize())

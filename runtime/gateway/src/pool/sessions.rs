@@ -71,7 +71,7 @@ pub(crate) fn relayed_capabilities() -> ClientCapabilities {
 /// upstream asks it for nothing more or less) and carries the same credential.
 fn fits(connection: &Connection, client: &ClientConfig, credential: &Credential) -> bool {
     let opened = connection.relay().info();
-    connection.legacy()
+    connection.session_bound()
         && connection.credential() == credential
         && serde_json::to_value(&opened.capabilities).ok()
             == serde_json::to_value(&client.capabilities).ok()

@@ -54,7 +54,7 @@ impl Gateway {
     ) -> Result<(ServerResult, Option<Value>), ErrorData> {
         let connection = self.connection(context).await?;
         // What the upstream asks meanwhile goes to this session, with this request.
-        let session_bound = has_session(context) && connection.legacy();
+        let session_bound = has_session(context) && connection.session_bound();
         // (A direct request is on no stream of rmcp's: what comes during it names none.)
         let mut tracked = session_bound.then(|| {
             let downstream = connection.relay().downstream();

@@ -16,10 +16,10 @@ mod search;
 mod tasks;
 
 pub use findings::{below_floor, lost_at_terser_levels};
-pub use plot::svg;
+pub use plot::{PlotError, svg};
 pub use report::{json, text};
 pub use search::{CODEX_LIMIT, SearchEntry, ToolSearch};
-pub use tasks::{Task, Tasks};
+pub use tasks::{Task, Tasks, TasksError};
 
 use super::catalog::{CallerCatalog, Size};
 use super::readers::ReaderClass;

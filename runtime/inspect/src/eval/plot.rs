@@ -9,10 +9,26 @@ use plotters::prelude::*;
 /// The picture's size in pixels.
 const SIZE: (u32, u32) = (800, 520);
 
+/// Why the curves could not be drawn.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PlotError {
+    /// No reader has a task: there is no point to draw.
+    #[error("cannot draw the SVG: no reader has a task: nothing to draw")]
+    Empty,
+    /// The drawing library failed.
+    #[error("cannot draw the SVG: {0}")]
+    Draw(String),
+}
+
 /// The SVG document of `eval`'s curves.
-pub fn svg(eval: &Evaluation) -> Result<String, String> {
+pub fn svg(eval: &Evaluation) -> Result<String, PlotError> {
+    let has_points = eval.classes.iter().any(|c| !c.levels.is_empty());
+    if !has_points {
+        return Err(PlotError::Empty);
+    }
     let mut out = String::new();
-    draw(eval, &mut out).map_err(|e| format!("cannot draw the SVG: {e}"))?;
+    draw(eval, &mut out).map_err(|e| PlotError::Draw(e.to_string()))?;
     Ok(out)
 }
 
@@ -22,9 +38,6 @@ fn draw(eval: &Evaluation, out: &mut String) -> Result<(), Box<dyn std::error::E
         .iter()
         .flat_map(|c| c.levels.iter().map(|l| l.tokens));
     let (lo, hi) = tokens.fold((usize::MAX, 0), |(lo, hi), t| (lo.min(t), hi.max(t)));
-    if lo > hi {
-        return Err("no reader has a task: nothing to draw".into());
-    }
     let pad = ((hi.saturating_sub(lo)) / 20).max(5);
     let x = lo.saturating_sub(pad) as f64..(hi + pad) as f64;
     let root = SVGBackend::with_string(out, SIZE).into_drawing_area();

@@ -8,10 +8,12 @@
 //! ```
 
 use crate::readers::ReaderClass;
+use mcp_tailor_core::Diagnostic;
 use mcp_tailor_core::seam::source::{
     Lines, Span, Value, array, describe, diagnostics, keys, table,
 };
 use mcp_tailor_model::{Errors, Sink};
+use std::fmt;
 use std::ops::Range;
 use toml::de::{DeTable, DeValue};
 
@@ -62,18 +64,62 @@ pub struct Tasks {
     tasks: Vec<Task>,
 }
 
+/// Why a tasks file cannot be used. Its `Display` is what `eval` prints: one
+/// `PATH:LINE:COL: message` a line.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum TasksError {
+    /// The file could not be read.
+    Read {
+        /// The file as named.
+        path: String,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// The file, or what it asks of the catalog, is wrong: every mistake, in file order.
+    Invalid(Vec<Diagnostic>),
+}
+
+impl fmt::Display for TasksError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TasksError::Read { path, error } => write!(f, "{path}: cannot read: {error}"),
+            TasksError::Invalid(found) => {
+                for (i, diagnostic) in found.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("\n")?;
+                    }
+                    write!(f, "{diagnostic}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for TasksError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TasksError::Read { error, .. } => Some(error),
+            TasksError::Invalid(_) => None,
+        }
+    }
+}
+
 impl Tasks {
     /// Reads and checks a tasks file.
-    pub fn load(path: &str) -> Result<Tasks, String> {
-        let source =
-            std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
+    pub fn load(path: &str) -> Result<Tasks, TasksError> {
+        let source = std::fs::read_to_string(path).map_err(|error| TasksError::Read {
+            path: path.to_owned(),
+            error,
+        })?;
         Tasks::parse(path, &source)
     }
 
     /// Parses a tasks file's text; `path` names it in messages. Every mistake is reported
     /// at once (syntax errors, unknown keys, wrong kinds, missing and empty fields), each
     /// `PATH:LINE:COL: message`, in file order.
-    pub fn parse(path: &str, source: &str) -> Result<Tasks, String> {
+    pub fn parse(path: &str, source: &str) -> Result<Tasks, TasksError> {
         let lines = Lines::new(path, source);
         let (root, syntax) = DeTable::parse_recoverable(source);
         let mut errors = Errors::default();
@@ -95,11 +141,13 @@ impl Tasks {
         }
         let diagnostics = diagnostics(&lines, &syntax, errors);
         if !diagnostics.is_empty() {
-            let lines: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
-            return Err(lines.join("\n"));
+            return Err(TasksError::Invalid(diagnostics));
         }
         if tasks.is_empty() {
-            return Err(format!("{path}:1:1: no `[[task]]`; write at least one"));
+            return Err(TasksError::Invalid(vec![Diagnostic {
+                at: lines.locate(0),
+                message: "no `[[task]]`; write at least one".to_owned(),
+            }]));
         }
         Ok(Tasks {
             path: path.to_owned(),
@@ -113,15 +161,17 @@ impl Tasks {
         &self.tasks
     }
 
-    /// `PATH:LINE:COL: message` for byte offset `at` of the source.
-    fn at(&self, at: usize, message: &str) -> String {
-        let location = Lines::new(&self.path, &self.source).locate(at);
-        format!("{location}: {message}")
+    /// `message` at byte offset `at` of the source.
+    fn at(&self, at: usize, message: String) -> Diagnostic {
+        Diagnostic {
+            at: Lines::new(&self.path, &self.source).locate(at),
+            message,
+        }
     }
 
     /// Checks the tasks against a catalog: every `expect` is one of `tools`, every reader
     /// names one of `classes`. All errors at once, each `PATH:LINE:COL: message`.
-    pub fn check(&self, tools: &[&str], classes: &[ReaderClass]) -> Result<(), String> {
+    pub fn check(&self, tools: &[&str], classes: &[ReaderClass]) -> Result<(), TasksError> {
         let mut sorted = tools.to_vec();
         sorted.sort_unstable();
         let mut errors = Vec::new();
@@ -129,7 +179,7 @@ impl Tasks {
             if !tools.contains(&task.expect.as_str()) {
                 errors.push(self.at(
                     task.spans.0.start,
-                    &format!(
+                    format!(
                         "`expect` names `{}`, which the catalog does not list; its tools: {}",
                         task.expect,
                         sorted.join(", ")
@@ -142,7 +192,7 @@ impl Tasks {
                     let at = task.spans.1.get(i).map_or(0, |s| s.start);
                     errors.push(self.at(
                         at,
-                        &format!(
+                        format!(
                             "reader `{reader}` is no reader class of this catalog; its classes: {}",
                             labels.join(", ")
                         ),
@@ -153,7 +203,7 @@ impl Tasks {
         if errors.is_empty() {
             Ok(())
         } else {
-            Err(errors.join("\n"))
+            Err(TasksError::Invalid(errors))
         }
     }
 }
@@ -260,25 +310,29 @@ readers = [\"codex\", \"grok/spark\"]
             "t.toml",
             "[[task]]\nquery = \"q\"\nexpect = \"\"\nwho = 1\n",
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert_eq!(
             err,
             "t.toml:3:10: `expect` is empty\n\
              t.toml:4:1: Unknown field: `who`. Available values: `query`, `expect`, `readers`"
         );
-        let err = Tasks::parse("t.toml", "[[task]]\nquery = \" \"\nexpect = \"\"\n").unwrap_err();
+        let err = Tasks::parse("t.toml", "[[task]]\nquery = \" \"\nexpect = \"\"\n")
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             err,
             "t.toml:2:9: `query` is empty\nt.toml:3:10: `expect` is empty"
         );
         for empty in ["task = []", "", "# nothing\n"] {
-            let err = Tasks::parse("t.toml", empty).unwrap_err();
+            let err = Tasks::parse("t.toml", empty).unwrap_err().to_string();
             assert!(err.contains("no `[[task]]`"), "{empty:?}: {err}");
         }
         let tasks = Tasks::parse("t.toml", FILE).unwrap();
         let err = tasks
             .check(&["search_notes"], &[ReaderClass::parse("codex")])
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             err,
             "t.toml:7:10: `expect` names `tag_note`, which the catalog does not list; its tools: search_notes\n\
@@ -311,7 +365,7 @@ expect = \"x\"
 
 [tasks]
 ";
-        let err = Tasks::parse("t.toml", source).unwrap_err();
+        let err = Tasks::parse("t.toml", source).unwrap_err().to_string();
         let lines: Vec<&str> = err.lines().collect();
         assert_eq!(
             lines,

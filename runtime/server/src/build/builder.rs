@@ -57,7 +57,7 @@ struct Settings {
     presentation: Option<PresentationFn>,
     context: Option<ContextFn>,
     reader_source: ReaderSource,
-    default_verbosity: Option<u8>,
+    fallback_verbosity: Option<u8>,
     page_size: usize,
     cursor_secrets: Option<(Vec<u8>, Vec<Vec<u8>>)>,
     cursor_ttl: Duration,
@@ -87,7 +87,7 @@ impl Server {
                 presentation: None,
                 context: None,
                 reader_source: ReaderSource::default(),
-                default_verbosity: None,
+                fallback_verbosity: None,
                 page_size: 100,
                 cursor_secrets: None,
                 cursor_ttl: Duration::from_secs(300),
@@ -236,12 +236,22 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
         self
     }
 
-    /// The server's default verbosity (the fallback level); else `MCP_TAILOR_VERBOSITY`,
+    /// The server's fallback level (`RenderCtx::fallback_verbosity`): a request's level
+    /// when neither its reader nor the description names one; else `MCP_TAILOR_VERBOSITY`,
     /// else 5.
     #[must_use]
-    pub fn default_verbosity(mut self, level: u8) -> Self {
-        self.settings.default_verbosity = Some(level.min(mcp_tailor_core::MAX_VERBOSITY));
+    pub fn fallback_verbosity(mut self, level: u8) -> Self {
+        self.settings.fallback_verbosity = Some(level.min(mcp_tailor_core::MAX_VERBOSITY));
         self
+    }
+
+    /// The server's fallback level.
+    #[deprecated(
+        note = "renamed `fallback_verbosity`: a table's own `default_verbosity` is another thing"
+    )]
+    #[must_use]
+    pub fn default_verbosity(self, level: u8) -> Self {
+        self.fallback_verbosity(level)
     }
 
     /// The tasks one principal may run at once (at least 1; default 100). A task outlives
@@ -363,9 +373,9 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
                 None => CursorSigner::random(ttl),
             },
         };
-        let default_verbosity = self
+        let fallback_verbosity = self
             .settings
-            .default_verbosity
+            .fallback_verbosity
             .or_else(env_verbosity)
             .unwrap_or(mcp_tailor_core::DEFAULT_VERBOSITY);
         if let Some(file) = &self.settings.file {
@@ -424,7 +434,7 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
             readers: ReaderPolicy {
                 source: Arc::new(self.settings.reader_source),
                 context: self.settings.context,
-                default_verbosity,
+                fallback_verbosity,
                 default_principal: self.settings.default_principal,
                 reporter: reporter.clone(),
             },

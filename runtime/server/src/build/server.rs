@@ -95,7 +95,7 @@ impl<H: ServerHandler + Clone> Server<H> {
             protocol_version: Some(protocol.to_owned()),
             principal,
             reader,
-            fallback_verbosity: self.shared.readers.default_verbosity,
+            fallback_verbosity: self.shared.readers.fallback_verbosity,
             ..RequestInfo::default()
         });
         list_tools(&self.shared.listing, &info, wrapped, cursor, deadline).await
@@ -113,9 +113,18 @@ impl<H: ServerHandler + Clone> Server<H> {
         &self.shared.http
     }
 
-    /// The server's default verbosity.
+    /// The server's fallback level: a request's level when neither its reader nor the
+    /// description names one.
+    pub fn fallback_verbosity(&self) -> u8 {
+        self.shared.readers.fallback_verbosity
+    }
+
+    /// The server's fallback level.
+    #[deprecated(
+        note = "renamed `fallback_verbosity`: a table's own `default_verbosity` is another thing"
+    )]
     pub fn default_verbosity(&self) -> u8 {
-        self.shared.readers.default_verbosity
+        self.fallback_verbosity()
     }
 
     /// The registered tools' definitions, in registration order.

@@ -20,7 +20,7 @@ pub(crate) struct ReaderPolicy {
     /// The host's context callback, if any.
     pub(crate) context: Option<ContextFn>,
     /// The level of a reader that names none.
-    pub(crate) default_verbosity: u8,
+    pub(crate) fallback_verbosity: u8,
     /// The principal of a request that carries none.
     pub(crate) default_principal: Principal,
     pub(crate) reporter: Option<Reporter>,
@@ -36,7 +36,7 @@ impl ReaderPolicy {
         deadline: Instant,
     ) -> Arc<RequestInfo> {
         info.reader = self.source.resolve(&info, session);
-        info.fallback_verbosity = self.default_verbosity;
+        info.fallback_verbosity = self.fallback_verbosity;
         let info = Arc::new(info);
         let Some(callback) = &self.context else {
             return info;

@@ -30,7 +30,7 @@ impl<H: ServerHandler> Session<H> {
             context,
             client,
             shared.readers.default_principal.clone(),
-            shared.readers.default_verbosity,
+            shared.readers.fallback_verbosity,
         );
         shared
             .readers
