@@ -114,19 +114,11 @@ fn an_upstream_nobody_serves_is_said_plainly() {
 #[test]
 fn a_url_that_serves_no_mcp_is_said_plainly() {
     // An HTTP server answering everything 404, as a wrong path does.
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/wrong", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        use std::io::{Read, Write};
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { return };
-            let mut request = [0u8; 4096];
-            let _ = stream.read(&mut request);
-            let _ = stream.write_all(
-                b"HTTP/1.1 404 Not Found\r\ncontent-length: 9\r\nconnection: close\r\n\r\nNot Found",
-            );
-        }
-    });
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let addr = runtime.block_on(mcp_tailor_test_support::raw::answering(
+        b"HTTP/1.1 404 Not Found\r\ncontent-length: 9\r\nconnection: close\r\n\r\nNot Found",
+    ));
+    let url = format!("http://{addr}/wrong");
     let (code, _, stderr) = run(&["inspect", "--upstream", &url, "list"]);
     assert_eq!(code, Some(1));
     let said = stderr

@@ -7,10 +7,11 @@ mod common;
 
 use axum::response::IntoResponse as _;
 use common::{BIN, notes_behind, proxy, upstream};
+use mcp_tailor_test_support::eventually;
 use serde_json::Value;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::process::Command;
 
 /// A fresh folder of this test's own.
@@ -92,13 +93,15 @@ async fn served_description(addr: SocketAddr) -> Option<String> {
 
 /// Polls until `proxy` at `addr` serves `want` (or 20 s pass); what it served last.
 async fn wait_for(addr: SocketAddr, want: &str) -> Option<String> {
-    let until = Instant::now() + Duration::from_secs(20);
-    loop {
-        let served = served_description(addr).await;
-        if served.as_deref() == Some(want) || Instant::now() > until {
-            return served;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
+    let served = eventually(Duration::from_secs(20), || async {
+        served_description(addr)
+            .await
+            .filter(|served| served == want)
+    })
+    .await;
+    match served {
+        Some(served) => Some(served),
+        None => served_description(addr).await,
     }
 }
 

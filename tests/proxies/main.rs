@@ -4,7 +4,7 @@
 //! proxy, each in front of the same upstream: npm `server-filesystem` over stdio, and
 //! `server-everything` over streamable HTTP, a fresh one for each proxy (also measured
 //! directly). One raw HTTP/1.1
-//! client (`mcp_tailor_tests::client`) on loopback reads every proxy the same way; rounds
+//! client (`mcp_tailor_test_support::http`) on loopback reads every proxy the same way; rounds
 //! interleave the proxies and the table shows the median over rounds of each figure.
 //!
 //! ```text

@@ -2,7 +2,7 @@
 //! sequence, throughput over a few sessions at once, and the processes' CPU and memory as
 //! Linux counts them (`/proc`).
 
-use mcp_tailor_tests::client::Conn;
+use mcp_tailor_test_support::http::Conn;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};

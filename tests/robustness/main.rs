@@ -17,7 +17,7 @@ mod replicas;
 mod servers;
 
 use mcp_tailor::server::{Principal, Reader};
-use mcp_tailor_tests::client::{self, Conn, initialize, modern_headers, modern_meta};
+use mcp_tailor_test_support::http::{self, Conn, initialize, modern_headers, modern_meta};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -549,11 +549,11 @@ async fn task_flood(child: &Child, plan: &Plan, problems: &mut Vec<String>) {
                 tally.2 += count;
                 return tally;
             };
-            let mut headers = client::named_headers("tools/call", "job");
+            let mut headers = http::named_headers("tools/call", "job");
             headers.push(("X-Principal", principal.to_owned()));
             for i in 0..count {
                 let params =
-                    json!({"name": "job", "arguments": {"ms": ms}, "_meta": client::tasks_meta()});
+                    json!({"name": "job", "arguments": {"ms": ms}, "_meta": http::tasks_meta()});
                 let call =
                     json!({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params});
                 let message = conn

@@ -6,13 +6,13 @@
 //! one replica is killed mid-walk: no walk loses a page, and its session clients get HTTP
 //! 404 and recover by starting a new session.
 
-use crate::client::{
-    Conn, Reply, initialize, modern_headers, modern_meta, named_headers, tasks_meta,
-};
 use crate::{Child, check, free_addr, servers, wait_listening};
 use mcp_tailor::server::reason::INVALID_CURSOR;
 use mcp_tailor::server::wire::{ENV_CURSOR_SECRET, ENV_REPLICA_TAG, ENV_TRUSTED_PROXIES};
 use mcp_tailor::server::{Principal, Reader};
+use mcp_tailor_test_support::http::{
+    Conn, Reply, initialize, modern_headers, modern_meta, named_headers, tasks_meta,
+};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::net::SocketAddr;

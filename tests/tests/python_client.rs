@@ -5,16 +5,9 @@
 //! `.ci/run` builds the demo and the command, installs the SDK into a virtual
 //! environment, and runs these with `--ignored` and `MCP_TAILOR_PYTHON`.
 
+use mcp_tailor_test_support::{target, workspace};
 use std::path::PathBuf;
 use std::process::Command;
-
-fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn target() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace().join("target"), PathBuf::from)
-}
 
 /// Runs `tests/python/SCRIPT ARGS…` with the SDK's Python; asserts every check passed.
 fn run_python(script: &str, args: &[PathBuf]) {

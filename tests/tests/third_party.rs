@@ -5,17 +5,10 @@
 //! listing — terser at 0, its own words at 9. Run with `--ignored`, `MCP_TAILOR_SERVERS`
 //! (the npm prefix) and `MCP_TAILOR_PYTHON` (the venv's Python).
 
+use mcp_tailor_test_support::target;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
-
-fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn target() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace().join("target"), PathBuf::from)
-}
 
 /// The six servers: a name and the command that serves it on stdio.
 fn servers() -> Vec<(&'static str, Vec<String>)> {

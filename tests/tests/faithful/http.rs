@@ -53,7 +53,7 @@ pub(super) async fn listening(addr: std::net::SocketAddr, what: &str) {
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs the pinned third-party servers; run by .ci/run"]
 async fn over_streamable_http_too_in_both_eras() {
-    use mcp_tailor_tests::client::{Conn, initialize, modern_headers, modern_meta};
+    use mcp_tailor_test_support::http::{Conn, initialize, modern_headers, modern_meta};
     let (_proxy, addr) = http_proxy(&everything()).await;
     let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
     // A 2025 session: the listing rides its event stream.
@@ -109,7 +109,7 @@ async fn over_streamable_http_too_in_both_eras() {
 /// `initialize`, each listing and `call` over one 2025-11-25 session at `addr`, as raw
 /// JSON-RPC over streamable HTTP: each answer's result or error.
 async fn http_answers(addr: std::net::SocketAddr, call: Value) -> Vec<(String, Value)> {
-    use mcp_tailor_tests::client::{Conn, initialize};
+    use mcp_tailor_test_support::http::{Conn, initialize};
     let mut conn = Conn::connect(addr).await.unwrap();
     let opened = conn.post(&initialize(0, "raw"), &[]).await.unwrap();
     let mut out = vec![("initialize".to_owned(), outcome(opened.message.unwrap()))];
@@ -147,7 +147,7 @@ fn progress_params(body: &[u8]) -> Vec<String> {
 
 /// The progress a call of the long-running tool hears over a 2025-11-25 session at `addr`.
 async fn http_progress(addr: std::net::SocketAddr) -> Vec<String> {
-    use mcp_tailor_tests::client::{Conn, initialize};
+    use mcp_tailor_test_support::http::{Conn, initialize};
     let mut conn = Conn::connect(addr).await.unwrap();
     let opened = conn.post(&initialize(0, "raw"), &[]).await.unwrap();
     let headers = [
@@ -329,7 +329,7 @@ impl Sse {
 
 /// What `http_answers` reads, read from a legacy HTTP+SSE server at `url` directly.
 async fn sse_answers(url: &str, call: Value) -> Vec<(String, Value)> {
-    use mcp_tailor_tests::client::initialize;
+    use mcp_tailor_test_support::http::initialize;
     let mut sse = Sse::open(url).await;
     let opened = sse.send(&initialize(0, "raw")).await.unwrap();
     let mut out = vec![("initialize".to_owned(), outcome(opened))];

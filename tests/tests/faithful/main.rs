@@ -8,6 +8,7 @@
 //! `--ignored`, `MCP_TAILOR_SERVERS` (the npm prefix `.ci/run` installs into) and
 //! `MCP_TAILOR_PYTHON` (a Python with the official SDK).
 
+use mcp_tailor_test_support::target;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -16,13 +17,6 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 
 mod http;
 mod restart;
-
-fn target() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"),
-        PathBuf::from,
-    )
-}
 
 /// server-everything over stdio.
 fn everything() -> Vec<String> {

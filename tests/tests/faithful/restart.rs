@@ -7,7 +7,7 @@
 
 use super::http::{http_proxy_logging, listening};
 use super::*;
-use mcp_tailor_tests::client::{Conn, initialize};
+use mcp_tailor_test_support::http::{Conn, initialize};
 
 /// server-everything's `streamableHttp` at `port`, once it listens.
 async fn everything_at(port: u16) -> tokio::process::Child {

@@ -422,16 +422,41 @@ impl Raw {
     }
 }
 
-/// Waits until `call` is cancelled, then says so on `cancelled` (30 s at most).
+/// What a call of [`until_cancelled`] says as it goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Waited {
+    /// Its handler runs: a cancellation now reaches it.
+    Started,
+    /// Its handler saw the cancellation.
+    Cancelled,
+}
+
+/// Says [`Waited::Started`] on `told`, waits until `call` is cancelled (30 s at most), then
+/// says [`Waited::Cancelled`].
 pub async fn until_cancelled(
     call: CallContext,
-    cancelled: mpsc::UnboundedSender<()>,
+    told: mpsc::UnboundedSender<Waited>,
 ) -> Result<Value, String> {
+    let _ = told.send(Waited::Started);
     tokio::select! {
-        () = call.cancelled() => { let _ = cancelled.send(()); }
+        () = call.cancelled() => { let _ = told.send(Waited::Cancelled); }
         () = tokio::time::sleep(std::time::Duration::from_secs(30)) => {}
     }
     Ok(json!({}))
+}
+
+/// Waits until `told` says `what` (10 s at most).
+pub async fn told_of(told: &mut mpsc::UnboundedReceiver<Waited>, what: Waited) {
+    let heard = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+        while let Some(said) = told.recv().await {
+            if said == what {
+                return true;
+            }
+        }
+        false
+    })
+    .await;
+    assert_eq!(heard, Ok(true), "the handler said {what:?}");
 }
 
 /// Asks `call`'s client for a name (a form elicitation): what its user answered.

@@ -16,7 +16,8 @@ use mcp_tailor::server::rmcp::model::{
 use mcp_tailor::server::rmcp::service::RequestContext;
 use mcp_tailor::server::rmcp::{ErrorData, RoleServer, ServerHandler};
 use mcp_tailor::server::{CallContext, Server};
-use mcp_tailor_tests::client::Conn;
+use mcp_tailor_test_support::eventually;
+use mcp_tailor_test_support::http::Conn;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -91,7 +92,7 @@ impl ServerHandler for Counted {
 
 /// A server of the three tools on loopback, its sessions closed after `idle`; `Patient`'s
 /// cancellations are told on the receiver.
-async fn serve(idle: Duration) -> (SocketAddr, mpsc::UnboundedReceiver<()>) {
+async fn serve(idle: Duration) -> (SocketAddr, mpsc::UnboundedReceiver<Waited>) {
     serve_counted(idle, Counted::default()).await
 }
 
@@ -99,7 +100,7 @@ async fn serve(idle: Duration) -> (SocketAddr, mpsc::UnboundedReceiver<()>) {
 async fn serve_counted(
     idle: Duration,
     counted: Counted,
-) -> (SocketAddr, mpsc::UnboundedReceiver<()>) {
+) -> (SocketAddr, mpsc::UnboundedReceiver<Waited>) {
     let (cancelled, told) = mpsc::unbounded_channel();
     let mut config = HttpConfig::default();
     config.session_idle_timeout = idle;
@@ -247,13 +248,11 @@ async fn a_direct_call_cancelled_by_its_client_is_cancelled_in_its_handler() {
     let mut conn = Conn::connect(addr).await.unwrap();
     let id = open(&mut conn, json!({})).await;
     let _waiting = post_streaming(addr, &id, &call(7, "patient")).await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    told_of(&mut told, Waited::Started).await;
     let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
         "params": {"requestId": 7, "reason": "changed my mind"}});
     assert_eq!(conn.post(&cancel, &on(&id)).await.unwrap().status, 202);
-    tokio::time::timeout(Duration::from_secs(5), told.recv())
-        .await
-        .expect("the handler sees the cancellation");
+    told_of(&mut told, Waited::Cancelled).await;
     // The session serves on.
     let reply = conn.post(&call(8, "quick"), &on(&id)).await.unwrap();
     assert_eq!(
@@ -320,10 +319,8 @@ async fn a_session_ended_by_its_idle_timeout_is_not_kept_by_its_direct_calls() {
     assert_eq!(reply.status, 200);
     let before = dropped.load(Ordering::SeqCst);
     // Idle, rmcp ends the session: its handler (a gateway's upstream session) goes with it.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
-    while dropped.load(Ordering::SeqCst) == before && tokio::time::Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let ended = || (dropped.load(Ordering::SeqCst) > before).then_some(());
+    eventually(Duration::from_secs(5), || async { ended() }).await;
     assert!(
         dropped.load(Ordering::SeqCst) > before,
         "the ended session's handler is kept"

@@ -17,6 +17,7 @@ use mcp_tailor::server::rmcp::service::{
     RequestContext, RoleServer, SubscriptionContext, SubscriptionSink,
 };
 use mcp_tailor::server::rmcp::{ErrorData, ServerHandler};
+use mcp_tailor_test_support::eventually;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::sync::{Arc, Mutex};
@@ -181,12 +182,10 @@ async fn a_modern_listener_hears_the_upstreams_own_notifications() {
     // after a client's acknowledgment is never missed. (The upstream registers a listener
     // just after acknowledging it.)
     client.peer().list_tools(None).await.unwrap();
-    for _ in 0..100 {
-        if listening() == 1 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    eventually(Duration::from_secs(2), || async {
+        (listening() == 1).then_some(())
+    })
+    .await;
     assert_eq!(listening(), 1, "the gateway's own subscription");
     let mut filter = SubscriptionFilter::default();
     filter.prompts_list_changed = Some(true);
@@ -268,12 +267,12 @@ async fn a_2025_session_is_bridged_to_an_upstream_of_2026_07_28_alone() {
         ["change_prompts", "add_tool"]
     );
     // The gateway's subscription to the upstream's list changes is open before the call.
-    for _ in 0..100 {
-        if !handler.listeners.lock().unwrap().is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let subscribed = || !handler.listeners.lock().unwrap().is_empty();
+    eventually(Duration::from_secs(2), || async {
+        subscribed().then_some(())
+    })
+    .await
+    .expect("the gateway's subscription upstream");
     let called = call(&client, "add_tool", serde_json::json!({}))
         .await
         .unwrap();

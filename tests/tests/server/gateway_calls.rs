@@ -13,6 +13,7 @@ use mcp_tailor::server::rmcp::model::{
 };
 use mcp_tailor::server::{CallContext, Server};
 use mcp_tailor::{McpTool, mcp_tool};
+use mcp_tailor_test_support::eventually;
 use serde_json::json;
 use std::time::Duration;
 
@@ -33,7 +34,7 @@ struct Asking {}
 
 /// The upstream, on streamable HTTP at a loopback port: its URL; its `waiting` calls say on
 /// `cancelled` when they are cancelled.
-async fn upstream(cancelled: tokio::sync::mpsc::UnboundedSender<()>) -> String {
+async fn upstream(cancelled: tokio::sync::mpsc::UnboundedSender<Waited>) -> String {
     let server = Server::builder()
         .name("upstream", "1.0.0")
         .tool(|_: Working, call: CallContext| async move {
@@ -83,9 +84,16 @@ async fn what_a_call_hears_on_its_upstream_stream_reaches_its_client() {
         let answered = client.call_tool(call_of::<Working>()).await.unwrap();
         let answered = serde_json::to_value(answered).unwrap();
         assert_eq!(answered["structuredContent"], json!({"done": true}));
-        // rmcp runs each notification's handler on a task of its own: a moment for them.
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        let heard = client.service().heard.lock().unwrap().clone();
+        // rmcp runs each notification's handler on a task of its own: each in its time.
+        let all_heard = || {
+            let heard = client.service().heard.lock().unwrap().clone();
+            let progress = heard.iter().filter(|h| h["progress"].is_number()).count();
+            let logged = heard.iter().any(|h| h.get("level").is_some());
+            (progress >= 2 && logged).then_some(heard)
+        };
+        let heard = eventually(Duration::from_secs(5), || async { all_heard() })
+            .await
+            .unwrap_or_else(|| client.service().heard.lock().unwrap().clone());
         let progress: Vec<_> = heard
             .iter()
             .filter_map(|h| h["progress"].as_f64())
@@ -113,9 +121,13 @@ async fn a_call_its_client_cancels_is_cancelled_upstream() {
             )
             .await
             .unwrap();
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        told_of(&mut told, Waited::Started).await;
         handle.cancel(Some("changed my mind".into())).await.unwrap();
-        let seen = tokio::time::timeout(Duration::from_secs(5), told.recv()).await;
+        let seen = tokio::time::timeout(
+            Duration::from_secs(5),
+            told_of(&mut told, Waited::Cancelled),
+        )
+        .await;
         assert!(
             seen.is_ok(),
             "{transport}: the upstream's call was not cancelled"

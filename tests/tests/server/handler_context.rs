@@ -14,6 +14,7 @@ use mcp_tailor::server::rmcp::model::{
 use mcp_tailor::server::rmcp::service::ServiceError;
 use mcp_tailor::server::wire::SET_READER_METHOD;
 use mcp_tailor::server::{CallContext, Server};
+use mcp_tailor_test_support::eventually;
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -42,7 +43,7 @@ pub struct Tally {
     pub doubled: u32,
 }
 
-fn server(cancelled: tokio::sync::mpsc::UnboundedSender<()>) -> Server {
+fn server(cancelled: tokio::sync::mpsc::UnboundedSender<Waited>) -> Server {
     Server::builder()
         .name("context-server", "1.0.0")
         .tool(|_: Chatty, call: CallContext| async move {
@@ -74,12 +75,9 @@ async fn call_with_meta(client: &Running, name: &str, meta: Value) -> Value {
 
 /// What the client heard, once the server's notifications have had time to arrive.
 async fn heard(client: &Running, at_least: usize) -> Vec<Value> {
-    for _ in 0..100 {
-        if client.service().heard.lock().unwrap().len() >= at_least {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let enough = || (client.service().heard.lock().unwrap().len() >= at_least).then_some(());
+    eventually(Duration::from_secs(2), || async { enough() }).await;
+    // What comes after the first `at_least`, if anything, comes at once: a moment for it.
     tokio::time::sleep(Duration::from_millis(50)).await;
     std::mem::take(&mut *client.service().heard.lock().unwrap())
 }
@@ -163,12 +161,9 @@ async fn a_cancelled_call_is_seen_by_its_handler() {
         )
         .await
         .unwrap();
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    told_of(&mut rx, Waited::Started).await;
     handle.cancel(Some("changed my mind".into())).await.unwrap();
-    tokio::time::timeout(Duration::from_secs(5), rx.recv())
-        .await
-        .expect("the handler saw the cancellation")
-        .unwrap();
+    told_of(&mut rx, Waited::Cancelled).await;
 }
 
 #[tokio::test]

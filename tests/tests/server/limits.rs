@@ -7,6 +7,7 @@
 use crate::common::*;
 use mcp_tailor::server::limits::HttpConfig;
 use mcp_tailor::server::{BuildError, Presentation, ShortSecret};
+use mcp_tailor_test_support::http;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -90,37 +91,8 @@ async fn host_output_nested_a_million_deep_is_a_controlled_failure() {
 
 /// One HTTP/1.1 POST on a fresh connection; the status and the body.
 async fn post(addr: SocketAddr, body: &str, extra: &str) -> (u16, String) {
-    let (status, _, body) = exchange(addr, "POST", body, extra).await;
+    let (status, _, body) = http::exchange(addr, "POST", "/mcp", extra, body).await;
     (status, body)
-}
-
-/// One HTTP/1.1 request on a fresh connection, `extra` headers added; the status, the
-/// headers and the body.
-async fn exchange(
-    addr: SocketAddr,
-    method: &str,
-    body: &str,
-    extra: &str,
-) -> (u16, String, String) {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    let request = format!(
-        "{method} /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\n{extra}Content-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = String::new();
-    tokio::time::timeout(
-        Duration::from_secs(10),
-        stream.read_to_string(&mut response),
-    )
-    .await
-    .expect("a response within 10 s")
-    .unwrap();
-    let status = response[9..12].parse().unwrap();
-    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
-    (status, head.to_owned(), body.to_owned())
 }
 
 fn initialize(id: u64) -> String {
@@ -307,11 +279,18 @@ fn header(headers: &str, name: &str) -> Option<String> {
 
 /// [`open`], the `initialize` sent with `extra` headers.
 async fn open_with(addr: SocketAddr, extra: &str) -> String {
-    let (status, headers, body) = exchange(addr, "POST", &initialize(1), extra).await;
+    let (status, headers, body) = http::exchange(addr, "POST", "/mcp", extra, &initialize(1)).await;
     assert_eq!(status, 200, "{body}");
     let id = header(&headers, "mcp-session-id").expect("a session id");
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    let (status, _, _) = exchange(addr, "POST", &initialized.to_string(), &on_session(&id)).await;
+    let (status, _, _) = http::exchange(
+        addr,
+        "POST",
+        "/mcp",
+        &on_session(&id),
+        &initialized.to_string(),
+    )
+    .await;
     assert_eq!(status, 202);
     id
 }
@@ -319,7 +298,7 @@ async fn open_with(addr: SocketAddr, extra: &str) -> String {
 /// A `ping` on session `id`: its HTTP status (404 once the session is gone).
 async fn ping(addr: SocketAddr, id: &str) -> u16 {
     let ping = json!({"jsonrpc": "2.0", "id": 7, "method": "ping"});
-    exchange(addr, "POST", &ping.to_string(), &on_session(id))
+    http::exchange(addr, "POST", "/mcp", &on_session(id), &ping.to_string())
         .await
         .0
 }
@@ -420,7 +399,8 @@ async fn listed(config: HttpConfig) -> (String, String) {
     let addr = serve(config).await;
     let id = open(addr).await;
     let list = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"});
-    let (status, headers, body) = exchange(addr, "POST", &list.to_string(), &on_session(&id)).await;
+    let (status, headers, body) =
+        http::exchange(addr, "POST", "/mcp", &on_session(&id), &list.to_string()).await;
     assert_eq!(status, 200, "{body}");
     let content_type = header(&headers, "content-type").expect("a content type");
     (content_type, body)

@@ -7,5 +7,3 @@ pub(crate) mod http_lane;
 pub(crate) mod kept_http;
 pub(crate) mod legacy_sse;
 pub(crate) mod post;
-#[cfg(test)]
-pub(crate) mod raw_http;

@@ -1,7 +1,7 @@
 use super::*;
 use crate::upstream::http::post::{Addressed, Target};
-use crate::upstream::http::raw_http;
 use http::{HeaderName, HeaderValue};
+use mcp_tailor_test_support::raw;
 use rmcp::model::{
     CallToolRequestParams, ClientJsonRpcMessage, ClientNotification, InitializedNotification,
     Request, ServerNotification, ServerRequest, ServerResult,
@@ -54,8 +54,8 @@ async fn serving(replies: Vec<Reply>) -> (String, UnboundedReceiver<String>) {
             let (replies, heard) = (replies.clone(), heard.clone());
             tokio::spawn(async move {
                 let mut stream = BufReader::new(stream);
-                while let Some(head) = raw_http::head(&mut stream).await {
-                    let request = raw_http::body(&mut stream, &head).await;
+                while let Some(head) = raw::head(&mut stream).await {
+                    let request = raw::body(&mut stream, &head).await;
                     let _ = heard.send(head + &request);
                     let Some(reply) = replies.lock().unwrap().pop_front() else {
                         return;

@@ -1,5 +1,5 @@
 use super::*;
-use crate::upstream::http::raw_http;
+use mcp_tailor_test_support::raw;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
@@ -37,7 +37,7 @@ async fn serve(
     posted: &'static str,
 ) {
     loop {
-        let Some(head) = raw_http::head(&mut socket).await else {
+        let Some(head) = raw::head(&mut socket).await else {
             return;
         };
         if head.starts_with("GET") {
@@ -70,7 +70,7 @@ async fn serve(
             });
             return;
         }
-        let body = raw_http::body(&mut socket, &head).await;
+        let body = raw::body(&mut socket, &head).await;
         heard.send(format!("{head}{body}")).unwrap();
         let response = format!("HTTP/1.1 {posted}\r\ncontent-length: 5\r\n\r\nnope.");
         socket.write_all(response.as_bytes()).await.unwrap();

@@ -1,6 +1,6 @@
 use super::*;
-use crate::upstream::http::raw_http;
 use futures::StreamExt as _;
+use mcp_tailor_test_support::raw;
 use rmcp::model::{ListToolsRequest, Request, ServerResult};
 use tokio::io::{AsyncWriteExt, BufReader};
 
@@ -19,13 +19,13 @@ async fn serving(
             let (stream, _) = listener.accept().await.unwrap();
             let mut stream = BufReader::new(stream);
             loop {
-                let Some(head) = raw_http::head(&mut stream).await else {
+                let Some(head) = raw::head(&mut stream).await else {
                     break;
                 };
                 let Some((status, body)) = responses.next() else {
                     break;
                 };
-                let request = raw_http::body(&mut stream, &head).await;
+                let request = raw::body(&mut stream, &head).await;
                 heard.send(head + &request).unwrap();
                 let response = format!(
                     "HTTP/1.1 {status}\r\ncontent-length: {}\r\n\r\n{body}",

@@ -1,7 +1,8 @@
-//! A minimal HTTP/1.1 client for loopback load (the robustness runs and the proxies
-//! benchmark): keep-alive, `Content-Length` or chunked bodies, and the JSON-RPC response
-//! out of an SSE or JSON body. Raw on purpose: the latency measured is the server's, not a
-//! client library's.
+//! A minimal HTTP/1.1 client on loopback, raw on purpose: the latency measured is the
+//! server's, not a client library's, and a test says exactly what goes on the wire.
+//! [`Conn`]: keep-alive, `Content-Length` or chunked bodies, the JSON-RPC response out of
+//! an SSE or JSON body (the robustness runs, the proxies benchmark, the faithful tests);
+//! [`exchange`]: one request on a fresh connection, its status, head and body as text.
 
 use serde_json::{Value, json};
 use std::net::SocketAddr;
@@ -26,14 +27,18 @@ pub struct Conn {
 /// A response: status, the session id if any, and the JSON-RPC message answering the id.
 #[derive(Debug)]
 pub struct Reply {
+    /// The HTTP status.
     pub status: u16,
+    /// The `Mcp-Session-Id` header, if any.
     pub session: Option<String>,
+    /// The JSON-RPC message answering the request's id, if any.
     pub message: Option<Value>,
     /// The response body as received (unchunked).
     pub body: Vec<u8>,
 }
 
 impl Conn {
+    /// A keep-alive connection to `addr`.
     pub async fn connect(addr: SocketAddr) -> std::io::Result<Conn> {
         Self::connect_from(addr, None).await
     }
@@ -272,4 +277,34 @@ pub fn initialize(id: u64, client: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": {"name": client, "version": "1"}}})
+}
+
+/// One HTTP/1.1 request on a fresh connection (`extra`: header lines, each ending in
+/// `\r\n`); the status, the head and the body, read until the server closes.
+pub async fn exchange(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    extra: &str,
+    body: &str,
+) -> (u16, String, String) {
+    let mut stream = TcpStream::connect(addr).await.expect("a connection");
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\n{extra}Content-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream
+        .write_all(request.as_bytes())
+        .await
+        .expect("the request written");
+    let mut response = String::new();
+    tokio::time::timeout(TIMEOUT, stream.read_to_string(&mut response))
+        .await
+        .expect("a response in time")
+        .expect("a response");
+    let status = response[9..12].parse().expect("a status");
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    (status, head.to_owned(), body.to_owned())
 }
