@@ -1,8 +1,9 @@
-//! The command line (`clap`): each command's arguments, help and errors, read into the
-//! options the commands take.
+//! The command line (`clap`'s derive): each command's arguments, help and errors as typed
+//! fields, then checked into the options the commands take (exactly one upstream, the
+//! report's own arguments).
 
 use crate::values::{header, http_url, seconds};
-use clap::{Arg, ArgAction, ArgMatches, value_parser};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use mcp_tailor::gateway::{Upstream, UpstreamSessions};
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -65,314 +66,356 @@ pub(crate) struct ProxyOptions {
 const ABOUT: &str = "One tool, many readers: check and draft tailoring files, see what each \
 reader of a catalog gets, and serve any MCP server with its tools worded per reader.";
 
+/// The whole command line, as clap reads it.
+#[derive(Debug, Parser)]
+#[command(
+    name = "mcp-tailor",
+    version,
+    about = ABOUT,
+    long_about = None,
+    subcommand_required = true,
+    arg_required_else_help = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Sub,
+}
+
+#[derive(Debug, Subcommand)]
+enum Sub {
+    #[command(
+        about = "Check a tailoring file with every rule the #[mcp_tool] macro applies",
+        long_about = "Load FILE with every rule the #[mcp_tool] macro applies: exit 1 with each \
+                      error on stderr as FILE:LINE:COL: message; warnings are printed and exit 0."
+    )]
+    Check {
+        #[arg(value_name = "FILE")]
+        file: String,
+    },
+    #[command(
+        about = "Serve an MCP server with its tools' wording tailored per reader",
+        long_about = "Serve the upstream server (a command over stdio, or streamable HTTP at URL) \
+                      with its tools' wording tailored by the file, on stdio or at \
+                      http://ADDR/mcp. The file is watched (and SIGHUP reloads it): a valid \
+                      edit takes effect at once, an invalid one is logged and the previous \
+                      tables stay. A command upstream inherits this process's environment."
+    )]
+    Proxy(ProxyArgs),
+    #[command(
+        about = "Show what each reader of a server's tools gets, as a tailoring file words them",
+        long_about = "Show what each reader of the upstream's tools (or of a captured tools/list \
+                      result, JSON) gets as the file tailors them. REPORT is one of list, \
+                      matrix, tokens, diff, lint, eval, with its own options (e.g. `list \
+                      --runner codex --verbosity 0`); lint also names what the file declares \
+                      that the catalog lacks. With `-- COMMAND ARGS…`, the report comes before \
+                      `--`.",
+        after_help = inspect_after_help()
+    )]
+    Inspect(InspectArgs),
+    #[command(
+        about = "Draft a tailoring file from a server's own words",
+        long_about = "Draft a commented tailoring file for every tool and described argument of \
+                      the server (levels 0..=2 terse, 3..=6 clipped, 7..=9 left to the server's \
+                      own words), checked like `check`, to FILE or stdout; print what each level \
+                      costs before and after on stderr."
+    )]
+    Init(InitArgs),
+}
+
+/// `proxy`'s command line.
+#[derive(Debug, Args)]
+struct ProxyArgs {
+    #[arg(long, value_name = "FILE", help = TAILORING_HELP)]
+    tailoring: Option<String>,
+    #[arg(
+        long,
+        value_name = "ADDR",
+        help = "Serve streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8080) instead of stdio"
+    )]
+    http: Option<SocketAddr>,
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "http",
+        default_value_t = 1,
+        value_parser = clap::value_parser!(u16).range(1..=256),
+        help = "Threads serving HTTP connections",
+        long_help = "Threads serving HTTP connections, each accepting on the same port and \
+                     keeping the connections (and the sessions opened on them) it accepted. \
+                     More threads list faster under concurrent clients and cost more CPU per \
+                     request; the calls of clients sharing one upstream session \
+                     (--upstream-sessions shared) go slower, as they cross threads to reach it \
+                     (BENCHMARKS.md §9)."
+    )]
+    threads: u16,
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value = "10",
+        value_parser = seconds,
+        help = "How long a request may take, the upstream's answer included"
+    )]
+    deadline: Duration,
+    #[command(flatten)]
+    reader: ReaderArgs,
+    #[arg(
+        long = "upstream-sessions",
+        value_name = "MODE",
+        value_enum,
+        default_value_t = SessionsArg::PerClient,
+        help = "One upstream session per client (its own process, for a command), or one shared by all",
+        long_help = "per-client: each client its own upstream session, opened with the client's \
+                     own initialize (the first client takes the one the proxy opened at start \
+                     when it declares no capabilities). shared: one upstream session for all; \
+                     what the upstream asks a client (sampling, elicitation, roots) goes to the \
+                     client whose request is in flight, and is refused when that cannot be \
+                     told; its notifications go to every client."
+    )]
+    upstream_sessions: SessionsArg,
+    #[arg(
+        long = "warm-spare",
+        help = "Per client: keep an upstream session open ahead, so a new client does not wait for one to start"
+    )]
+    warm_spare: bool,
+    #[arg(
+        long = "page-size",
+        value_name = "N",
+        value_parser = clap::value_parser!(u32).range(1..),
+        help = "Tools per tools/list page (default: as the upstream pages its own listing)",
+        long_help = "Tools per tools/list page. By default the proxy pages as the upstream does: \
+                     as many tools a page as the upstream's first page held, or all on one page \
+                     where the upstream lists them so, so that a client that follows no cursor \
+                     gets every tool it would directly."
+    )]
+    page_size: Option<u32>,
+    #[arg(
+        long = "forward-authorization",
+        requires = "upstream",
+        help = "Send an --upstream URL each client's own Authorization header (streamable HTTP clients)",
+        long_help = "Send an --upstream URL each client's own Authorization header: each \
+                     upstream connection then carries one client's credential (a session's own; \
+                     shared, or for stateless requests, one per credential), never another's. \
+                     A client without one is forwarded without one."
+    )]
+    forward_authorization: bool,
+    #[command(flatten)]
+    upstream: UpstreamArgs,
+    #[arg(
+        value_name = "COMMAND",
+        num_args = 1..,
+        last = true,
+        help = COMMAND_HELP
+    )]
+    command: Vec<String>,
+}
+
+/// `--upstream-sessions`.
+#[derive(Clone, Copy, Debug, PartialEq, ValueEnum)]
+enum SessionsArg {
+    PerClient,
+    Shared,
+}
+
+/// `--runner`, `--model`, `--verbosity`: the reader of a request that names none.
+#[derive(Debug, Args)]
+struct ReaderArgs {
+    #[arg(
+        long,
+        value_name = "NAME",
+        help = "The runner of a reader that names none (a client config pins what its client does not report)"
+    )]
+    runner: Option<String>,
+    #[arg(
+        long,
+        value_name = "NAME",
+        help = "The model of a reader that names none"
+    )]
+    model: Option<String>,
+    #[arg(
+        long,
+        value_name = "LEVEL",
+        value_parser = clap::value_parser!(u8).range(0..=9),
+        help = "The level 0..=9 of a reader that names none"
+    )]
+    verbosity: Option<u8>,
+}
+
+/// `--upstream URL` and its headers.
+#[derive(Debug, Args)]
+struct UpstreamArgs {
+    #[arg(
+        long,
+        value_name = "URL",
+        value_parser = http_url,
+        help = "The upstream's streamable HTTP endpoint, e.g. http://127.0.0.1:8080/mcp \
+                (or a legacy HTTP+SSE server's stream, e.g. …/sse)"
+    )]
+    upstream: Option<String>,
+    #[arg(
+        long = "upstream-header",
+        value_name = "NAME: VALUE",
+        requires = "upstream",
+        value_parser = header,
+        help = "A header sent to the upstream on every request; ${VAR} in VALUE is read from the environment"
+    )]
+    upstream_header: Vec<(String, String)>,
+}
+
+/// `inspect`'s command line.
+#[derive(Debug, Args)]
+struct InspectArgs {
+    #[arg(long, value_name = "FILE", help = TAILORING_HELP)]
+    tailoring: Option<String>,
+    // The report's values end at `--`; the upstream's command follows.
+    #[arg(
+        value_name = "REPORT",
+        required = true,
+        num_args = 1..,
+        allow_hyphen_values = true,
+        value_terminator = "--",
+        help = "The report and its options: list, matrix, tokens, diff, lint or eval"
+    )]
+    report: Vec<String>,
+    #[command(flatten)]
+    upstream: UpstreamArgs,
+    #[arg(
+        value_name = "COMMAND",
+        num_args = 1..,
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        help = COMMAND_HELP
+    )]
+    command: Vec<String>,
+    #[arg(long, value_name = "FILE", help = CATALOG_HELP)]
+    catalog: Option<String>,
+}
+
+/// `init`'s command line.
+#[derive(Debug, Args)]
+struct InitArgs {
+    #[arg(
+        long,
+        value_name = "FILE",
+        help = "Write the draft to FILE (default: stdout)"
+    )]
+    out: Option<String>,
+    #[arg(
+        long,
+        value_name = "FILE",
+        help = "Keep in each tool's terse text the words a task of FILE finds it by"
+    )]
+    tasks: Option<String>,
+    #[command(flatten)]
+    upstream: UpstreamArgs,
+    #[arg(
+        value_name = "COMMAND",
+        num_args = 1..,
+        last = true,
+        help = COMMAND_HELP
+    )]
+    command: Vec<String>,
+    #[arg(long, value_name = "FILE", help = CATALOG_HELP)]
+    catalog: Option<String>,
+}
+
+const TAILORING_HELP: &str = "The tailoring file (TOML) that words the tools per reader";
+const COMMAND_HELP: &str =
+    "The upstream's command and its arguments, after `--`: it serves MCP on stdio";
+const CATALOG_HELP: &str = "A captured tools/list result (JSON) instead of a live server";
+
+fn inspect_after_help() -> String {
+    format!(
+        "Reports (`mcp-tailor inspect … REPORT --help` for each one's options):\n{}",
+        crate::reports::summary()
+    )
+}
+
 /// The whole command line.
 pub(crate) fn command() -> clap::Command {
-    clap::Command::new("mcp-tailor")
-        .version(env!("CARGO_PKG_VERSION"))
-        .about(ABOUT)
-        .subcommand_required(true)
-        .arg_required_else_help(true)
-        .subcommand(check())
-        .subcommand(proxy())
-        .subcommand(inspect())
-        .subcommand(init())
+    Cli::command()
 }
 
 /// Reads the command line; `Err` is clap's error (help and version included), to print and
 /// exit with.
 pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, clap::Error> {
     let matches = command().try_get_matches_from(args)?;
-    let (name, matches) = matches.subcommand().expect("a subcommand is required");
-    Ok(match name {
-        "check" => Command::Check {
-            file: string(matches, "file").expect("required"),
-        },
-        "proxy" => Command::Proxy(proxy_options(matches)?),
-        "inspect" => {
-            let report = strings(matches, "report");
+    let cli = Cli::from_arg_matches(&matches)?;
+    Ok(match cli.command {
+        Sub::Check { file } => Command::Check { file },
+        Sub::Proxy(args) => {
+            let upstream = match source("proxy", args.upstream, args.command, None, &[])? {
+                Source::Upstream(upstream) => upstream,
+                Source::Catalog(_) => unreachable!("proxy takes no catalog"),
+            };
+            Command::Proxy(ProxyOptions {
+                tailoring: args.tailoring,
+                http: args.http,
+                threads: args.threads,
+                deadline: args.deadline,
+                upstream,
+                runner: args.reader.runner,
+                model: args.reader.model,
+                verbosity: args.reader.verbosity,
+                sessions: match args.upstream_sessions {
+                    SessionsArg::PerClient => UpstreamSessions::PerClient,
+                    SessionsArg::Shared => UpstreamSessions::Shared,
+                },
+                warm_spare: args.warm_spare,
+                forward_authorization: args.forward_authorization,
+                page_size: args.page_size.map(|size| size as usize),
+            })
+        }
+        Sub::Inspect(args) => {
             // A report's help needs no upstream (`mcp-tailor inspect eval --help`); its other
             // errors come after the upstream's, which name `inspect`'s own options.
-            if let Err(help) = crate::reports::parse("mcp-tailor inspect", report.clone())
+            if let Err(help) = crate::reports::parse("mcp-tailor inspect", args.report.clone())
                 && help.kind() == clap::error::ErrorKind::DisplayHelp
             {
                 return Err(help);
             }
+            let source = source(
+                "inspect",
+                args.upstream,
+                args.command,
+                Some(args.catalog),
+                &args.report,
+            )?;
             Command::Inspect(InspectOptions {
-                tailoring: string(matches, "tailoring"),
-                source: source(name, matches)?,
-                report,
+                tailoring: args.tailoring,
+                source,
+                report: args.report,
             })
         }
-        "init" => Command::Init(InitOptions {
-            source: source(name, matches)?,
-            out: string(matches, "out"),
-            tasks: string(matches, "tasks"),
+        Sub::Init(args) => Command::Init(InitOptions {
+            source: source("init", args.upstream, args.command, Some(args.catalog), &[])?,
+            out: args.out,
+            tasks: args.tasks,
         }),
-        other => unreachable!("no command `{other}`"),
     })
 }
 
-fn check() -> clap::Command {
-    clap::Command::new("check")
-        .about("Check a tailoring file with every rule the #[mcp_tool] macro applies")
-        .long_about(
-            "Load FILE with every rule the #[mcp_tool] macro applies: exit 1 with each error \
-             on stderr as FILE:LINE:COL: message; warnings are printed and exit 0.",
-        )
-        .arg(Arg::new("file").value_name("FILE").required(true))
-}
-
-fn proxy() -> clap::Command {
-    clap::Command::new("proxy")
-        .about("Serve an MCP server with its tools' wording tailored per reader")
-        .long_about(
-            "Serve the upstream server (a command over stdio, or streamable HTTP at URL) with \
-             its tools' wording tailored by the file, on stdio or at http://ADDR/mcp. The file \
-             is watched (and SIGHUP reloads it): a valid edit takes effect at once, an invalid \
-             one is logged and the previous tables stay. A command upstream inherits this \
-             process's environment.",
-        )
-        .arg(tailoring_arg())
-        .arg(
-            Arg::new("http")
-                .long("http")
-                .value_name("ADDR")
-                .value_parser(value_parser!(SocketAddr))
-                .help("Serve streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8080) instead of stdio"),
-        )
-        .arg(
-            Arg::new("threads")
-                .long("threads")
-                .value_name("N")
-                .value_parser(value_parser!(u16).range(1..=256))
-                .requires("http")
-                .default_value("1")
-                .help("Threads serving HTTP connections")
-                .long_help(
-                    "Threads serving HTTP connections, each accepting on the same port and \
-                     keeping the connections (and the sessions opened on them) it accepted. \
-                     More threads list faster under concurrent clients and cost more CPU per \
-                     request; the calls of clients sharing one upstream session (--upstream-sessions \
-                     shared) go slower, as they cross threads to reach it (BENCHMARKS.md §9).",
-                ),
-        )
-        .arg(
-            Arg::new("deadline")
-                .long("deadline")
-                .value_name("SECS")
-                .default_value("10")
-                .value_parser(seconds)
-                .help("How long a request may take, the upstream's answer included"),
-        )
-        .args(reader_args())
-        .arg(
-            Arg::new("upstream-sessions")
-                .long("upstream-sessions")
-                .value_name("MODE")
-                .value_parser(["per-client", "shared"])
-                .default_value("per-client")
-                .help("One upstream session per client (its own process, for a command), or one shared by all")
-                .long_help(
-                    "per-client: each client its own upstream session, opened with the client's \
-                     own initialize (the first client takes the one the proxy opened at start \
-                     when it declares no capabilities). shared: one upstream session for all; \
-                     what the upstream asks a client (sampling, elicitation, roots) goes to \
-                     the client whose request is in flight, and is refused when that cannot \
-                     be told; its notifications go to every client.",
-                ),
-        )
-        .arg(
-            Arg::new("warm-spare")
-                .long("warm-spare")
-                .action(ArgAction::SetTrue)
-                .help("Per client: keep an upstream session open ahead, so a new client does not wait for one to start"),
-        )
-        .arg(
-            Arg::new("page-size")
-                .long("page-size")
-                .value_name("N")
-                .value_parser(value_parser!(u32).range(1..))
-                .help("Tools per tools/list page (default: as the upstream pages its own listing)")
-                .long_help(
-                    "Tools per tools/list page. By default the proxy pages as the upstream \
-                     does: as many tools a page as the upstream's first page held, or all on \
-                     one page where the upstream lists them so, so that a client that follows \
-                     no cursor gets every tool it would directly.",
-                ),
-        )
-        .arg(
-            Arg::new("forward-authorization")
-                .long("forward-authorization")
-                .action(ArgAction::SetTrue)
-                .requires("upstream")
-                .help("Send an --upstream URL each client's own Authorization header (streamable HTTP clients)")
-                .long_help(
-                    "Send an --upstream URL each client's own Authorization header: each \
-                     upstream connection then carries one client's credential (a session's \
-                     own; shared, or for stateless requests, one per credential), never \
-                     another's. A client without one is forwarded without one.",
-                ),
-        )
-        .args(source_args(false))
-}
-
-/// `--runner`, `--model`, `--verbosity`: the reader of a request that names none.
-fn reader_args() -> [Arg; 3] {
-    [
-        Arg::new("runner")
-            .long("runner")
-            .value_name("NAME")
-            .help("The runner of a reader that names none (a client config pins what its client does not report)"),
-        Arg::new("model")
-            .long("model")
-            .value_name("NAME")
-            .help("The model of a reader that names none"),
-        Arg::new("verbosity")
-            .long("verbosity")
-            .value_name("LEVEL")
-            .value_parser(value_parser!(u8).range(0..=9))
-            .help("The level 0..=9 of a reader that names none"),
+/// The one source given: `--upstream URL` (with its headers), `-- COMMAND ARGS…`, or, where
+/// the command takes one (`catalog` is `Some`), `--catalog FILE`; an error when none or
+/// several are. `report` is `inspect`'s, to tell an option of its own given after it.
+fn source(
+    name: &str,
+    upstream: UpstreamArgs,
+    command: Vec<String>,
+    catalog: Option<Option<String>>,
+    report: &[String],
+) -> Result<Source, clap::Error> {
+    let takes_catalog = catalog.is_some();
+    let catalog = catalog.flatten();
+    let named = [
+        upstream.upstream.is_some(),
+        !command.is_empty(),
+        catalog.is_some(),
     ]
-}
-
-fn inspect() -> clap::Command {
-    clap::Command::new("inspect")
-        .about("Show what each reader of a server's tools gets, as a tailoring file words them")
-        .long_about(
-            "Show what each reader of the upstream's tools (or of a captured tools/list \
-             result, JSON) gets as the file tailors them. REPORT is one of list, matrix, \
-             tokens, diff, lint, eval, with its own options (e.g. `list --runner codex \
-             --verbosity 0`); lint also names what the file declares that the catalog \
-             lacks. With `-- COMMAND ARGS…`, the report comes before `--`.",
-        )
-        .after_help(format!(
-            "Reports (`mcp-tailor inspect … REPORT --help` for each one's options):\n{}",
-            crate::reports::summary()
-        ))
-        .arg(tailoring_arg())
-        // The report's values end at `--`; the upstream's command follows.
-        .arg(
-            Arg::new("report")
-                .value_name("REPORT")
-                .required(true)
-                .num_args(1..)
-                .allow_hyphen_values(true)
-                .value_terminator("--")
-                .help("The report and its options: list, matrix, tokens, diff, lint or eval"),
-        )
-        .args(source_args(true).into_iter().map(|arg| {
-            match arg.get_id().as_str() {
-                "command" => arg
-                    .last(false)
-                    .trailing_var_arg(true)
-                    .allow_hyphen_values(true),
-                _ => arg,
-            }
-        }))
-}
-
-fn init() -> clap::Command {
-    clap::Command::new("init")
-        .about("Draft a tailoring file from a server's own words")
-        .long_about(
-            "Draft a commented tailoring file for every tool and described argument of the \
-             server (levels 0..=2 terse, 3..=6 clipped, 7..=9 left to the server's own \
-             words), checked like `check`, to FILE or stdout; print what each level costs \
-             before and after on stderr.",
-        )
-        .arg(
-            Arg::new("out")
-                .long("out")
-                .value_name("FILE")
-                .help("Write the draft to FILE (default: stdout)"),
-        )
-        .arg(
-            Arg::new("tasks")
-                .long("tasks")
-                .value_name("FILE")
-                .help("Keep in each tool's terse text the words a task of FILE finds it by"),
-        )
-        .args(source_args(true))
-}
-
-fn tailoring_arg() -> Arg {
-    Arg::new("tailoring")
-        .long("tailoring")
-        .value_name("FILE")
-        .help("The tailoring file (TOML) that words the tools per reader")
-}
-
-/// Where the catalog comes from: `--upstream URL` (with its headers), `-- COMMAND ARGS…`,
-/// or, where a captured one serves, `--catalog FILE`; exactly one.
-fn source_args(catalog: bool) -> Vec<Arg> {
-    let mut args = vec![
-        Arg::new("upstream")
-            .long("upstream")
-            .value_name("URL")
-            .value_parser(http_url)
-            .help(
-                "The upstream's streamable HTTP endpoint, e.g. http://127.0.0.1:8080/mcp \
-                 (or a legacy HTTP+SSE server's stream, e.g. …/sse)",
-            ),
-        Arg::new("upstream-header")
-            .long("upstream-header")
-            .value_name("NAME: VALUE")
-            .action(ArgAction::Append)
-            .requires("upstream")
-            .value_parser(header)
-            .help("A header sent to the upstream on every request; ${VAR} in VALUE is read from the environment"),
-        Arg::new("command")
-            .value_name("COMMAND")
-            .num_args(1..)
-            .last(true)
-            .help("The upstream's command and its arguments, after `--`: it serves MCP on stdio"),
-    ];
-    if catalog {
-        args.push(
-            Arg::new("catalog")
-                .long("catalog")
-                .value_name("FILE")
-                .help("A captured tools/list result (JSON) instead of a live server"),
-        );
-    }
-    args
-}
-
-/// `proxy`'s options from its matches.
-fn proxy_options(matches: &ArgMatches) -> Result<ProxyOptions, clap::Error> {
-    Ok(ProxyOptions {
-        tailoring: string(matches, "tailoring"),
-        http: matches.get_one::<SocketAddr>("http").copied(),
-        threads: *matches.get_one::<u16>("threads").expect("defaulted"),
-        deadline: *matches.get_one::<Duration>("deadline").expect("defaulted"),
-        upstream: match source("proxy", matches)? {
-            Source::Upstream(upstream) => upstream,
-            Source::Catalog(_) => unreachable!("proxy takes no catalog"),
-        },
-        runner: string(matches, "runner"),
-        model: string(matches, "model"),
-        verbosity: matches.get_one::<u8>("verbosity").copied(),
-        sessions: match string(matches, "upstream-sessions").as_deref() {
-            Some("shared") => UpstreamSessions::Shared,
-            _ => UpstreamSessions::PerClient,
-        },
-        warm_spare: matches.get_flag("warm-spare"),
-        forward_authorization: matches.get_flag("forward-authorization"),
-        page_size: matches
-            .get_one::<u32>("page-size")
-            .map(|&size| size as usize),
-    })
-}
-
-/// The one source the matches name; an error when they name none or several.
-fn source(name: &str, matches: &ArgMatches) -> Result<Source, clap::Error> {
-    let has = |id: &str| matches.try_contains_id(id).unwrap_or(false);
-    let named = ["upstream", "command", "catalog"]
-        .into_iter()
-        .filter(|id| has(id))
-        .count();
-    let misplaced = strings(matches, "report")
-        .into_iter()
+    .into_iter()
+    .filter(|&given| given)
+    .count();
+    let misplaced = report
+        .iter()
         .find(|a| matches!(a.as_str(), "--upstream" | "--catalog" | "--tailoring"));
     if let (0, Some(flag)) = (named, misplaced) {
         let message = format!(
@@ -382,7 +425,7 @@ fn source(name: &str, matches: &ArgMatches) -> Result<Source, clap::Error> {
         return Err(usage_error(name, message));
     }
     if named != 1 {
-        let catalog = if matches.try_contains_id("catalog").is_ok() {
+        let catalog = if takes_catalog {
             ", `--catalog FILE`"
         } else {
             ""
@@ -392,17 +435,16 @@ fn source(name: &str, matches: &ArgMatches) -> Result<Source, clap::Error> {
         );
         return Err(usage_error(name, message));
     }
-    if let Some(url) = string(matches, "upstream") {
-        let headers = matches
-            .get_many::<(String, String)>("upstream-header")
-            .map(|h| h.cloned().collect())
-            .unwrap_or_default();
-        return Ok(Source::Upstream(Upstream::Http { url, headers }));
+    if let Some(url) = upstream.upstream {
+        return Ok(Source::Upstream(Upstream::Http {
+            url,
+            headers: upstream.upstream_header,
+        }));
     }
-    if let Some(file) = string(matches, "catalog") {
+    if let Some(file) = catalog {
         return Ok(Source::Catalog(file));
     }
-    let mut command = strings(matches, "command").into_iter();
+    let mut command = command.into_iter();
     Ok(Source::Upstream(Upstream::Command {
         program: command.next().expect("one or more"),
         args: command.collect(),
@@ -417,19 +459,6 @@ fn usage_error(name: &str, message: String) -> clap::Error {
         .find_subcommand_mut(name)
         .expect("one of this command's own")
         .error(clap::error::ErrorKind::ArgumentConflict, message)
-}
-
-fn string(matches: &ArgMatches, id: &str) -> Option<String> {
-    matches.try_get_one::<String>(id).ok().flatten().cloned()
-}
-
-fn strings(matches: &ArgMatches, id: &str) -> Vec<String> {
-    matches
-        .try_get_many::<String>(id)
-        .ok()
-        .flatten()
-        .map(|values| values.cloned().collect())
-        .unwrap_or_default()
 }
 
 #[cfg(test)]
