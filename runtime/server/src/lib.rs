@@ -7,9 +7,9 @@
 // Pre-1.0: what hosts never touch stays private; `pub` means public API.
 #![warn(unreachable_pub)]
 
-// The rooms, bottom to top: restored → verbatim, callbacks, build_error, failure →
-// request → instructions → call → catalog → listing → limits → session → transport →
-// build. Each imports only from the rooms before it (`tests/tests/house.rs` checks it;
+// The rooms, bottom to top: verbatim (and the listings it restored), callbacks,
+// build_error, failure → request → instructions → call → catalog → listing → limits →
+// session → transport → build. Each imports only from the rooms before it (`tests/tests/house.rs` checks it;
 // rustfmt sorts the lines below).
 mod build;
 mod build_error;
@@ -21,7 +21,6 @@ mod instructions;
 pub mod limits;
 mod listing;
 mod request;
-mod restored;
 mod session;
 mod transport;
 #[doc(hidden)]

@@ -6,7 +6,7 @@
 //! Meanwhile the text waits in a table by `n`: a stand-in is made while the response body
 //! is polled for its next event, and that same poll writes the event and splices it.
 
-use crate::restored::KeptListing;
+use crate::verbatim::listing::KeptListing;
 use axum::body::{Body, Bytes};
 use axum::http::header;
 use axum::response::Response;
@@ -117,7 +117,7 @@ fn splice(chunk: Bytes) -> Bytes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::restored::{Restoration, restoration};
+    use crate::verbatim::listing::{Restoration, restoration};
     use rmcp::model::{ListPromptsResult, Prompt, ServerResult};
 
     /// A listing kept restored, its result `{"prompts": [{"name": NAME}], "restored": true}`.

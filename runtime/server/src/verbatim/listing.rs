@@ -1,4 +1,4 @@
-//! Listings restored lately (`server::verbatim`), each kept with its typed form and its
+//! Listings restored lately (`verbatim`), each kept with its typed form and its
 //! result written out: restoring is a pure function of the typed listing, patches
 //! included, so a listing equal to one kept (compared as typed values, field by field,
 //! without writing either out) is the same restored listing. A reader class listing again,

@@ -17,7 +17,9 @@
 //! comparing typed listings): the same reader class asking again while the upstream's
 //! tools and the file stay as they were is served the listing restored before.
 
-use crate::restored::{KeptListing, Restoration, restoration};
+pub(crate) mod listing;
+
+use listing::{KeptListing, Restoration, restoration};
 use rmcp::model::{
     CustomNotification, CustomResult, JsonRpcMessage, JsonRpcNotification, JsonRpcResponse,
     MetaObject, ServerJsonRpcMessage, ServerNotification, ServerResult,
