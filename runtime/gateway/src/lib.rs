@@ -1,55 +1,52 @@
 //! # mcp-tailor-gateway
 //!
-//! The gateway: any MCP server (a stdio command, or streamable HTTP), served through the
-//! layer so a tailoring file rewords its tools per reader — and nothing else changes.
+//! Any MCP server (a stdio command, or streamable HTTP) behind the serving layer.
+//! A tailoring file rewords its tools per reader; nothing else changes.
+//! Wrap it like any handler: `Server::builder().handler(gateway).tailoring(file)`.
 //!
-//! [`Gateway`] is an rmcp handler that forwards every request to the upstream and relays
-//! back what the upstream sends: results and errors, progress (its token mapped back to
-//! the client's; every progress notification of a request before its result, in the
-//! upstream's order), logging, resource updates, list-changed notifications, and the
-//! upstream's own requests to the client (sampling, elicitation, roots), each sent with
-//! the client's request it came during (so streamable HTTP carries it on that request's
-//! stream). A 2026-07-28 upstream's list changes are heard on one subscription per
-//! connection, opened with it (a client's `subscriptions/listen` is acknowledged before its
-//! handler runs: one opened upstream only then could miss a change made right after), and
-//! relayed to every listener that asked for them; resources to watch are subscribed
-//! upstream per listener; `get_tool` answers from the upstream's last listing (the HTTP server checks
-//! `Mcp-Param-*` headers with it). The upstream's `tools/list` is read once per connection,
-//! page by page, and kept until it says its tools changed (or its 2026-07-28 cache hint runs
-//! out). Wrap it like any handler — `Server::builder().handler(gateway).tailoring(file)` —
-//! and the layer lists its tools tailored, paged as the upstream paged them where the
-//! builder is given [`Gateway::page_size`]; `mcp-tailor proxy` does exactly that.
+//! ## What it passes on
 //!
-//! **Sessions** ([`UpstreamSessions`]). Per client (the default), a downstream session (a
-//! client that went through `initialize`) gets an upstream session of its own, opened with
-//! the client's own name, capabilities and protocol version, so the upstream sees the real
-//! client and can send it requests; it ends with the session. [`Gateway::connect_with`]
-//! opens one connection first, to learn the upstream (`get_info`: capabilities, server
-//! info, instructions; its tools); the first session whose client declares the same
-//! capabilities (none) takes it, so one client over stdio costs one upstream process. A
-//! warm spare ([`GatewayOptions::warm_spare`]) keeps one connection open ahead, opened as
-//! the last session's client was. Shared, every session uses one upstream session: what
-//! the upstream asks a client goes to the session whose request it came during (which
-//! streamable HTTP says), else to the only session with a request in flight, and is
-//! refused otherwise; its notifications go to every session. Stateless requests (protocol
-//! 2026-07-28) share one connection of their own. With
-//! [`GatewayOptions::forward_authorization`], a streamable HTTP upstream is sent each
-//! client's own `Authorization`: every connection carries one client's credential (shared
-//! and stateless connections are kept per credential), and a client that sends none is
-//! not lent the gateway's own. A command upstream is a child process
-//! killed with its connection: none outlives the gateway (unless the gateway is killed
-//! with `SIGKILL`; then each sees its stdin close).
+//! [`Gateway`] is an rmcp handler that forwards every request upstream and relays back:
 //!
-//! **Faults.** A command that exits before it answers is reported with its exit status and
-//! last stderr lines ([`UpstreamError::Exited`]). A request the upstream does not answer
-//! within the deadline is cancelled upstream and answered with a JSON-RPC error; an
-//! upstream that exits answers every in-flight request with an error at once (an HTTP
-//! upstream's broken answer stream is resumed twice, 1 s and 2 s apart, first); an error
-//! an HTTP upstream answers a POST with is that request's answer, but for a session it lost
-//! (`404`, or `400` with an error about the session): that one is opened again, as the
-//! client opened it, and the request posted again. A dead
-//! connection is replaced on the next session (or the next stateless request); the
-//! gateway itself keeps serving.
+//! * results and errors;
+//! * progress, its token mapped back, every notification of a request before its result;
+//! * logging, resource updates, list-changed notifications;
+//! * the upstream's requests to the client (sampling, elicitation, roots), sent with the
+//!   client's request they came during (streamable HTTP carries them on its stream).
+//!
+//! A 2026-07-28 upstream's list changes are heard on one subscription per connection,
+//! opened with it, and relayed to every listener that asked. `get_tool` answers from the
+//! last listing (the HTTP server checks `Mcp-Param-*` headers with it). The upstream's
+//! `tools/list` is read once per connection, page by page, and kept until its tools change
+//! (or its 2026-07-28 cache hint runs out). Given [`Gateway::page_size`], the layer pages
+//! as the upstream paged.
+//!
+//! ## Sessions ([`UpstreamSessions`])
+//!
+//! | mode | what a downstream session gets |
+//! |---|---|
+//! | per client (default) | an upstream session of its own, opened with the client's name, capabilities and protocol version; it ends with the session |
+//! | shared | one upstream session for all: what the upstream asks goes to the session whose request it came during, else to the only one with a request in flight, else it is refused |
+//!
+//! * [`Gateway::connect_with`] opens one connection first, to learn the upstream; the first
+//!   session whose client declares no capabilities takes it (one stdio client, one process).
+//! * [`GatewayOptions::warm_spare`] keeps one connection open ahead.
+//! * Stateless requests (2026-07-28) share one connection of their own.
+//! * [`GatewayOptions::forward_authorization`]: each connection carries one client's own
+//!   `Authorization`; a client that sends none is not lent the gateway's.
+//! * A command upstream is a child process killed with its connection: none outlives the
+//!   gateway (unless it is killed with `SIGKILL`; then each sees its stdin close).
+//!
+//! ## Faults
+//!
+//! * A command that exits before it answers: [`UpstreamError::Exited`], with its exit
+//!   status and last stderr lines.
+//! * No answer within the deadline: cancelled upstream, answered with a JSON-RPC error.
+//! * An upstream that exits fails every in-flight request at once (an HTTP answer stream
+//!   is first resumed twice, 1 s and 2 s apart).
+//! * An HTTP error answering a POST is that request's answer; but a session the upstream
+//!   lost (`404`, or `400` naming the session) is opened again and the request posted again.
+//! * A dead connection is replaced on the next session or stateless request.
 
 // The rooms, bottom to top: relay → upstream → pool → serve. Each imports only from the
 // rooms before it (`tests/tests/house.rs` checks it).
