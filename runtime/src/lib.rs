@@ -51,15 +51,16 @@ struct ReadmeDoctest;
 pub use mcp_tailor_core::*;
 pub use mcp_tailor_macros::{description, mcp_args, mcp_tool};
 
+// The guides are inner docs, so that their links resolve among the module's own items.
 #[cfg(feature = "server")]
-#[doc = include_str!("../docs/server.md")]
 pub mod server {
+    #![doc = include_str!("../docs/server.md")]
     pub use mcp_tailor_server::*;
 }
 
 #[cfg(feature = "inspect")]
-#[doc = include_str!("../docs/inspect.md")]
 pub mod inspect {
+    #![doc = include_str!("../docs/inspect.md")]
     pub use mcp_tailor_inspect::*;
 }
 

@@ -43,7 +43,7 @@ impl Found<'_> {
 /// What a tool's description, title or field description becomes: absent, a bare string,
 /// or a table of variants chosen by a [`RenderCtx`].
 ///
-/// Built by [`description!`](crate::description!) (usable in a `static`) and decoded from
+/// Built by `description!` (usable in a `static`) and decoded from
 /// `#[mcp_tool]`'s tables.
 ///
 /// ```

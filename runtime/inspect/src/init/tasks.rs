@@ -7,7 +7,7 @@ use crate::eval::{SearchEntry, Tasks, ToolSearch};
 use mcp_tailor_core::{RenderCtx, Tailoring};
 use rmcp::model::Tool;
 
-/// Drafts as [`draft`](super::init) does, then checks the draft against `tasks` (a tasks file, see
+/// Drafts as [`draft`](super::draft) does, then checks the draft against `tasks` (a tasks file, see
 /// [`eval`](crate::eval)) the way `eval` searches: where the server's own words find a
 /// task's tool in the top [`CODEX_LIMIT`](crate::eval::CODEX_LIMIT) and a drafted level
 /// (0..=2 or 3..=6) does not, that level first keeps the query's words the server's
