@@ -1,6 +1,6 @@
-//! Each report's arguments (`clap`), read into a typed [`Request`].
+//! Each report's arguments (`clap`'s derive: typed fields), read into a typed [`Request`].
 
-use clap::{Arg, ArgAction, ArgMatches, value_parser};
+use clap::{ArgMatches, Args, FromArgMatches};
 use mcp_tailor::inspect::eval::CODEX_LIMIT;
 use mcp_tailor::inspect::{LintConfig, ReaderClass};
 use mcp_tailor::server::{Principal, Reader};
@@ -64,103 +64,160 @@ pub enum Report {
     },
 }
 
+// Whose catalog, on which revision: every report's. (Plain comments on these structs: a
+// doc comment would become each report's about.)
+#[derive(Debug, Args)]
+struct CallerArgs {
+    #[arg(long, value_name = "ID", help = "The caller's id (default: anonymous)")]
+    principal: Option<String>,
+    #[arg(long, value_name = "T", help = "The caller's tenant")]
+    tenant: Option<String>,
+    #[arg(
+        long,
+        value_name = "a,b",
+        help = "The caller's scopes: the catalog is what they may see"
+    )]
+    scopes: Option<String>,
+    #[arg(
+        long,
+        value_name = "REVISION",
+        default_value = "2025-11-25",
+        help = "The protocol revision the catalog is listed on, e.g. 2026-07-28"
+    )]
+    protocol: String,
+}
+
+#[derive(Debug, Args)]
+struct ListArgs {
+    #[command(flatten)]
+    caller: CallerArgs,
+    #[arg(
+        long,
+        value_name = "R",
+        help = "The reader's runner (harness), e.g. codex"
+    )]
+    runner: Option<String>,
+    #[arg(long, value_name = "M", help = "The reader's model")]
+    model: Option<String>,
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = clap::value_parser!(u8).range(0..=9),
+        help = "The reader's level 0..=9"
+    )]
+    verbosity: Option<u8>,
+    #[arg(long, help = "Indented, to read")]
+    pretty: bool,
+}
+
+// `matrix` and `tokens`.
+#[derive(Debug, Args)]
+struct JsonArgs {
+    #[command(flatten)]
+    caller: CallerArgs,
+    #[arg(long, help = "JSON instead of text")]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+struct DiffArgs {
+    #[command(flatten)]
+    caller: CallerArgs,
+    #[arg(value_name = "READER_A", value_parser = reader_class, help = READER_CLASS_HELP)]
+    a: ReaderClass,
+    #[arg(value_name = "READER_B", value_parser = reader_class, help = READER_CLASS_HELP)]
+    b: ReaderClass,
+}
+
+#[derive(Debug, Args)]
+struct LintArgs {
+    #[command(flatten)]
+    caller: CallerArgs,
+    #[arg(
+        long,
+        value_name = "LEVELS=TOKENS",
+        value_parser = budget,
+        help = "The most tokens a text may cost at LEVELS (N or LO..=HI), e.g. 0..=3=40"
+    )]
+    budget: Vec<(usize, usize, usize)>,
+}
+
+#[derive(Debug, Args)]
+struct EvalArgs {
+    #[command(flatten)]
+    caller: CallerArgs,
+    #[arg(
+        long,
+        value_name = "FILE",
+        help = "The tasks: [[task]] query = \"…\", expect = \"tool\" (TOML)"
+    )]
+    tasks: String,
+    #[arg(
+        long,
+        value_name = "K",
+        value_parser = clap::value_parser!(u64).range(1..),
+        help = format!("K of hit@K [default: {CODEX_LIMIT}, the Codex CLI's]")
+    )]
+    top: Option<u64>,
+    #[arg(
+        long,
+        value_name = "SHARE",
+        value_parser = share,
+        help = "The least hit@1 (0..=1) every reader must keep at every level"
+    )]
+    floor: Option<f64>,
+    #[arg(
+        long,
+        value_name = "FILE",
+        help = "Draw tokens against hit@1 per reader to FILE"
+    )]
+    svg: Option<String>,
+    #[arg(long, help = "JSON instead of text")]
+    json: bool,
+}
+
+const READER_CLASS_HELP: &str = "-, runner, runner/model or _/model";
+
 /// The six report subcommands, each with its options, to add to a command of one's own.
 pub fn subcommands() -> [clap::Command; 6] {
-    let report = |name: &'static str, about: &'static str| {
-        clap::Command::new(name).about(about).args(caller_args())
-    };
-    let json = || {
-        Arg::new("json")
-            .long("json")
-            .action(ArgAction::SetTrue)
-            .help("JSON instead of text")
-    };
+    let report = |name: &'static str, about: &'static str| clap::Command::new(name).about(about);
     [
-        report(
+        ListArgs::augment_args(report(
             "list",
             "The tools/list result the server sends this reader, byte for byte (first page)",
-        )
-        .args(reader_args())
-        .arg(
-            Arg::new("pretty")
-                .long("pretty")
-                .action(ArgAction::SetTrue)
-                .help("Indented, to read"),
-        ),
-        report(
+        )),
+        JsonArgs::augment_args(report(
             "matrix",
             "Every tool string per reader class and level, with tokens; then the catalog",
-        )
-        .arg(json()),
-        report(
+        )),
+        JsonArgs::augment_args(report(
             "tokens",
             "The whole catalog's o200k_base tokens per reader and level, and each level's saving",
-        )
-        .arg(json()),
-        report(
+        )),
+        DiffArgs::augment_args(report(
             "diff",
             "The strings two readers read differently, and their catalog tokens per level",
-        )
-        .arg(reader_class("a", "READER_A"))
-        .arg(reader_class("b", "READER_B")),
-        report(
-            "lint",
-            "Wording a model would trip over; exit 1 on findings",
-        )
-        .long_about(
-            "Wording a model would trip over, exit 1 on findings: a text naming an argument \
-                 the tool lacks, a terser level costing more tokens than a richer one, a text \
-                 over its --budget, a reader whose catalog never varies by level, a tool that \
-                 ignores unknown arguments while its texts name arguments.",
-        )
-        .arg(
-            Arg::new("budget")
-                .long("budget")
-                .value_name("LEVELS=TOKENS")
-                .action(ArgAction::Append)
-                .value_parser(budget)
-                .help("The most tokens a text may cost at LEVELS (N or LO..=HI), e.g. 0..=3=40"),
+        )),
+        LintArgs::augment_args(
+            report("lint", "Wording a model would trip over; exit 1 on findings").long_about(
+                "Wording a model would trip over, exit 1 on findings: a text naming an \
+                 argument the tool lacks, a terser level costing more tokens than a richer \
+                 one, a text over its --budget, a reader whose catalog never varies by level, \
+                 a tool that ignores unknown arguments while its texts name arguments.",
+            ),
         ),
-        report(
-            "eval",
-            "Whether each reader finds each task's tool at each level (Codex CLI's tool search)",
-        )
-        .long_about(
-            "For every reader and level, the catalog's tokens and how well the Codex CLI's tool \
-             search (exact names, then BM25) finds each task's tool: hit@1, hit@K, MRR, each \
-             rank. Findings (exit 1): a tool a terser level loses, naming the query words it \
-             lost; a reader whose hit@1 falls below --floor.",
-        )
-        .arg(
-            Arg::new("tasks")
-                .long("tasks")
-                .value_name("FILE")
-                .required(true)
-                .help("The tasks: [[task]] query = \"…\", expect = \"tool\" (TOML)"),
-        )
-        .arg(
-            Arg::new("top")
-                .long("top")
-                .value_name("K")
-                .value_parser(value_parser!(u64).range(1..))
-                .help(format!(
-                    "K of hit@K [default: {CODEX_LIMIT}, the Codex CLI's]"
-                )),
-        )
-        .arg(
-            Arg::new("floor")
-                .long("floor")
-                .value_name("SHARE")
-                .value_parser(share)
-                .help("The least hit@1 (0..=1) every reader must keep at every level"),
-        )
-        .arg(
-            Arg::new("svg")
-                .long("svg")
-                .value_name("FILE")
-                .help("Draw tokens against hit@1 per reader to FILE"),
-        )
-        .arg(json()),
+        EvalArgs::augment_args(
+            report(
+                "eval",
+                "Whether each reader finds each task's tool at each level (Codex CLI's tool search)",
+            )
+            .long_about(
+                "For every reader and level, the catalog's tokens and how well the Codex CLI's \
+                 tool search (exact names, then BM25) finds each task's tool: hit@1, hit@K, \
+                 MRR, each rank. Findings (exit 1): a tool a terser level loses, naming the \
+                 query words it lost; a reader whose hit@1 falls below --floor.",
+            ),
+        ),
     ]
 }
 
@@ -197,112 +254,86 @@ pub fn parse(
     Ok(request(report, matches).expect("one of the reports"))
 }
 
-/// The request a report subcommand's matches make (`None`: `name` is no report).
+/// The request a report subcommand's matches make (`None`: `name` is no report, or the
+/// matches are not of [`subcommands`]' `name`).
 pub fn request(name: &str, matches: &ArgMatches) -> Option<Request> {
-    let flag = |id: &str| matches.get_flag(id);
-    let string = |id: &str| matches.get_one::<String>(id).cloned();
-    let class = |id: &str| matches.get_one::<ReaderClass>(id).cloned();
-    let report = match name {
-        "list" => Report::List {
-            reader: Reader {
-                runner: string("runner"),
-                model: string("model"),
-                verbosity: matches.get_one::<u8>("verbosity").copied(),
-            },
-            pretty: flag("pretty"),
-        },
-        "matrix" => Report::Matrix { json: flag("json") },
-        "tokens" => Report::Tokens { json: flag("json") },
-        "diff" => Report::Diff {
-            a: class("a")?,
-            b: class("b")?,
-        },
-        "lint" => {
-            let mut config = LintConfig::default();
-            for (lo, hi, tokens) in matches
-                .get_many::<(usize, usize, usize)>("budget")
-                .into_iter()
-                .flatten()
-            {
-                config.budgets[*lo..=*hi].fill(Some(*tokens));
-            }
-            Report::Lint { config }
+    let (caller, report) = match name {
+        "list" => {
+            let args = ListArgs::from_arg_matches(matches).ok()?;
+            let reader = Reader {
+                runner: args.runner,
+                model: args.model,
+                verbosity: args.verbosity,
+            };
+            (
+                args.caller,
+                Report::List {
+                    reader,
+                    pretty: args.pretty,
+                },
+            )
         }
-        "eval" => Report::Eval {
-            tasks: string("tasks")?,
-            top: matches
-                .get_one::<u64>("top")
-                .map_or(CODEX_LIMIT, |&k| usize::try_from(k).unwrap_or(usize::MAX)),
-            floor: matches.get_one::<f64>("floor").copied(),
-            svg: string("svg"),
-            json: flag("json"),
-        },
+        "matrix" | "tokens" => {
+            let args = JsonArgs::from_arg_matches(matches).ok()?;
+            let report = match name {
+                "matrix" => Report::Matrix { json: args.json },
+                _ => Report::Tokens { json: args.json },
+            };
+            (args.caller, report)
+        }
+        "diff" => {
+            let args = DiffArgs::from_arg_matches(matches).ok()?;
+            (
+                args.caller,
+                Report::Diff {
+                    a: args.a,
+                    b: args.b,
+                },
+            )
+        }
+        "lint" => {
+            let args = LintArgs::from_arg_matches(matches).ok()?;
+            let mut config = LintConfig::default();
+            for (lo, hi, tokens) in args.budget {
+                config.budgets[lo..=hi].fill(Some(tokens));
+            }
+            (args.caller, Report::Lint { config })
+        }
+        "eval" => {
+            let args = EvalArgs::from_arg_matches(matches).ok()?;
+            let top = args
+                .top
+                .map_or(CODEX_LIMIT, |k| usize::try_from(k).unwrap_or(usize::MAX));
+            let report = Report::Eval {
+                tasks: args.tasks,
+                top,
+                floor: args.floor,
+                svg: args.svg,
+                json: args.json,
+            };
+            (args.caller, report)
+        }
         _ => return None,
     };
-    let mut caller = Principal::anonymous();
-    if let Some(id) = string("principal") {
-        caller.id = id;
+    let mut principal = Principal::anonymous();
+    if let Some(id) = caller.principal {
+        principal.id = id;
     }
-    caller.tenant = string("tenant");
-    if let Some(scopes) = string("scopes") {
-        caller = caller.with_scopes(scopes.split(',').map(str::trim).filter(|s| !s.is_empty()));
+    principal.tenant = caller.tenant;
+    if let Some(scopes) = caller.scopes {
+        principal =
+            principal.with_scopes(scopes.split(',').map(str::trim).filter(|s| !s.is_empty()));
     }
     Some(Request {
-        caller,
-        protocol: string("protocol").expect("defaulted"),
+        caller: principal,
+        protocol: caller.protocol,
         report,
     })
 }
 
-/// Whose catalog, on which revision: every report's.
-fn caller_args() -> [Arg; 4] {
-    [
-        Arg::new("principal")
-            .long("principal")
-            .value_name("ID")
-            .help("The caller's id (default: anonymous)"),
-        Arg::new("tenant")
-            .long("tenant")
-            .value_name("T")
-            .help("The caller's tenant"),
-        Arg::new("scopes")
-            .long("scopes")
-            .value_name("a,b")
-            .help("The caller's scopes: the catalog is what they may see"),
-        Arg::new("protocol")
-            .long("protocol")
-            .value_name("REVISION")
-            .default_value("2025-11-25")
-            .help("The protocol revision the catalog is listed on, e.g. 2026-07-28"),
-    ]
-}
-
-/// `list`'s reader.
-fn reader_args() -> [Arg; 3] {
-    [
-        Arg::new("runner")
-            .long("runner")
-            .value_name("R")
-            .help("The reader's runner (harness), e.g. codex"),
-        Arg::new("model")
-            .long("model")
-            .value_name("M")
-            .help("The reader's model"),
-        Arg::new("verbosity")
-            .long("verbosity")
-            .value_name("N")
-            .value_parser(value_parser!(u8).range(0..=9))
-            .help("The reader's level 0..=9"),
-    ]
-}
-
 /// A reader class: `-` (no runner), `runner`, `runner/model` or `_/model`.
-fn reader_class(id: &'static str, name: &'static str) -> Arg {
-    Arg::new(id)
-        .value_name(name)
-        .required(true)
-        .value_parser(|s: &str| Ok::<_, String>(ReaderClass::parse(s)))
-        .help("-, runner, runner/model or _/model")
+fn reader_class(value: &str) -> Result<ReaderClass, String> {
+    Ok(ReaderClass::parse(value))
 }
 
 /// `LEVELS=TOKENS`, LEVELS a level `N` or a range `LO..=HI`: `(lo, hi, tokens)`.
