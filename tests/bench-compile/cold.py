@@ -12,6 +12,7 @@ crates each build compiled.
 usage: python3 tests/bench-compile/cold.py [RUNS]
 """
 
+import json
 import os
 import pathlib
 import shutil
@@ -69,7 +70,8 @@ def build(root: pathlib.Path) -> tuple[float, int]:
         text=True,
     ).stdout
     took = time.perf_counter() - start
-    crates = {line.split('"package_id":"')[1].split('"')[0] for line in out.splitlines() if '"reason":"compiler-artifact"' in line}
+    messages = (json.loads(line) for line in out.splitlines() if line.startswith("{"))
+    crates = {m["package_id"] for m in messages if m.get("reason") == "compiler-artifact"}
     return took, len(crates)
 
 

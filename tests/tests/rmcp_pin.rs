@@ -7,26 +7,22 @@ use serde_json::{Value, json};
 
 /// The workspace's rmcp requirement, as `Cargo.toml` writes it.
 fn required() -> String {
-    let manifest = include_str!("../../Cargo.toml");
-    let line = manifest
-        .lines()
-        .find(|l| l.starts_with("rmcp = "))
-        .expect("the workspace declares rmcp");
-    let start = line.find("version = \"").expect("rmcp has a version") + 11;
-    let end = start + line[start..].find('"').unwrap();
-    line[start..end].to_owned()
+    let manifest: toml::Table = toml::from_str(include_str!("../../Cargo.toml")).unwrap();
+    manifest["workspace"]["dependencies"]["rmcp"]["version"]
+        .as_str()
+        .expect("rmcp has a version")
+        .to_owned()
 }
 
 /// The rmcp version `Cargo.lock` resolved.
 fn locked() -> String {
-    let lock = include_str!("../../Cargo.lock");
-    let at = lock
-        .find("\nname = \"rmcp\"\n")
+    let lock: toml::Table = toml::from_str(include_str!("../../Cargo.lock")).unwrap();
+    let packages = lock["package"].as_array().expect("the lock's packages");
+    let rmcp = packages
+        .iter()
+        .find(|p| p["name"].as_str() == Some("rmcp"))
         .expect("Cargo.lock holds rmcp");
-    let rest = &lock[at..];
-    let start = rest.find("version = \"").unwrap() + 11;
-    let end = start + rest[start..].find('"').unwrap();
-    rest[start..end].to_owned()
+    rmcp["version"].as_str().unwrap().to_owned()
 }
 
 #[test]
