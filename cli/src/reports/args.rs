@@ -273,13 +273,13 @@ pub fn request(name: &str, matches: &ArgMatches) -> Option<Request> {
                 },
             )
         }
-        "matrix" | "tokens" => {
+        "matrix" => {
             let args = JsonArgs::from_arg_matches(matches).ok()?;
-            let report = match name {
-                "matrix" => Report::Matrix { json: args.json },
-                _ => Report::Tokens { json: args.json },
-            };
-            (args.caller, report)
+            (args.caller, Report::Matrix { json: args.json })
+        }
+        "tokens" => {
+            let args = JsonArgs::from_arg_matches(matches).ok()?;
+            (args.caller, Report::Tokens { json: args.json })
         }
         "diff" => {
             let args = DiffArgs::from_arg_matches(matches).ok()?;

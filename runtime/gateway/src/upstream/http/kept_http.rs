@@ -36,6 +36,43 @@ impl KeptHttp {
         }
     }
 
+    /// A request is posted here (`post`), anything else by rmcp's client; each answer is
+    /// kept as written.
+    async fn send(
+        &self,
+        to: Addressed,
+        message: ClientJsonRpcMessage,
+        limits: StreamableHttpResponseLimits,
+    ) -> PostAnswer {
+        let answer = if matches!(message, ClientJsonRpcMessage::Request(_)) {
+            let target = Arc::new(Target::of(&to)?);
+            self.last.saw(&message, &target);
+            post(&self.client, &self.written, message, &target, limits).await
+        } else {
+            // A target that cannot be made is left to rmcp's client, which reports it.
+            if let Ok(target) = Target::of(&to) {
+                self.last.saw(&message, &Arc::new(target));
+            }
+            let Addressed {
+                uri,
+                session_id,
+                auth_header,
+                custom_headers,
+            } = to;
+            self.client
+                .post_message_with_response_limits(
+                    uri,
+                    message,
+                    session_id,
+                    auth_header,
+                    custom_headers,
+                    limits,
+                )
+                .await
+        };
+        self.keep_answer(answer)
+    }
+
     fn keep_answer(&self, answer: PostAnswer) -> PostAnswer {
         match answer {
             Ok(StreamableHttpPostResponse::Sse(events, session)) => Ok(
@@ -92,45 +129,6 @@ fn unreached(error: &StreamableHttpError<reqwest::Error>) {
             "the upstream's event stream could not be opened: {}",
             http_cause(error)
         );
-    }
-}
-
-impl KeptHttp {
-    /// A request is posted here (`post`), anything else by rmcp's client; each answer is
-    /// kept as written.
-    async fn send(
-        &self,
-        to: Addressed,
-        message: ClientJsonRpcMessage,
-        limits: StreamableHttpResponseLimits,
-    ) -> PostAnswer {
-        let answer = if matches!(message, ClientJsonRpcMessage::Request(_)) {
-            let target = Arc::new(Target::of(&to)?);
-            self.last.saw(&message, &target);
-            post(&self.client, &self.written, message, &target, limits).await
-        } else {
-            // A target that cannot be made is left to rmcp's client, which reports it.
-            if let Ok(target) = Target::of(&to) {
-                self.last.saw(&message, &Arc::new(target));
-            }
-            let Addressed {
-                uri,
-                session_id,
-                auth_header,
-                custom_headers,
-            } = to;
-            self.client
-                .post_message_with_response_limits(
-                    uri,
-                    message,
-                    session_id,
-                    auth_header,
-                    custom_headers,
-                    limits,
-                )
-                .await
-        };
-        self.keep_answer(answer)
     }
 }
 
