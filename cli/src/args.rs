@@ -2,7 +2,7 @@
 //! fields, then checked into the options the commands take (exactly one upstream, the
 //! report's own arguments).
 
-use crate::values::{header, http_url, seconds};
+use crate::values::{header, http_url, listen_addr, seconds};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use mcp_tailor::gateway::{Upstream, UpstreamSessions};
 use std::net::SocketAddr;
@@ -98,7 +98,10 @@ enum Sub {
                       with its tools' wording tailored by the file, on stdio or at \
                       http://ADDR/mcp. The file is watched (and SIGHUP reloads it): a valid \
                       edit takes effect at once, an invalid one is logged and the previous \
-                      tables stay. A command upstream inherits this process's environment."
+                      tables stay. A command upstream inherits this process's environment. \
+                      A request whose reader names no level reads the server's own words, \
+                      unless --verbosity (or `fallback_verbosity = N` in the file) sets one: \
+                      a file rewords only what a client asked for."
     )]
     Proxy(ProxyArgs),
     #[command(
@@ -130,7 +133,8 @@ struct ProxyArgs {
     #[arg(
         long,
         value_name = "ADDR",
-        help = "Serve streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8080) instead of stdio"
+        value_parser = listen_addr,
+        help = "Serve streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8080, localhost:8080) instead of stdio"
     )]
     http: Option<SocketAddr>,
     #[arg(
@@ -235,7 +239,7 @@ struct ReaderArgs {
         long,
         value_name = "LEVEL",
         value_parser = clap::value_parser!(u8).range(0..=9),
-        help = "The level 0..=9 of a reader that names none"
+        help = "The level 0..=9 of a reader that names none (default: the file's fallback_verbosity, else the server's own words)"
     )]
     verbosity: Option<u8>,
 }

@@ -77,6 +77,16 @@ fn check(file: &str) -> ExitCode {
             for warning in tailoring.warnings() {
                 eprintln!("{warning}");
             }
+            let arguments: usize = tailoring.tools().map(|(_, t)| t.arguments().count()).sum();
+            let warnings = match tailoring.warnings().len() {
+                0 => String::new(),
+                n => format!(", {}", counted(n, "warning")),
+            };
+            print_out(&format!(
+                "{file}: ok: {} and {} worded{warnings}",
+                counted(tailoring.tools().count(), "tool"),
+                counted(arguments, "argument")
+            ));
             ExitCode::SUCCESS
         }
         Err(error) => {

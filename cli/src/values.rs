@@ -1,7 +1,33 @@
 //! The values of the command line's options that need more than a type: seconds, an
-//! upstream's URL, a header (its `${VAR}`s read from the environment).
+//! address to listen on, an upstream's URL, a header (its `${VAR}`s read from the
+//! environment).
 
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::time::Duration;
+
+/// `HOST:PORT` to listen on: an IP address or a host name (`localhost:8080`), resolved
+/// once; of a name's addresses, its first IPv4 one (what `localhost` clients try first),
+/// else its first.
+pub(crate) fn listen_addr(value: &str) -> Result<SocketAddr, String> {
+    if let Ok(addr) = value.parse() {
+        return Ok(addr);
+    }
+    if !value.contains(':') {
+        return Err(format!(
+            "expected HOST:PORT, e.g. 127.0.0.1:8080 or localhost:8080 (no port in `{value}`)"
+        ));
+    }
+    let found: Vec<SocketAddr> = value
+        .to_socket_addrs()
+        .map_err(|e| format!("cannot resolve `{value}`: {e}"))?
+        .collect();
+    found
+        .iter()
+        .find(|a| a.is_ipv4())
+        .or(found.first())
+        .copied()
+        .ok_or_else(|| format!("`{value}` names no address"))
+}
 
 /// Seconds, more than zero.
 pub(crate) fn seconds(value: &str) -> Result<Duration, String> {

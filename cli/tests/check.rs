@@ -43,6 +43,21 @@ fn check_reports_each_rule_as_the_macro_does() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A file that loads says so, with what it words, on stdout.
+#[test]
+fn check_of_a_good_file_says_what_it_words() {
+    let output = Command::new(env!("CARGO_BIN_EXE_mcp-tailor"))
+        .args(["check", "tailoring.toml"])
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inspect"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "tailoring.toml: ok: 2 tools and 2 arguments worded\n"
+    );
+}
+
 #[test]
 fn check_of_a_missing_file_fails_and_says_why() {
     let output = Command::new(env!("CARGO_BIN_EXE_mcp-tailor"))

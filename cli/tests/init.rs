@@ -221,6 +221,7 @@ fn one_tool_is_counted_as_one() {
     ]);
     let report = String::from_utf8_lossy(&lint.stdout);
     assert!(report.contains("(1 tool, 1 reader class)"), "{report}");
+
     std::fs::remove_file(&out).unwrap();
     std::fs::remove_file(&catalog).unwrap();
 }

@@ -159,3 +159,44 @@ fn lint_reads_a_server_s_backticks_as_prose_and_the_file_s_as_arguments() {
     assert_eq!(lint(true), ["interval", "cron"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A finding about the server's own schema (it accepts unknown arguments) is the
+/// upstream's to fix, not the file's: `lint` prints it as a note and exits 0.
+#[test]
+fn lint_notes_the_servers_own_schema_without_failing() {
+    let dir = std::env::temp_dir().join(format!("mcp-tailor-lint-schema-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let catalog = serde_json::json!({"tools": [{
+        "name": "search",
+        "description": "Search the index of every document for the words a user gives.",
+        "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}}
+    }]});
+    std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+    std::fs::write(
+        dir.join("tailoring.toml"),
+        "[tools.search.description]\n\
+         levels = [{ verbosity = \"0..=2\", text = \"Search by `query`.\" }]\n",
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_mcp-tailor"))
+        .args([
+            "inspect",
+            "--tailoring",
+            "tailoring.toml",
+            "--catalog",
+            "catalog.json",
+            "lint",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    assert!(text.starts_with("lint: no findings (1 tool"), "{text}");
+    assert!(
+        text.contains("note: 1 finding about the server's own schema")
+            && text.contains("search schema: accepts unknown arguments"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -108,7 +108,7 @@ async fn wait_for(addr: SocketAddr, want: &str) -> Option<String> {
 fn write_description(path: &Path, text: &str) {
     std::fs::write(
         path,
-        format!("[tools.search_notes]\ndescription = \"{text}\"\n"),
+        format!("fallback_verbosity = 5\n[tools.search_notes]\ndescription = \"{text}\"\n"),
     )
     .unwrap();
 }
@@ -217,29 +217,41 @@ async fn proxy_sends_the_upstream_its_headers() {
     );
 }
 
-/// `--verbosity` (and `--runner`, `--model`) is the reader of a request that names none.
+/// A request that names no level reads the server's own words, though the file covers
+/// every level; `--verbosity` (and `--runner`, `--model`) or the file's `fallback_verbosity`
+/// gives it one. A request that names a level reads the file at it.
 #[tokio::test(flavor = "multi_thread")]
-async fn proxy_reads_requests_that_name_no_level_at_the_given_one() {
+async fn proxy_reads_requests_that_name_no_level_as_the_server_wrote_them() {
     let url = upstream().await;
     let dir = folder("defaults");
-    let file = dir.join("tailoring.toml");
-    std::fs::write(
-        &file,
-        "[tools.search_notes.description]\nlevels = [{ verbosity = 0, text = \"Terse.\" }]\n",
-    )
-    .unwrap();
-    let file = file.display().to_string();
-    let (_terse, terse) = proxy(
-        &["--tailoring", &file, "--verbosity", "0", "--upstream", &url],
-        &[],
-    );
-    assert_eq!(wait_for(terse, "Terse.").await.as_deref(), Some("Terse."));
-    // Without it, the default level (5) is not the file's: the server's own words.
-    let (_own, own) = proxy(&["--tailoring", &file, "--upstream", &url], &[]);
+    let (every, pinned) = (dir.join("every.toml"), dir.join("pinned.toml"));
+    let table = "[tools.search_notes.description]\nlevels = [{ verbosity = \"0..=9\", text = \"Terse.\" }]\n";
+    std::fs::write(&every, table).unwrap();
+    std::fs::write(&pinned, format!("fallback_verbosity = 0\n{table}")).unwrap();
+    let (every, pinned) = (every.display().to_string(), pinned.display().to_string());
+    let (_own, own) = proxy(&["--tailoring", &every, "--upstream", &url], &[]);
     assert_eq!(
         wait_for(own, "Search the notes.").await.as_deref(),
         Some("Search the notes.")
     );
+    let named = Command::new(BIN)
+        .args(["inspect", "--upstream", &format!("http://{own}/mcp")])
+        .args(["--upstream-header", "X-MCP-Verbosity: 3", "list"])
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(search_notes(&named.stdout)["description"], "Terse.");
+    for args in [
+        vec!["--tailoring", &every, "--verbosity", "0"],
+        vec!["--tailoring", &pinned],
+    ] {
+        let (_terse, terse) = proxy(&[&args[..], &["--upstream", &url]].concat(), &[]);
+        assert_eq!(
+            wait_for(terse, "Terse.").await.as_deref(),
+            Some("Terse."),
+            "{args:?}"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

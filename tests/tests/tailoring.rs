@@ -393,3 +393,15 @@ runners = [{ runner = "grok", model = "_", levels = [{ verbosity = 0, tag = "g" 
     assert_eq!(read(&filled, None), want);
     assert_eq!(read(&filled, Some("grok")), vec![s("grok terse"); 10]);
 }
+
+#[test]
+fn fallback_verbosity_is_the_files_level_for_readers_naming_none() {
+    let file = |text: &str| Tailoring::from_toml_str(text);
+    assert_eq!(file("").unwrap().fallback_verbosity(), None);
+    assert_eq!(
+        file("fallback_verbosity = 2").unwrap().fallback_verbosity(),
+        Some(2)
+    );
+    let error = file("fallback_verbosity = 10").unwrap_err().to_string();
+    assert_eq!(error, "<string>:1:22: verbosity level 10 is outside 0..=9");
+}

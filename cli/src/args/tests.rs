@@ -64,7 +64,17 @@ fn commands() {
             args: vec!["server.py".into(), "--flag".into()]
         }
     );
-    assert!(error("proxy --tailoring t.toml").contains("give one upstream"));
+    let no_upstream = error("proxy --tailoring t.toml");
+    assert!(no_upstream.contains("give one upstream"), "{no_upstream}");
+    assert!(
+        !no_upstream.contains("--catalog"),
+        "proxy takes none: {no_upstream}"
+    );
+    let Ok(Command::Proxy(p)) = parse_args("proxy --http localhost:8080 -- s") else {
+        panic!("a host name is an address to listen on");
+    };
+    assert_eq!(p.http, Some("127.0.0.1:8080".parse().unwrap()));
+    assert!(error("proxy --http localhost -- s").contains("HOST:PORT"));
     assert!(parse_args("proxy --upstream").is_err());
     assert!(error("proxy --http nowhere --upstream http://x/mcp").contains("nowhere"));
     assert!(error("proxy --upstream nowhere").contains("not a valid URL"));

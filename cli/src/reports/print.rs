@@ -102,12 +102,26 @@ pub async fn run_with<H: ServerHandler + Clone>(
         Report::Lint { config } => {
             let mut findings = inspection.lint(config);
             findings.extend(more_lint);
+            // The server's own schema is the upstream's to fix, not the file's: a note, and
+            // no failure.
+            let (schema, findings): (Vec<Finding>, Vec<Finding>) =
+                findings.into_iter().partition(Finding::is_about_schema);
             let clean = format!(
                 " ({}, {})",
                 crate::counted(inspection.defs().len(), "tool"),
                 crate::counted(inspection.classes().len(), "reader class")
             );
-            with_findings(String::new(), &findings, "lint", &clean)
+            let mut printed = with_findings(String::new(), &findings, "lint", &clean);
+            if !schema.is_empty() {
+                let notes: Vec<String> = schema.iter().map(|f| format!("  {f}")).collect();
+                printed.text.push_str(&format!(
+                    "\nnote: {} about the server's own schema (no tailoring file changes it; \
+                     not counted):\n{}",
+                    crate::counted(schema.len(), "finding"),
+                    notes.join("\n")
+                ));
+            }
+            printed
         }
         Report::Eval {
             tasks,

@@ -29,6 +29,15 @@ pub struct Finding {
     pub message: String,
 }
 
+impl Finding {
+    /// Whether this is about the server's own input schema (`string` is `schema`), which no
+    /// tailoring file can change: `mcp-tailor inspect lint` prints it as a note about the
+    /// upstream, not as a failure of the file.
+    pub fn is_about_schema(&self) -> bool {
+        self.string == "schema"
+    }
+}
+
 impl std::fmt::Display for Finding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{} {}", self.tool, self.string)?;

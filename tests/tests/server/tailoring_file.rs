@@ -92,28 +92,32 @@ async fn the_file_tailors_the_wrapped_handlers_tools_per_reader() {
 
 #[tokio::test]
 async fn the_files_instructions_overlay_the_wrapped_handlers() {
-    // `initialize` carries no reader hint: the default verbosity (5), which the file's
-    // levels (0 and 9) do not cover, reads the wrapped handler's own instructions...
-    let server = server(FILE);
-    let (client, _) = stdio(&server, "some-client", Era::Legacy).await;
-    assert_eq!(
-        client.peer_info().unwrap().instructions.as_deref(),
-        Some("The library's own instructions.")
-    );
-    // ...unless the table opts into the DSL's gap-fill: then 9 is nearest to 5.
+    let instructions = |server: Server<Library>| async move {
+        let (client, _) = stdio(&server, "some-client", Era::Legacy).await;
+        client.peer_info().unwrap().instructions.clone()
+    };
+    let own = Some("The library's own instructions.".to_owned());
+    let file_9 = Some("A library: look books up by title.".to_owned());
+    // `initialize` carries no reader hint: no level is named, so the file rewords nothing,
+    // even where its table opts into the DSL's gap-fill...
+    assert_eq!(instructions(server(FILE)).await, own);
     let filled = FILE.replace("[instructions]\n", "[instructions]\nfill = \"nearest\"\n");
-    let server = self::server(&filled);
-    let (client, _) = stdio(&server, "some-client", Era::Legacy).await;
-    assert_eq!(
-        client.peer_info().unwrap().instructions.as_deref(),
-        Some("A library: look books up by title.")
-    );
+    assert_eq!(instructions(server(&filled)).await, own);
+    // ...until a fallback level is set, by the file or the host: level 5 is not the file's
+    // (0 and 9) and reads the handler's own; filled, 9 is nearest to 5.
+    let pinned = format!("fallback_verbosity = 5\n{FILE}");
+    assert_eq!(instructions(server(&pinned)).await, own);
+    let pinned_filled = format!("fallback_verbosity = 5\n{filled}");
+    assert_eq!(instructions(server(&pinned_filled)).await, file_9);
+    let host = Server::builder()
+        .handler(Library)
+        .tailoring(Tailoring::from_toml_str(FILE).unwrap())
+        .fallback_verbosity(9)
+        .build()
+        .unwrap();
+    assert_eq!(instructions(host).await, file_9);
     let without = Server::builder().handler(Library).build().unwrap();
-    let (client, _) = stdio(&without, "some-client", Era::Legacy).await;
-    assert_eq!(
-        client.peer_info().unwrap().instructions.as_deref(),
-        Some("The library's own instructions.")
-    );
+    assert_eq!(instructions(without).await, own);
 }
 
 #[tokio::test]

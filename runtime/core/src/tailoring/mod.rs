@@ -94,6 +94,8 @@ use std::path::Path;
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Tailoring {
+    /// The level a reader that names none reads the file at (`fallback_verbosity = N`).
+    fallback_verbosity: Option<u8>,
     tools: BTreeMap<String, ToolTailoring>,
     instructions: Option<Description>,
     warnings: Vec<Diagnostic>,
@@ -205,6 +207,10 @@ impl Tailoring {
             build::description(&checked)
         };
         let instructions = spec.instructions.as_ref().map(|s| check(s, &mut errors));
+        let fallback_verbosity = spec
+            .fallback_verbosity
+            .as_ref()
+            .and_then(|level| valid::level(level, &mut errors));
         let mut tools = BTreeMap::new();
         for tool in &spec.tools {
             let title = tool.title.as_ref().map(|s| check(s, &mut errors));
@@ -230,6 +236,7 @@ impl Tailoring {
         }
         warnings.sort_by_key(|w| (w.at.line, w.at.column));
         Ok(Tailoring {
+            fallback_verbosity,
             tools,
             instructions,
             warnings,
@@ -239,6 +246,14 @@ impl Tailoring {
     /// What the file declares for the tool `name`.
     pub fn tool(&self, name: &str) -> Option<&ToolTailoring> {
         self.tools.get(name)
+    }
+
+    /// The level a reader that names none reads this file at (`fallback_verbosity = N`
+    /// at the top of the file). Without one, and without the server's own
+    /// [`fallback_verbosity`](crate::RenderCtx::fallback_verbosity) set by its host, such a
+    /// reader reads the tools' own words: a file changes nothing a client did not ask for.
+    pub fn fallback_verbosity(&self) -> Option<u8> {
+        self.fallback_verbosity
     }
 
     /// Every tool the file names, by name.

@@ -23,11 +23,13 @@ pub(crate) struct ToolSpec {
 /// The whole file, read.
 #[derive(Default)]
 pub(crate) struct FileSpec {
+    /// `fallback_verbosity = N`: the level a reader naming none reads the file at.
+    pub(crate) fallback_verbosity: Option<mcp_tailor_model::ast::Level<File>>,
     pub(crate) instructions: Option<DescSpec<File>>,
     pub(crate) tools: Vec<ToolSpec>,
 }
 
-const ROOT_KEYS: &[&str] = &["tools", "instructions"];
+const ROOT_KEYS: &[&str] = &["fallback_verbosity", "tools", "instructions"];
 const TOOL_KEYS: &[&str] = &["title", "description", "arguments"];
 const ARGUMENT_KEYS: &[&str] = &["description"];
 const DESC_KEYS: &[&str] = &[
@@ -51,6 +53,16 @@ pub(crate) fn file(root: &Spanned<DeTable<'_>>, errors: &mut Errors<Span>) -> Fi
     for (key, value) in keys(root.get_ref(), ROOT_KEYS, errors) {
         match key {
             "instructions" => out.instructions = desc(value, false, errors),
+            "fallback_verbosity" => match value.get_ref() {
+                DeValue::Integer(_) => out.fallback_verbosity = level(value, errors),
+                other => errors.error(
+                    value.span(),
+                    format!(
+                        "`fallback_verbosity` is one level 0..=9 (an integer); found {}",
+                        super::source::describe(other)
+                    ),
+                ),
+            },
             _ => {
                 let Some(tools) = table(value, "a table of tools", errors) else {
                     continue;

@@ -85,13 +85,16 @@ impl ToolView {
         })
     }
 
-    /// Words `tool` (another implementation's, or the upstream's) for `ctx`: the tables
-    /// first, then the file's items (see [`overlay`](Self::overlay)).
-    pub fn tailor(&self, tool: &mut Tool, ctx: &RenderCtx<'_>) {
+    /// Words `tool` (another implementation's, or the upstream's): the tables for `ctx`
+    /// first, then the file's items for `file_ctx` (see [`overlay`](Self::overlay);
+    /// `None`: the file leaves this reader to the tool's own words).
+    pub fn tailor(&self, tool: &mut Tool, ctx: &RenderCtx<'_>, file_ctx: Option<&RenderCtx<'_>>) {
         if let Some(def) = self.def {
             def.tailor_tool(tool, ctx);
         }
-        self.overlay(tool, ctx);
+        if let Some(file_ctx) = file_ctx {
+            self.overlay(tool, file_ctx);
+        }
     }
 
     /// Words `tool` for `ctx` with the file's items alone (a registered tool, already

@@ -416,9 +416,14 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
     }
 }
 
-/// The server's own text as a one-line comment, with its tokens.
+/// The server's own text as a one-line comment, with its tokens: as written (its markup,
+/// backticks and `/* */` kept), its spaces and line breaks one space each.
 fn comment(text: &str) -> String {
-    let line = plain::plain(text).replace('\n', " ");
+    let line = text
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace(|c: char| c.is_control(), " ");
     let shown: String = line.chars().take(100).collect();
     let more = if shown.len() < line.len() { "…" } else { "" };
     format!("\"{shown}{more}\" ({} tokens)", count_tokens(text))

@@ -200,3 +200,11 @@ fn a_first_paragraph_many_tools_share_does_not_lead() {
         Some("Data Modification Warning: This tool modifies HubSpot data.")
     );
 }
+
+#[test]
+fn a_comment_keeps_the_servers_markup_on_one_line() {
+    assert_eq!(
+        comment("Pass `() => { /* code */ }`\n  or **none**."),
+        "\"Pass `() => { /* code */ }` or **none**.\" (16 tokens)"
+    );
+}

@@ -373,11 +373,8 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
                 None => CursorSigner::random(ttl),
             },
         };
-        let fallback_verbosity = self
-            .settings
-            .fallback_verbosity
-            .or_else(env_verbosity)
-            .unwrap_or(mcp_tailor_core::DEFAULT_VERBOSITY);
+        let host_fallback = self.settings.fallback_verbosity.or_else(env_verbosity);
+        let fallback_verbosity = host_fallback.unwrap_or(mcp_tailor_core::DEFAULT_VERBOSITY);
         if let Some(file) = &self.settings.file {
             log_findings(file, &catalog, &self.settings.attached);
         }
@@ -416,7 +413,11 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
             .map(|e| e.def())
             .chain(self.settings.attached.iter().copied())
             .collect();
-        let file = TailoringSlot::new(self.settings.file.unwrap_or_default(), worded);
+        let file = TailoringSlot::new(
+            self.settings.file.unwrap_or_default(),
+            worded,
+            host_fallback,
+        );
         let reporter = self.settings.reporter;
         let shared = Arc::new(ServerState {
             listing: Listing {

@@ -1,10 +1,12 @@
 //! The tailoring file a server applies to its tools and instructions, with one
 //! [`ToolView`] per tool it words, merged when the server is built and again each time the
-//! file is swapped; a listing reads both from one snapshot.
+//! file is swapped; a listing reads both from one snapshot. A reader that names no level
+//! reads the file only where a fallback level is set (by the host, or the file's own
+//! `fallback_verbosity`); otherwise the tools' own words: a file rewords nothing unasked.
 
 use crate::catalog::tools::Catalog;
 use mcp_tailor_core::seam::ToolView;
-use mcp_tailor_core::{Tailoring, ToolDef};
+use mcp_tailor_core::{RenderCtx, Tailoring, ToolDef};
 use std::collections::HashMap;
 use std::sync::{Arc, PoisonError, RwLock};
 
@@ -15,9 +17,22 @@ pub(crate) struct InForce {
     pub(crate) file: Arc<Tailoring>,
     /// Every tool with tables of its own or the file's words, by name.
     views: HashMap<String, ToolView>,
+    /// The level a reader naming none reads the file at: the host's fallback, else the
+    /// file's `fallback_verbosity`; `None`: such a reader reads the tools' own words.
+    unnamed: Option<u8>,
 }
 
 impl InForce {
+    /// The context the file's words are resolved in for a reader in `ctx`: `ctx` itself
+    /// when it names a level, else `ctx` at [`unnamed`](Self::unnamed); `None` when the
+    /// file leaves this reader to the tools' own words.
+    pub(crate) fn file_ctx<'a>(&self, ctx: &RenderCtx<'a>) -> Option<RenderCtx<'a>> {
+        match ctx.explicit_verbosity() {
+            Some(_) => Some(*ctx),
+            None => self.unnamed.map(|level| ctx.fallback_verbosity(level)),
+        }
+    }
+
     /// The view of the tool `name`, when anything words it beyond its own text.
     pub(crate) fn view(&self, name: &str) -> Option<&ToolView> {
         self.views.get(name)
@@ -30,14 +45,22 @@ pub(crate) struct TailoringSlot {
     /// The `#[mcp_tool]` tables of the server's tools (registered ones, and those attached
     /// to the wrapped handler's), fixed at build.
     defs: Vec<&'static ToolDef>,
+    /// The host's own fallback level (builder or environment), if it set one.
+    host_fallback: Option<u8>,
     current: RwLock<Arc<InForce>>,
 }
 
 impl TailoringSlot {
-    /// A slot holding `tailoring` over the tools `defs` word.
-    pub(crate) fn new(tailoring: Tailoring, defs: Vec<&'static ToolDef>) -> Self {
+    /// A slot holding `tailoring` over the tools `defs` word, for a host whose own
+    /// fallback level is `host_fallback` (if it set one).
+    pub(crate) fn new(
+        tailoring: Tailoring,
+        defs: Vec<&'static ToolDef>,
+        host_fallback: Option<u8>,
+    ) -> Self {
         let slot = TailoringSlot {
             defs,
+            host_fallback,
             current: RwLock::default(),
         };
         slot.set(tailoring);
@@ -69,6 +92,7 @@ impl TailoringSlot {
                 .or_insert_with(|| ToolView::new(None, Some(file)));
         }
         let in_force = Arc::new(InForce {
+            unnamed: self.host_fallback.or(tailoring.fallback_verbosity()),
             file: Arc::new(tailoring),
             views,
         });

@@ -175,6 +175,7 @@ fn wrapped_candidates(
     tools: &mut Vec<Tool>,
 ) -> Result<(), ErrorData> {
     let ctx = info.render_ctx();
+    let file_ctx = file.file_ctx(&ctx);
     for mut tool in wrapped {
         if listing.catalog.get(&tool.name).is_some() {
             report(
@@ -189,7 +190,7 @@ fn wrapped_candidates(
             continue;
         }
         if let Some(view) = file.view(&tool.name) {
-            view.tailor(&mut tool, &ctx);
+            view.tailor(&mut tool, &ctx, file_ctx.as_ref());
         }
         if !info.supports_icons() {
             tool.icons = None;
@@ -214,11 +215,12 @@ pub(crate) async fn list_tools(
     let mut tools: Vec<Tool> = Vec::with_capacity(listing.catalog.entries().len() + wrapped.len());
     // One tailoring file for the whole listing, even while another is swapped in.
     let file = listing.file.get();
+    let file_ctx = file.file_ctx(&ctx);
     for entry in listing.catalog.entries() {
         if is_visible(listing, entry, info, deadline).await {
             let mut tool = entry.render(&ctx, with_icons);
-            if let Some(view) = file.view(entry.def.name()) {
-                view.overlay(&mut tool, &ctx);
+            if let Some((view, file_ctx)) = file.view(entry.def.name()).zip(file_ctx.as_ref()) {
+                view.overlay(&mut tool, file_ctx);
             }
             tools.push(tool);
         }

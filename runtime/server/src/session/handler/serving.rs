@@ -80,7 +80,8 @@ impl<H: ServerHandler> Session<H> {
         let fallback = match file
             .file
             .instructions()
-            .and_then(|f| f.resolve(&info.render_ctx()))
+            .zip(file.file_ctx(&info.render_ctx()))
+            .and_then(|(f, ctx)| f.resolve(&ctx))
         {
             Some(text) => Some(text.to_owned()),
             None => self.wrapped.get_info().instructions,
