@@ -4,6 +4,8 @@
 //! `mcp-tailor proxy` gateway.
 //!
 //! ```toml
+//! fallback_verbosity = 3                # a reader naming no level reads level 3
+//!                                       # (without it: the tools' own words)
 //! [instructions]                        # the server's instructions: a text or a table
 //! levels = [{ verbosity = 0, text = "Notes." }, { verbosity = 9, text = "A notes server." }]
 //!
