@@ -35,8 +35,9 @@ fn eval(c: &mut Criterion) {
     // What `inspect eval --json` makes: the evaluation, its findings, its report.
     let run = || {
         let evaluation = runtime
-            .block_on(inspection.eval(&tasks, mcp_tailor::inspect::eval::CODEX_LIMIT))
-            .unwrap();
+            .block_on(inspection.eval(&tasks, None, &[mcp_tailor::inspect::eval::Search::Codex]))
+            .unwrap()
+            .remove(0);
         let findings: Vec<String> = mcp_tailor::inspect::eval::lost_at_terser_levels(&evaluation)
             .iter()
             .map(ToString::to_string)

@@ -1,7 +1,7 @@
 //! Each report's arguments (`clap`'s derive: typed fields), read into a typed [`Request`].
 
-use clap::{ArgMatches, Args, FromArgMatches};
-use mcp_tailor::inspect::eval::CODEX_LIMIT;
+use clap::{ArgMatches, Args, FromArgMatches, ValueEnum};
+use mcp_tailor::inspect::eval::Search;
 use mcp_tailor::inspect::{LintConfig, ReaderClass};
 use mcp_tailor::server::{Principal, Reader};
 
@@ -53,8 +53,10 @@ pub enum Report {
     Eval {
         /// The tasks file.
         tasks: String,
-        /// K of hit@K.
-        top: usize,
+        /// The searches to rank with, each a report of its own.
+        searches: Vec<Search>,
+        /// K of hit@K (`None`: each search's own).
+        top: Option<usize>,
         /// The least hit@1 a reader may have at any level.
         floor: Option<f64>,
         /// Where to draw tokens against hit@1 (SVG).
@@ -154,9 +156,21 @@ struct EvalArgs {
     tasks: String,
     #[arg(
         long,
+        value_name = "SEARCH",
+        value_enum,
+        default_value_t = SearchArg::Codex,
+        help = "The tool search to rank with, as a harness runs it",
+        long_help = "The tool search to rank with, as a harness runs it: codex (the Codex \
+                     CLI's tool_search: exact names, then BM25 with stemming), fastmcp \
+                     (FastMCP's BM25SearchTransform: BM25 over names, descriptions and \
+                     argument descriptions), or all (a report for each)"
+    )]
+    search: SearchArg,
+    #[arg(
+        long,
         value_name = "K",
         value_parser = clap::value_parser!(u64).range(1..),
-        help = format!("K of hit@K [default: {CODEX_LIMIT}, the Codex CLI's]")
+        help = "K of hit@K [default: what the search returns: codex 8, fastmcp 5]"
     )]
     top: Option<u64>,
     #[arg(
@@ -169,11 +183,19 @@ struct EvalArgs {
     #[arg(
         long,
         value_name = "FILE",
-        help = "Draw tokens against hit@1 per reader to FILE"
+        help = "Draw tokens against hit@1 per reader to FILE (with --search all, FILE-NAME.svg per search)"
     )]
     svg: Option<String>,
     #[arg(long, help = "JSON instead of text")]
     json: bool,
+}
+
+/// `eval --search`.
+#[derive(Clone, Copy, Debug, PartialEq, ValueEnum)]
+enum SearchArg {
+    Codex,
+    Fastmcp,
+    All,
 }
 
 const READER_CLASS_HELP: &str = "-, runner, runner/model or _/model";
@@ -301,11 +323,15 @@ pub fn request(name: &str, matches: &ArgMatches) -> Option<Request> {
         }
         "eval" => {
             let args = EvalArgs::from_arg_matches(matches).ok()?;
-            let top = args
-                .top
-                .map_or(CODEX_LIMIT, |k| usize::try_from(k).unwrap_or(usize::MAX));
+            let top = args.top.map(|k| usize::try_from(k).unwrap_or(usize::MAX));
+            let searches = match args.search {
+                SearchArg::Codex => vec![Search::Codex],
+                SearchArg::Fastmcp => vec![Search::Fastmcp],
+                SearchArg::All => Search::ALL.to_vec(),
+            };
             let report = Report::Eval {
                 tasks: args.tasks,
+                searches,
                 top,
                 floor: args.floor,
                 svg: args.svg,

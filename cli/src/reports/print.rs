@@ -125,32 +125,59 @@ pub async fn run_with<H: ServerHandler + Clone>(
         }
         Report::Eval {
             tasks,
+            searches,
             top,
             floor,
             svg,
             json,
         } => {
             let tasks = eval::Tasks::load(tasks).map_err(|e| e.to_string())?;
-            let evaluation = inspection.eval(&tasks, *top).await.map_err(failed)?;
-            let mut findings = eval::lost_at_terser_levels(&evaluation);
-            if let Some(floor) = floor {
-                findings.extend(eval::below_floor(&evaluation, *floor));
-            }
-            if let Some(svg) = svg {
-                std::fs::write(svg, eval::svg(&evaluation).map_err(|e| e.to_string())?)
-                    .map_err(|e| format!("cannot write `{svg}`: {e}"))?;
-            }
-            if *json {
-                let lines: Vec<String> = findings.iter().map(Finding::to_string).collect();
-                Printed {
-                    text: indented(&eval::json(&evaluation, &lines)),
-                    findings: !lines.is_empty(),
+            let evaluations = inspection
+                .eval(&tasks, *top, searches)
+                .await
+                .map_err(failed)?;
+            let several = evaluations.len() > 1;
+            let (mut texts, mut reports, mut found) = (Vec::new(), Vec::new(), false);
+            for evaluation in &evaluations {
+                let mut findings = eval::lost_at_terser_levels(evaluation);
+                if let Some(floor) = floor {
+                    findings.extend(eval::below_floor(evaluation, *floor));
                 }
-            } else {
-                with_findings(eval::text(&evaluation), &findings, "eval", "")
+                if let Some(svg) = svg {
+                    let path = match several {
+                        true => per_search(svg, evaluation.search),
+                        false => svg.clone(),
+                    };
+                    std::fs::write(&path, eval::svg(evaluation).map_err(|e| e.to_string())?)
+                        .map_err(|e| format!("cannot write `{path}`: {e}"))?;
+                }
+                found |= !findings.is_empty();
+                if *json {
+                    let lines: Vec<String> = findings.iter().map(Finding::to_string).collect();
+                    reports.push(eval::json(evaluation, &lines));
+                } else {
+                    texts.push(with_findings(eval::text(evaluation), &findings, "eval", "").text);
+                }
+            }
+            let text = match (*json, several) {
+                (true, false) => indented(&reports[0]),
+                (true, true) => indented(&serde_json::json!({ "searches": reports })),
+                (false, _) => texts.join("\n\n"),
+            };
+            Printed {
+                text,
+                findings: found,
             }
         }
     })
+}
+
+/// `FILE.svg` of one search of several: `FILE-NAME.svg`.
+fn per_search(svg: &str, search: eval::Search) -> String {
+    match svg.strip_suffix(".svg") {
+        Some(stem) => format!("{stem}-{search}.svg"),
+        None => format!("{svg}-{search}"),
+    }
 }
 
 /// A table report as asked for: indented JSON, or text for people.

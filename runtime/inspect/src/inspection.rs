@@ -151,14 +151,17 @@ impl<'a, H: ServerHandler + Clone> Inspection<'a, H> {
         lint(&self.defs, &self.classes, config)
     }
 
-    /// `eval`: every reader class at every level, ranked for `tasks` with the Codex CLI's
-    /// tool search, K = `k` (its own is [`eval::CODEX_LIMIT`]). The findings are
-    /// [`eval::lost_at_terser_levels`] and [`eval::below_floor`] of the result.
+    /// `eval`: every reader class at every level, ranked for `tasks` by each of `searches`
+    /// (one [`Evaluation`](eval::Evaluation) each, in that order), K = `k` (`None`: each
+    /// search's own, [`Search::limit`](eval::Search::limit)). The catalogs are listed once
+    /// for every search. The findings are [`eval::lost_at_terser_levels`] and
+    /// [`eval::below_floor`] of each result.
     pub async fn eval(
         &self,
         tasks: &eval::Tasks,
-        k: usize,
-    ) -> Result<eval::Evaluation, InspectError> {
+        k: Option<usize>,
+        searches: &[eval::Search],
+    ) -> Result<Vec<eval::Evaluation>, InspectError> {
         let mut listings = Vec::with_capacity(self.classes.len());
         for class in &self.classes {
             listings.push((class.clone(), eval::listings(&self.catalog, class).await?));
@@ -169,6 +172,12 @@ impl<'a, H: ServerHandler + Clone> Inspection<'a, H> {
             .map(|(_, levels)| levels[0].entries.iter().map(|e| e.name.as_str()).collect())
             .unwrap_or_default();
         tasks.check(&tools, &self.classes)?;
-        Ok(eval::Evaluation::new(tasks.tasks(), k, listings))
+        Ok(searches
+            .iter()
+            .map(|&search| {
+                let k = k.unwrap_or(search.limit());
+                eval::Evaluation::new(tasks.tasks(), k, search, &listings)
+            })
+            .collect())
     }
 }

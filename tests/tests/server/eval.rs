@@ -43,16 +43,18 @@ impl Drop for TasksFile {
     }
 }
 
-/// `eval` of `server`'s catalog (an anonymous caller on 2025-11-25) for the tasks file.
+/// `eval` of `server`'s catalog (an anonymous caller on 2025-11-25) for the tasks file,
+/// ranked by the Codex CLI's search.
 async fn evaluate(
     server: &Server,
     tasks: &TasksFile,
     k: usize,
 ) -> Result<Evaluation, InspectError> {
     let tasks = Tasks::load(tasks.path()).map_err(InspectError::Tasks)?;
-    Inspection::new(server, Principal::anonymous(), "2025-11-25")
-        .eval(&tasks, k)
-        .await
+    let mut evaluations = Inspection::new(server, Principal::anonymous(), "2025-11-25")
+        .eval(&tasks, Some(k), &[eval::Search::Codex])
+        .await?;
+    Ok(evaluations.remove(0))
 }
 
 /// The Codex CLI's procedure, written out over one listing: tools whose lower-cased name is
@@ -227,7 +229,7 @@ async fn eval_names_the_words_a_terser_level_lost() {
     assert_eq!(
         lost,
         [
-            "settle search text [-@0..=3]: \"pay the invoice from our supplier\" is not in the top 8 at level 0..=3 \
+            "settle search text (codex) [-@0..=3]: \"pay the invoice from our supplier\" is not in the top 8 at level 0..=3 \
           but ranks 1 at level 4; the text there no longer contains `pay`, `invoice`, `supplier`"
         ]
     );

@@ -74,10 +74,24 @@ fn each_report_reads_its_options_and_the_callers() {
             .report,
         Report::Eval {
             tasks: "t.toml".into(),
-            top: CODEX_LIMIT,
+            searches: vec![Search::Codex],
+            top: None,
             floor: Some(0.5),
             svg: Some("e.svg".into()),
             json: true,
+        }
+    );
+    assert_eq!(
+        parsed("eval --tasks t.toml --search all --top 3")
+            .unwrap()
+            .report,
+        Report::Eval {
+            tasks: "t.toml".into(),
+            searches: vec![Search::Codex, Search::Fastmcp],
+            top: Some(3),
+            floor: None,
+            svg: None,
+            json: false,
         }
     );
 }

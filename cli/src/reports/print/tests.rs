@@ -61,7 +61,7 @@ async fn eval_prints_each_finding_and_their_count() {
     assert!(text.text.ends_with("\neval: 2 findings"), "{}", text.text);
     assert!(
         text.text.contains(
-            "\nshelve search text [-@0..=5]: \"store the finished project in the archive\" is not \
+            "\nshelve search text (codex) [-@0..=5]: \"store the finished project in the archive\" is not \
              in the top 8 at level 0..=5 but ranks 1 at level 6"
         ),
         "{}",

@@ -41,7 +41,11 @@ fn misses(
 ) -> Vec<Option<(usize, Vec<String>)>> {
     let task = &eval.tasks[class.tasks[at]];
     let found = |level: usize| class.levels[level].ranks[at].is_some_and(|r| r <= eval.k);
-    let text = |level: usize| class.levels[level].search_text(&task.expect).unwrap_or("");
+    let text = |level: usize| {
+        class.levels[level]
+            .search_text(&task.expect)
+            .unwrap_or_default()
+    };
     (0..class.levels.len())
         .map(|level| {
             if found(level) {
@@ -50,7 +54,7 @@ fn misses(
             let richer = (level + 1..class.levels.len()).find(|&r| found(r))?;
             Some((
                 richer,
-                lost_words(tokenizer, &task.query, text(level), text(richer)),
+                lost_words(tokenizer, &task.query, &text(level), &text(richer)),
             ))
         })
         .collect()
@@ -80,7 +84,7 @@ pub fn lost_at_terser_levels(eval: &Evaluation) -> Vec<Finding> {
                 };
                 out.push(Finding {
                     tool: task.expect.clone(),
-                    string: "search text".to_owned(),
+                    string: format!("search text ({})", eval.search),
                     read_by: format!("{}@{}", class.class.label(), levels(first, last)),
                     message: format!(
                         "{:?} is not in the top {} at level {} but ranks {rank} at level {richer}; {why}",

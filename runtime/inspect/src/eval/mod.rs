@@ -3,10 +3,10 @@
 //!
 //! Harnesses defer large MCP tool sets and let the model search them first. `eval` lists
 //! the catalog for every reader class at every level through the server's own pipeline (as
-//! `tokens` does), ranks every task's query with the Codex CLI's tool search
-//! ([`ToolSearch`]), and reports per reader and level the catalog's tokens, `hit_at_1`,
-//! `hit_at_k`, `mrr` and each task's rank. Each distinct catalog is indexed once and asked
-//! every query; readers and levels that list the same search texts share it.
+//! `tokens` does), ranks every task's query with one harness's tool search ([`Search`]:
+//! the Codex CLI's, FastMCP's), and reports per reader and level the catalog's tokens,
+//! `hit_at_1`, `hit_at_k`, `mrr` and each task's rank. Each distinct catalog is indexed
+//! once and asked every query; readers and levels that list the same tools share it.
 
 mod findings;
 pub(crate) use findings::lost_words;
@@ -18,7 +18,9 @@ mod tasks;
 pub use findings::{below_floor, lost_at_terser_levels};
 pub use plot::{PlotError, svg};
 pub use report::{json, text};
-pub use search::{CODEX_LIMIT, SearchEntry, ToolSearch};
+pub use search::{
+    CODEX_LIMIT, FASTMCP_LIMIT, FastmcpSearch, Index, Search, SearchEntry, ToolSearch,
+};
 pub use tasks::{Task, Tasks, TasksError};
 
 use super::catalog::{CallerCatalog, Size};
@@ -34,7 +36,7 @@ use std::sync::Arc;
 pub struct Listing {
     /// The bytes and tokens of every `tools/list` page.
     pub size: Size,
-    /// The listed tools, in catalog order, as the tool search reads them.
+    /// The listed tools, in catalog order, as the tool searches read them.
     pub entries: Vec<SearchEntry>,
 }
 
@@ -56,7 +58,7 @@ impl Listing {
 }
 
 /// The catalog `class` lists at each level 0..=9 through the server's own pipeline: its
-/// size and what the tool search reads of it.
+/// size and what the tool searches read of it.
 pub async fn listings<H: ServerHandler + Clone>(
     catalog: &CallerCatalog<'_, H>,
     class: &ReaderClass,
@@ -86,6 +88,8 @@ pub struct LevelEval {
     pub mrr: f64,
     /// The tools as the search read them at this level.
     entries: Arc<Vec<SearchEntry>>,
+    /// The search that ranked them.
+    search: Search,
 }
 
 /// One reader class at every level.
@@ -104,6 +108,8 @@ pub struct ClassEval {
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Evaluation {
+    /// The search every task was ranked with.
+    pub search: Search,
     /// K of `hit_at_k`.
     pub k: usize,
     /// The tasks.
@@ -113,12 +119,7 @@ pub struct Evaluation {
 }
 
 /// The 1-based rank of the tool named `expect` when `search` ranks `query`.
-fn rank_of(
-    search: &ToolSearch,
-    entries: &[SearchEntry],
-    query: &str,
-    expect: &str,
-) -> Option<usize> {
+fn rank_of(search: &Index, entries: &[SearchEntry], query: &str, expect: &str) -> Option<usize> {
     let ranked = search.rank(query);
     ranked
         .iter()
@@ -127,31 +128,36 @@ fn rank_of(
 }
 
 impl Evaluation {
-    /// Ranks every task in every listing: `listings` holds, per reader class, its catalog at
-    /// levels 0..=9. Classes no task is about are left out.
-    pub fn new(tasks: &[Task], k: usize, listings: Vec<(ReaderClass, Vec<Listing>)>) -> Evaluation {
+    /// Ranks every task in every listing with `search`: `listings` holds, per reader class,
+    /// its catalog at levels 0..=9. Classes no task is about are left out.
+    pub fn new(
+        tasks: &[Task],
+        k: usize,
+        search: Search,
+        listings: &[(ReaderClass, Vec<Listing>)],
+    ) -> Evaluation {
         // Each distinct set of search texts is indexed once and ranks every task once.
         let mut distinct: HashMap<Arc<Vec<SearchEntry>>, Arc<Vec<Option<usize>>>> = HashMap::new();
         let mut classes = Vec::new();
         for (class, levels) in listings {
             let about: Vec<usize> = (0..tasks.len())
-                .filter(|&i| tasks[i].applies_to(&class))
+                .filter(|&i| tasks[i].applies_to(class))
                 .collect();
             if about.is_empty() {
                 continue;
             }
             let levels = levels
-                .into_iter()
+                .iter()
                 .map(|listing| {
-                    let entries = Arc::new(listing.entries);
+                    let entries = Arc::new(listing.entries.clone());
                     let (entries, all) = match distinct.get_key_value(&entries) {
                         Some((shared, all)) => (Arc::clone(shared), Arc::clone(all)),
                         None => {
-                            let search = ToolSearch::new(&entries);
+                            let index = search.index(&entries);
                             let all: Arc<Vec<Option<usize>>> = Arc::new(
                                 tasks
                                     .iter()
-                                    .map(|t| rank_of(&search, &entries, &t.query, &t.expect))
+                                    .map(|t| rank_of(&index, &entries, &t.query, &t.expect))
                                     .collect(),
                             );
                             distinct.insert(Arc::clone(&entries), Arc::clone(&all));
@@ -159,16 +165,17 @@ impl Evaluation {
                         }
                     };
                     let ranks: Vec<Option<usize>> = about.iter().map(|&i| all[i]).collect();
-                    LevelEval::new(listing.size.tokens, ranks, k, entries)
+                    LevelEval::new(listing.size.tokens, ranks, k, entries, search)
                 })
                 .collect();
             classes.push(ClassEval {
-                class,
+                class: class.clone(),
                 tasks: about,
                 levels,
             });
         }
         Evaluation {
+            search,
             k,
             tasks: tasks.to_vec(),
             classes,
@@ -182,6 +189,7 @@ impl LevelEval {
         ranks: Vec<Option<usize>>,
         k: usize,
         entries: Arc<Vec<SearchEntry>>,
+        search: Search,
     ) -> LevelEval {
         let n = ranks.len().max(1) as f64;
         let share = |hit: &dyn Fn(usize) -> bool| {
@@ -194,15 +202,16 @@ impl LevelEval {
             mrr: ranks.iter().flatten().map(|&r| 1.0 / r as f64).sum::<f64>() / n,
             ranks,
             entries,
+            search,
         }
     }
 
-    /// The search text the tool named `name` had at this level.
-    pub fn search_text(&self, name: &str) -> Option<&str> {
+    /// The text the search read of the tool named `name` at this level.
+    pub fn search_text(&self, name: &str) -> Option<String> {
         self.entries
             .iter()
             .find(|e| e.name == name)
-            .map(|e| e.text.as_str())
+            .map(|e| self.search.text(e))
     }
 }
 
@@ -235,7 +244,12 @@ mod tests {
             Task::new("pay the supplier invoice", "settle"),
             Task::new("show my bills", "list_bills"),
         ];
-        let eval = Evaluation::new(&tasks, 1, vec![(ReaderClass::new(None, None), levels)]);
+        let eval = Evaluation::new(
+            &tasks,
+            1,
+            Search::Codex,
+            &[(ReaderClass::new(None, None), levels)],
+        );
         let levels = &eval.classes[0].levels;
         // Terse: `settle` shares no word with its query; `bills` ends `list_bills`.
         assert_eq!(levels[0].ranks, [None, Some(1)]);
@@ -246,7 +260,10 @@ mod tests {
         // Rich: both share "invoice"; `settle`'s shorter text ranks first for its query.
         assert_eq!(levels[9].ranks, [Some(1), Some(1)]);
         assert_eq!(levels[9].mrr, 1.0);
-        assert_eq!(levels[4].search_text("settle"), Some("settle Settle up."));
+        assert_eq!(
+            levels[4].search_text("settle").as_deref(),
+            Some("settle Settle up.")
+        );
         // Levels that read alike share one index (and one entries table).
         assert!(
             Arc::ptr_eq(&levels[0].entries, &levels[4].entries)

@@ -45,7 +45,8 @@ fn draw(eval: &Evaluation, out: &mut String) -> Result<(), Box<dyn std::error::E
     let mut chart = ChartBuilder::on(&root)
         .caption(
             format!(
-                "Tool search hit@1 against catalog tokens, levels 0..=9 ({} tasks)",
+                "{} search hit@1 against catalog tokens, levels 0..=9 ({} tasks)",
+                eval.search,
                 eval.tasks.len()
             ),
             ("sans-serif", 18),

@@ -15,8 +15,10 @@ type Cell = fn(&LevelEval) -> String;
 /// The text report: per reader, tokens, `hit@1`, `hit@K` and MRR at each level.
 pub fn text(eval: &Evaluation) -> String {
     let mut out = format!(
-        "eval: {} tasks, ranked by the Codex CLI's tool search (exact names, then BM25); hit@{k}: in its top {k}\n",
+        "eval --search {}: {} tasks, ranked by {}; hit@{k}: in its top {k}\n",
+        eval.search,
         eval.tasks.len(),
+        eval.search.describe(),
         k = eval.k
     );
     let width = eval
@@ -54,7 +56,7 @@ pub fn text(eval: &Evaluation) -> String {
     out
 }
 
-/// The JSON report: per reader, per level `tokens`, `hit_at_1`, `hit_at_k`, `mrr`, and each
+/// The JSON report: the search's name, K, and per reader, per level `tokens`, `hit_at_1`, `hit_at_k`, `mrr`, and each
 /// task's `rank` (`null`: not returned at all).
 pub fn json(eval: &Evaluation, findings: &[String]) -> Value {
     let readers: serde_json::Map<String, Value> = eval
@@ -88,5 +90,5 @@ pub fn json(eval: &Evaluation, findings: &[String]) -> Value {
             (class.class.label(), Value::Array(levels))
         })
         .collect();
-    json!({"k": eval.k, "readers": readers, "findings": findings})
+    json!({"search": eval.search.name(), "k": eval.k, "readers": readers, "findings": findings})
 }

@@ -1,23 +1,22 @@
-//! `init --tasks`: the draft checked against a tasks file the way `eval` searches, each
-//! level that loses a task the server's own words find first keeping the query's words,
-//! then going back to the server's words.
+//! `init --tasks`: the draft checked against a tasks file with every search `eval` runs,
+//! each level that loses a task the server's own words find first keeping the query's
+//! words, then going back to the server's words.
 
 use super::{Draft, ToolDraft, render, tool_drafts};
-use crate::eval::{SearchEntry, Tasks, ToolSearch};
+use crate::eval::{Index, Search, SearchEntry, Tasks};
 use mcp_tailor_core::{RenderCtx, Tailoring};
 use rmcp::model::Tool;
 
-/// Drafts as [`draft`](super::draft) does, then checks the draft against `tasks` (a tasks file, see
-/// [`eval`](crate::eval)) the way `eval` searches: where the server's own words find a
-/// task's tool in the top [`CODEX_LIMIT`](crate::eval::CODEX_LIMIT) and a drafted level
+/// Drafts as [`draft`](super::draft) does, then checks the draft against `tasks` (a tasks
+/// file, see [`eval`](crate::eval)) with every [`Search`]: where the server's own words
+/// find a task's tool in a search's top [`limit`](Search::limit) and a drafted level
 /// (0..=2 or 3..=6) does not, that level first keeps the query's words the server's
 /// description has; if the tool is still lost there, the level is left to the server's own
 /// words. Comments in the file say which.
 pub fn draft_for_tasks(tools: &[Tool], source: &str, tasks: &Tasks) -> Draft {
     let mut drafts = tool_drafts(tools);
     let own = Tailoring::default();
-    let rich = search(tools, &own, 9);
-    let k = crate::eval::CODEX_LIMIT;
+    let rich = indexes(tools, &own, 9);
     let tokenizer = bm25::DefaultTokenizer::new(bm25::Language::English);
     let position = |name: &str| tools.iter().position(|t| t.name == name);
     // Each round re-checks every task: a change to one tool's words moves others' ranks.
@@ -27,13 +26,23 @@ pub fn draft_for_tasks(tools: &[Tool], source: &str, tasks: &Tasks) -> Draft {
         };
         let mut changed = false;
         for (level, slot) in [(0u8, Level::Terse), (3, Level::Middle)] {
-            let drafted = search(tools, &tailoring, level);
+            let drafted = indexes(tools, &tailoring, level);
             for task in tasks.tasks() {
                 let Some(at) = position(&task.expect) else {
                     continue;
                 };
-                let found = |index: &ToolSearch| index.search(&task.query, k).contains(&at);
-                if !found(&rich) || found(&drafted) {
+                let found = |(search, index): (&Search, &Index)| {
+                    index
+                        .rank(&task.query)
+                        .iter()
+                        .take(search.limit())
+                        .any(|&i| i == at)
+                };
+                let lost = Search::ALL
+                    .iter()
+                    .enumerate()
+                    .any(|(i, search)| found((search, &rich[i])) && !found((search, &drafted[i])));
+                if !lost {
                     continue;
                 }
                 let draft = &mut drafts[at];
@@ -106,8 +115,9 @@ fn served(tool: &Tool, tailoring: &Tailoring, ctx: &RenderCtx<'_>) -> Tool {
     tool
 }
 
-/// The search index of `tools` as `tailoring` words them for a reader at `level`.
-fn search(tools: &[Tool], tailoring: &Tailoring, level: u8) -> ToolSearch {
+/// Each search's index of `tools` as `tailoring` words them for a reader at `level`, in
+/// [`Search::ALL`]'s order.
+fn indexes(tools: &[Tool], tailoring: &Tailoring, level: u8) -> Vec<Index> {
     let ctx = RenderCtx::new().verbosity(level);
     let served: Vec<Tool> = tools
         .iter()
@@ -117,7 +127,7 @@ fn search(tools: &[Tool], tailoring: &Tailoring, level: u8) -> ToolSearch {
         .iter()
         .filter_map(|tool| SearchEntry::from_tool(&serde_json::to_value(tool).ok()?))
         .collect();
-    ToolSearch::new(&entries)
+    Search::ALL.iter().map(|s| s.index(&entries)).collect()
 }
 
 /// A terse text that keeps `words`: `Search files (glob, pattern).`

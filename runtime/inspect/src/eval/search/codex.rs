@@ -9,45 +9,27 @@
 //! they are left out. Where BM25 scores two tools the same, the crate leaves their order to a
 //! hash map; here the earlier tool in the catalog ranks first, so every rank is reproducible.
 
+use super::SearchEntry;
 use bm25::{Document, Language, SearchEngine, SearchEngineBuilder};
-use serde_json::Value;
 
 /// How many tools the Codex CLI's tool search returns by default.
 pub const CODEX_LIMIT: usize = 8;
 
-/// One listed tool as the tool search reads it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct SearchEntry {
-    /// The tool's name.
-    pub name: String,
-    /// What BM25 indexes: name, title, description and input property keys.
-    pub text: String,
-}
-
-impl SearchEntry {
-    /// The entry of an MCP `Tool` object as `tools/list` lists it (`None` without a name).
-    pub fn from_tool(tool: &Value) -> Option<SearchEntry> {
-        let name = tool.get("name")?.as_str()?;
-        let mut parts = vec![name];
-        for key in ["title", "description"] {
-            if let Some(text) = tool.get(key).and_then(Value::as_str).map(str::trim)
-                && !text.is_empty()
-            {
-                parts.push(text);
-            }
+/// What the Codex CLI indexes of a tool: its name, title, description and input property
+/// keys (sorted), the empty ones left out, joined by spaces.
+pub(super) fn text(entry: &SearchEntry) -> String {
+    let mut parts = vec![entry.name.as_str()];
+    for text in [&entry.title, &entry.description] {
+        if let Some(text) = text.as_deref().map(str::trim)
+            && !text.is_empty()
+        {
+            parts.push(text);
         }
-        let mut keys: Vec<&str> = tool
-            .pointer("/inputSchema/properties")
-            .and_then(Value::as_object)
-            .map(|properties| properties.keys().map(String::as_str).collect())
-            .unwrap_or_default();
-        keys.sort_unstable();
-        parts.extend(keys);
-        Some(SearchEntry {
-            name: name.to_owned(),
-            text: parts.join(" "),
-        })
     }
+    let mut keys: Vec<&str> = entry.properties.iter().map(|(k, _)| k.as_str()).collect();
+    keys.sort_unstable();
+    parts.extend(keys);
+    parts.join(" ")
 }
 
 /// The query's words as the exact-name step reads them: split at every character that is
@@ -81,7 +63,7 @@ impl ToolSearch {
         let documents = entries
             .iter()
             .enumerate()
-            .map(|(id, entry)| Document::new(id, entry.text.clone()));
+            .map(|(id, entry)| Document::new(id, text(entry)));
         ToolSearch {
             names: entries
                 .iter()
@@ -130,21 +112,6 @@ mod tests {
 
     fn entry(name: &str, description: &str) -> SearchEntry {
         SearchEntry::from_tool(&json!({"name": name, "description": description})).unwrap()
-    }
-
-    #[test]
-    fn search_text_is_name_title_description_and_sorted_keys() {
-        let tool = json!({
-            "name": "search_notes",
-            "title": " Search ",
-            "description": "",
-            "inputSchema": {"properties": {"tag": {}, "query": {}}},
-        });
-        assert_eq!(
-            SearchEntry::from_tool(&tool).unwrap().text,
-            "search_notes Search query tag"
-        );
-        assert_eq!(SearchEntry::from_tool(&json!({"title": "x"})), None);
     }
 
     #[test]

@@ -1,0 +1,191 @@
+//! The tool searches harnesses run over a deferred tool set, each as its harness ranks:
+//! what `eval` asks every task with, and `init --tasks` checks a draft with.
+//!
+//! | [`Search`] | who ranks so | what it reads of a tool |
+//! |---|---|---|
+//! | `codex` | the Codex CLI's `tool_search` | name, title, description, input property keys (sorted) |
+//! | `fastmcp` | FastMCP's `BM25SearchTransform` | name, description, each input property's key and description |
+//!
+//! A [`SearchEntry`] holds what any search reads of one tool; each search makes its own
+//! text of it ([`Search::text`]) and its own index ([`Search::index`]).
+
+mod codex;
+mod fastmcp;
+
+pub use codex::{CODEX_LIMIT, ToolSearch};
+pub use fastmcp::{FASTMCP_LIMIT, FastmcpSearch};
+
+use serde_json::Value;
+use std::fmt;
+use std::str::FromStr;
+
+/// One listed tool as the tool searches read it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct SearchEntry {
+    /// The tool's name.
+    pub name: String,
+    /// Its title, as listed.
+    pub title: Option<String>,
+    /// Its description, as listed.
+    pub description: Option<String>,
+    /// Its input properties (the schema's top level), in the schema's order, each with its
+    /// description where it has one.
+    pub properties: Vec<(String, Option<String>)>,
+}
+
+impl SearchEntry {
+    /// The entry of an MCP `Tool` object as `tools/list` lists it (`None` without a name).
+    pub fn from_tool(tool: &Value) -> Option<SearchEntry> {
+        let name = tool.get("name")?.as_str()?;
+        let text = |key: &str| tool.get(key).and_then(Value::as_str).map(str::to_owned);
+        let properties = tool
+            .pointer("/inputSchema/properties")
+            .and_then(Value::as_object)
+            .map(|properties| {
+                properties
+                    .iter()
+                    .map(|(key, property)| {
+                        let description = property.get("description").and_then(Value::as_str);
+                        (key.clone(), description.map(str::to_owned))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Some(SearchEntry {
+            name: name.to_owned(),
+            title: text("title"),
+            description: text("description"),
+            properties,
+        })
+    }
+}
+
+/// A tool search a harness runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Search {
+    /// The Codex CLI's `tool_search`: exact names first, then BM25 ([`ToolSearch`]).
+    Codex,
+    /// FastMCP's `BM25SearchTransform` ([`FastmcpSearch`]).
+    Fastmcp,
+}
+
+impl Search {
+    /// Every search, in the order reports show them.
+    pub const ALL: [Search; 2] = [Search::Codex, Search::Fastmcp];
+
+    /// Its name on the command line and in reports: `codex`, `fastmcp`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Search::Codex => "codex",
+            Search::Fastmcp => "fastmcp",
+        }
+    }
+
+    /// What ranks, in a report's words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Search::Codex => "the Codex CLI's tool search (exact names, then BM25)",
+            Search::Fastmcp => "FastMCP's BM25SearchTransform (BM25 Okapi, k1 1.5, b 0.75)",
+        }
+    }
+
+    /// How many tools the harness returns by default.
+    pub fn limit(self) -> usize {
+        match self {
+            Search::Codex => CODEX_LIMIT,
+            Search::Fastmcp => FASTMCP_LIMIT,
+        }
+    }
+
+    /// The text this search indexes for `entry`.
+    pub fn text(self, entry: &SearchEntry) -> String {
+        match self {
+            Search::Codex => codex::text(entry),
+            Search::Fastmcp => fastmcp::text(entry),
+        }
+    }
+
+    /// This search's index of `entries` (in catalog order).
+    pub fn index(self, entries: &[SearchEntry]) -> Index {
+        match self {
+            Search::Codex => Index::Codex(ToolSearch::new(entries)),
+            Search::Fastmcp => Index::Fastmcp(FastmcpSearch::new(entries)),
+        }
+    }
+}
+
+impl fmt::Display for Search {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Search {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Search, String> {
+        Search::ALL
+            .into_iter()
+            .find(|s| s.name() == name)
+            .ok_or_else(|| format!("no search `{name}`; the searches: codex, fastmcp"))
+    }
+}
+
+/// One catalog's index for one search, built once and asked many queries.
+#[non_exhaustive]
+pub enum Index {
+    /// The Codex CLI's.
+    Codex(ToolSearch),
+    /// FastMCP's.
+    Fastmcp(FastmcpSearch),
+}
+
+impl Index {
+    /// Every tool the search returns for `query`, best first, as catalog indices (a tool
+    /// the search would not return at all is left out).
+    pub fn rank(&self, query: &str) -> Vec<usize> {
+        match self {
+            Index::Codex(search) => search.rank(query),
+            Index::Fastmcp(search) => search.rank(query),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_entry_keeps_what_any_search_reads_in_the_schemas_order() {
+        let tool = json!({
+            "name": "search_notes",
+            "title": " Search ",
+            "description": "",
+            "inputSchema": {"properties": {"tag": {"description": "A tag."}, "query": {}}},
+        });
+        let entry = SearchEntry::from_tool(&tool).unwrap();
+        assert_eq!(
+            entry.properties,
+            [
+                ("tag".to_owned(), Some("A tag.".to_owned())),
+                ("query".to_owned(), None)
+            ]
+        );
+        assert_eq!(Search::Codex.text(&entry), "search_notes Search query tag");
+        assert_eq!(
+            Search::Fastmcp.text(&entry),
+            "search_notes tag A tag. query"
+        );
+        assert_eq!(SearchEntry::from_tool(&json!({"title": "x"})), None);
+        assert_eq!("fastmcp".parse(), Ok(Search::Fastmcp));
+        assert!(
+            "bing"
+                .parse::<Search>()
+                .unwrap_err()
+                .contains("codex, fastmcp")
+        );
+    }
+}
