@@ -1,7 +1,6 @@
 //! Each report's arguments (`clap`'s derive: typed fields), read into a typed [`Request`].
 
 use clap::{ArgMatches, Args, FromArgMatches, ValueEnum};
-use mcp_tailor::inspect::eval::Search;
 use mcp_tailor::inspect::{LintConfig, ReaderClass};
 use mcp_tailor::server::{Principal, Reader};
 
@@ -53,8 +52,11 @@ pub enum Report {
     Eval {
         /// The tasks file.
         tasks: String,
-        /// The searches to rank with, each a report of its own.
-        searches: Vec<Search>,
+        /// The searches to rank with, by name (`codex`, `fastmcp`, `embedding`), each a
+        /// report of its own.
+        searches: Vec<String>,
+        /// The embedding model's folder (`--embedding-model`, else `MCP_TAILOR_EMBEDDING`).
+        embedding_model: Option<String>,
         /// K of hit@K (`None`: each search's own).
         top: Option<usize>,
         /// The least hit@1 a reader may have at any level.
@@ -163,14 +165,22 @@ struct EvalArgs {
         long_help = "The tool search to rank with, as a harness runs it: codex (the Codex \
                      CLI's tool_search: exact names, then BM25 with stemming), fastmcp \
                      (FastMCP's BM25SearchTransform: BM25 over names, descriptions and \
-                     argument descriptions), or all (a report for each)"
+                     argument descriptions), embedding (semantic: static word embeddings, \
+                     cosine; needs --embedding-model), or all (a report for each)"
     )]
     search: SearchArg,
+    #[arg(
+        long = "embedding-model",
+        value_name = "DIR",
+        env = "MCP_TAILOR_EMBEDDING",
+        help = "The `wordllama` wheel's package folder (weights/ and tokenizers/), for --search embedding"
+    )]
+    embedding_model: Option<String>,
     #[arg(
         long,
         value_name = "K",
         value_parser = clap::value_parser!(u64).range(1..),
-        help = "K of hit@K [default: what the search returns: codex 8, fastmcp 5]"
+        help = "K of hit@K [default: what the search returns: codex 8, fastmcp 5, embedding 5]"
     )]
     top: Option<u64>,
     #[arg(
@@ -195,6 +205,7 @@ struct EvalArgs {
 enum SearchArg {
     Codex,
     Fastmcp,
+    Embedding,
     All,
 }
 
@@ -325,13 +336,15 @@ pub fn request(name: &str, matches: &ArgMatches) -> Option<Request> {
             let args = EvalArgs::from_arg_matches(matches).ok()?;
             let top = args.top.map(|k| usize::try_from(k).unwrap_or(usize::MAX));
             let searches = match args.search {
-                SearchArg::Codex => vec![Search::Codex],
-                SearchArg::Fastmcp => vec![Search::Fastmcp],
-                SearchArg::All => Search::ALL.to_vec(),
+                SearchArg::Codex => vec!["codex"],
+                SearchArg::Fastmcp => vec!["fastmcp"],
+                SearchArg::Embedding => vec!["embedding"],
+                SearchArg::All => vec!["codex", "fastmcp", "embedding"],
             };
             let report = Report::Eval {
                 tasks: args.tasks,
-                searches,
+                searches: searches.into_iter().map(str::to_owned).collect(),
+                embedding_model: args.embedding_model,
                 top,
                 floor: args.floor,
                 svg: args.svg,

@@ -126,14 +126,16 @@ pub async fn run_with<H: ServerHandler + Clone>(
         Report::Eval {
             tasks,
             searches,
+            embedding_model,
             top,
             floor,
             svg,
             json,
         } => {
             let tasks = eval::Tasks::load(tasks).map_err(|e| e.to_string())?;
+            let searches = searches_named(searches, embedding_model.as_deref())?;
             let evaluations = inspection
-                .eval(&tasks, *top, searches)
+                .eval(&tasks, *top, &searches)
                 .await
                 .map_err(failed)?;
             let several = evaluations.len() > 1;
@@ -145,7 +147,7 @@ pub async fn run_with<H: ServerHandler + Clone>(
                 }
                 if let Some(svg) = svg {
                     let path = match several {
-                        true => per_search(svg, evaluation.search),
+                        true => per_search(svg, &evaluation.search),
                         false => svg.clone(),
                     };
                     std::fs::write(&path, eval::svg(evaluation).map_err(|e| e.to_string())?)
@@ -172,8 +174,30 @@ pub async fn run_with<H: ServerHandler + Clone>(
     })
 }
 
+/// The searches `names` names; the embedding model loaded from `model` where one is
+/// named.
+fn searches_named(names: &[String], model: Option<&str>) -> Result<Vec<eval::Search>, String> {
+    names
+        .iter()
+        .map(|name| match name.as_str() {
+            "codex" => Ok(eval::Search::Codex),
+            "fastmcp" => Ok(eval::Search::Fastmcp),
+            "embedding" => {
+                let dir = model.ok_or(
+                    "--search embedding needs the model: `pip install wordllama==0.4.0.post1`, \
+                     then --embedding-model DIR (or MCP_TAILOR_EMBEDDING=DIR) with DIR its \
+                     `wordllama/` package folder",
+                )?;
+                let model = eval::EmbeddingModel::load(dir).map_err(|e| e.to_string())?;
+                Ok(eval::Search::Embedding(model))
+            }
+            other => Err(format!("no search `{other}`")),
+        })
+        .collect()
+}
+
 /// `FILE.svg` of one search of several: `FILE-NAME.svg`.
-fn per_search(svg: &str, search: eval::Search) -> String {
+fn per_search(svg: &str, search: &eval::Search) -> String {
     match svg.strip_suffix(".svg") {
         Some(stem) => format!("{stem}-{search}.svg"),
         None => format!("{svg}-{search}"),

@@ -174,9 +174,9 @@ impl<'a, H: ServerHandler + Clone> Inspection<'a, H> {
         tasks.check(&tools, &self.classes)?;
         Ok(searches
             .iter()
-            .map(|&search| {
+            .map(|search| {
                 let k = k.unwrap_or(search.limit());
-                eval::Evaluation::new(tasks.tasks(), k, search, &listings)
+                eval::Evaluation::new(tasks.tasks(), k, search.clone(), &listings)
             })
             .collect())
     }

@@ -74,7 +74,8 @@ fn each_report_reads_its_options_and_the_callers() {
             .report,
         Report::Eval {
             tasks: "t.toml".into(),
-            searches: vec![Search::Codex],
+            searches: vec!["codex".to_owned()],
+            embedding_model: None,
             top: None,
             floor: Some(0.5),
             svg: Some("e.svg".into()),
@@ -82,12 +83,15 @@ fn each_report_reads_its_options_and_the_callers() {
         }
     );
     assert_eq!(
-        parsed("eval --tasks t.toml --search all --top 3")
+        parsed("eval --tasks t.toml --search all --embedding-model wl --top 3")
             .unwrap()
             .report,
         Report::Eval {
             tasks: "t.toml".into(),
-            searches: vec![Search::Codex, Search::Fastmcp],
+            searches: ["codex", "fastmcp", "embedding"]
+                .map(str::to_owned)
+                .to_vec(),
+            embedding_model: Some("wl".into()),
             top: Some(3),
             floor: None,
             svg: None,

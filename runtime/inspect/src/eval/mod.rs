@@ -21,6 +21,8 @@ pub use report::{json, text};
 pub use search::{
     CODEX_LIMIT, FASTMCP_LIMIT, FastmcpSearch, Index, Search, SearchEntry, ToolSearch,
 };
+#[cfg(feature = "embedding")]
+pub use search::{EMBEDDING_LIMIT, EmbeddingError, EmbeddingModel, EmbeddingSearch};
 pub use tasks::{Task, Tasks, TasksError};
 
 use super::catalog::{CallerCatalog, Size};
@@ -165,7 +167,7 @@ impl Evaluation {
                         }
                     };
                     let ranks: Vec<Option<usize>> = about.iter().map(|&i| all[i]).collect();
-                    LevelEval::new(listing.size.tokens, ranks, k, entries, search)
+                    LevelEval::new(listing.size.tokens, ranks, k, entries, search.clone())
                 })
                 .collect();
             classes.push(ClassEval {

@@ -8,7 +8,8 @@ use mcp_tailor_core::{RenderCtx, Tailoring};
 use rmcp::model::Tool;
 
 /// Drafts as [`draft`](super::draft) does, then checks the draft against `tasks` (a tasks
-/// file, see [`eval`](crate::eval)) with every [`Search`]: where the server's own words
+/// file, see [`eval`](crate::eval)) with each search that needs no model
+/// ([`Search::lexical`]): where the server's own words
 /// find a task's tool in a search's top [`limit`](Search::limit) and a drafted level
 /// (0..=2 or 3..=6) does not, that level first keeps the query's words the server's
 /// description has; if the tool is still lost there, the level is left to the server's own
@@ -38,7 +39,7 @@ pub fn draft_for_tasks(tools: &[Tool], source: &str, tasks: &Tasks) -> Draft {
                         .take(search.limit())
                         .any(|&i| i == at)
                 };
-                let lost = Search::ALL
+                let lost = Search::lexical()
                     .iter()
                     .enumerate()
                     .any(|(i, search)| found((search, &rich[i])) && !found((search, &drafted[i])));
@@ -115,8 +116,8 @@ fn served(tool: &Tool, tailoring: &Tailoring, ctx: &RenderCtx<'_>) -> Tool {
     tool
 }
 
-/// Each search's index of `tools` as `tailoring` words them for a reader at `level`, in
-/// [`Search::ALL`]'s order.
+/// Each lexical search's index of `tools` as `tailoring` words them for a reader at
+/// `level`, in [`Search::lexical`]'s order.
 fn indexes(tools: &[Tool], tailoring: &Tailoring, level: u8) -> Vec<Index> {
     let ctx = RenderCtx::new().verbosity(level);
     let served: Vec<Tool> = tools
@@ -127,7 +128,10 @@ fn indexes(tools: &[Tool], tailoring: &Tailoring, level: u8) -> Vec<Index> {
         .iter()
         .filter_map(|tool| SearchEntry::from_tool(&serde_json::to_value(tool).ok()?))
         .collect();
-    Search::ALL.iter().map(|s| s.index(&entries)).collect()
+    Search::lexical()
+        .iter()
+        .map(|s| s.index(&entries))
+        .collect()
 }
 
 /// A terse text that keeps `words`: `Search files (glob, pattern).`

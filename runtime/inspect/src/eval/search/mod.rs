@@ -5,19 +5,25 @@
 //! |---|---|---|
 //! | `codex` | the Codex CLI's `tool_search` | name, title, description, input property keys (sorted) |
 //! | `fastmcp` | FastMCP's `BM25SearchTransform` | name, description, each input property's key and description |
+//! | `embedding` | embedding tool retrieval (WordLlama's static embeddings, cosine) | name in words, title, description |
 //!
 //! A [`SearchEntry`] holds what any search reads of one tool; each search makes its own
 //! text of it ([`Search::text`]) and its own index ([`Search::index`]).
 
 mod codex;
+#[cfg(feature = "embedding")]
+mod embedding;
 mod fastmcp;
 
 pub use codex::{CODEX_LIMIT, ToolSearch};
+#[cfg(feature = "embedding")]
+pub use embedding::{EMBEDDING_LIMIT, EmbeddingError, EmbeddingModel, EmbeddingSearch};
 pub use fastmcp::{FASTMCP_LIMIT, FastmcpSearch};
 
 use serde_json::Value;
 use std::fmt;
-use std::str::FromStr;
+#[cfg(feature = "embedding")]
+use std::sync::Arc;
 
 /// One listed tool as the tool searches read it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -62,56 +68,80 @@ impl SearchEntry {
 }
 
 /// A tool search a harness runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum Search {
     /// The Codex CLI's `tool_search`: exact names first, then BM25 ([`ToolSearch`]).
     Codex,
     /// FastMCP's `BM25SearchTransform` ([`FastmcpSearch`]).
     Fastmcp,
+    /// Semantic search over static word embeddings (`EmbeddingSearch`; feature
+    /// `embedding`).
+    #[cfg(feature = "embedding")]
+    Embedding(Arc<EmbeddingModel>),
+}
+
+impl PartialEq for Search {
+    /// Two searches are the same when they rank alike: the same kind (embedding searches
+    /// are compared by name alone).
+    fn eq(&self, other: &Search) -> bool {
+        self.name() == other.name()
+    }
 }
 
 impl Search {
-    /// Every search, in the order reports show them.
-    pub const ALL: [Search; 2] = [Search::Codex, Search::Fastmcp];
+    /// The searches that need no model: `codex`, `fastmcp`.
+    pub fn lexical() -> [Search; 2] {
+        [Search::Codex, Search::Fastmcp]
+    }
 
-    /// Its name on the command line and in reports: `codex`, `fastmcp`.
-    pub fn name(self) -> &'static str {
+    /// Its name on the command line and in reports: `codex`, `fastmcp`, `embedding`.
+    pub fn name(&self) -> &'static str {
         match self {
             Search::Codex => "codex",
             Search::Fastmcp => "fastmcp",
+            #[cfg(feature = "embedding")]
+            Search::Embedding(_) => "embedding",
         }
     }
 
     /// What ranks, in a report's words.
-    pub fn describe(self) -> &'static str {
+    pub fn describe(&self) -> &'static str {
         match self {
             Search::Codex => "the Codex CLI's tool search (exact names, then BM25)",
             Search::Fastmcp => "FastMCP's BM25SearchTransform (BM25 Okapi, k1 1.5, b 0.75)",
+            #[cfg(feature = "embedding")]
+            Search::Embedding(_) => "static word embeddings (WordLlama l2_supercat 256, cosine)",
         }
     }
 
     /// How many tools the harness returns by default.
-    pub fn limit(self) -> usize {
+    pub fn limit(&self) -> usize {
         match self {
             Search::Codex => CODEX_LIMIT,
             Search::Fastmcp => FASTMCP_LIMIT,
+            #[cfg(feature = "embedding")]
+            Search::Embedding(_) => EMBEDDING_LIMIT,
         }
     }
 
     /// The text this search indexes for `entry`.
-    pub fn text(self, entry: &SearchEntry) -> String {
+    pub fn text(&self, entry: &SearchEntry) -> String {
         match self {
             Search::Codex => codex::text(entry),
             Search::Fastmcp => fastmcp::text(entry),
+            #[cfg(feature = "embedding")]
+            Search::Embedding(_) => embedding::text(entry),
         }
     }
 
     /// This search's index of `entries` (in catalog order).
-    pub fn index(self, entries: &[SearchEntry]) -> Index {
+    pub fn index(&self, entries: &[SearchEntry]) -> Index {
         match self {
             Search::Codex => Index::Codex(ToolSearch::new(entries)),
             Search::Fastmcp => Index::Fastmcp(FastmcpSearch::new(entries)),
+            #[cfg(feature = "embedding")]
+            Search::Embedding(model) => Index::Embedding(EmbeddingSearch::new(model, entries)),
         }
     }
 }
@@ -122,17 +152,6 @@ impl fmt::Display for Search {
     }
 }
 
-impl FromStr for Search {
-    type Err = String;
-
-    fn from_str(name: &str) -> Result<Search, String> {
-        Search::ALL
-            .into_iter()
-            .find(|s| s.name() == name)
-            .ok_or_else(|| format!("no search `{name}`; the searches: codex, fastmcp"))
-    }
-}
-
 /// One catalog's index for one search, built once and asked many queries.
 #[non_exhaustive]
 pub enum Index {
@@ -140,6 +159,9 @@ pub enum Index {
     Codex(ToolSearch),
     /// FastMCP's.
     Fastmcp(FastmcpSearch),
+    /// Embeddings'.
+    #[cfg(feature = "embedding")]
+    Embedding(EmbeddingSearch),
 }
 
 impl Index {
@@ -149,6 +171,8 @@ impl Index {
         match self {
             Index::Codex(search) => search.rank(query),
             Index::Fastmcp(search) => search.rank(query),
+            #[cfg(feature = "embedding")]
+            Index::Embedding(search) => search.rank(query),
         }
     }
 }
@@ -180,12 +204,5 @@ mod tests {
             "search_notes tag A tag. query"
         );
         assert_eq!(SearchEntry::from_tool(&json!({"title": "x"})), None);
-        assert_eq!("fastmcp".parse(), Ok(Search::Fastmcp));
-        assert!(
-            "bing"
-                .parse::<Search>()
-                .unwrap_err()
-                .contains("codex, fastmcp")
-        );
     }
 }
