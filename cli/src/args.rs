@@ -11,7 +11,12 @@ use std::time::Duration;
 /// What to do.
 #[derive(Debug, PartialEq)]
 pub(crate) enum Command {
-    Check { file: String },
+    Check {
+        file: String,
+        /// The catalog to compare the file's fingerprints with (`--catalog`, `--upstream`,
+        /// `-- COMMAND`), if given.
+        source: Option<Source>,
+    },
     Proxy(ProxyOptions),
     Inspect(InspectOptions),
     Init(InitOptions),
@@ -86,12 +91,13 @@ enum Sub {
     #[command(
         about = "Check a tailoring file with every rule the #[mcp_tool] macro applies",
         long_about = "Load FILE with every rule the #[mcp_tool] macro applies: exit 1 with each \
-                      error on stderr as FILE:LINE:COL: message; warnings are printed and exit 0."
+                      error on stderr as FILE:LINE:COL: message; warnings are printed and exit 0. \
+                      With a catalog (--catalog, --upstream or -- COMMAND), also warn of each \
+                      tool whose own words changed since the file was drafted (its \
+                      drafted_from), each tool the file names and the catalog lacks, and each \
+                      tool added since."
     )]
-    Check {
-        #[arg(value_name = "FILE")]
-        file: String,
-    },
+    Check(CheckArgs),
     #[command(
         about = "Serve an MCP server with its tools' wording tailored per reader",
         long_about = "Serve the upstream server (a command over stdio, or streamable HTTP at URL) \
@@ -294,6 +300,24 @@ struct InspectArgs {
     catalog: Option<String>,
 }
 
+/// `check`'s command line.
+#[derive(Debug, Args)]
+struct CheckArgs {
+    #[arg(value_name = "FILE")]
+    file: String,
+    #[command(flatten)]
+    upstream: UpstreamArgs,
+    #[arg(
+        value_name = "COMMAND",
+        num_args = 1..,
+        last = true,
+        help = COMMAND_HELP
+    )]
+    command: Vec<String>,
+    #[arg(long, value_name = "FILE", help = CATALOG_HELP)]
+    catalog: Option<String>,
+}
+
 /// `init`'s command line.
 #[derive(Debug, Args)]
 struct InitArgs {
@@ -345,7 +369,25 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
     let matches = command().try_get_matches_from(args)?;
     let cli = Cli::from_arg_matches(&matches)?;
     Ok(match cli.command {
-        Sub::Check { file } => Command::Check { file },
+        Sub::Check(args) => {
+            let given = args.upstream.upstream.is_some()
+                || !args.command.is_empty()
+                || args.catalog.is_some();
+            let source = match given {
+                true => Some(source(
+                    "check",
+                    args.upstream,
+                    args.command,
+                    Some(args.catalog),
+                    &[],
+                )?),
+                false => None,
+            };
+            Command::Check {
+                file: args.file,
+                source,
+            }
+        }
         Sub::Proxy(args) => {
             let upstream = match source("proxy", args.upstream, args.command, None, &[])? {
                 Source::Upstream(upstream) => upstream,

@@ -20,7 +20,7 @@ pub fn main() -> ExitCode {
         Err(error) => return clap_exit(&error),
     };
     match command {
-        Command::Check { file } => check(&file),
+        Command::Check { file, source } => check(&file, source.as_ref()),
         Command::Proxy(options) => proxy::run(options),
         Command::Inspect(options) => inspect::run(options),
         Command::Init(options) => init::run(options),
@@ -71,27 +71,46 @@ fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
 }
 
 /// `check FILE`: every error, then 1; or the warnings, then 0.
-fn check(file: &str) -> ExitCode {
-    match mcp_tailor::Tailoring::load(file) {
-        Ok(tailoring) => {
-            for warning in tailoring.warnings() {
-                eprintln!("{warning}");
-            }
-            let arguments: usize = tailoring.tools().map(|(_, t)| t.arguments().count()).sum();
-            let warnings = match tailoring.warnings().len() {
-                0 => String::new(),
-                n => format!(", {}", counted(n, "warning")),
-            };
-            print_out(&format!(
-                "{file}: ok: {} and {} worded{warnings}",
-                counted(tailoring.tools().count(), "tool"),
-                counted(arguments, "argument")
-            ));
-            ExitCode::SUCCESS
-        }
+fn check(file: &str, source: Option<&args::Source>) -> ExitCode {
+    let tailoring = match mcp_tailor::Tailoring::load(file) {
+        Ok(tailoring) => tailoring,
         Err(error) => {
             eprintln!("{error}");
-            ExitCode::FAILURE
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut warnings: Vec<String> = tailoring
+        .warnings()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    if let Some(source) = source {
+        let fetched = crate::runtime().map(|runtime| runtime.block_on(inspect::fetch(source)));
+        match fetched {
+            Ok(Ok(listed)) => warnings.extend(
+                mcp_tailor::inspect::drift(&tailoring, &listed.tools)
+                    .iter()
+                    .map(ToString::to_string),
+            ),
+            Ok(Err(message)) => {
+                eprintln!("mcp-tailor: {message}");
+                return ExitCode::FAILURE;
+            }
+            Err(code) => return code,
         }
     }
+    for warning in &warnings {
+        eprintln!("{warning}");
+    }
+    let arguments: usize = tailoring.tools().map(|(_, t)| t.arguments().count()).sum();
+    let warned = match warnings.len() {
+        0 => String::new(),
+        n => format!(", {}", counted(n, "warning")),
+    };
+    print_out(&format!(
+        "{file}: ok: {} and {} worded{warned}",
+        counted(tailoring.tools().count(), "tool"),
+        counted(arguments, "argument")
+    ));
+    ExitCode::SUCCESS
 }

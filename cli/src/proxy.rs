@@ -149,8 +149,8 @@ fn warn_unmatched(gateway: &Gateway, tailoring: &Tailoring) {
     let Some(tools) = gateway.listed_tools() else {
         return;
     };
-    for unmatched in tailoring.unmatched(&tools) {
-        tracing::warn!("{unmatched}");
+    for warning in mcp_tailor::inspect::drift(tailoring, &tools) {
+        tracing::warn!("{warning}");
     }
 }
 

@@ -81,3 +81,69 @@ fn bad_usage_exits_2_with_the_usage() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("Usage: mcp-tailor proxy"));
 }
+
+/// A drafted file records each tool's fingerprint; `check --catalog` against the server's
+/// catalog now names each tool reworded, gone or added since, as warnings at their place.
+#[test]
+fn check_against_a_catalog_names_what_changed_since_the_draft() {
+    let dir = std::env::temp_dir().join(format!("mcp-tailor-check-drift-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tool = |name: &str, description: &str| {
+        serde_json::json!({"name": name, "description": description, "inputSchema": {
+            "type": "object",
+            "properties": {"path": {"type": "string", "description": "The file's path, relative to the root folder the server was started with."}}
+        }})
+    };
+    let before = serde_json::json!({"tools": [
+        tool("read_file", "Read the complete contents of a file as text. Use it for configuration files and notes."),
+        tool("list_directory", "List every file and folder in a directory, with [FILE] and [DIR] prefixes."),
+        tool("move_file", "Move or rename a file or a directory. Both paths must be inside the root."),
+    ]});
+    std::fs::write(dir.join("before.json"), before.to_string()).unwrap();
+    let mcp = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_mcp-tailor"))
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+    };
+    let init = mcp(&["init", "--catalog", "before.json", "--out", "t.toml"]);
+    assert!(init.status.success(), "{init:?}");
+    let drafted = std::fs::read_to_string(dir.join("t.toml")).unwrap();
+    assert_eq!(drafted.matches("drafted_from = \"").count(), 3, "{drafted}");
+    let same = mcp(&["check", "t.toml", "--catalog", "before.json"]);
+    assert!(same.status.success());
+    assert_eq!(String::from_utf8_lossy(&same.stderr), "");
+    let after = serde_json::json!({"tools": [
+        tool("read_file", "Read the complete contents of a file as text, in any encoding."),
+        tool("list_directory", "List every file and folder in a directory, with [FILE] and [DIR] prefixes."),
+        tool("search_files", "Find files whose names match a glob pattern, below a folder."),
+    ]});
+    std::fs::write(dir.join("after.json"), after.to_string()).unwrap();
+    let changed = mcp(&["check", "t.toml", "--catalog", "after.json"]);
+    assert!(changed.status.success(), "warnings only: {changed:?}");
+    let stderr = String::from_utf8_lossy(&changed.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    let line_of = |needle: &str| drafted.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    assert_eq!(lines.len(), 3, "{stderr}");
+    assert!(
+        lines[0].starts_with(&format!(
+            "t.toml:{}:16: warning: tool `read_file`: its own words changed since this entry was drafted",
+            line_of("[tools.read_file]") + 1
+        )),
+        "{stderr}"
+    );
+    assert!(
+        lines[1].starts_with(&format!(
+            "t.toml:{}:8: warning: tool `move_file`: the catalog no longer lists it",
+            line_of("[tools.move_file]")
+        )),
+        "{stderr}"
+    );
+    assert!(
+        lines[2].starts_with("t.toml:1:1: warning: tool `search_files`: new in the catalog"),
+        "{stderr}"
+    );
+    assert!(String::from_utf8_lossy(&changed.stdout).ends_with(", 3 warnings\n"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -24,9 +24,18 @@ fn commands() {
     assert_eq!(
         parse_args("check t.toml").unwrap(),
         Command::Check {
-            file: "t.toml".into()
+            file: "t.toml".into(),
+            source: None,
         }
     );
+    assert_eq!(
+        parse_args("check t.toml --catalog c.json").unwrap(),
+        Command::Check {
+            file: "t.toml".into(),
+            source: Some(Source::Catalog("c.json".into())),
+        }
+    );
+    assert!(parse_args("check t.toml --catalog c.json --upstream http://x/mcp").is_err());
     assert!(parse_args("check").is_err());
     let Ok(Command::Proxy(p)) =
         parse_args("proxy --tailoring t.toml --http 127.0.0.1:9 -- python3 server.py --flag")

@@ -8,6 +8,7 @@
 #![warn(unreachable_pub)]
 
 mod catalog;
+mod drift;
 pub mod eval;
 pub mod init;
 mod inspection;
@@ -18,6 +19,7 @@ mod tokens;
 mod upstream;
 
 pub use catalog::{CallerCatalog, Size, listing_json};
+pub use drift::{drift, fingerprint};
 pub use inspection::{InspectError, Inspection, listing_server};
 pub use lint::{Finding, LintConfig, lint};
 pub use readers::{ReaderClass, reader_classes};

@@ -10,6 +10,7 @@
 //! levels = [{ verbosity = 0, text = "Notes." }, { verbosity = 9, text = "A notes server." }]
 //!
 //! [tools.search_notes]                  # a tool by name
+//! drafted_from = "3f2a9c1e"             # `init`'s fingerprint of the server's words
 //! title = "Search"                      # a text (every level, every reader) or a table
 //! description = "Search notes."
 //!
@@ -112,6 +113,9 @@ pub struct ToolTailoring {
     arguments: BTreeMap<String, Description>,
     /// Where the tool's table starts, for findings about it.
     at: Location,
+    /// `drafted_from`: the fingerprint of the server's own words the entry was drafted
+    /// from, and where it is written.
+    drafted_from: Option<(String, Location)>,
 }
 
 /// A place in a tailoring file.
@@ -229,6 +233,10 @@ impl Tailoring {
                     description,
                     arguments,
                     at: at(tool.span.clone()),
+                    drafted_from: tool
+                        .drafted_from
+                        .as_ref()
+                        .map(|(print, span)| (print.clone(), at(span.clone()))),
                 },
             );
         }
@@ -301,5 +309,13 @@ impl ToolTailoring {
     /// Where the file declares the tool.
     pub fn location(&self) -> &Location {
         &self.at
+    }
+
+    /// The fingerprint of the server's own words this entry was drafted from
+    /// (`drafted_from = "…"`, written by `mcp-tailor init`), and where it stands.
+    pub fn drafted_from(&self) -> Option<(&str, &Location)> {
+        self.drafted_from
+            .as_ref()
+            .map(|(print, at)| (print.as_str(), at))
     }
 }

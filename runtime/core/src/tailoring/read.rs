@@ -18,6 +18,8 @@ pub(crate) struct ToolSpec {
     pub(crate) description: Option<DescSpec<File>>,
     /// Each argument by serialized name (or a dotted path into a nested object).
     pub(crate) arguments: Vec<(String, Span, DescSpec<File>)>,
+    /// `drafted_from = "…"`: the fingerprint of the server's words `init` drafted from.
+    pub(crate) drafted_from: Option<(String, Span)>,
 }
 
 /// The whole file, read.
@@ -30,7 +32,7 @@ pub(crate) struct FileSpec {
 }
 
 const ROOT_KEYS: &[&str] = &["fallback_verbosity", "tools", "instructions"];
-const TOOL_KEYS: &[&str] = &["title", "description", "arguments"];
+const TOOL_KEYS: &[&str] = &["title", "description", "arguments", "drafted_from"];
 const ARGUMENT_KEYS: &[&str] = &["description"];
 const DESC_KEYS: &[&str] = &[
     "levels",
@@ -91,10 +93,21 @@ fn tool(
         title: None,
         description: None,
         arguments: Vec::new(),
+        drafted_from: None,
     };
     for (key, value) in keys(table, TOOL_KEYS, errors) {
         match key {
             "title" => spec.title = desc(value, true, errors),
+            "drafted_from" => match value.get_ref() {
+                DeValue::String(s) => spec.drafted_from = Some((s.to_string(), value.span())),
+                other => errors.error(
+                    value.span(),
+                    format!(
+                        "`drafted_from` is the fingerprint `init` wrote (a string); found {}",
+                        super::source::describe(other)
+                    ),
+                ),
+            },
             "description" => spec.description = desc(value, false, errors),
             _ => {
                 let Some(arguments) = self::table(value, "a table of arguments", errors) else {

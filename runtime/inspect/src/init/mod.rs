@@ -59,6 +59,8 @@ pub struct Draft {
 /// the server's), and each described argument's (its path; `None` at 0..=2 says nothing).
 struct ToolDraft {
     name: String,
+    /// The fingerprint of the server's own words ([`fingerprint`](crate::fingerprint)).
+    print: String,
     /// The server's own description, as one line of plain text.
     own: String,
     /// The tool has a title (for people; left out at 0..=2).
@@ -208,6 +210,7 @@ fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize) -> ToolDraft {
         .collect();
     ToolDraft {
         name: tool.name.to_string(),
+        print: crate::fingerprint(tool),
         own: paragraph.to_owned(),
         titled: tool.title.as_deref().is_some_and(|t| !t.trim().is_empty()),
         own_tokens,
@@ -234,7 +237,7 @@ fn same_words(text: &str, own: &str) -> bool {
 /// Every described property below `object` (a root or nested object schema of `root`):
 /// its argument path, its description and its schema. Nested objects, array items and map
 /// values are walked, through local `$ref`s, to a small depth.
-fn described(
+pub(crate) fn described(
     root: &Map<String, Value>,
     object: &Map<String, Value>,
     prefix: &str,
@@ -312,6 +315,7 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
          #   3..=6: the first paragraph, or what of it fits {MIDDLE_TOKENS} tokens; 7..=9: the server's.\n\
          # Arguments, 0..=2: nothing (`false`), or the facts its name and type do not carry (at most {FACT_TOKENS} tokens, or {ARGUMENT_TOKENS} for one that needs them);\n\
          #   3..=6: the first sentence, and those after it that state facts (at most {ARGUMENT_TOKENS} tokens); 7..=9: the server's.\n\
+         # `drafted_from` is a fingerprint of the server's words: `mcp-tailor check FILE --catalog …` says what changed since.\n\
          # Edit freely: `mcp-tailor check FILE`, then `mcp-tailor inspect --tailoring FILE matrix …`.",
         drafts.len(),
         if drafts.len() == 1 { "" } else { "s" }
@@ -325,16 +329,22 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
         let middle = (!left(Level::Middle))
             .then(|| draft.text(Level::Middle))
             .flatten();
+        let tool = key(&draft.name);
         // Every described argument is drafted (at 0..=2 it says nothing, or its facts).
         if terse.is_none() && middle.is_none() && draft.arguments.is_empty() && !draft.titled {
+            let _ = writeln!(
+                out,
+                "\n# {}: nothing shorter to draft; its own words at every level.\n\
+                 [tools.{tool}]\ndrafted_from = \"{}\"",
+                draft.name, draft.print
+            );
             continue;
         }
         tools += 1;
-        let tool = key(&draft.name);
         let _ = writeln!(
             out,
-            "\n# {}: its own description is {} tokens.",
-            draft.name, draft.own_tokens
+            "\n# {}: its own description is {} tokens.\n[tools.{tool}]\ndrafted_from = \"{}\"",
+            draft.name, draft.own_tokens, draft.print
         );
         if !draft.kept.is_empty() || !draft.left.is_empty() {
             kept_for_tasks.push(draft.name.clone());
