@@ -405,3 +405,32 @@ fn fallback_verbosity_is_the_files_level_for_readers_naming_none() {
     let error = file("fallback_verbosity = 10").unwrap_err().to_string();
     assert_eq!(error, "<string>:1:22: verbosity level 10 is outside 0..=9");
 }
+
+/// `title = false` reaches a title held in `annotations.title` (what clients show where
+/// `title` is absent); the rest of the annotations stay as written.
+#[test]
+fn title_false_says_nothing_in_the_annotations_too() {
+    let file = Tailoring::from_toml_str(
+        "[tools.find.title]\nlevels = [{ verbosity = \"0..=2\", text = false }]\n",
+    )
+    .unwrap();
+    let tool: rmcp::model::Tool = serde_json::from_value(serde_json::json!({
+        "name": "find",
+        "inputSchema": {"type": "object"},
+        "annotations": {"title": "Find things", "readOnlyHint": true},
+    }))
+    .unwrap();
+    let served = |level: u8| {
+        let mut tool = tool.clone();
+        file.tool("find")
+            .unwrap()
+            .tailor_tool(&mut tool, &RenderCtx::new().verbosity(level));
+        serde_json::to_value(&tool).unwrap()
+    };
+    assert_eq!(
+        served(0)["annotations"],
+        serde_json::json!({"readOnlyHint": true})
+    );
+    assert_eq!(served(0).get("title"), None);
+    assert_eq!(served(5)["annotations"]["title"], "Find things");
+}

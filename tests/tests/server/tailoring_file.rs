@@ -416,3 +416,56 @@ description = { levels = [{ verbosity = "0..=2", text = false }] }
         );
     }
 }
+
+/// The file's `[arguments]` table words every described argument of every tool in one
+/// entry (here: nothing at 0..=2), nested ones too; an argument's own entry wins, and a
+/// tool the file does not name is reached as well.
+#[tokio::test]
+async fn one_entry_says_nothing_for_every_argument_at_some_levels() {
+    let mut tools = mcp_tailor::inspect::read_catalog(NESTED_CATALOG).unwrap();
+    let mut other = tools[0].clone();
+    other.name = "not_named".into();
+    tools.push(other);
+    let file = Tailoring::from_toml_str(
+        "[arguments]\ndescription = { levels = [{ verbosity = \"0..=2\", text = false }] }\n\n\
+         [tools.push_files.arguments.branch]\ndescription = \"Where.\"\n",
+    )
+    .unwrap();
+    assert!(file.every_argument().is_some());
+    let server = serving(&tools, &file);
+    let (client, _) = stdio(&server, "some-client", Era::Legacy).await;
+    let described = |tool: &Value| -> Vec<String> {
+        let mut out = Vec::new();
+        fn walk(value: &Value, at: &str, out: &mut Vec<String>) {
+            if let Value::Object(map) = value {
+                for (key, inner) in map {
+                    let here = format!("{at}/{key}");
+                    if key == "description" && at.contains("/properties/") {
+                        out.push(format!("{at}={}", inner.as_str().unwrap_or_default()));
+                    }
+                    walk(inner, &here, out);
+                }
+            }
+        }
+        walk(&tool["inputSchema"], "", &mut out);
+        out
+    };
+    let terse = by_name(&list(&client, None, reader("codex", 1)).await.unwrap());
+    let rich = by_name(&list(&client, None, reader("codex", 3)).await.unwrap());
+    for (name, branch) in [
+        ("push_files", "Where."),
+        ("not_named", "Branch to push to."),
+    ] {
+        let own_entry: Vec<String> = match name {
+            "push_files" => vec!["/properties/branch=Where.".to_owned()],
+            _ => Vec::new(),
+        };
+        assert_eq!(described(&terse[name]), own_entry, "{name} at level 1");
+        let rich = described(&rich[name]);
+        assert_eq!(rich.len(), 4, "{name} at level 3: {rich:?}");
+        assert!(rich.contains(&format!("/properties/branch={branch}")));
+        assert!(rich.contains(
+            &"/properties/labels/additionalProperties/properties/color=A hex colour.".to_owned()
+        ));
+    }
+}

@@ -31,6 +31,9 @@
 //! allow = ["dead_variants"]             # no warnings for variants never served
 //! fill = "nearest"                      # opt into gap-fill (default: "none", an overlay)
 //!
+//! [arguments]                           # every argument no entry words, every tool
+//! description = { levels = [{ verbosity = "0..=2", text = false }] }
+//!
 //! [tools.search_notes.arguments.query]  # an argument by serialized name
 //! description = "Words to look for."    # nested: arguments."filter.tag", "files[].path"
 //! ```
@@ -99,6 +102,8 @@ use std::path::Path;
 pub struct Tailoring {
     /// The level a reader that names none reads the file at (`fallback_verbosity = N`).
     fallback_verbosity: Option<u8>,
+    /// `[arguments]`: every argument no entry (nor a `#[mcp_tool]` table) words.
+    every_argument: Option<Description>,
     tools: BTreeMap<String, ToolTailoring>,
     instructions: Option<Description>,
     warnings: Vec<Diagnostic>,
@@ -213,6 +218,7 @@ impl Tailoring {
             build::description(&checked)
         };
         let instructions = spec.instructions.as_ref().map(|s| check(s, &mut errors));
+        let every_argument = spec.every_argument.as_ref().map(|s| check(s, &mut errors));
         let fallback_verbosity = spec
             .fallback_verbosity
             .as_ref()
@@ -247,6 +253,7 @@ impl Tailoring {
         warnings.sort_by_key(|w| (w.at.line, w.at.column));
         Ok(Tailoring {
             fallback_verbosity,
+            every_argument,
             tools,
             instructions,
             warnings,
@@ -264,6 +271,13 @@ impl Tailoring {
     /// reader reads the tools' own words: a file changes nothing a client did not ask for.
     pub fn fallback_verbosity(&self) -> Option<u8> {
         self.fallback_verbosity
+    }
+
+    /// The file's `[arguments]` table: the description of every described argument of every
+    /// tool that no entry of the file (nor a `#[mcp_tool]` table) words, e.g. nothing at
+    /// the terse levels in one entry.
+    pub fn every_argument(&self) -> Option<&Description> {
+        self.every_argument.as_ref()
     }
 
     /// Every tool the file names, by name.

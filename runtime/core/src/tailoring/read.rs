@@ -28,10 +28,12 @@ pub(crate) struct FileSpec {
     /// `fallback_verbosity = N`: the level a reader naming none reads the file at.
     pub(crate) fallback_verbosity: Option<mcp_tailor_model::ast::Level<File>>,
     pub(crate) instructions: Option<DescSpec<File>>,
+    /// `[arguments]`: the description of every argument no entry words.
+    pub(crate) every_argument: Option<DescSpec<File>>,
     pub(crate) tools: Vec<ToolSpec>,
 }
 
-const ROOT_KEYS: &[&str] = &["fallback_verbosity", "tools", "instructions"];
+const ROOT_KEYS: &[&str] = &["fallback_verbosity", "arguments", "tools", "instructions"];
 const TOOL_KEYS: &[&str] = &["title", "description", "arguments", "drafted_from"];
 const ARGUMENT_KEYS: &[&str] = &["description"];
 const DESC_KEYS: &[&str] = &[
@@ -55,6 +57,14 @@ pub(crate) fn file(root: &Spanned<DeTable<'_>>, errors: &mut Errors<Span>) -> Fi
     for (key, value) in keys(root.get_ref(), ROOT_KEYS, errors) {
         match key {
             "instructions" => out.instructions = desc(value, false, errors),
+            "arguments" => {
+                let Some(table) = table(value, "the table of every argument", errors) else {
+                    continue;
+                };
+                for (_, value) in keys(table, ARGUMENT_KEYS, errors) {
+                    out.every_argument = desc(value, false, errors);
+                }
+            }
             "fallback_verbosity" => match value.get_ref() {
                 DeValue::Integer(_) => out.fallback_verbosity = level(value, errors),
                 other => errors.error(

@@ -25,6 +25,8 @@ pub struct ToolView {
     description: Option<Description>,
     /// The file's argument descriptions the tables do not declare, by argument path.
     arguments: Vec<(String, Description)>,
+    /// The file's `[arguments]` table: every other described argument's description.
+    every: Option<Description>,
     /// Input schemas with those descriptions put in, kept per schema and wording.
     worded: Worded,
 }
@@ -55,8 +57,16 @@ impl ToolView {
                 .filter(|(path, _)| def.is_none_or(|d| d.field(path).is_none()))
                 .map(|(path, d)| (path.clone(), d.clone()))
                 .collect(),
+            every: None,
             worded: Worded::default(),
         }
+    }
+
+    /// This view with the file's catalog-wide `[arguments]` table (if any): it words every
+    /// described argument no entry of the file or the tables words.
+    pub fn with_every_argument(mut self, every: Option<&Description>) -> ToolView {
+        self.every = every.cloned();
+        self
     }
 
     /// The file's title, when it words the tool's.
@@ -102,17 +112,32 @@ impl ToolView {
     /// the tool's own words.
     pub fn overlay(&self, tool: &mut Tool, ctx: &RenderCtx<'_>) {
         if let Some(title) = &self.title {
-            title.lookup(ctx).apply(&mut tool.title, str::to_owned);
+            let found = title.lookup(ctx);
+            // Saying nothing reaches the title a client would show instead: one held in
+            // `annotations.title` (an annotations object left empty stays, as written).
+            if matches!(found, Found::Nothing)
+                && let Some(annotations) = &mut tool.annotations
+            {
+                annotations.title = None;
+            }
+            found.apply(&mut tool.title, str::to_owned);
         }
         if let Some(description) = &self.description {
             let found = description.lookup(ctx);
             found.apply(&mut tool.description, |text| text.to_owned().into());
         }
-        if self.arguments.is_empty() {
+        if self.arguments.is_empty() && self.every.is_none() {
             return;
         }
-        // What each argument's description answers; a schema worded so before is reused.
-        let found: Vec<Found<'_>> = self.arguments.iter().map(|(_, d)| d.lookup(ctx)).collect();
+        // What each argument's description answers (the catalog-wide one last); a schema
+        // worded so before is reused.
+        let found: Vec<Found<'_>> = self
+            .arguments
+            .iter()
+            .map(|(_, d)| d)
+            .chain(&self.every)
+            .map(|d| d.lookup(ctx))
+            .collect();
         if let Some(worded) = self.worded.get(&tool.input_schema, &found) {
             tool.input_schema = worded;
             return;
@@ -123,6 +148,20 @@ impl ToolView {
             .map(|(_, at, d)| (at.pointer(), d))
             .collect();
         let root = Arc::make_mut(&mut tool.input_schema);
+        // The catalog-wide table first: each entry of the tool's own then words its place.
+        // (The tables win: a field a `#[mcp_tool]` table words is not the file's to word.)
+        if let Some(every) = &self.every {
+            let mut own: Vec<String> = places.iter().map(|(p, _)| p.clone()).collect();
+            for (name, _) in self.def.map(ToolDef::fields).unwrap_or_default() {
+                own.extend(
+                    schema_path::arguments(&source, name)
+                        .iter()
+                        .map(ArgumentAt::pointer),
+                );
+            }
+            let own: Vec<&str> = own.iter().map(String::as_str).collect();
+            every_property(root, "", &own, &every.lookup(ctx));
+        }
         for (pointer, description) in places {
             let Some(property) = schema_path::object_mut(root, &pointer) else {
                 continue;
@@ -138,6 +177,50 @@ impl ToolView {
             }
         }
         self.worded.keep(source, &found, tool.input_schema.clone());
+    }
+}
+
+/// Words every described property below `value` (at JSON pointer `at`) with `found`, but
+/// those at `own` (worded by an entry of their own).
+fn every_property(value: &mut Map<String, Value>, at: &str, own: &[&str], found: &Found<'_>) {
+    for (key, inner) in value.iter_mut() {
+        let here = format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"));
+        match inner {
+            Value::Object(object) => {
+                if key == "properties" {
+                    for (name, property) in object.iter_mut() {
+                        let Value::Object(property) = property else {
+                            continue;
+                        };
+                        let pointer =
+                            format!("{here}/{}", name.replace('~', "~0").replace('/', "~1"));
+                        if property.contains_key("description") && !own.contains(&pointer.as_str())
+                        {
+                            match found {
+                                Found::Text(text) => {
+                                    property.insert("description".into(), (*text).into());
+                                }
+                                Found::Nothing => {
+                                    property.shift_remove("description");
+                                }
+                                Found::Uncovered => {}
+                            }
+                        }
+                        every_property(property, &pointer, own, found);
+                    }
+                } else {
+                    every_property(object, &here, own, found);
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    if let Value::Object(item) = item {
+                        every_property(item, &format!("{here}/{i}"), own, found);
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 }
 

@@ -212,7 +212,14 @@ fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize) -> ToolDraft {
         name: tool.name.to_string(),
         print: crate::fingerprint(tool),
         own: paragraph.to_owned(),
-        titled: tool.title.as_deref().is_some_and(|t| !t.trim().is_empty()),
+        // A title in `annotations.title` is a title too: clients show it where `title` is absent.
+        titled: [
+            tool.title.as_deref(),
+            tool.annotations.as_ref().and_then(|a| a.title.as_deref()),
+        ]
+        .into_iter()
+        .flatten()
+        .any(|t| !t.trim().is_empty()),
         own_tokens,
         terse,
         middle,

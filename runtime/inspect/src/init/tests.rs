@@ -208,3 +208,17 @@ fn a_comment_keeps_the_servers_markup_on_one_line() {
         "\"Pass `() => { /* code */ }` or **none**.\" (16 tokens)"
     );
 }
+
+#[test]
+fn a_title_in_the_annotations_is_left_out_at_the_terse_levels_too() {
+    let mut titled = tool("Search the notes by their words.", "How many.");
+    titled.annotations = Some(rmcp::model::ToolAnnotations::new().read_only(true));
+    assert!(!tool_draft(&titled).titled);
+    titled.annotations.as_mut().unwrap().title = Some("Search notes".into());
+    assert!(tool_draft(&titled).titled);
+    let text = draft(&[titled], "test").text;
+    assert!(
+        text.contains("[tools.search.title]\nlevels = [{ verbosity = \"0..=2\", text = false }]"),
+        "{text}"
+    );
+}
