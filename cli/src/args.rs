@@ -28,6 +28,8 @@ pub(crate) struct InitOptions {
     pub(crate) source: Source,
     pub(crate) out: Option<String>,
     pub(crate) tasks: Option<String>,
+    /// `--update FILE`: the drafted file to bring up to date.
+    pub(crate) update: Option<String>,
 }
 
 /// Where `inspect` and `init` read the catalog from.
@@ -333,6 +335,17 @@ struct InitArgs {
         help = "Keep in each tool's terse text the words a task of FILE finds it by"
     )]
     tasks: Option<String>,
+    #[arg(
+        long,
+        value_name = "FILE",
+        help = "Bring a drafted FILE up to date with the server: redraft what changed, draft what is new, keep what you edited",
+        long_help = "Bring FILE (drafted by init) up to date with the server's catalog now: an \
+                     entry nobody edited is redrafted where its tool's own words changed, a \
+                     new tool is drafted, a gone tool's entry dropped; an entry you edited is \
+                     kept byte for byte (and said, where its tool changed). Written back to \
+                     FILE (or --out); what was done on stderr."
+    )]
+    update: Option<String>,
     #[command(flatten)]
     upstream: UpstreamArgs,
     #[arg(
@@ -436,6 +449,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
             source: source("init", args.upstream, args.command, Some(args.catalog), &[])?,
             out: args.out,
             tasks: args.tasks,
+            update: args.update,
         }),
     })
 }

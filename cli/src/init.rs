@@ -41,6 +41,14 @@ async fn init(options: &InitOptions) -> Result<(), String> {
         Some(tasks) => init::draft_for_tasks(tools, &source, tasks),
         None => init::draft(tools, &source),
     };
+    if let Some(path) = &options.update {
+        return update(
+            path,
+            options.out.as_deref().unwrap_or(path),
+            tools,
+            &draft.text,
+        );
+    }
     // Every draft passes `check`: a failure here is this command's bug, not the user's.
     let name = options.out.as_deref().unwrap_or("<draft>");
     let tailoring = Tailoring::parse(name, &draft.text)
@@ -52,6 +60,35 @@ async fn init(options: &InitOptions) -> Result<(), String> {
         None => crate::print_out(draft.text.trim_end()),
     }
     eprintln!("{}", summary(&listed, tailoring, &draft).await?);
+    Ok(())
+}
+
+/// `init --update`: the drafted file at `path` brought up to date with `tools` (as `fresh`
+/// drafts them), written to `out`; what was done on stderr.
+fn update(
+    path: &str,
+    out: &str,
+    tools: &[mcp_tailor::server::rmcp::model::Tool],
+    fresh: &str,
+) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
+    let file = Tailoring::parse(path, &text).map_err(|e| e.to_string())?;
+    let update = init::update(&text, &file, tools, fresh);
+    Tailoring::parse(out, &update.text)
+        .map_err(|e| format!("the update does not pass `check` (please report it):\n{e}"))?;
+    if update.text != text || out != path {
+        std::fs::write(out, &update.text).map_err(|e| format!("{out}: cannot write: {e}"))?;
+    }
+    for line in &update.done {
+        eprintln!("{line}");
+    }
+    eprintln!(
+        "{out}: {}",
+        match update.done.len() {
+            0 => "up to date with the server".to_owned(),
+            n => crate::counted(n, "change"),
+        }
+    );
     Ok(())
 }
 

@@ -145,5 +145,45 @@ fn check_against_a_catalog_names_what_changed_since_the_draft() {
         "{stderr}"
     );
     assert!(String::from_utf8_lossy(&changed.stdout).ends_with(", 3 warnings\n"));
+
+    // `init --update` brings it up to date; an entry the user edited is kept byte for byte.
+    let edited_entry = "[tools.list_directory]";
+    let edited = drafted.replacen(
+        "# list_directory:",
+        "# list_directory (mine, edited by hand):",
+        1,
+    );
+    assert_ne!(edited, drafted);
+    std::fs::write(dir.join("t.toml"), &edited).unwrap();
+    let update = mcp(&["init", "--update", "t.toml", "--catalog", "after.json"]);
+    assert!(update.status.success(), "{update:?}");
+    let said = String::from_utf8_lossy(&update.stderr);
+    assert_eq!(
+        said.lines().collect::<Vec<_>>(),
+        [
+            "redrafted read_file: its own words changed",
+            "added search_files: new in the catalog",
+            "dropped move_file: the catalog no longer lists it",
+            "t.toml: 3 changes",
+        ],
+        "{said}"
+    );
+    let updated = std::fs::read_to_string(dir.join("t.toml")).unwrap();
+    let entry = |text: &str| {
+        let start = text.find("# list_directory (mine").unwrap();
+        let end = text[start..]
+            .find("\n\n# ")
+            .map_or(text.len(), |e| start + e);
+        text[start..end].to_owned()
+    };
+    assert!(updated.contains(edited_entry));
+    assert_eq!(entry(&updated), entry(&edited));
+    let clean = mcp(&["check", "t.toml", "--catalog", "after.json"]);
+    assert!(clean.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&clean.stderr),
+        "",
+        "nothing drifted now"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

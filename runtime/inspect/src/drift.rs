@@ -1,6 +1,8 @@
 //! What changed upstream since a tailoring file was drafted: `init` records a fingerprint
-//! of each tool's own words (`drafted_from`), and [`drift`] names each tool whose words
-//! changed since, each tool the server added, and each tool it dropped.
+//! of each tool's own words and of the entry it drafted (`drafted_from = "SERVER/ENTRY"`),
+//! and [`drift`] names each tool whose words changed since, each tool the server added,
+//! and each tool it dropped; `init --update` tells an entry the user edited by its second
+//! half.
 
 use crate::init::described;
 use mcp_tailor_core::{Diagnostic, Location, Tailoring};
@@ -12,6 +14,42 @@ use sha2::{Digest, Sha256};
 /// counts: a schema that changes its types but not its words keeps its fingerprint.
 pub fn fingerprint(tool: &Tool) -> String {
     let mut hash = Sha256::new();
+    fingerprint_into(&mut hash, tool);
+    short(hash)
+}
+
+/// The first 8 hex digits of `hash`.
+fn short(hash: Sha256) -> String {
+    hash.finalize()[..4]
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+/// The fingerprint of a tool's entry as a file holds it (`block`: its comments and
+/// tables): its lines, the blank ones at either end and the `drafted_from` line left out.
+/// An entry whose print differs from the one `init` recorded was edited since.
+pub(crate) fn entry_print(block: &str) -> String {
+    let lines: Vec<&str> = block
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("drafted_from"))
+        .collect();
+    let first = lines.iter().position(|l| !l.trim().is_empty()).unwrap_or(0);
+    let last = lines
+        .iter()
+        .rposition(|l| !l.trim().is_empty())
+        .map_or(0, |at| at + 1);
+    let mut hash = Sha256::new();
+    hash.update(lines[first..last.max(first)].join("\n"));
+    short(hash)
+}
+
+/// The server's half of a `drafted_from` value (`SERVER/ENTRY`, or `SERVER` alone).
+pub(crate) fn server_print(drafted_from: &str) -> &str {
+    drafted_from.split('/').next().unwrap_or_default()
+}
+
+fn fingerprint_into(hash: &mut Sha256, tool: &Tool) {
     let title = tool
         .title
         .as_deref()
@@ -28,10 +66,6 @@ pub fn fingerprint(tool: &Tool) -> String {
         hash.update(description);
         hash.update([0]);
     }
-    hash.finalize()[..4]
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
 }
 
 /// Each way `tools` (the server's catalog now) differs from what `tailoring` was drafted
@@ -49,7 +83,7 @@ pub fn drift(tailoring: &Tailoring, tools: &[Tool]) -> Vec<Diagnostic> {
         };
         drafted = true;
         if let Some(tool) = tools.iter().find(|t| t.name == name) {
-            let now = fingerprint(tool);
+            let (print, now) = (server_print(print), fingerprint(tool));
             if now != print {
                 out.push(warning(
                     at,

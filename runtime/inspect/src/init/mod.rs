@@ -21,6 +21,7 @@ mod plain;
 mod shared;
 mod tasks;
 mod toml_text;
+mod update;
 
 use super::{count_tokens, listing_json};
 use mcp_tailor_core::seam::schema_path;
@@ -30,6 +31,7 @@ use std::fmt::Write as _;
 use tasks::Level;
 pub use tasks::draft_for_tasks;
 use toml_text::{key, string};
+pub use update::{Update, update};
 
 /// The token budget of a tool's terse description (levels 0..=2).
 pub const TERSE_TOKENS: usize = 16;
@@ -322,7 +324,7 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
          #   3..=6: the first paragraph, or what of it fits {MIDDLE_TOKENS} tokens; 7..=9: the server's.\n\
          # Arguments, 0..=2: nothing (`false`), or the facts its name and type do not carry (at most {FACT_TOKENS} tokens, or {ARGUMENT_TOKENS} for one that needs them);\n\
          #   3..=6: the first sentence, and those after it that state facts (at most {ARGUMENT_TOKENS} tokens); 7..=9: the server's.\n\
-         # `drafted_from` is a fingerprint of the server's words: `mcp-tailor check FILE --catalog …` says what changed since.\n\
+         # `drafted_from`: fingerprints of the server's words and of the entry drafted (`check FILE --catalog …`, `init --update FILE`).\n\
          # Edit freely: `mcp-tailor check FILE`, then `mcp-tailor inspect --tailoring FILE matrix …`.",
         drafts.len(),
         if drafts.len() == 1 { "" } else { "s" }
@@ -337,20 +339,22 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
             .then(|| draft.text(Level::Middle))
             .flatten();
         let tool = key(&draft.name);
+        let start = out.len();
         // Every described argument is drafted (at 0..=2 it says nothing, or its facts).
         if terse.is_none() && middle.is_none() && draft.arguments.is_empty() && !draft.titled {
             let _ = writeln!(
                 out,
                 "\n# {}: nothing shorter to draft; its own words at every level.\n\
-                 [tools.{tool}]\ndrafted_from = \"{}\"",
+                 [tools.{tool}]\ndrafted_from = \"{}/{ENTRY}\"",
                 draft.name, draft.print
             );
+            seal(&mut out, start);
             continue;
         }
         tools += 1;
         let _ = writeln!(
             out,
-            "\n# {}: its own description is {} tokens.\n[tools.{tool}]\ndrafted_from = \"{}\"",
+            "\n# {}: its own description is {} tokens.\n[tools.{tool}]\ndrafted_from = \"{}/{ENTRY}\"",
             draft.name, draft.own_tokens, draft.print
         );
         if !draft.kept.is_empty() || !draft.left.is_empty() {
@@ -424,6 +428,7 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
                 levels.join(", ")
             );
         }
+        seal(&mut out, start);
     }
     Draft {
         text: out,
@@ -431,6 +436,17 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
         arguments,
         kept_for_tasks,
     }
+}
+
+/// Where a tool's entry print goes until its entry is written whole.
+const ENTRY: &str = "@@entry@@";
+
+/// Puts the print of the entry written from `start` on in its `drafted_from`.
+fn seal(out: &mut String, start: usize) {
+    let print = crate::drift::entry_print(&out[start..]);
+    let sealed = out[start..].replacen(ENTRY, &print, 1);
+    out.truncate(start);
+    out.push_str(&sealed);
 }
 
 /// The server's own text as a one-line comment, with its tokens: as written (its markup,
