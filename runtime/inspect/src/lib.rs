@@ -19,7 +19,8 @@ mod tokens;
 mod upstream;
 
 pub use catalog::{CallerCatalog, Size, listing_json};
-pub use drift::{drift, fingerprint};
+pub use drift::drift;
+pub use init::fingerprint;
 pub use inspection::{InspectError, Inspection, listing_server};
 pub use lint::{Finding, LintConfig, lint};
 pub use readers::{ReaderClass, reader_classes};

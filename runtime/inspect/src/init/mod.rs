@@ -18,6 +18,7 @@ mod asides;
 mod clip;
 mod facts;
 mod plain;
+mod prints;
 mod shared;
 mod tasks;
 mod toml_text;
@@ -25,6 +26,8 @@ mod update;
 
 use super::{count_tokens, listing_json};
 use mcp_tailor_core::seam::schema_path;
+pub use prints::fingerprint;
+pub(crate) use prints::{entry_print, server_print};
 use rmcp::model::{ListToolsResult, Tool};
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
@@ -61,7 +64,7 @@ pub struct Draft {
 /// the server's), and each described argument's (its path; `None` at 0..=2 says nothing).
 struct ToolDraft {
     name: String,
-    /// The fingerprint of the server's own words ([`fingerprint`](crate::fingerprint)).
+    /// The fingerprint of the server's own words ([`fingerprint`]).
     print: String,
     /// The server's own description, as one line of plain text.
     own: String,
@@ -212,7 +215,7 @@ fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize) -> ToolDraft {
         .collect();
     ToolDraft {
         name: tool.name.to_string(),
-        print: crate::fingerprint(tool),
+        print: fingerprint(tool),
         own: paragraph.to_owned(),
         // A title in `annotations.title` is a title too: clients show it where `title` is absent.
         titled: [
@@ -443,7 +446,7 @@ const ENTRY: &str = "@@entry@@";
 
 /// Puts the print of the entry written from `start` on in its `drafted_from`.
 fn seal(out: &mut String, start: usize) {
-    let print = crate::drift::entry_print(&out[start..]);
+    let print = entry_print(&out[start..]);
     let sealed = out[start..].replacen(ENTRY, &print, 1);
     out.truncate(start);
     out.push_str(&sealed);

@@ -3,9 +3,8 @@
 //! a tool the file lacks is drafted; an entry the user edited is kept byte for byte (and
 //! said, where its tool changed or went); everything else of the file stays as written.
 
+use super::prints::{entry_print, fingerprint, server_print};
 use super::toml_text::key;
-use crate::drift::{entry_print, server_print};
-use crate::fingerprint;
 use mcp_tailor_core::Tailoring;
 use rmcp::model::Tool;
 
