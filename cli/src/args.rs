@@ -308,6 +308,14 @@ struct CheckArgs {
     #[arg(value_name = "FILE")]
     file: String,
     #[command(flatten)]
+    catalog: CatalogArgs,
+}
+
+/// Where `check` and `init` read the catalog: `--upstream URL`, `--catalog FILE` or
+/// `-- COMMAND ARGS…` (the last argument).
+#[derive(Debug, Args)]
+struct CatalogArgs {
+    #[command(flatten)]
     upstream: UpstreamArgs,
     #[arg(
         value_name = "COMMAND",
@@ -318,6 +326,18 @@ struct CheckArgs {
     command: Vec<String>,
     #[arg(long, value_name = "FILE", help = CATALOG_HELP)]
     catalog: Option<String>,
+}
+
+impl CatalogArgs {
+    /// Whether any source is given.
+    fn given(&self) -> bool {
+        self.upstream.upstream.is_some() || !self.command.is_empty() || self.catalog.is_some()
+    }
+
+    /// The one source given, for the subcommand `name` (see [`source`]).
+    fn source(self, name: &str) -> Result<Source, clap::Error> {
+        source(name, self.upstream, self.command, Some(self.catalog), &[])
+    }
 }
 
 /// `init`'s command line.
@@ -347,16 +367,7 @@ struct InitArgs {
     )]
     update: Option<String>,
     #[command(flatten)]
-    upstream: UpstreamArgs,
-    #[arg(
-        value_name = "COMMAND",
-        num_args = 1..,
-        last = true,
-        help = COMMAND_HELP
-    )]
-    command: Vec<String>,
-    #[arg(long, value_name = "FILE", help = CATALOG_HELP)]
-    catalog: Option<String>,
+    catalog: CatalogArgs,
 }
 
 const TAILORING_HELP: &str = "The tailoring file (TOML) that words the tools per reader";
@@ -383,17 +394,8 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
     let cli = Cli::from_arg_matches(&matches)?;
     Ok(match cli.command {
         Sub::Check(args) => {
-            let given = args.upstream.upstream.is_some()
-                || !args.command.is_empty()
-                || args.catalog.is_some();
-            let source = match given {
-                true => Some(source(
-                    "check",
-                    args.upstream,
-                    args.command,
-                    Some(args.catalog),
-                    &[],
-                )?),
+            let source = match args.catalog.given() {
+                true => Some(args.catalog.source("check")?),
                 false => None,
             };
             Command::Check {
@@ -446,7 +448,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
             })
         }
         Sub::Init(args) => Command::Init(InitOptions {
-            source: source("init", args.upstream, args.command, Some(args.catalog), &[])?,
+            source: args.catalog.source("init")?,
             out: args.out,
             tasks: args.tasks,
             update: args.update,

@@ -107,12 +107,8 @@ impl ToolSearch {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::entry;
     use super::*;
-    use serde_json::json;
-
-    fn entry(name: &str, description: &str) -> SearchEntry {
-        SearchEntry::from_tool(&json!({"name": name, "description": description})).unwrap()
-    }
 
     #[test]
     fn exact_names_come_first_then_bm25() {

@@ -116,23 +116,12 @@ impl FastmcpSearch {
         ranked.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
         ranked
     }
-
-    /// The first `limit` tools of [`rank`](Self::rank): what `search_tools` returns.
-    pub fn search(&self, query: &str, limit: usize) -> Vec<usize> {
-        let mut ranked = self.rank(query);
-        ranked.truncate(limit);
-        ranked
-    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::entry;
     use super::*;
-    use serde_json::json;
-
-    fn entry(name: &str, description: &str) -> SearchEntry {
-        SearchEntry::from_tool(&json!({"name": name, "description": description})).unwrap()
-    }
 
     #[test]
     fn words_are_folded_runs_of_two_letters_or_digits() {
@@ -155,7 +144,6 @@ mod tests {
         assert_eq!(search.rank("show my invoices"), [0, 1]);
         // `pay` and `pay_again` tie on `invoice` but `pay_again` is longer; `pay` first.
         assert_eq!(search.rank("pay invoice"), [2, 3, 1]);
-        assert_eq!(search.search("pay invoice", 1), [2]);
         assert!(search.rank("weather tomorrow").is_empty());
     }
 }

@@ -178,9 +178,14 @@ impl Index {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A tool of `name` and `description` as the searches read it.
+    pub(in crate::eval::search) fn entry(name: &str, description: &str) -> SearchEntry {
+        SearchEntry::from_tool(&json!({"name": name, "description": description})).unwrap()
+    }
 
     #[test]
     fn an_entry_keeps_what_any_search_reads_in_the_schemas_order() {
