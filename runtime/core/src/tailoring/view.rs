@@ -160,31 +160,38 @@ impl ToolView {
                 );
             }
             let own: Vec<&str> = own.iter().map(String::as_str).collect();
-            every_property(root, "", &own, &every.lookup(ctx));
+            let found = every.lookup(ctx);
+            if !matches!(found, Found::Uncovered) {
+                every_property(root, "", &own, found);
+            }
         }
         for (pointer, description) in places {
-            let Some(property) = schema_path::object_mut(root, &pointer) else {
-                continue;
-            };
-            match description.lookup(ctx) {
-                Found::Text(text) => {
-                    property.insert("description".into(), text.into());
-                }
-                Found::Nothing => {
-                    property.shift_remove("description");
-                }
-                Found::Uncovered => {}
+            if let Some(property) = schema_path::object_mut(root, &pointer) {
+                word(property, description.lookup(ctx));
             }
         }
         self.worded.keep(source, &found, tool.input_schema.clone());
     }
 }
 
+/// Puts what an argument's description answered in its `property`: a text, or no key.
+fn word(property: &mut Map<String, Value>, found: Found<'_>) {
+    match found {
+        Found::Text(text) => {
+            property.insert("description".into(), text.into());
+        }
+        Found::Nothing => {
+            property.shift_remove("description");
+        }
+        Found::Uncovered => {}
+    }
+}
+
 /// Words every described property below `value` (at JSON pointer `at`) with `found`, but
 /// those at `own` (worded by an entry of their own).
-fn every_property(value: &mut Map<String, Value>, at: &str, own: &[&str], found: &Found<'_>) {
+fn every_property(value: &mut Map<String, Value>, at: &str, own: &[&str], found: Found<'_>) {
     for (key, inner) in value.iter_mut() {
-        let here = format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"));
+        let here = format!("{at}/{}", schema_path::escape(key));
         match inner {
             Value::Object(object) => {
                 if key == "properties" {
@@ -192,19 +199,10 @@ fn every_property(value: &mut Map<String, Value>, at: &str, own: &[&str], found:
                         let Value::Object(property) = property else {
                             continue;
                         };
-                        let pointer =
-                            format!("{here}/{}", name.replace('~', "~0").replace('/', "~1"));
+                        let pointer = format!("{here}/{}", schema_path::escape(name));
                         if property.contains_key("description") && !own.contains(&pointer.as_str())
                         {
-                            match found {
-                                Found::Text(text) => {
-                                    property.insert("description".into(), (*text).into());
-                                }
-                                Found::Nothing => {
-                                    property.shift_remove("description");
-                                }
-                                Found::Uncovered => {}
-                            }
+                            word(property, found);
                         }
                         every_property(property, &pointer, own, found);
                     }
