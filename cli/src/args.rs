@@ -211,14 +211,7 @@ struct ProxyArgs {
     )]
     forward_authorization: bool,
     #[command(flatten)]
-    upstream: UpstreamArgs,
-    #[arg(
-        value_name = "COMMAND",
-        num_args = 1..,
-        last = true,
-        help = COMMAND_HELP
-    )]
-    command: Vec<String>,
+    server: ServerArgs,
 }
 
 /// `--upstream-sessions`.
@@ -311,10 +304,10 @@ struct CheckArgs {
     catalog: CatalogArgs,
 }
 
-/// Where `check` and `init` read the catalog: `--upstream URL`, `--catalog FILE` or
-/// `-- COMMAND ARGS…` (the last argument).
+/// A live server: `--upstream URL` (with its headers) or `-- COMMAND ARGS…` (the last
+/// argument).
 #[derive(Debug, Args)]
-struct CatalogArgs {
+struct ServerArgs {
     #[command(flatten)]
     upstream: UpstreamArgs,
     #[arg(
@@ -324,6 +317,13 @@ struct CatalogArgs {
         help = COMMAND_HELP
     )]
     command: Vec<String>,
+}
+
+/// Where `check` and `init` read the catalog: a live server, or `--catalog FILE`.
+#[derive(Debug, Args)]
+struct CatalogArgs {
+    #[command(flatten)]
+    server: ServerArgs,
     #[arg(long, value_name = "FILE", help = CATALOG_HELP)]
     catalog: Option<String>,
 }
@@ -331,12 +331,20 @@ struct CatalogArgs {
 impl CatalogArgs {
     /// Whether any source is given.
     fn given(&self) -> bool {
-        self.upstream.upstream.is_some() || !self.command.is_empty() || self.catalog.is_some()
+        let server = &self.server;
+        server.upstream.upstream.is_some() || !server.command.is_empty() || self.catalog.is_some()
     }
 
     /// The one source given, for the subcommand `name` (see [`source`]).
     fn source(self, name: &str) -> Result<Source, clap::Error> {
-        source(name, self.upstream, self.command, Some(self.catalog), &[])
+        let server = self.server;
+        source(
+            name,
+            server.upstream,
+            server.command,
+            Some(self.catalog),
+            &[],
+        )
     }
 }
 
@@ -404,7 +412,8 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
             }
         }
         Sub::Proxy(args) => {
-            let upstream = match source("proxy", args.upstream, args.command, None, &[])? {
+            let server = args.server;
+            let upstream = match source("proxy", server.upstream, server.command, None, &[])? {
                 Source::Upstream(upstream) => upstream,
                 Source::Catalog(_) => unreachable!("proxy takes no catalog"),
             };

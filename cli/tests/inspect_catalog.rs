@@ -110,13 +110,20 @@ fn a_catalog_that_is_not_one_is_refused() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("tailoring.toml: not JSON"));
 }
 
+/// A fresh folder of this test's own holding `catalog.json` and `tailoring.toml`.
+fn folder_with(name: &str, catalog: &serde_json::Value, tailoring: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcp-tailor-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
+    std::fs::write(dir.join("tailoring.toml"), tailoring).unwrap();
+    dir
+}
+
 /// `lint` of another server's catalog checks the server's own words for signatures only
 /// (its prose backticks values, result fields and names of its service: firecrawl-mcp's
 /// `status`, `changed`, `cron`), and a tailoring file's words for backticked names too.
 #[test]
 fn lint_reads_a_server_s_backticks_as_prose_and_the_file_s_as_arguments() {
-    let dir = std::env::temp_dir().join(format!("mcp-tailor-lint-own-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let catalog = serde_json::json!({"tools": [{
         "name": "monitor",
         "description": "Create a monitor. Its `status` turns `active` and each check \
@@ -124,13 +131,12 @@ fn lint_reads_a_server_s_backticks_as_prose_and_the_file_s_as_arguments() {
         "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}},
                         "additionalProperties": false}
     }]});
-    std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
-    std::fs::write(
-        dir.join("tailoring.toml"),
+    let dir = folder_with(
+        "lint-own",
+        &catalog,
         "[tools.monitor.description]\n\
          levels = [{ verbosity = \"0..=2\", text = \"Watch `url` every `interval`.\" }]\n",
-    )
-    .unwrap();
+    );
     let lint = |tailoring: bool| {
         let mut command = Command::new(env!("CARGO_BIN_EXE_mcp-tailor"));
         command.arg("inspect").current_dir(&dir);
@@ -164,20 +170,17 @@ fn lint_reads_a_server_s_backticks_as_prose_and_the_file_s_as_arguments() {
 /// upstream's to fix, not the file's: `lint` prints it as a note and exits 0.
 #[test]
 fn lint_notes_the_servers_own_schema_without_failing() {
-    let dir = std::env::temp_dir().join(format!("mcp-tailor-lint-schema-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let catalog = serde_json::json!({"tools": [{
         "name": "search",
         "description": "Search the index of every document for the words a user gives.",
         "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}}
     }]});
-    std::fs::write(dir.join("catalog.json"), catalog.to_string()).unwrap();
-    std::fs::write(
-        dir.join("tailoring.toml"),
+    let dir = folder_with(
+        "lint-schema",
+        &catalog,
         "[tools.search.description]\n\
          levels = [{ verbosity = \"0..=2\", text = \"Search by `query`.\" }]\n",
-    )
-    .unwrap();
+    );
     let output = Command::new(env!("CARGO_BIN_EXE_mcp-tailor"))
         .args([
             "inspect",
