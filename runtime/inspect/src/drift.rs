@@ -4,7 +4,7 @@
 //! and each tool it dropped; `init --update` tells an entry the user edited by its second
 //! half.
 
-use crate::init::{fingerprint, server_print};
+use crate::init::{drafted_prints, fingerprint};
 use mcp_tailor_core::{Diagnostic, Location, Tailoring};
 use rmcp::model::Tool;
 
@@ -23,7 +23,7 @@ pub fn drift(tailoring: &Tailoring, tools: &[Tool]) -> Vec<Diagnostic> {
         };
         drafted = true;
         if let Some(tool) = tools.iter().find(|t| t.name == name) {
-            let (print, now) = (server_print(print), fingerprint(tool));
+            let (print, now) = (drafted_prints(print).0, fingerprint(tool));
             if now != print {
                 out.push(warning(
                     at,

@@ -27,7 +27,7 @@ mod update;
 use super::{count_tokens, listing_json};
 use mcp_tailor_core::seam::schema_path;
 pub use prints::fingerprint;
-pub(crate) use prints::{entry_print, server_print};
+pub(crate) use prints::{drafted_prints, entry_print};
 use rmcp::model::{ListToolsResult, Tool};
 use serde_json::{Map, Value};
 use std::fmt::Write as _;

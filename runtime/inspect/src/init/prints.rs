@@ -41,9 +41,13 @@ pub(crate) fn entry_print(block: &str) -> String {
     short(hash)
 }
 
-/// The server's half of a `drafted_from` value (`SERVER/ENTRY`, or `SERVER` alone).
-pub(crate) fn server_print(drafted_from: &str) -> &str {
-    drafted_from.split('/').next().unwrap_or_default()
+/// A `drafted_from` value's two halves: the server's print, and the entry's (`None` in a
+/// value of the server's half alone, `SERVER`).
+pub(crate) fn drafted_prints(drafted_from: &str) -> (&str, Option<&str>) {
+    match drafted_from.split_once('/') {
+        Some((server, entry)) => (server, Some(entry)),
+        None => (drafted_from, None),
+    }
 }
 
 fn fingerprint_into(hash: &mut Sha256, tool: &Tool) {

@@ -3,7 +3,7 @@
 //! a tool the file lacks is drafted; an entry the user edited is kept byte for byte (and
 //! said, where its tool changed or went); everything else of the file stays as written.
 
-use super::prints::{entry_print, fingerprint, server_print};
+use super::prints::{drafted_prints, entry_print, fingerprint};
 use super::toml_text::key;
 use mcp_tailor_core::Tailoring;
 use rmcp::model::Tool;
@@ -24,6 +24,19 @@ pub struct Update {
 struct Entry {
     name: String,
     text: String,
+    /// Its `drafted_from` halves, where it has one: the server's print, the entry's.
+    recorded: Option<(String, Option<String>)>,
+}
+
+impl Entry {
+    /// Whether the entry differs from what `init` wrote (or no print says what that was).
+    fn edited(&self) -> bool {
+        let recorded = self
+            .recorded
+            .as_ref()
+            .and_then(|(_, entry)| entry.as_deref());
+        recorded != Some(entry_print(&self.text).as_str())
+    }
 }
 
 /// The file's text split into its preamble, each tool's entry (in file order) and what
@@ -58,9 +71,17 @@ fn entries(text: &str, file: &Tailoring) -> (String, Vec<Entry>, String) {
         let stop = (start + 1..end)
             .find(|&at| !own(lines[at]) && !lines[at].trim_start().starts_with("[["))
             .unwrap_or(end);
+        let recorded = file
+            .tool(name)
+            .and_then(|t| t.drafted_from())
+            .map(|(print, _)| {
+                let (server, entry) = drafted_prints(print);
+                (server.to_owned(), entry.map(str::to_owned))
+            });
         out.push(Entry {
             name: name.to_owned(),
             text: lines[start..stop].concat(),
+            recorded,
         });
         other.push_str(&lines[stop..end].concat());
     }
@@ -75,14 +96,6 @@ pub fn update(text: &str, file: &Tailoring, tools: &[Tool], fresh: &str) -> Upda
     let (preamble, kept, other) = entries(text, file);
     let mut blocks: Vec<String> = Vec::new();
     let mut done = Vec::new();
-    let edited = |entry: &Entry| {
-        let recorded = file
-            .tool(&entry.name)
-            .and_then(|t| t.drafted_from())
-            .and_then(|(print, _)| print.split_once('/'))
-            .map(|(_, entry_print)| entry_print);
-        recorded != Some(entry_print(&entry.text).as_str())
-    };
     for tool in tools {
         let name = tool.name.as_ref();
         let new = drafted.iter().find(|e| e.name == name);
@@ -93,19 +106,15 @@ pub fn update(text: &str, file: &Tailoring, tools: &[Tool], fresh: &str) -> Upda
             }
             continue;
         };
-        let recorded = file
-            .tool(name)
-            .and_then(|t| t.drafted_from())
-            .map(|(print, _)| server_print(print).to_owned());
         let now = fingerprint(tool);
         // An entry with no `drafted_from` is the user's own: it stays, and nothing is said.
-        let Some(recorded) = recorded else {
+        let Some((recorded, _)) = &old.recorded else {
             blocks.push(old.text.clone());
             continue;
         };
-        if recorded == now {
+        if *recorded == now {
             blocks.push(old.text.clone());
-        } else if edited(old) || new.is_none() {
+        } else if old.edited() || new.is_none() {
             blocks.push(old.text.clone());
             done.push(format!(
                 "kept {name} as you wrote it, though its own words changed (drafted from \
@@ -120,7 +129,7 @@ pub fn update(text: &str, file: &Tailoring, tools: &[Tool], fresh: &str) -> Upda
         if tools.iter().any(|t| t.name == old.name.as_str()) {
             continue;
         }
-        if edited(old) {
+        if old.edited() {
             blocks.push(old.text.clone());
             done.push(format!(
                 "kept {} as you wrote it, though the catalog no longer lists it",
