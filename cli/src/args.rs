@@ -5,6 +5,7 @@
 use crate::values::{listen_addr, seconds};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use mcp_tailor::gateway::{Upstream, UpstreamSessions};
+use mcp_tailor::inspect::init::Fit;
 use sources::{CATALOG_HELP, COMMAND_HELP, CatalogArgs, ServerArgs, UpstreamArgs, source};
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -31,6 +32,10 @@ pub(crate) struct InitOptions {
     pub(crate) tasks: Option<String>,
     /// `--update FILE`: the drafted file to bring up to date.
     pub(crate) update: Option<String>,
+    /// `--fit LEVELS=TOKENS`, each.
+    pub(crate) fits: Vec<Fit>,
+    /// The embedding model's folder: the check ranks with it too.
+    pub(crate) embedding_model: Option<String>,
 }
 
 /// Where `inspect` and `init` read the catalog from.
@@ -296,9 +301,27 @@ struct InitArgs {
     #[arg(
         long,
         value_name = "FILE",
-        help = "Keep in each tool's terse text the words a task of FILE finds it by"
+        help = "Check the draft with the tasks of FILE too, keeping the words each is found by"
     )]
     tasks: Option<String>,
+    #[arg(
+        long,
+        value_name = "LEVELS=TOKENS",
+        help = "Hold the tools/list of levels 0..=2, 3..=6 or 0..=6 to TOKENS (e.g. 0..=2=1500); repeatable",
+        long_help = "Draft LEVELS (0..=2, 3..=6 or 0..=6) so the whole tools/list a reader naming \
+                     no runner gets there costs at most TOKENS (o200k_base): the largest \
+                     per-text budgets that fit, then the check's added words while they fit. A \
+                     budget under the structure floor (names, types, required; no words) is an \
+                     error that names the floor. Repeatable, one per band."
+    )]
+    fit: Vec<Fit>,
+    #[arg(
+        long = "embedding-model",
+        value_name = "DIR",
+        env = "MCP_TAILOR_EMBEDDING",
+        help = "The `wordllama` wheel's package folder: the draft's check ranks with embeddings too"
+    )]
+    embedding_model: Option<String>,
     #[arg(
         long,
         value_name = "FILE",
@@ -393,6 +416,8 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
             out: args.out,
             tasks: args.tasks,
             update: args.update,
+            fits: args.fit,
+            embedding_model: args.embedding_model,
         }),
     })
 }

@@ -37,10 +37,16 @@ async fn init(options: &InitOptions) -> Result<(), String> {
         Source::Catalog(path) => path.clone(),
         Source::Upstream(upstream) => format!("`{upstream}`"),
     };
-    let draft = match &tasks {
-        Some(tasks) => init::draft_for_tasks(tools, &source, tasks),
-        None => init::draft(tools, &source),
-    };
+    let mut searches = mcp_tailor::inspect::eval::Search::lexical().to_vec();
+    if options.embedding_model.is_some() {
+        let names = ["embedding".to_owned()];
+        searches.extend(crate::reports::searches_named(
+            &names,
+            options.embedding_model.as_deref(),
+        )?);
+    }
+    let checking = init::Options::new(searches, tasks.as_ref(), options.fits.clone());
+    let draft = init::draft_checked(tools, &source, &checking).map_err(|e| e.to_string())?;
     if let Some(path) = &options.update {
         return update(
             path,
@@ -137,6 +143,7 @@ async fn summary(
         "structure (names, types, no words): {floor} tokens; the most any wording saves is {:.1}%",
         100.0 * (1.0 - floor as f64 / before[0].max(1) as f64)
     ));
+    out.push_str(&findability(&draft.findability));
     if !draft.kept_for_tasks.is_empty() {
         out.push_str(&format!(
             "\nterse texts keep task words for: {}",
@@ -144,4 +151,49 @@ async fn summary(
         ));
     }
     Ok(out)
+}
+
+/// Findability beside tokens, per band: how many queries each search finds in its top
+/// [`init::TOP`] — the server's own words made into queries, then the tasks file's.
+fn findability(bands: &[init::Findability]) -> String {
+    let Some(first) = bands.first() else {
+        return String::new();
+    };
+    let mut out = String::new();
+    for (asked, of) in [
+        ("queries made of the server's own words", &first.own),
+        ("tasks of --tasks", &first.tasks),
+    ] {
+        let Some(count) = of.first().map(|found| found.of) else {
+            continue;
+        };
+        out.push_str(&format!(
+            "\nfindability: {count} {asked}, found in the top {} (lost: found by the server's words, not by the level)\n{:<7}{:>7}",
+            init::TOP,
+            "levels",
+            "tokens"
+        ));
+        for found in of {
+            out.push_str(&format!("  {:>16}", found.search));
+        }
+        for band in bands {
+            out.push_str(&format!("\n{:<7}{:>7}", band.levels, band.tokens));
+            let row = if std::ptr::eq(of, &first.own) {
+                &band.own
+            } else {
+                &band.tasks
+            };
+            for found in row {
+                let lost = match found.lost {
+                    0 => String::new(),
+                    n => format!(" ({n} lost)"),
+                };
+                out.push_str(&format!(
+                    "  {:>16}",
+                    format!("{}/{}{lost}", found.found, found.of)
+                ));
+            }
+        }
+    }
+    out
 }

@@ -17,5 +17,5 @@ mod args;
 mod print;
 
 pub use args::{Report, Request, command, parse, request, subcommands, summary};
-pub(crate) use print::print;
 pub use print::{Printed, main, run, run_with};
+pub(crate) use print::{print, searches_named};

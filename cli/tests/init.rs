@@ -74,7 +74,7 @@ fn saving(table: &str, level: usize) -> f64 {
 
 #[test]
 fn the_draft_passes_check_and_makes_the_terse_levels_cheaper() {
-    for (server, floor) in [("filesystem", 25.0), ("github", 20.0)] {
+    for (server, floor) in [("filesystem", 8.0), ("github", 15.0)] {
         let (draft, table) = init(server, false);
         let checked = run(&["check", draft.to_str().unwrap()]);
         assert!(checked.status.success(), "{server}: {checked:?}");
@@ -91,6 +91,16 @@ fn the_draft_passes_check_and_makes_the_terse_levels_cheaper() {
         );
         assert!(
             table.contains("structure (names, types, no words)"),
+            "{table}"
+        );
+        // Findability beside tokens: the band's tokens are the cost table's.
+        let band = table
+            .lines()
+            .find(|line| line.starts_with("0..=2 "))
+            .unwrap_or_else(|| panic!("{table}"));
+        assert_eq!(
+            band.split_whitespace().nth(1),
+            Some(column(&table, 0, 2)),
             "{table}"
         );
         // Deterministic: the same catalog drafts the same file.
@@ -116,8 +126,16 @@ fn every_described_argument_is_drafted_by_its_path() {
         "{text}"
     );
     assert!(!text.contains("arguments.\"comments[].path\""), "{text}");
-    assert!(text.contains("text = \"Default: 30, max: 100\""), "{text}");
-    assert!(table.contains("82 arguments"), "{table}");
+    // (A fact the first draft keeps: the check may step its argument up to its own words.)
+    let first = out_file("github-first");
+    drafts::first_draft(&fixture("server-github.json"), &first);
+    let first_text = std::fs::read_to_string(&first).unwrap();
+    assert!(
+        first_text.contains("text = \"Default: 30, max: 100\""),
+        "{first_text}"
+    );
+    std::fs::remove_file(&first).unwrap();
+    assert!(table.contains("71 arguments"), "{table}");
     // A level 0 reader of the upstream through this file reads no argument description;
     // level 9 reads the server's own.
     let catalog = fixture("server-github.json");
@@ -167,10 +185,7 @@ fn with_tasks_the_draft_loses_no_task() {
         );
         let text = std::fs::read_to_string(&draft).unwrap();
         if server == "filesystem" {
-            assert!(
-                text.contains("keep words a task of the tasks file finds it by"),
-                "{text}"
-            );
+            assert!(text.contains("keep words a search finds it by"), "{text}");
         }
         std::fs::remove_file(&draft).unwrap();
     }
@@ -196,7 +211,8 @@ fn one_tool_is_counted_as_one() {
         "name": "think",
         "description": "Think one step further about a problem.",
         "inputSchema": {"type": "object", "properties": {
-            "thought": {"type": "string", "description": "The step, in a sentence or two."}
+            "thought": {"type": "string", "description": "The next step of the problem, one \
+                sentence. Longer thoughts are split by the client into several steps."}
         }}
     }]});
     std::fs::write(&catalog, one.to_string()).unwrap();
@@ -267,3 +283,36 @@ fn the_cost_table_counts_the_listing_as_served() {
 
 #[path = "init/drafts.rs"]
 mod drafts;
+
+/// `--fit` holds a band's `tools/list` to a budget, or names the structure floor under it.
+#[test]
+fn fit_holds_the_terse_levels_to_a_budget_or_names_the_floor() {
+    let catalog = fixture("server-filesystem.json");
+    let catalog = catalog.to_str().unwrap();
+    let out = out_file("filesystem-fit");
+    let fitted = run(&[
+        "init",
+        "--catalog",
+        catalog,
+        "--out",
+        out.to_str().unwrap(),
+        "--fit",
+        "0..=2=2000",
+    ]);
+    assert!(fitted.status.success(), "{fitted:?}");
+    let table = String::from_utf8_lossy(&fitted.stderr);
+    let tokens: usize = column(&table, 0, 2).parse().unwrap();
+    assert!(tokens <= 2000, "{table}");
+    assert!(run(&["check", out.to_str().unwrap()]).status.success());
+    std::fs::remove_file(&out).unwrap();
+    let under = run(&["init", "--catalog", catalog, "--fit", "0..=2=1000"]);
+    assert_eq!(under.status.code(), Some(1), "{under:?}");
+    assert!(
+        String::from_utf8_lossy(&under.stderr)
+            .contains("structure alone (names, types, `required`, no words) costs 1842 tokens"),
+        "{under:?}"
+    );
+    let split = run(&["init", "--catalog", catalog, "--fit", "0..=3=2000"]);
+    assert_eq!(split.status.code(), Some(2), "{split:?}");
+    assert!(String::from_utf8_lossy(&split.stderr).contains("0..=2, 3..=6 or 0..=6"));
+}

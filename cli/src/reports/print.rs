@@ -176,7 +176,10 @@ pub async fn run_with<H: ServerHandler + Clone>(
 
 /// The searches `names` names; the embedding model loaded from `model` where one is
 /// named.
-fn searches_named(names: &[String], model: Option<&str>) -> Result<Vec<eval::Search>, String> {
+pub(crate) fn searches_named(
+    names: &[String],
+    model: Option<&str>,
+) -> Result<Vec<eval::Search>, String> {
     names
         .iter()
         .map(|name| match name.as_str() {

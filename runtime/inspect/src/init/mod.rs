@@ -13,26 +13,33 @@
 //! (allowed values, formats, units, ranges, a default the schema does not state; quoted
 //! values and numbers count too), then that part within [`FACT_TOKENS`] (or
 //! [`ARGUMENT_TOKENS`] where no fact fits fewer whole; never more than 3..=6 reads) — and 3..=6 its first sentence and the sentences after it that state facts, within [`ARGUMENT_TOKENS`]. A wording no shorter than the server's is left out.
+//!
+//! Then every draft checks itself ([`draft_checked`], `check.rs`): queries made of the
+//! server's own clauses are ranked against each band by every search, and a band that
+//! loses one steps up its ladder toward the server's words. What tells a tool apart
+//! (`sharpen.rs`) gives the ladder its first rungs; `--fit` (`fit.rs`) sets the budgets.
 
 mod asides;
+mod check;
 mod clip;
 mod facts;
+mod fit;
 mod plain;
 mod prints;
 mod shared;
-mod tasks;
+mod sharpen;
 mod toml_text;
 mod update;
 
 use super::{count_tokens, listing_json};
+pub use check::{Findability, Found, Options, TOP, draft_checked};
+pub use fit::{Fit, FitError};
 use mcp_tailor_core::seam::schema_path;
 pub use prints::fingerprint;
 pub(crate) use prints::{drafted_prints, entry_print};
 use rmcp::model::{ListToolsResult, Tool};
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
-use tasks::Level;
-pub use tasks::draft_for_tasks;
 use toml_text::{key, string};
 pub use update::{Update, update};
 
@@ -45,6 +52,49 @@ pub const ARGUMENT_TOKENS: usize = 24;
 /// The token budget of the facts an argument's description keeps at 0..=2.
 pub const FACT_TOKENS: usize = 12;
 
+/// The token budgets a draft words its texts within; 0 says nothing (`false`) at that
+/// band, the tools' titles too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budgets {
+    /// A tool's description at 0..=2 ([`TERSE_TOKENS`]).
+    pub terse: usize,
+    /// A tool's description at 3..=6 ([`MIDDLE_TOKENS`]).
+    pub middle: usize,
+    /// The facts an argument's description keeps at 0..=2 ([`FACT_TOKENS`]).
+    pub facts: usize,
+    /// An argument's description at 3..=6 ([`ARGUMENT_TOKENS`]).
+    pub argument: usize,
+}
+
+impl Budgets {
+    /// The budgets `init` drafts with unless `--fit` says otherwise.
+    pub const DEFAULT: Budgets = Budgets {
+        terse: TERSE_TOKENS,
+        middle: MIDDLE_TOKENS,
+        facts: FACT_TOKENS,
+        argument: ARGUMENT_TOKENS,
+    };
+}
+
+/// A drafted band of levels of a tool.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Level {
+    /// 0..=2.
+    Terse = 0,
+    /// 3..=6.
+    Middle = 1,
+}
+
+impl Level {
+    /// The level a reader of this band names (its first).
+    pub(crate) fn verbosity(self) -> u8 {
+        match self {
+            Level::Terse => 0,
+            Level::Middle => 3,
+        }
+    }
+}
+
 /// A drafted tailoring file.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
@@ -55,47 +105,68 @@ pub struct Draft {
     pub tools: usize,
     /// The arguments it words.
     pub arguments: usize,
-    /// The tools whose drafted levels keep words of a task they would have lost, or are
-    /// left to the server's words for it (`--tasks`).
+    /// The tools whose drafted levels keep words of a task they would have lost
+    /// (`--tasks`).
     pub kept_for_tasks: Vec<String>,
+    /// What the server's own words and each drafted band cost and find
+    /// ([`draft_checked`]; empty for [`draft`]).
+    pub findability: Vec<Findability>,
+}
+
+impl Default for Budgets {
+    fn default() -> Budgets {
+        Budgets::DEFAULT
+    }
 }
 
 /// One tool's drafted wording: its description's terse and middle texts (`None`: leave
 /// the server's), and each described argument's (its path; `None` at 0..=2 says nothing).
+#[derive(Clone)]
 struct ToolDraft {
     name: String,
     /// The fingerprint of the server's own words ([`fingerprint`]).
     print: String,
     /// The server's own description, as one line of plain text.
     own: String,
-    /// The tool has a title (for people; left out at 0..=2).
-    titled: bool,
+    /// The levels its title is left out at (for people: a terse reader does without it);
+    /// `None`: it has none.
+    untitled: Option<&'static str>,
     own_tokens: usize,
+    /// The terse and middle texts (`None`: the server's words; empty: nothing).
     terse: Option<String>,
     middle: Option<String>,
+    /// The next wordings up from each ([`sharpen`]), shortest first: each holds more of
+    /// what tells the tool apart.
+    more: [Vec<String>; 2],
+    /// How far up its ladder each level stands ([`ToolDraft::ladder`]): a check steps a
+    /// level up where a search loses the tool.
+    step: [usize; 2],
     /// Words a task finds the tool by, kept in its drafted levels.
     kept: Vec<String>,
-    /// The levels left to the server's own words, since a task finds the tool only by them.
-    left: Vec<Level>,
     arguments: Vec<ArgumentDraft>,
 }
 
+#[derive(Clone)]
 struct ArgumentDraft {
     path: String,
     own: String,
+    /// Its facts at 0..=2 (`None`: nothing).
     terse: Option<String>,
+    /// Its text at 3..=6 (`None`: the server's words; empty: nothing).
     middle: Option<String>,
+    /// How far up its ladder each level stands ([`ArgumentDraft::ladder`]).
+    step: [usize; 2],
 }
 
 /// Drafts a tailoring file for `tools`, naming `source` (a command, URL or file) in its
-/// header.
+/// header: the first wording of each level, unchecked ([`draft_checked`] checks it).
 pub fn draft(tools: &[Tool], source: &str) -> Draft {
-    render(&tool_drafts(tools), source)
+    render(&tool_drafts(tools, &Budgets::DEFAULT), source, &[])
 }
 
-/// Every tool's draft, terse texts without the context every tool repeats
-/// ([`shared`]).
-fn tool_drafts(tools: &[Tool]) -> Vec<ToolDraft> {
+/// Every tool's draft within `budgets`, terse texts without the context every tool
+/// repeats ([`shared`]), sharpened by what tells each tool apart ([`sharpen`]).
+fn tool_drafts(tools: &[Tool], budgets: &Budgets) -> Vec<ToolDraft> {
     let paragraphs: Vec<Vec<String>> = tools
         .iter()
         .map(|tool| plain::paragraphs(tool.description.as_deref().unwrap_or_default()))
@@ -105,46 +176,49 @@ fn tool_drafts(tools: &[Tool]) -> Vec<ToolDraft> {
         .iter()
         .zip(&paragraphs)
         .zip(leads)
-        .map(|((tool, own), lead)| tool_draft(tool, own, lead))
+        .map(|((tool, own), lead)| tool_draft(tool, own, lead, budgets))
         .collect();
     shared::heads(&mut drafts);
     shared::tails(&mut drafts);
+    sharpen::sharpen(&mut drafts, &paragraphs, &own_terms(tools), budgets);
     drafts
 }
 
-/// The structure floor: `tools/list` with every title and description (the tools' and the
-/// arguments') left out — what no wording can save.
-pub fn structure_tokens(tools: &[Tool]) -> usize {
-    let bare: Vec<Tool> = tools
+/// Each tool's own terms ([`sharpen::OwnTerms`]) among `tools`: of its title, description
+/// and arguments' descriptions.
+fn own_terms(tools: &[Tool]) -> sharpen::OwnTerms {
+    let texts: Vec<(&str, String)> = tools
         .iter()
         .map(|tool| {
-            let mut tool = tool.clone();
-            tool.title = None;
-            tool.description = None;
-            if let Some(annotations) = &mut tool.annotations {
-                annotations.title = None;
+            let title = tool.title.as_deref().unwrap_or_default();
+            let mut own = format!(
+                "{title} {}",
+                tool.description.as_deref().unwrap_or_default()
+            );
+            let mut arguments = Vec::new();
+            described(&tool.input_schema, &tool.input_schema, "", &mut arguments);
+            for (_, text, _) in arguments {
+                own = format!("{own}\n\n{text}");
             }
-            let schema = std::sync::Arc::make_mut(&mut tool.input_schema);
-            strip_descriptions(schema);
-            tool
+            (tool.name.as_ref(), plain::plain(&own))
         })
         .collect();
-    count_tokens(&listing(&bare))
+    sharpen::OwnTerms::new(&texts)
 }
 
-fn strip_descriptions(object: &mut Map<String, Value>) {
-    object.shift_remove("description");
-    object.shift_remove("title");
-    for value in object.values_mut() {
-        match value {
-            Value::Object(inner) => strip_descriptions(inner),
-            Value::Array(items) => items
-                .iter_mut()
-                .filter_map(Value::as_object_mut)
-                .for_each(strip_descriptions),
-            _ => {}
-        }
-    }
+/// The structure floor: `tools/list` with every title and description a tailoring file
+/// reaches (the tools', and the arguments' `init` drafts) left out — what no wording can
+/// save. (Words the file cannot reach, such as a schema's property titles, stay.)
+pub fn structure_tokens(tools: &[Tool]) -> usize {
+    let nothing = Budgets {
+        terse: 0,
+        middle: 0,
+        facts: 0,
+        argument: 0,
+    };
+    let text = render(&tool_drafts(tools, &nothing), "", &[]).text;
+    let tailoring = mcp_tailor_core::Tailoring::from_toml_str(&text).unwrap_or_default();
+    check::band_tokens(tools, &tailoring, 0)
 }
 
 /// The `tools/list` result of `tools` as written: each as its server wrote it where the
@@ -159,23 +233,25 @@ fn listing(tools: &[Tool]) -> String {
 /// One tool's draft, its terse and middle texts from its paragraph `lead` (of
 /// `paragraphs`, [`plain::paragraphs`], never empty): the middle keeps those before it
 /// where all fit.
-fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize) -> ToolDraft {
+fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize, budgets: &Budgets) -> ToolDraft {
     let own = tool.description.as_deref().unwrap_or_default();
     let own_tokens = count_tokens(own);
-    let shorter = |text: String| {
-        (!text.is_empty() && count_tokens(&text) < own_tokens && !same_words(&text, own))
-            .then_some(text)
+    // A budget of 0 says nothing; a described tool's nothing is still drafted.
+    let shorter = |text: String, budget: usize| match budget {
+        0 => (!own.trim().is_empty()).then(String::new),
+        _ => (!text.is_empty() && count_tokens(&text) < own_tokens && !same_words(&text, own))
+            .then_some(text),
     };
     let paragraph = paragraphs[lead].as_str();
-    let terse = shorter(clip::terse(paragraph, TERSE_TOKENS));
+    let terse = shorter(clip::terse(paragraph, budgets.terse), budgets.terse);
     let with_before = paragraphs[..=lead].join(" ");
-    let middle_text = match count_tokens(&with_before) <= MIDDLE_TOKENS {
+    let middle_text = match count_tokens(&with_before) <= budgets.middle {
         true => with_before.as_str(),
         false => paragraph,
     };
     // (The same as the terse text, it is still drafted: a level the file leaves out reads
     // the server's own words, all of them.)
-    let middle = shorter(clip::middle(middle_text, MIDDLE_TOKENS));
+    let middle = shorter(clip::middle(middle_text, budgets.middle), budgets.middle);
     let mut arguments = Vec::new();
     described(&tool.input_schema, &tool.input_schema, "", &mut arguments);
     let arguments = arguments
@@ -184,8 +260,13 @@ fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize) -> ToolDraft {
             let tokens = count_tokens(&own);
             // A fact too long for its budget gets the middle one, not dropped (Slack's
             // `thread_ts`: "…in the format '1234567890.123456'").
-            let facts = facts::whole_facts(&own, &schema, FACT_TOKENS)
-                .or_else(|| facts::facts(&own, &schema, ARGUMENT_TOKENS))
+            let facts = (budgets.facts > 0)
+                .then(|| {
+                    facts::whole_facts(&own, &schema, budgets.facts).or_else(|| {
+                        facts::facts(&own, &schema, budgets.argument.max(budgets.facts))
+                    })
+                })
+                .flatten()
                 // No longer than the server's words, nor all of them said another way
                 // (`Show logs since absolute time; RFC3339`): all of them are facts then.
                 .map(|t| {
@@ -196,9 +277,16 @@ fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize) -> ToolDraft {
                     }
                 });
             // Facts (values, formats, units, ranges, defaults) stay at every level.
-            let middle = facts::argument_sentence(&own, &schema, facts.as_deref(), ARGUMENT_TOKENS);
-            let middle = Some(middle)
-                .filter(|m| m.len() > 1 && count_tokens(m) < tokens && !same_words(m, &own));
+            let middle = match budgets.argument {
+                0 => Some(String::new()),
+                budget => Some(facts::argument_sentence(
+                    &own,
+                    &schema,
+                    facts.as_deref(),
+                    budget,
+                ))
+                .filter(|m| m.len() > 1 && count_tokens(m) < tokens && !same_words(m, &own)),
+            };
             let terse = facts.map(|t| match &middle {
                 Some(m) if count_tokens(m) < count_tokens(&t) => m.clone(),
                 _ => t,
@@ -210,6 +298,7 @@ fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize) -> ToolDraft {
                 own,
                 terse,
                 middle,
+                step: [0, 0],
             })
         })
         .collect();
@@ -218,18 +307,23 @@ fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize) -> ToolDraft {
         print: fingerprint(tool),
         own: paragraph.to_owned(),
         // A title in `annotations.title` is a title too: clients show it where `title` is absent.
-        titled: [
+        untitled: [
             tool.title.as_deref(),
             tool.annotations.as_ref().and_then(|a| a.title.as_deref()),
         ]
         .into_iter()
         .flatten()
-        .any(|t| !t.trim().is_empty()),
+        .any(|t| !t.trim().is_empty())
+        .then_some(match budgets.middle {
+            0 => "0..=6",
+            _ => "0..=2",
+        }),
         own_tokens,
         terse,
         middle,
+        more: [Vec::new(), Vec::new()],
+        step: [0, 0],
         kept: Vec::new(),
-        left: Vec::new(),
         arguments,
     }
 }
@@ -315,8 +409,8 @@ fn branches(
     }
 }
 
-/// The file's text.
-fn render(drafts: &[ToolDraft], source: &str) -> Draft {
+/// The file's text, `notes` added to its header (a line each).
+fn render(drafts: &[ToolDraft], source: &str, notes: &[String]) -> Draft {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -332,19 +426,22 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
         drafts.len(),
         if drafts.len() == 1 { "" } else { "s" }
     );
+    for note in notes {
+        let _ = writeln!(out, "# {note}");
+    }
     let (mut tools, mut arguments, mut kept_for_tasks) = (0, 0, Vec::new());
     for draft in drafts {
-        let left = |level| draft.left.contains(&level);
-        let terse = (!left(Level::Terse))
-            .then(|| draft.text(Level::Terse))
-            .flatten();
-        let middle = (!left(Level::Middle))
-            .then(|| draft.text(Level::Middle))
-            .flatten();
+        let left = |level| draft.left(level);
+        let terse = draft.text(Level::Terse);
+        let middle = draft.text(Level::Middle);
         let tool = key(&draft.name);
         let start = out.len();
         // Every described argument is drafted (at 0..=2 it says nothing, or its facts).
-        if terse.is_none() && middle.is_none() && draft.arguments.is_empty() && !draft.titled {
+        if terse.is_none()
+            && middle.is_none()
+            && draft.arguments.is_empty()
+            && draft.untitled.is_none()
+        {
             let _ = writeln!(
                 out,
                 "\n# {}: nothing shorter to draft; its own words at every level.\n\
@@ -360,13 +457,11 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
             "\n# {}: its own description is {} tokens.\n[tools.{tool}]\ndrafted_from = \"{}/{ENTRY}\"",
             draft.name, draft.own_tokens, draft.print
         );
-        if !draft.kept.is_empty() || !draft.left.is_empty() {
-            kept_for_tasks.push(draft.name.clone());
-        }
         if !draft.kept.is_empty() {
+            kept_for_tasks.push(draft.name.clone());
             let _ = writeln!(
                 out,
-                "# Its drafted levels keep words a task of the tasks file finds it by: {}.",
+                "# Its drafted levels keep words a search finds it by: {}.",
                 draft.kept.join(", ")
             );
         }
@@ -374,15 +469,20 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
             if left(level) {
                 let _ = writeln!(
                     out,
-                    "# Levels {levels} are left to the server's own words: a task of the tasks file finds it only by them."
+                    "# Levels {levels} are left to the server's own words: a search finds it only by them."
+                );
+            } else if draft.step[level as usize] > 0 {
+                let _ = writeln!(
+                    out,
+                    "# Levels {levels} say more than first drafted: a search lost it with less."
                 );
             }
         }
-        if draft.titled {
+        if let Some(levels) = draft.untitled {
             let _ = writeln!(
                 out,
                 "# Its title is for people: a terse reader does without it.\n\
-                 [tools.{tool}.title]\nlevels = [{{ verbosity = \"0..=2\", text = false }}]"
+                 [tools.{tool}.title]\nlevels = [{{ verbosity = \"{levels}\", text = false }}]"
             );
         }
         let mut entries = Vec::new();
@@ -391,13 +491,13 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
             let levels = if same { "0..=6" } else { "0..=2" };
             entries.push(format!(
                 "  {{ verbosity = \"{levels}\", text = {} }},",
-                string(terse)
+                said(terse)
             ));
         }
         if let Some(middle) = middle.as_ref().filter(|_| !same) {
             entries.push(format!(
                 "  {{ verbosity = \"3..=6\", text = {} }},",
-                string(middle)
+                said(middle)
             ));
         }
         if !entries.is_empty() {
@@ -407,21 +507,24 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
                 entries.join("\n")
             );
         }
+        // A level left to the server's words reads its arguments' own words too.
         for argument in &draft.arguments {
-            arguments += 1;
-            let terse = match &argument.terse {
-                Some(facts) => string(facts),
-                None => "false".to_owned(),
-            };
-            let same = argument.terse.is_some() && argument.terse == argument.middle;
-            let upto = if same { "0..=6" } else { "0..=2" };
-            let mut levels = vec![format!("{{ verbosity = \"{upto}\", text = {terse} }}")];
-            if let Some(middle) = argument.middle.as_ref().filter(|_| !same) {
-                levels.push(format!(
-                    "{{ verbosity = \"3..=6\", text = {} }}",
-                    string(middle)
-                ));
+            let [terse, middle] = [Level::Terse, Level::Middle]
+                .map(|level| argument.text(level).filter(|_| !left(level)));
+            let levels: Vec<String> = match (terse, middle) {
+                (Some(terse), Some(middle)) if terse == middle => vec![("0..=6", terse)],
+                _ => [("0..=2", terse), ("3..=6", middle)]
+                    .into_iter()
+                    .filter_map(|(levels, text)| Some((levels, text?)))
+                    .collect(),
             }
+            .into_iter()
+            .map(|(levels, text)| format!("{{ verbosity = \"{levels}\", text = {} }}", said(text)))
+            .collect();
+            if levels.is_empty() {
+                continue;
+            }
+            arguments += 1;
             let _ = writeln!(
                 out,
                 "\n# {}: {}\n[tools.{tool}.arguments.{}]\ndescription = {{ levels = [{}] }}",
@@ -438,6 +541,15 @@ fn render(drafts: &[ToolDraft], source: &str) -> Draft {
         tools,
         arguments,
         kept_for_tasks,
+        findability: Vec::new(),
+    }
+}
+
+/// A drafted text as a TOML value: a string, or `false` where it says nothing.
+fn said(text: &str) -> String {
+    match text.is_empty() {
+        true => "false".to_owned(),
+        false => string(text),
     }
 }
 

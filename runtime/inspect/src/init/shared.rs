@@ -5,7 +5,7 @@
 use super::ToolDraft;
 
 /// How many tools of `count` must share a text for it to tell none apart.
-fn enough(count: usize) -> usize {
+pub(super) fn enough(count: usize) -> usize {
     3.max(count.div_ceil(4))
 }
 

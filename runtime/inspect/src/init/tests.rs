@@ -2,7 +2,7 @@ use super::*;
 
 /// One tool's draft, as `draft` makes it among no others.
 fn tool_draft(tool: &Tool) -> ToolDraft {
-    tool_drafts(std::slice::from_ref(tool)).remove(0)
+    tool_drafts(std::slice::from_ref(tool), &Budgets::DEFAULT).remove(0)
 }
 
 fn tool(description: &str, argument: &str) -> Tool {
@@ -77,7 +77,10 @@ fn a_label_every_tool_begins_with_is_cut_from_the_terse_texts() {
             "Slack: Post a message to a channel of the workspace, as the bot user.",
         ),
     ];
-    let terse: Vec<Option<String>> = tool_drafts(&tools).into_iter().map(|d| d.terse).collect();
+    let terse: Vec<Option<String>> = tool_drafts(&tools, &Budgets::DEFAULT)
+        .into_iter()
+        .map(|d| d.terse)
+        .collect();
     assert_eq!(
         terse[..4],
         [
@@ -183,7 +186,7 @@ fn a_first_paragraph_many_tools_share_does_not_lead() {
         })
         .collect();
     tools.push(tool("Lists objects of a type.\n\nPaginated.", "Max 10."));
-    let drafts = tool_drafts(&tools);
+    let drafts = tool_drafts(&tools, &Budgets::DEFAULT);
     for (draft, purpose) in drafts.iter().zip(purposes) {
         assert_eq!(draft.terse.as_deref(), Some(purpose));
         // The middle level keeps the warning where both fit.
@@ -194,7 +197,7 @@ fn a_first_paragraph_many_tools_share_does_not_lead() {
     // A first paragraph of its own leads.
     assert_eq!(drafts[3].own, "Lists objects of a type.");
     // Two tools sharing one are not enough.
-    let drafts = tool_drafts(&tools[1..]);
+    let drafts = tool_drafts(&tools[1..], &Budgets::DEFAULT);
     assert_eq!(
         drafts[0].terse.as_deref(),
         Some("Data Modification Warning: This tool modifies HubSpot data.")
@@ -213,12 +216,51 @@ fn a_comment_keeps_the_servers_markup_on_one_line() {
 fn a_title_in_the_annotations_is_left_out_at_the_terse_levels_too() {
     let mut titled = tool("Search the notes by their words.", "How many.");
     titled.annotations = Some(rmcp::model::ToolAnnotations::new().read_only(true));
-    assert!(!tool_draft(&titled).titled);
+    assert!(tool_draft(&titled).untitled.is_none());
     titled.annotations.as_mut().unwrap().title = Some("Search notes".into());
-    assert!(tool_draft(&titled).titled);
+    assert!(tool_draft(&titled).untitled.is_some());
     let text = draft(&[titled], "test").text;
     assert!(
         text.contains("[tools.search.title]\nlevels = [{ verbosity = \"0..=2\", text = false }]"),
         "{text}"
     );
+}
+
+#[test]
+fn a_terse_text_with_nothing_of_its_own_says_more_of_its_own_words() {
+    let path = format!(
+        "{}/../../cli/tests/init/server-filesystem.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let tools = crate::read_catalog(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let drafts = tool_drafts(&tools, &Budgets::DEFAULT);
+    let media = drafts.iter().find(|d| d.name == "read_media_file").unwrap();
+    // "Read a file." alone would read as every reading tool: its first sentence whole
+    // says what sets it apart; the next sentence is one step up.
+    assert_eq!(
+        media.terse.as_deref(),
+        Some("Read a file and return it as a base64-encoded content block with its MIME type.")
+    );
+    assert!(
+        media.more[0][0].contains("Image and audio files"),
+        "{:?}",
+        media.more
+    );
+}
+
+#[test]
+fn the_middle_text_keeps_what_a_reader_must_not_do() {
+    let own = "Query the documentation index of a library and return the passages that match \
+               best, ranked by relevance, with their sources and the versions they cover, so \
+               that the answer can cite them. Results come from the library's own docs.\n\n\
+               The index is rebuilt every night from the upstream repositories, and a page \
+               that changed since then may be stale or missing until the next rebuild runs.\n\n\
+               Do not call this tool more than 3 times per question.";
+    let drafted = tool_draft(&tool(own, ""));
+    let middle = drafted.middle.expect("a middle text");
+    assert!(
+        middle.ends_with("Do not call this tool more than 3 times per question."),
+        "{middle}"
+    );
+    assert!(!middle.contains("rebuilt every night"), "{middle}");
 }

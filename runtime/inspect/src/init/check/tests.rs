@@ -1,0 +1,94 @@
+use super::*;
+
+/// A catalog captured in `cli/tests/init`.
+fn catalog(name: &str) -> Vec<Tool> {
+    let path = format!("{}/../../cli/tests/init/{name}", env!("CARGO_MANIFEST_DIR"));
+    crate::read_catalog(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn lost(checker: &Checker<'_>, drafts: &[ToolDraft], level: Level) -> Vec<Vec<usize>> {
+    checker.lost(&parsed(drafts, "test", &[]).unwrap(), level)
+}
+
+#[test]
+fn a_checked_level_loses_a_query_only_at_the_top_of_its_ladder() {
+    for name in ["server-filesystem.json", "server-github.json"] {
+        let tools = catalog(name);
+        let checker = Checker::new(&tools, Search::lexical().to_vec(), None);
+        let first = tool_drafts(&tools, &Budgets::DEFAULT);
+        let mut drafts = first.clone();
+        checker.check(&mut drafts, "test", &[], [None, None]);
+        for level in [Level::Terse, Level::Middle] {
+            let before: usize = lost(&checker, &first, level).iter().map(Vec::len).sum();
+            let after = lost(&checker, &drafts, level);
+            let left: usize = after.iter().map(Vec::len).sum();
+            assert!(
+                left < before,
+                "{name} {level:?}: {before} lost, then {left}"
+            );
+            for (tool, queries) in after.iter().enumerate() {
+                for &query in queries {
+                    let mut draft = drafts[tool].clone();
+                    let path = checker.queries[query].argument.as_deref();
+                    let stepped = match path {
+                        Some(path) => draft
+                            .arguments
+                            .iter_mut()
+                            .find(|a| a.path == path)
+                            .is_some_and(|a| a.step_up(level)),
+                        None => draft.step_up(level),
+                    };
+                    let text = &checker.queries[query].text;
+                    assert!(!stepped, "{name} {level:?}: `{text}` lost below the top");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_query_without_its_tools_own_terms_is_not_asked() {
+    let tools = catalog("server-filesystem.json");
+    let checker = Checker::new(&tools, Search::lexical().to_vec(), None);
+    // Said by most tools: it tells none apart.
+    assert!(
+        !checker
+            .queries
+            .iter()
+            .any(|q| q.text == "Only works within allowed directories")
+    );
+    // An argument's clause is asked, and names its argument.
+    let head = checker
+        .queries
+        .iter()
+        .find(|q| q.argument.as_deref() == Some("head") && tools[q.tool].name == "read_text_file")
+        .expect("a query of `head`");
+    assert!(head.text.contains("first N lines"), "{}", head.text);
+}
+
+#[test]
+fn a_fit_holds_its_band_to_the_budget_or_names_the_floor() {
+    let tools = catalog("server-filesystem.json");
+    let fit = |text: &str| Options::new(Vec::new(), None, vec![text.parse().unwrap()]);
+    for (levels, budget, band) in [("0..=2", 2000, 1), ("3..=6", 2200, 2), ("0..=2", 1900, 1)] {
+        let draft = draft_checked(&tools, "test", &fit(&format!("{levels}={budget}"))).unwrap();
+        let tokens = draft.findability[band].tokens;
+        assert!(tokens <= budget, "{levels}={budget}: {tokens}");
+        assert!(
+            draft.text.contains(&format!("--fit {levels}={budget}")),
+            "{}",
+            draft.text
+        );
+        Tailoring::from_toml_str(&draft.text).unwrap();
+    }
+    let floor = draft_checked(&tools, "test", &fit("0..=6=1000")).unwrap_err();
+    assert_eq!(
+        floor,
+        FitError::Floor {
+            levels: "0..=2",
+            tokens: 1000,
+            floor: super::super::structure_tokens(&tools),
+        }
+    );
+    assert!(floor.to_string().contains("costs 1842 tokens"), "{floor}");
+}
