@@ -309,19 +309,15 @@ struct InitArgs {
         value_name = "LEVELS=TOKENS",
         help = "Hold the tools/list of levels 0..=2, 3..=6 or 0..=6 to TOKENS (e.g. 0..=2=1500); repeatable",
         long_help = "Draft LEVELS (0..=2, 3..=6 or 0..=6) so the whole tools/list a reader naming \
-                     no runner gets there costs at most TOKENS (o200k_base): the largest \
-                     per-text budgets that fit, then the check's added words while they fit. A \
+                     no runner gets there costs at most TOKENS (o200k_base): of the per-text \
+                     budgets whose draft fits, the one whose checked draft loses fewest \
+                     queries; the check's steps stop at TOKENS. A \
                      budget under the structure floor (names, types, required; no words) is an \
                      error that names the floor. Repeatable, one per band."
     )]
     fit: Vec<Fit>,
-    #[arg(
-        long = "embedding-model",
-        value_name = "DIR",
-        env = "MCP_TAILOR_EMBEDDING",
-        help = "The `wordllama` wheel's package folder: the draft's check ranks with embeddings too"
-    )]
-    embedding_model: Option<String>,
+    #[command(flatten)]
+    embedding: crate::reports::EmbeddingArgs,
     #[arg(
         long,
         value_name = "FILE",
@@ -417,7 +413,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
             tasks: args.tasks,
             update: args.update,
             fits: args.fit,
-            embedding_model: args.embedding_model,
+            embedding_model: args.embedding.embedding_model,
         }),
     })
 }

@@ -16,6 +16,7 @@
 mod args;
 mod print;
 
+pub(crate) use args::EmbeddingArgs;
 pub use args::{Report, Request, command, parse, request, subcommands, summary};
 pub use print::{Printed, main, run, run_with};
 pub(crate) use print::{print, searches_named};

@@ -146,6 +146,19 @@ struct LintArgs {
     budget: Vec<(usize, usize, usize)>,
 }
 
+/// Where the embedding model is: `eval --search embedding` ranks with it, `init`'s check
+/// too.
+#[derive(Debug, Args)]
+pub(crate) struct EmbeddingArgs {
+    #[arg(
+        long = "embedding-model",
+        value_name = "DIR",
+        env = "MCP_TAILOR_EMBEDDING",
+        help = "The `wordllama` wheel's package folder (weights/ and tokenizers/): ranks with static embeddings (eval --search embedding; init's check)"
+    )]
+    pub(crate) embedding_model: Option<String>,
+}
+
 #[derive(Debug, Args)]
 struct EvalArgs {
     #[command(flatten)]
@@ -169,13 +182,8 @@ struct EvalArgs {
                      cosine; needs --embedding-model), or all (a report for each)"
     )]
     search: SearchArg,
-    #[arg(
-        long = "embedding-model",
-        value_name = "DIR",
-        env = "MCP_TAILOR_EMBEDDING",
-        help = "The `wordllama` wheel's package folder (weights/ and tokenizers/), for --search embedding"
-    )]
-    embedding_model: Option<String>,
+    #[command(flatten)]
+    embedding: EmbeddingArgs,
     #[arg(
         long,
         value_name = "K",
@@ -344,7 +352,7 @@ pub fn request(name: &str, matches: &ArgMatches) -> Option<Request> {
             let report = Report::Eval {
                 tasks: args.tasks,
                 searches: searches.into_iter().map(str::to_owned).collect(),
-                embedding_model: args.embedding_model,
+                embedding_model: args.embedding.embedding_model,
                 top,
                 floor: args.floor,
                 svg: args.svg,

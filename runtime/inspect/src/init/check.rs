@@ -1,12 +1,14 @@
-//! Every draft checks itself: queries made of the server's own words (each tool's title, its
-//! sentences, its arguments' facts) and, with `--tasks`, a tasks file's are ranked against
-//! each drafted level by every search; a level that loses a tool its own words find steps up.
+//! Every draft checks itself: queries made of the server's own words (each tool's title,
+//! and each clause of its description and of its arguments' descriptions that holds one of
+//! its own terms) and a tasks file's (`--tasks`) are ranked against each band by every
+//! search; a band that loses a tool its own words find steps up.
 //!
-//! A level's ladder ([`ToolDraft::ladder`]): its first wording, a sharper one
-//! ([`sharpen`](super::sharpen)), at 0..=2 the middle wording, then the server's own words
-//! (its arguments' too). A query is *lost* at a level where the server's own words put its
-//! tool in a search's top [`TOP`] and the level does not. A task lost first keeps its words
-//! the server's text has (`Search files (glob, pattern).`), then steps up like any other.
+//! A query is *lost* at a band where the server's own words put its tool in a search's top
+//! [`TOP`] and the band does not. The ladders (`ladder.rs`): a description's first
+//! wording, sharper ones ([`sharpen`](super::sharpen)), at 0..=2 the middle wording, then
+//! the server's own words (its arguments' too); an argument's facts, its middle text, its
+//! own words. A lost task first keeps its words the server's text has (`Search files
+//! (glob, pattern).`), then steps up like any other query.
 
 use super::fit::{self, Fit, FitError};
 use super::{Budgets, Draft, Level, ToolDraft, listing, plain, render, tool_drafts};
