@@ -4,6 +4,8 @@
 
 use crate::values::{listen_addr, seconds};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use door::DoorArgs;
+pub(crate) use door::{Auth, Door};
 use mcp_tailor::gateway::{Upstream, UpstreamSessions};
 use mcp_tailor::inspect::init::Fit;
 use sources::{CATALOG_HELP, COMMAND_HELP, CatalogArgs, ServerArgs, UpstreamArgs, source};
@@ -74,6 +76,8 @@ pub(crate) struct ProxyOptions {
     pub(crate) forward_authorization: bool,
     /// Tools per `tools/list` page (`--page-size`; else as the upstream pages).
     pub(crate) page_size: Option<usize>,
+    /// Who may call over HTTP, and from which origins.
+    pub(crate) door: Door,
 }
 
 const ABOUT: &str = "One tool, many readers: check and draft tailoring files, see what each \
@@ -216,6 +220,8 @@ struct ProxyArgs {
                      A client without one is forwarded without one."
     )]
     forward_authorization: bool,
+    #[command(flatten)]
+    door: DoorArgs,
     #[command(flatten)]
     server: ServerArgs,
 }
@@ -384,6 +390,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
                 warm_spare: args.warm_spare,
                 forward_authorization: args.forward_authorization,
                 page_size: args.page_size.map(|size| size as usize),
+                door: args.door.door(),
             })
         }
         Sub::Inspect(args) => {
@@ -418,6 +425,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
     })
 }
 
+mod door;
 mod sources;
 #[cfg(test)]
 mod tests;

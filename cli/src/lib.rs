@@ -4,6 +4,7 @@
 //! reports for a host binary's own catalog.
 
 mod args;
+mod door;
 mod init;
 mod inspect;
 mod proxy;

@@ -62,6 +62,15 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
         ),
         None => None,
     };
+    // Then the door: a token or key set that cannot be read stops the proxy before it
+    // starts anything.
+    let auth = match &listener {
+        Some(listener) => {
+            let addr = listener.local_addr().map_err(|e| e.to_string())?;
+            crate::door::client_auth(&options.door, addr).await?
+        }
+        None => None,
+    };
     let tailoring = match &options.tailoring {
         Some(path) => Tailoring::load(path).map_err(|e| e.to_string())?,
         None => Tailoring::default(),
@@ -104,6 +113,8 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
     if listener.is_some() {
         let mut http = mcp_tailor::server::limits::HttpConfig::default();
         http.accept_threads = usize::from(options.threads);
+        http.allowed_origins
+            .clone_from(&options.door.allowed_origins);
         builder = builder.http_config(http);
     }
     let server = builder.build().map_err(|e| e.to_string())?;
@@ -115,8 +126,12 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
         Some(listener) => {
             let addr = listener.local_addr().map_err(|e| e.to_string())?;
             eprintln!("mcp-tailor proxy on http://{addr}/mcp");
+            let router = match auth {
+                Some(auth) => auth.guard(server.router()),
+                None => server.router(),
+            };
             server
-                .serve_http_on(listener, server.router(), stopped())
+                .serve_http_on(listener, router, stopped())
                 .await
                 .map_err(|e| e.to_string())
         }

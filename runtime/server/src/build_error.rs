@@ -60,6 +60,10 @@ pub enum BuildError {
     /// than an ASCII letter, digit, `-` or `_`.
     #[error("replica tag `{0}`: 1 to 32 of `A-Z a-z 0-9 - _`")]
     ReplicaTag(String),
+    /// An entry of `HttpConfig::allowed_origins` is neither `*` nor `scheme://host[:port]`.
+    #[cfg(feature = "http")]
+    #[error("allowed origin `{0}` is not `*` nor `scheme://host[:port]`")]
+    Origin(String),
     /// An entry of `MCP_TAILOR_TRUSTED_PROXIES` is not an IP address.
     #[error("`MCP_TAILOR_TRUSTED_PROXIES`: `{0}` is not an IP address")]
     TrustedProxy(String),

@@ -45,6 +45,15 @@ pub use request::reader::Reader;
 pub use session::handler::Session;
 pub use transport::error::ServeError;
 
+/// Who may call the streamable HTTP endpoint: a bearer token, or (feature `oauth`) OAuth
+/// 2.1 JWT access tokens. Wrap a server's router: `auth.guard(server.router())`.
+#[cfg(feature = "http")]
+pub mod auth {
+    pub use super::transport::auth::{BearerToken, ClientAuth};
+    #[cfg(feature = "oauth")]
+    pub use super::transport::auth::{JwtAuth, JwtError};
+}
+
 /// The `data.reason` of every JSON-RPC error the layer answers (and `data.cause` where a
 /// deadline passed), for hosts and clients that match on them.
 pub mod reason {

@@ -90,6 +90,14 @@ pub struct HttpConfig {
     /// accepted it, so requests of different connections run in parallel without a
     /// multi-thread runtime's task stealing. The threads end when serving does.
     pub accept_threads: usize,
+    /// Browser origins allowed to call the endpoint besides its own: each
+    /// `scheme://host[:port]`, or `*` for any. A request is answered HTTP 403 when it
+    /// carries an `Origin` header that is neither the endpoint's own (the host and port
+    /// of its `Host` header) nor listed here; one with no `Origin` (any client that is not
+    /// a browser) passes. The MCP transport asks servers to check `Origin` on every
+    /// request (DNS rebinding). Default none; an entry that is no origin is refused when
+    /// the server is built.
+    pub allowed_origins: Vec<String>,
 }
 
 #[cfg(feature = "http")]
@@ -107,6 +115,7 @@ impl Default for HttpConfig {
             max_body_bytes: 4 * 1024 * 1024,
             json_answers: true,
             accept_threads: 1,
+            allowed_origins: Vec::new(),
         }
     }
 }

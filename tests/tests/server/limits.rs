@@ -251,6 +251,35 @@ fn a_replica_tag_that_cannot_go_into_a_session_id_fails_the_build() {
     assert!(abc(&Calls::default()).http_config(config).build().is_ok());
 }
 
+#[tokio::test]
+async fn a_foreign_origin_is_403_and_the_endpoints_own_or_an_allowed_one_passes() {
+    let mut config = HttpConfig::default();
+    config.allowed_origins = vec!["https://app.example.com".to_owned()];
+    let addr = serve(config).await;
+    let (status, answer) = post(addr, &initialize(1), "Origin: http://evil.example.com\r\n").await;
+    assert_eq!(status, 403, "{answer}");
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["error"]["code"], -32600);
+    for origin in [
+        String::new(),
+        format!("Origin: http://{addr}\r\n"),
+        "Origin: https://app.example.com\r\n".to_owned(),
+    ] {
+        assert_eq!(post(addr, &initialize(1), &origin).await.0, 200, "{origin}");
+    }
+}
+
+#[test]
+fn an_allowed_origin_that_is_no_origin_fails_the_build() {
+    let mut config = HttpConfig::default();
+    config.allowed_origins = vec!["app.example.com".to_owned()];
+    let error = abc(&Calls::default())
+        .http_config(config)
+        .build()
+        .unwrap_err();
+    assert_eq!(error, BuildError::Origin("app.example.com".to_owned()));
+}
+
 /// The `abc` catalog with `config`, on streamable HTTP on a loopback port.
 async fn serve(config: HttpConfig) -> SocketAddr {
     let server = abc(&Calls::default()).http_config(config).build().unwrap();

@@ -357,6 +357,8 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
                 http.replica_tag = std::env::var(crate::limits::ENV_REPLICA_TAG).ok();
             }
             check_replica_tag(http.replica_tag.as_deref())?;
+            crate::transport::origin::Origins::parse(&http.allowed_origins)
+                .map_err(BuildError::Origin)?;
             if http.trusted_proxies.is_empty() {
                 http.trusted_proxies = env_trusted_proxies()?;
             }

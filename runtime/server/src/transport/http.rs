@@ -10,6 +10,7 @@ use crate::transport::admission::{Admission, InUse};
 use crate::transport::direct::Directory;
 use crate::transport::json_answer;
 use crate::transport::kept;
+use crate::transport::origin::Origins;
 use crate::transport::tagged::TaggedSessions;
 use crate::verbatim;
 use axum::body::{Body, Bytes, HttpBody};
@@ -40,6 +41,8 @@ struct Front {
     config: HttpConfig,
     sessions: Arc<TaggedSessions>,
     admission: Arc<Admission>,
+    /// The origins allowed besides the endpoint's own.
+    origins: Arc<Origins>,
 }
 
 /// A JSON-RPC error response with an HTTP status.
@@ -113,6 +116,21 @@ fn posted(bytes: &[u8]) -> Result<Posted, i64> {
 /// In front of rmcp: every request on a session is in flight until its response body ends;
 /// POST bodies are checked (`post`).
 async fn front(State(front): State<Front>, request: Request, next: Next) -> Response {
+    let admitted = {
+        let headers = request.headers();
+        let header_of = |name| headers.get(name).and_then(|v| v.to_str().ok());
+        front
+            .origins
+            .admit(header_of(header::ORIGIN), header_of(header::HOST))
+    };
+    if !admitted {
+        return jsonrpc_error(
+            StatusCode::FORBIDDEN,
+            Value::Null,
+            -32600,
+            "forbidden: this Origin may not call the server",
+        );
+    }
     let session = request
         .headers()
         .get(SESSION_HEADER)
@@ -352,7 +370,10 @@ pub(crate) fn router<H: ServerHandler>(
     rmcp_config.max_request_body_bytes = config.max_body_bytes;
     let service = StreamableHttpService::new(move || Ok(session()), sessions.clone(), rmcp_config);
     let admission = Arc::new(Admission::new(&config));
+    // The builder refused a list that does not parse.
+    let origins = Arc::new(Origins::parse(&config.allowed_origins).unwrap_or_default());
     let front_state = Front {
+        origins,
         config,
         sessions,
         admission,

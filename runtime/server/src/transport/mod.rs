@@ -6,6 +6,8 @@ pub(crate) mod accept;
 #[cfg(feature = "http")]
 pub(crate) mod admission;
 #[cfg(feature = "http")]
+pub(crate) mod auth;
+#[cfg(feature = "http")]
 pub(crate) mod direct;
 pub(crate) mod error;
 #[cfg(feature = "http")]
@@ -14,6 +16,8 @@ pub(crate) mod http;
 pub(crate) mod json_answer;
 #[cfg(feature = "http")]
 pub(crate) mod kept;
+#[cfg(feature = "http")]
+pub(crate) mod origin;
 pub(crate) mod stdio;
 #[cfg(feature = "http")]
 pub(crate) mod tagged;
