@@ -78,6 +78,8 @@ pub(crate) struct ProxyOptions {
     pub(crate) page_size: Option<usize>,
     /// Who may call over HTTP, and from which origins.
     pub(crate) door: Door,
+    /// Where Prometheus reads the metrics (`--metrics`).
+    pub(crate) metrics: Option<SocketAddr>,
 }
 
 const ABOUT: &str = "One tool, many readers: check and draft tailoring files, see what each \
@@ -220,6 +222,18 @@ struct ProxyArgs {
                      A client without one is forwarded without one."
     )]
     forward_authorization: bool,
+    #[arg(
+        long,
+        value_name = "ADDR",
+        value_parser = listen_addr,
+        help = "Serve Prometheus metrics at http://ADDR/metrics",
+        long_help = "Serve the proxy's metrics as Prometheus (OpenMetrics) text at \
+                     http://ADDR/metrics: requests by method and outcome, their latency, the \
+                     upstream's connections (open, opened, lost), and the tokens each reader's \
+                     tools/list costs and saves against the server's own words at each level \
+                     (counted once per catalog, as `inspect tokens` counts them)."
+    )]
+    metrics: Option<SocketAddr>,
     #[command(flatten)]
     door: DoorArgs,
     #[command(flatten)]
@@ -391,6 +405,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
                 forward_authorization: args.forward_authorization,
                 page_size: args.page_size.map(|size| size as usize),
                 door: args.door.door(),
+                metrics: args.metrics,
             })
         }
         Sub::Inspect(args) => {

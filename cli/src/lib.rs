@@ -7,6 +7,7 @@ mod args;
 mod door;
 mod init;
 mod inspect;
+mod metrics;
 mod proxy;
 pub mod reports;
 mod values;

@@ -2,12 +2,14 @@
 //! file watched and reloaded.
 
 use crate::args::ProxyOptions;
+use crate::metrics::Metrics;
 use mcp_tailor::Tailoring;
-use mcp_tailor::gateway::{Gateway, GatewayOptions};
-use mcp_tailor::server::Server;
+use mcp_tailor::gateway::{Gateway, GatewayOptions, Observer};
+use mcp_tailor::server::{Server, rmcp};
 use notify::Watcher;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -62,6 +64,14 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
         ),
         None => None,
     };
+    let metrics_listener = match options.metrics {
+        Some(addr) => Some(
+            tokio::net::TcpListener::bind(addr)
+                .await
+                .map_err(|e| format!("--metrics: cannot listen on {addr}: {e}"))?,
+        ),
+        None => None,
+    };
     // Then the door: a token or key set that cannot be read stops the proxy before it
     // starts anything.
     let auth = match &listener {
@@ -75,15 +85,30 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
         Some(path) => Tailoring::load(path).map_err(|e| e.to_string())?,
         None => Tailoring::default(),
     };
-    let gateway_options = GatewayOptions {
+    let mut gateway_options = GatewayOptions {
         deadline: options.deadline.saturating_sub(MARGIN).max(MARGIN),
         sessions: options.sessions,
         warm_spare: options.warm_spare,
         forward_authorization: options.forward_authorization,
+        ..GatewayOptions::default()
     };
+    // The metrics name the upstream as it names itself, learned when it is first reached.
+    let named = Arc::new(std::sync::OnceLock::<Arc<Metrics>>::new());
+    if metrics_listener.is_some() {
+        let named = named.clone();
+        gateway_options.observer = Some(Observer::new(move |served| {
+            if let Some(metrics) = named.get() {
+                metrics.served(served);
+            }
+        }));
+    }
     let gateway = Gateway::connect_with(options.upstream.clone(), gateway_options)
         .await
         .map_err(|e| e.to_string())?;
+    if metrics_listener.is_some() {
+        let name = rmcp::ServerHandler::get_info(&gateway).server_info.name;
+        let _ = named.set(Metrics::new(&name));
+    }
     warn_unmatched(&gateway, &tailoring);
     // Paged as the upstream pages, unless the command line says otherwise.
     let page_size = crate::inspect::pages_of(options.page_size.or(gateway.page_size()));
@@ -120,6 +145,13 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
     let server = builder.build().map_err(|e| e.to_string())?;
     if let Some(path) = &options.tailoring {
         tokio::spawn(watch(server.clone(), PathBuf::from(path)));
+    }
+    if let (Some(listener), Some(metrics)) = (metrics_listener, named.get()) {
+        tokio::spawn(crate::metrics::serve(
+            listener,
+            metrics.clone(),
+            server.clone(),
+        ));
     }
     tracing::info!("serving {} tailored", options.upstream);
     match listener {

@@ -247,8 +247,9 @@ const GATEWAY_ROOMS: [&str; 5] = ["relay", "upstream", "pool", "serve", "lib"];
 /// The rooms of the gateway's upstream side, bottom to top: what both transports share,
 /// then stdio, what comes in, HTTP (which makes an old server's event stream into lines),
 /// and opening a connection of either kind.
-const UPSTREAM_ROOMS: [&str; 9] = [
+const UPSTREAM_ROOMS: [&str; 10] = [
     "cause",
+    "counts",
     "read",
     "as_written",
     "answer",

@@ -63,8 +63,9 @@ use std::sync::Arc;
 use std::time::Duration;
 use upstream::open::{Credential, Learned};
 
-pub use pool::sessions::{GatewayOptions, UpstreamSessions};
+pub use pool::sessions::{GatewayOptions, Observer, Served, UpstreamSessions};
 pub use relay::listing::UpstreamTools;
+pub use upstream::counts::UpstreamCounts;
 pub use upstream::open::UpstreamError;
 pub use upstream::stdio::child::UpstreamExit;
 
@@ -300,6 +301,12 @@ impl Gateway {
                 .store(true, std::sync::atomic::Ordering::Release);
         }
         kept.extend(tools.iter().map(|t| (t.name.to_string(), t.clone())));
+    }
+
+    /// The connections opened to the upstream, open now and lost (the upstream ended
+    /// them), since the gateway began.
+    pub fn upstream_counts(&self) -> UpstreamCounts {
+        self.shared.learned.counts.read()
     }
 
     /// The upstream this gateway forwards to.

@@ -6,6 +6,7 @@ use crate::relay::Relay;
 use crate::relay::changes::Changes;
 use crate::relay::listing::UpstreamTools;
 use crate::upstream::answer::Answer;
+use crate::upstream::counts::Counts;
 use crate::upstream::http::http_lane::HttpLane;
 use crate::upstream::http::legacy_sse::SseTasks;
 use crate::upstream::inbound::ProgressRoutes;
@@ -19,6 +20,7 @@ use rmcp::model::{
     ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerConfig,
 };
 use rmcp::service::{ClientLifecycleMode, Peer, RoleClient, RunningService};
+use std::sync::Arc;
 
 /// One live connection to the upstream.
 pub(crate) struct Connection {
@@ -41,6 +43,14 @@ pub(crate) struct Connection {
     lane: Option<Lane>,
     /// A streamable HTTP upstream's lane, when it began with `initialize` (`http_lane`).
     http_lane: Option<HttpLane>,
+    /// Where it counts itself out when dropped.
+    counts: Arc<Counts>,
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        self.counts.closed(self.is_closed());
+    }
 }
 
 /// The client a connection opened before any session came is opened as: the gateway, with
@@ -102,7 +112,9 @@ impl Connection {
                 changes: None,
                 lane: opened.lane,
                 http_lane: opened.http_lane,
+                counts: learned.counts.clone(),
             };
+            learned.counts.opened();
             if !connection.session_bound() {
                 connection.lane = None;
                 connection.http_lane = None;

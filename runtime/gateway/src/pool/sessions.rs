@@ -43,6 +43,43 @@ pub struct GatewayOptions {
     /// connection then carries one client's credential (a session's own, or one shared
     /// by the sessions and stateless requests that send the same), never another's.
     pub forward_authorization: bool,
+    /// Told of every request the gateway serves (for metrics); none by default.
+    pub observer: Option<Observer>,
+}
+
+/// One request a gateway served: its method (`custom` for a method of no revision), whether
+/// it was answered with a result, and how long it took.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct Served<'a> {
+    /// The JSON-RPC method, e.g. `tools/call`.
+    pub method: &'a str,
+    /// A result (not an error: the upstream's, a deadline, an unreachable upstream).
+    pub ok: bool,
+    /// From the request's arrival at the gateway to its answer.
+    pub elapsed: Duration,
+}
+
+/// What a gateway tells of each request it serves ([`Served`]).
+#[derive(Clone)]
+pub struct Observer(Arc<dyn Fn(&Served<'_>) + Send + Sync>);
+
+impl Observer {
+    /// An observer calling `observe` for every request served; it runs on the request's
+    /// task, so it should only count.
+    pub fn new(observe: impl Fn(&Served<'_>) + Send + Sync + 'static) -> Observer {
+        Observer(Arc::new(observe))
+    }
+
+    pub(crate) fn served(&self, served: &Served<'_>) {
+        (self.0)(served);
+    }
+}
+
+impl std::fmt::Debug for Observer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Observer(…)")
+    }
 }
 
 impl Default for GatewayOptions {
@@ -52,6 +89,7 @@ impl Default for GatewayOptions {
             sessions: UpstreamSessions::PerClient,
             warm_spare: false,
             forward_authorization: false,
+            observer: None,
         }
     }
 }

@@ -6,6 +6,7 @@
 use crate::Gateway;
 use crate::UpstreamSessions;
 use crate::pool::connection::Connection;
+use crate::pool::sessions::Served;
 use crate::relay::changes;
 use crate::serve::input;
 use crate::serve::outgoing::{self, Outgoing};
@@ -149,6 +150,30 @@ impl Gateway {
         request: ClientRequest,
         context: &RequestContext<RoleServer>,
     ) -> Result<T, ErrorData> {
+        let Some(observer) = &self.shared.options.observer else {
+            return self.ask_unobserved(request, context).await;
+        };
+        let began = std::time::Instant::now();
+        let method = match &request {
+            ClientRequest::CustomRequest(_) => "custom",
+            known => known.method(),
+        };
+        let method = method.to_owned();
+        let answer = self.ask_unobserved(request, context).await;
+        observer.served(&Served {
+            method: &method,
+            ok: answer.is_ok(),
+            elapsed: began.elapsed(),
+        });
+        answer
+    }
+
+    /// [`ask`](Self::ask), told to no observer.
+    async fn ask_unobserved<T: Answer>(
+        &self,
+        request: ClientRequest,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<T, ErrorData> {
         let bridged = has_session(context) && self.shared.bridges_sessions();
         let (result, written) = match bridged && input::carries_answers(&request) {
             true => self.forward_answering(request, context).await?,
@@ -264,9 +289,18 @@ impl ServerHandler for Gateway {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         // Each page once per connection, until the upstream says its tools changed.
+        let began = std::time::Instant::now();
         let cursor = request.as_ref().and_then(|r| r.cursor.clone());
         let listing = self.connection(&context).await?;
         if let Some(page) = listing.relay().listing().get(&cursor) {
+            if let Some(observer) = &self.shared.options.observer {
+                let elapsed = began.elapsed();
+                observer.served(&Served {
+                    method: "tools/list",
+                    ok: true,
+                    elapsed,
+                });
+            }
             return Ok(page);
         }
         let result: ListToolsResult = self

@@ -5,6 +5,7 @@
 pub(crate) mod answer;
 pub(crate) mod as_written;
 pub(crate) mod cause;
+pub(crate) mod counts;
 pub(crate) mod http;
 pub(crate) mod inbound;
 pub(crate) mod open;

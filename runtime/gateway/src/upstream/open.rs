@@ -182,6 +182,8 @@ pub(crate) fn request_headers(
 #[derive(Debug, Default)]
 pub(crate) struct Learned {
     legacy_sse: AtomicBool,
+    /// The connections opened to it, counted (`counts`).
+    pub(crate) counts: std::sync::Arc<crate::upstream::counts::Counts>,
 }
 
 /// A connection being opened: what it is opened as, and what its transport fills.

@@ -1,0 +1,273 @@
+//! `proxy --metrics ADDR`: the proxy's work as Prometheus (OpenMetrics) text at
+//! `http://ADDR/metrics` — requests, their latency, the upstream's connections, and the
+//! tokens each reader's catalog costs and saves against the server's own words.
+//!
+//! | metric | labels | what |
+//! |---|---|---|
+//! | `mcp_tailor_requests_total` | server, method, outcome | requests served (`ok`, `error`) |
+//! | `mcp_tailor_request_duration_seconds` | server, method | histogram, arrival to answer |
+//! | `mcp_tailor_upstream_connections` | server | open now |
+//! | `mcp_tailor_upstream_connections_opened_total` | server | opened (each a process, for a command) |
+//! | `mcp_tailor_upstream_connections_lost_total` | server | ended by the upstream (exit, closed stream) |
+//! | `mcp_tailor_listing_tokens` | reader, level | a reader's whole `tools/list`, as `inspect tokens` counts it |
+//! | `mcp_tailor_listing_tokens_saved` | reader, level | the server's own words' tokens less that |
+//! | `mcp_tailor_listing_tokens_own` | | the server's own words, untailored |
+//!
+//! The token figures are counted once per rendered catalog — when the file or the upstream's
+//! tools change — never per request.
+
+use mcp_tailor::Tailoring;
+use mcp_tailor::gateway::{Gateway, Served, UpstreamCounts};
+use mcp_tailor::inspect::{Inspection, definitions};
+use mcp_tailor::server::{Server, rmcp};
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// The protocol revision the token figures list on (`inspect tokens`' default).
+const PROTOCOL: &str = "2025-11-25";
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RequestLabels {
+    server: String,
+    method: String,
+    outcome: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct MethodLabels {
+    server: String,
+    method: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ServerLabels {
+    server: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ReaderLabels {
+    reader: String,
+    level: String,
+}
+
+/// The proxy's metrics, registered once.
+pub(crate) struct Metrics {
+    registry: Registry,
+    server: String,
+    requests: Family<RequestLabels, Counter>,
+    latency: Family<MethodLabels, Histogram>,
+    open: Family<ServerLabels, Gauge>,
+    opened: Family<ServerLabels, Counter>,
+    lost: Family<ServerLabels, Counter>,
+    tokens: Family<ReaderLabels, Gauge>,
+    saved: Family<ReaderLabels, Gauge>,
+    own: Gauge,
+    /// The upstream counts last read, to add only what is new to the counters.
+    counted: Mutex<UpstreamCounts>,
+    /// The catalog the token figures were counted for: the file and the tools.
+    priced: tokio::sync::Mutex<Option<(Arc<Tailoring>, Vec<rmcp::model::Tool>)>>,
+}
+
+impl Metrics {
+    /// The metrics of a proxy in front of the upstream named `server`.
+    pub(crate) fn new(server: &str) -> Arc<Metrics> {
+        let mut registry = Registry::with_prefix("mcp_tailor");
+        let requests = Family::<RequestLabels, Counter>::default();
+        registry.register("requests", "Requests served", requests.clone());
+        let latency = Family::<MethodLabels, Histogram>::new_with_constructor(|| {
+            // 50 µs to about 13 s.
+            Histogram::new(exponential_buckets(0.00005, 2.0, 19))
+        });
+        registry.register(
+            "request_duration_seconds",
+            "From a request's arrival to its answer",
+            latency.clone(),
+        );
+        let open = Family::<ServerLabels, Gauge>::default();
+        registry.register(
+            "upstream_connections",
+            "Upstream connections open",
+            open.clone(),
+        );
+        let opened = Family::<ServerLabels, Counter>::default();
+        registry.register(
+            "upstream_connections_opened",
+            "Upstream connections opened",
+            opened.clone(),
+        );
+        let lost = Family::<ServerLabels, Counter>::default();
+        registry.register(
+            "upstream_connections_lost",
+            "Upstream connections the upstream ended",
+            lost.clone(),
+        );
+        let tokens = Family::<ReaderLabels, Gauge>::default();
+        registry.register(
+            "listing_tokens",
+            "Tokens of a reader's whole tools/list at a level",
+            tokens.clone(),
+        );
+        let saved = Family::<ReaderLabels, Gauge>::default();
+        registry.register(
+            "listing_tokens_saved",
+            "Tokens the reader's listing saves against the server's own words",
+            saved.clone(),
+        );
+        let own = Gauge::default();
+        registry.register(
+            "listing_tokens_own",
+            "Tokens of the server's own tools/list, untailored",
+            own.clone(),
+        );
+        Arc::new(Metrics {
+            registry,
+            server: server.to_owned(),
+            requests,
+            latency,
+            open,
+            opened,
+            lost,
+            tokens,
+            saved,
+            own,
+            counted: Mutex::default(),
+            priced: tokio::sync::Mutex::default(),
+        })
+    }
+
+    /// Counts one request the gateway served.
+    pub(crate) fn served(&self, served: &Served<'_>) {
+        let outcome = if served.ok { "ok" } else { "error" };
+        self.requests
+            .get_or_create(&RequestLabels {
+                server: self.server.clone(),
+                method: served.method.to_owned(),
+                outcome: outcome.to_owned(),
+            })
+            .inc();
+        self.latency
+            .get_or_create(&MethodLabels {
+                server: self.server.clone(),
+                method: served.method.to_owned(),
+            })
+            .observe(served.elapsed.as_secs_f64());
+    }
+
+    /// The text a scrape reads: the upstream's counts and the token figures brought up to
+    /// date first.
+    pub(crate) async fn scrape(&self, server: &Server<Gateway>) -> String {
+        self.count_upstream(server.wrapped().upstream_counts());
+        if let Err(error) = self.price(server).await {
+            tracing::warn!("metrics: the catalog's tokens were not counted: {error}");
+        }
+        let mut text = String::new();
+        // Writing to a String does not fail.
+        let _ = prometheus_client::encoding::text::encode(&mut text, &self.registry);
+        text
+    }
+
+    fn count_upstream(&self, now: UpstreamCounts) {
+        let labels = ServerLabels {
+            server: self.server.clone(),
+        };
+        let mut last = self.counted.lock().unwrap_or_else(PoisonError::into_inner);
+        let gauge = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+        self.open.get_or_create(&labels).set(gauge(now.open));
+        self.opened
+            .get_or_create(&labels)
+            .inc_by(now.opened.saturating_sub(last.opened));
+        self.lost
+            .get_or_create(&labels)
+            .inc_by(now.lost.saturating_sub(last.lost));
+        *last = now;
+    }
+
+    /// Counts the tokens of each reader's listing when the file or the tools changed since
+    /// they were last counted.
+    async fn price(&self, server: &Server<Gateway>) -> Result<(), String> {
+        let Some(tools) = server.wrapped().listed_tools() else {
+            return Ok(());
+        };
+        let tailoring = server.tailoring();
+        let mut priced = self.priced.lock().await;
+        if let Some((file, listed)) = &*priced
+            && Arc::ptr_eq(file, &tailoring)
+            && *listed == tools
+        {
+            return Ok(());
+        }
+        let page_size = server.wrapped().page_size();
+        let own = sizes(&tools, Tailoring::default(), page_size).await?;
+        let own_tokens = own.first().map_or(0, |(_, sizes)| sizes[0].tokens);
+        let tailored = sizes(&tools, (*tailoring).clone(), page_size).await?;
+        let gauge = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        self.own.set(gauge(own_tokens));
+        self.tokens.clear();
+        self.saved.clear();
+        for (class, sizes) in &tailored {
+            for (level, size) in sizes.iter().enumerate() {
+                let labels = ReaderLabels {
+                    reader: class.label(),
+                    level: level.to_string(),
+                };
+                self.tokens.get_or_create(&labels).set(gauge(size.tokens));
+                let saved = gauge(own_tokens) - gauge(size.tokens);
+                self.saved.get_or_create(&labels).set(saved);
+            }
+        }
+        *priced = Some((tailoring, tools));
+        Ok(())
+    }
+}
+
+/// Each reader class's catalog at each level, `tools` listed through `tailoring` as the
+/// proxy lists them (the sizes `inspect tokens` reports).
+async fn sizes(
+    tools: &[rmcp::model::Tool],
+    tailoring: Tailoring,
+    page_size: Option<usize>,
+) -> Result<
+    Vec<(
+        mcp_tailor::inspect::ReaderClass,
+        [mcp_tailor::inspect::Size; 10],
+    )>,
+    String,
+> {
+    let defs = definitions(tools, &tailoring);
+    let server = crate::inspect::wrapping_server(tailoring, page_size)?;
+    let caller = mcp_tailor::server::Principal::anonymous();
+    let inspection = Inspection::of_wrapped(&server, tools.to_vec(), defs, caller, PROTOCOL);
+    let tokens = inspection.tokens().await.map_err(|e| e.to_string())?;
+    Ok(tokens.sizes().to_vec())
+}
+
+/// Serves the metrics at `http://{listener}/metrics` until the process ends.
+pub(crate) async fn serve(
+    listener: tokio::net::TcpListener,
+    metrics: Arc<Metrics>,
+    server: Server<Gateway>,
+) {
+    use axum::http::header::CONTENT_TYPE;
+    let scrape = move || {
+        let (metrics, server) = (metrics.clone(), server.clone());
+        async move {
+            let text = metrics.scrape(&server).await;
+            (
+                [(
+                    CONTENT_TYPE,
+                    "application/openmetrics-text; version=1.0.0; charset=utf-8",
+                )],
+                text,
+            )
+        }
+    };
+    let app = axum::Router::new().route("/metrics", axum::routing::get(scrape));
+    if let Err(error) = axum::serve(listener, app).await {
+        tracing::error!("metrics: {error}");
+    }
+}
