@@ -80,6 +80,8 @@ pub(crate) struct ProxyOptions {
     pub(crate) door: Door,
     /// Where Prometheus reads the metrics (`--metrics`).
     pub(crate) metrics: Option<SocketAddr>,
+    /// The log's lines: for people, or one JSON object each.
+    pub(crate) log_json: bool,
 }
 
 const ABOUT: &str = "One tool, many readers: check and draft tailoring files, see what each \
@@ -234,6 +236,14 @@ struct ProxyArgs {
                      (counted once per catalog, as `inspect tokens` counts them)."
     )]
     metrics: Option<SocketAddr>,
+    #[arg(
+        long = "log-format",
+        value_name = "FORMAT",
+        value_enum,
+        default_value_t = LogFormat::Text,
+        help = "The log on stderr: text for people, or json (one object a line, for a log collector)"
+    )]
+    log_format: LogFormat,
     #[command(flatten)]
     door: DoorArgs,
     #[command(flatten)]
@@ -245,6 +255,13 @@ struct ProxyArgs {
 enum SessionsArg {
     PerClient,
     Shared,
+}
+
+/// `--log-format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
 }
 
 /// `--runner`, `--model`, `--verbosity`: the reader of a request that names none.
@@ -406,6 +423,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
                 page_size: args.page_size.map(|size| size as usize),
                 door: args.door.door(),
                 metrics: args.metrics,
+                log_json: args.log_format == LogFormat::Json,
             })
         }
         Sub::Inspect(args) => {

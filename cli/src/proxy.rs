@@ -27,20 +27,21 @@ pub(crate) fn run(options: ProxyOptions) -> ExitCode {
     // nor its HTTP client's lines on an event stream that broke, which name its types (the
     // gateway says why the upstream was not reached).)
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(terminal)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
-                concat!(
-                    "info,rmcp=warn,rmcp::service=error,rmcp::transport::worker=off,",
-                    "rmcp::transport::common::client_side_sse=off,",
-                    "rmcp::transport::streamable_http_client=off"
-                )
-                .into()
-            }),
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| {
+        concat!(
+            "info,rmcp=warn,rmcp::service=error,rmcp::transport::worker=off,",
+            "rmcp::transport::common::client_side_sse=off,",
+            "rmcp::transport::streamable_http_client=off"
         )
-        .init();
+        .into()
+    });
+    let log = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(filter);
+    match options.log_json {
+        true => log.json().init(),
+        false => log.with_ansi(terminal).init(),
+    }
     let runtime = match crate::runtime() {
         Ok(runtime) => runtime,
         Err(code) => return code,
@@ -157,7 +158,11 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
     match listener {
         Some(listener) => {
             let addr = listener.local_addr().map_err(|e| e.to_string())?;
-            eprintln!("mcp-tailor proxy on http://{addr}/mcp");
+            // A person reads it first; a log collector reads every line as JSON.
+            match options.log_json {
+                true => tracing::info!("mcp-tailor proxy on http://{addr}/mcp"),
+                false => eprintln!("mcp-tailor proxy on http://{addr}/mcp"),
+            }
             let router = match auth {
                 Some(auth) => auth.guard(server.router()),
                 None => server.router(),

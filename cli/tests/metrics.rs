@@ -199,6 +199,41 @@ async fn an_upstream_that_exits_is_counted_lost_and_reopened() {
     assert!(samples[failed] >= 1.0, "{text}");
 }
 
+/// `--log-format json`: every line the proxy logs is one JSON object with its level and
+/// message.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_log_is_json_lines_on_request() {
+    let url = upstream().await;
+    let addr = free_addr();
+    let mut proxy = tokio::process::Command::new(BIN)
+        .args(["proxy", "--upstream", &url, "--log-format", "json"])
+        .args(["--http", &addr.to_string()])
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    listening(addr).await;
+    // A session answered: the proxy has said what it serves.
+    RawSession::open(&format!("http://{addr}/mcp")).await;
+    proxy.start_kill().unwrap();
+    let output = proxy.wait_with_output().await.unwrap();
+    let log = String::from_utf8(output.stderr).unwrap();
+    let lines: Vec<Value> = log
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|_| panic!("not JSON: {line}")))
+        .collect();
+    let said = |words: &str| {
+        lines.iter().any(|line| {
+            line["level"] == "INFO"
+                && line["fields"]["message"]
+                    .as_str()
+                    .is_some_and(|m| m.contains(words))
+        })
+    };
+    assert!(said("tailored"), "{log}");
+    assert!(said("proxy on http://"), "{log}");
+}
+
 /// Prometheus' own parser (`prometheus_client`'s OpenMetrics parser, pinned in
 /// `tests/python/requirements.txt`) reads the text whole, and finds the figures above.
 #[tokio::test(flavor = "multi_thread")]
