@@ -26,10 +26,27 @@ pub(crate) enum Command {
     Init(InitOptions),
 }
 
+/// What `init` drafts from.
+#[derive(Debug, PartialEq)]
+pub(crate) enum InitSource {
+    One(Source),
+    /// The path of an `mcpServers` file: a file for each server, into the `--out` folder.
+    Servers(String),
+}
+
+/// What `proxy` serves.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Upstreams {
+    One(Upstream),
+    /// The path of an `mcpServers` file.
+    Servers(String),
+}
+
 /// `init`'s options: where the catalog comes from, where the draft goes, a tasks file.
 #[derive(Debug, PartialEq)]
 pub(crate) struct InitOptions {
-    pub(crate) source: Source,
+    /// One server (or catalog), or every server of an `mcpServers` file (`--servers`).
+    pub(crate) source: InitSource,
     pub(crate) out: Option<String>,
     pub(crate) tasks: Option<String>,
     /// `--update FILE`: the drafted file to bring up to date.
@@ -64,7 +81,8 @@ pub(crate) struct ProxyOptions {
     /// Threads serving HTTP (`--threads`).
     pub(crate) threads: u16,
     pub(crate) deadline: Duration,
-    pub(crate) upstream: Upstream,
+    /// One upstream, or the servers of an `mcpServers` file (`--servers`).
+    pub(crate) upstream: Upstreams,
     /// The reader of a request that names none (`--runner`, `--model`, `--verbosity`).
     pub(crate) runner: Option<String>,
     pub(crate) model: Option<String>,
@@ -152,6 +170,21 @@ enum Sub {
 struct ProxyArgs {
     #[arg(long, value_name = "FILE", help = TAILORING_HELP)]
     tailoring: Option<String>,
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = ["upstream", "command"],
+        help = "Serve every server of an mcpServers file (Claude, Cursor, VS Code) behind one endpoint",
+        long_help = "Serve every server of an mcpServers file — Claude Desktop's, Claude Code's \
+                     .mcp.json, Cursor's, or VS Code's {\"servers\": …} — behind one endpoint. \
+                     A tool name one server lists is served as it is; one several list is served \
+                     as SERVER_NAME by each. Keys of mcp-tailor's own per server: \"tailoring\" \
+                     (a file for its tools, by their own names), \"tools\": {\"allow\": [...], \
+                     \"deny\": [...]} (names or globs) and \"deadline\" (seconds). --tailoring \
+                     then words the whole, by the names served. A server that does not answer is \
+                     retried in the background while the others serve."
+    )]
+    servers: Option<String>,
     #[arg(
         long,
         value_name = "ADDR",
@@ -366,6 +399,18 @@ struct InitArgs {
                      FILE (or --out); what was done on stderr."
     )]
     update: Option<String>,
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "out",
+        conflicts_with_all = ["update", "tasks", "upstream", "command", "catalog"],
+        help = "Draft a file for every server of an mcpServers file, into the --out folder",
+        long_help = "Draft a file for every server of an mcpServers file (Claude, Cursor, VS \
+                     Code) into the --out folder, as NAME.toml, and write there a copy of FILE \
+                     naming each draft as its server's \"tailoring\": serve it with `proxy \
+                     --servers OUT/FILE`. A server that cannot be reached is said and skipped."
+    )]
+    servers: Option<String>,
     #[command(flatten)]
     catalog: CatalogArgs,
 }
@@ -401,9 +446,12 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
         }
         Sub::Proxy(args) => {
             let server = args.server;
-            let upstream = match source("proxy", server.upstream, server.command, None, &[])? {
-                Source::Upstream(upstream) => upstream,
-                Source::Catalog(_) => unreachable!("proxy takes no catalog"),
+            let upstream = match args.servers {
+                Some(file) => Upstreams::Servers(file),
+                None => match source("proxy", server.upstream, server.command, None, &[])? {
+                    Source::Upstream(upstream) => Upstreams::One(upstream),
+                    Source::Catalog(_) => unreachable!("proxy takes no catalog"),
+                },
             };
             Command::Proxy(ProxyOptions {
                 tailoring: args.tailoring,
@@ -448,7 +496,10 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
             })
         }
         Sub::Init(args) => Command::Init(InitOptions {
-            source: args.catalog.source("init")?,
+            source: match args.servers {
+                Some(file) => InitSource::Servers(file),
+                None => InitSource::One(args.catalog.source("init")?),
+            },
             out: args.out,
             tasks: args.tasks,
             update: args.update,

@@ -1,13 +1,14 @@
 //! `init`: a tailoring file drafted from a server's own words, checked before it is
 //! written, and what each level of the catalog costs before and after it (on stderr).
 
-use crate::args::{InitOptions, Source};
+use crate::args::{InitOptions, InitSource, Source};
 use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::UpstreamTools;
 use mcp_tailor::inspect::eval::Tasks;
 use mcp_tailor::inspect::init::{self, Draft};
 use mcp_tailor::inspect::{CallerCatalog, ReaderClass};
 use mcp_tailor::server::Principal;
+use std::path::Path;
 use std::process::ExitCode;
 
 pub(crate) fn run(options: InitOptions) -> ExitCode {
@@ -25,15 +26,86 @@ pub(crate) fn run(options: InitOptions) -> ExitCode {
 }
 
 async fn init(options: &InitOptions) -> Result<(), String> {
+    match &options.source {
+        InitSource::One(source) => draft(options, source, options.out.as_deref()).await,
+        InitSource::Servers(file) => {
+            let folder = options.out.as_deref().expect("clap requires --out");
+            draft_servers(options, file, Path::new(folder)).await
+        }
+    }
+}
+
+/// `init --servers FILE --out FOLDER`: a draft of each server of FILE as `FOLDER/NAME.toml`,
+/// and a copy of FILE naming each as its server's `"tailoring"`. A server that cannot be
+/// drafted is said, and left without a file.
+async fn draft_servers(options: &InitOptions, file: &str, folder: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: cannot read: {e}"))?;
+    let entries = crate::servers::parse(&text, folder).map_err(|e| format!("{file}: {e}"))?;
+    let mut copy: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{file}: {e}"))?;
+    std::fs::create_dir_all(folder)
+        .map_err(|e| format!("{}: cannot create: {e}", folder.display()))?;
+    let mut drafted = 0;
+    for entry in &entries {
+        let name: String = entry
+            .name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let out = folder.join(format!("{name}.toml"));
+        eprintln!("server `{}`:", entry.name);
+        let source = Source::Upstream(entry.upstream.clone());
+        match draft(options, &source, out.to_str()).await {
+            Ok(()) => {
+                drafted += 1;
+                let key = match copy.get("mcpServers") {
+                    Some(_) => "mcpServers",
+                    None => "servers",
+                };
+                let servers = copy
+                    .get_mut(key)
+                    .and_then(|s| s.get_mut(&entry.name))
+                    .and_then(serde_json::Value::as_object_mut);
+                if let Some(server) = servers {
+                    server.insert("tailoring".into(), format!("{name}.toml").into());
+                }
+            }
+            Err(error) => eprintln!("server `{}`: not drafted: {error}", entry.name),
+        }
+    }
+    let name = Path::new(file).file_name().unwrap_or("mcp.json".as_ref());
+    let servers = folder.join(name);
+    let written = serde_json::to_string_pretty(&copy).unwrap_or_default() + "\n";
+    std::fs::write(&servers, written)
+        .map_err(|e| format!("{}: cannot write: {e}", servers.display()))?;
+    eprintln!(
+        "{drafted} of {} servers drafted; serve them: mcp-tailor proxy --servers {}",
+        entries.len(),
+        servers.display()
+    );
+    match drafted {
+        0 => Err("no server could be drafted".to_owned()),
+        _ => Ok(()),
+    }
+}
+
+/// One server's (or catalog's) draft, to `out` or stdout.
+async fn draft(options: &InitOptions, source: &Source, out: Option<&str>) -> Result<(), String> {
     let tasks = options
         .tasks
         .as_deref()
         .map(Tasks::load)
         .transpose()
         .map_err(|e| e.to_string())?;
-    let listed = crate::inspect::fetch(&options.source).await?;
+    let listed = crate::inspect::fetch(source).await?;
     let tools = &listed.tools;
-    let source = match &options.source {
+    let source = match source {
         Source::Catalog(path) => path.clone(),
         Source::Upstream(upstream) => format!("`{upstream}`"),
     };
@@ -48,18 +120,13 @@ async fn init(options: &InitOptions) -> Result<(), String> {
     let checking = init::Options::new(searches, tasks.as_ref(), options.fits.clone());
     let draft = init::draft_checked(tools, &source, &checking).map_err(|e| e.to_string())?;
     if let Some(path) = &options.update {
-        return update(
-            path,
-            options.out.as_deref().unwrap_or(path),
-            tools,
-            &draft.text,
-        );
+        return update(path, out.unwrap_or(path), tools, &draft.text);
     }
     // Every draft passes `check`: a failure here is this command's bug, not the user's.
-    let name = options.out.as_deref().unwrap_or("<draft>");
+    let name = out.unwrap_or("<draft>");
     let tailoring = Tailoring::parse(name, &draft.text)
         .map_err(|e| format!("the draft does not pass `check` (please report it):\n{e}"))?;
-    match &options.out {
+    match out {
         Some(path) => {
             std::fs::write(path, &draft.text).map_err(|e| format!("{path}: cannot write: {e}"))?
         }

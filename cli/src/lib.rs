@@ -10,6 +10,7 @@ mod inspect;
 mod metrics;
 mod proxy;
 pub mod reports;
+mod servers;
 mod values;
 
 use args::Command;

@@ -16,8 +16,9 @@
 //! The token figures are counted once per rendered catalog — when the file or the upstream's
 //! tools change — never per request.
 
+use crate::proxy::proxied::Proxied;
 use mcp_tailor::Tailoring;
-use mcp_tailor::gateway::{Gateway, Served, UpstreamCounts};
+use mcp_tailor::gateway::{Served, UpstreamCounts};
 use mcp_tailor::inspect::{Inspection, definitions};
 use mcp_tailor::server::{Server, rmcp};
 use prometheus_client::encoding::EncodeLabelSet;
@@ -58,7 +59,6 @@ struct ReaderLabels {
 /// The proxy's metrics, registered once.
 pub(crate) struct Metrics {
     registry: Registry,
-    server: String,
     requests: Family<RequestLabels, Counter>,
     latency: Family<MethodLabels, Histogram>,
     open: Family<ServerLabels, Gauge>,
@@ -67,15 +67,15 @@ pub(crate) struct Metrics {
     tokens: Family<ReaderLabels, Gauge>,
     saved: Family<ReaderLabels, Gauge>,
     own: Gauge,
-    /// The upstream counts last read, to add only what is new to the counters.
-    counted: Mutex<UpstreamCounts>,
+    /// Each upstream's counts last read, to add only what is new to the counters.
+    counted: Mutex<std::collections::HashMap<String, UpstreamCounts>>,
     /// The catalog the token figures were counted for: the file and the tools.
     priced: tokio::sync::Mutex<Option<(Arc<Tailoring>, Vec<rmcp::model::Tool>)>>,
 }
 
 impl Metrics {
-    /// The metrics of a proxy in front of the upstream named `server`.
-    pub(crate) fn new(server: &str) -> Arc<Metrics> {
+    /// The metrics of a proxy, registered.
+    pub(crate) fn new() -> Arc<Metrics> {
         let mut registry = Registry::with_prefix("mcp_tailor");
         let requests = Family::<RequestLabels, Counter>::default();
         registry.register("requests", "Requests served", requests.clone());
@@ -126,7 +126,6 @@ impl Metrics {
         );
         Arc::new(Metrics {
             registry,
-            server: server.to_owned(),
             requests,
             latency,
             open,
@@ -141,28 +140,34 @@ impl Metrics {
     }
 
     /// Counts one request the gateway served.
-    pub(crate) fn served(&self, served: &Served<'_>) {
+    pub(crate) fn served(&self, server: &str, served: &Served<'_>) {
         let outcome = if served.ok { "ok" } else { "error" };
         self.requests
             .get_or_create(&RequestLabels {
-                server: self.server.clone(),
+                server: server.to_owned(),
                 method: served.method.to_owned(),
                 outcome: outcome.to_owned(),
             })
             .inc();
         self.latency
             .get_or_create(&MethodLabels {
-                server: self.server.clone(),
+                server: server.to_owned(),
                 method: served.method.to_owned(),
             })
             .observe(served.elapsed.as_secs_f64());
     }
 
-    /// The text a scrape reads: the upstream's counts and the token figures brought up to
+    /// The text a scrape reads: the upstreams' counts and the token figures brought up to
     /// date first.
-    pub(crate) async fn scrape(&self, server: &Server<Gateway>) -> String {
-        self.count_upstream(server.wrapped().upstream_counts());
-        if let Err(error) = self.price(server).await {
+    pub(crate) async fn scrape<P: Proxied>(
+        &self,
+        server: &Server<P::Handler>,
+        proxied: &P,
+    ) -> String {
+        for (name, counts) in proxied.counts() {
+            self.count_upstream(name, counts);
+        }
+        if let Err(error) = self.price(server, proxied).await {
             tracing::warn!("metrics: the catalog's tokens were not counted: {error}");
         }
         let mut text = String::new();
@@ -171,11 +176,12 @@ impl Metrics {
         text
     }
 
-    fn count_upstream(&self, now: UpstreamCounts) {
+    fn count_upstream(&self, server: String, now: UpstreamCounts) {
         let labels = ServerLabels {
-            server: self.server.clone(),
+            server: server.clone(),
         };
-        let mut last = self.counted.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut counted = self.counted.lock().unwrap_or_else(PoisonError::into_inner);
+        let last = counted.entry(server).or_default();
         let gauge = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
         self.open.get_or_create(&labels).set(gauge(now.open));
         self.opened
@@ -189,8 +195,12 @@ impl Metrics {
 
     /// Counts the tokens of each reader's listing when the file or the tools changed since
     /// they were last counted.
-    async fn price(&self, server: &Server<Gateway>) -> Result<(), String> {
-        let Some(tools) = server.wrapped().listed_tools() else {
+    async fn price<P: Proxied>(
+        &self,
+        server: &Server<P::Handler>,
+        proxied: &P,
+    ) -> Result<(), String> {
+        let Some(tools) = proxied.listed_tools() else {
             return Ok(());
         };
         let tailoring = server.tailoring();
@@ -201,7 +211,7 @@ impl Metrics {
         {
             return Ok(());
         }
-        let page_size = server.wrapped().page_size();
+        let page_size = proxied.page_size();
         let own = sizes(&tools, Tailoring::default(), page_size).await?;
         let own_tokens = own.first().map_or(0, |(_, sizes)| sizes[0].tokens);
         let tailored = sizes(&tools, (*tailoring).clone(), page_size).await?;
@@ -247,16 +257,16 @@ async fn sizes(
 }
 
 /// Serves the metrics at `http://{listener}/metrics` until the process ends.
-pub(crate) async fn serve(
+pub(crate) async fn serve<P: Proxied>(
     listener: tokio::net::TcpListener,
     metrics: Arc<Metrics>,
-    server: Server<Gateway>,
+    (server, proxied): (Server<P::Handler>, Arc<P>),
 ) {
     use axum::http::header::CONTENT_TYPE;
     let scrape = move || {
-        let (metrics, server) = (metrics.clone(), server.clone());
+        let (metrics, server, proxied) = (metrics.clone(), server.clone(), proxied.clone());
         async move {
-            let text = metrics.scrape(&server).await;
+            let text = metrics.scrape(&server, &*proxied).await;
             (
                 [(
                     CONTENT_TYPE,

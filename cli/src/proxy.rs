@@ -1,21 +1,21 @@
 //! `proxy`: the gateway behind the layer, on stdio or streamable HTTP, with the tailoring
 //! file watched and reloaded.
 
+pub(crate) mod proxied;
+mod watch;
+
 use crate::args::ProxyOptions;
 use crate::metrics::Metrics;
 use mcp_tailor::Tailoring;
-use mcp_tailor::gateway::{Gateway, GatewayOptions, Observer};
-use mcp_tailor::server::{Server, rmcp};
-use notify::Watcher;
-use std::path::{Path, PathBuf};
+use mcp_tailor::gateway::Served;
+use mcp_tailor::server::Server;
+use mcp_tailor::server::auth::ClientAuth;
+use proxied::Proxied;
+use proxied::{Opened, Tell};
+use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
-use tokio::sync::mpsc;
-
-/// How long the gateway waits for the upstream, under the layer's deadline so its error
-/// is the one the client gets.
-const MARGIN: Duration = Duration::from_millis(250);
+use tokio::net::TcpListener;
 
 pub(crate) fn run(options: ProxyOptions) -> ExitCode {
     // Colours only for a person at a terminal, never into a log file. (`RUST_LOG` sets
@@ -57,22 +57,8 @@ pub(crate) fn run(options: ProxyOptions) -> ExitCode {
 
 async fn serve(options: ProxyOptions) -> Result<(), String> {
     // The port first: one in use is the first and only thing said (and exit 1).
-    let listener = match options.http {
-        Some(addr) => Some(
-            tokio::net::TcpListener::bind(addr)
-                .await
-                .map_err(|e| format!("cannot listen on {addr}: {e}"))?,
-        ),
-        None => None,
-    };
-    let metrics_listener = match options.metrics {
-        Some(addr) => Some(
-            tokio::net::TcpListener::bind(addr)
-                .await
-                .map_err(|e| format!("--metrics: cannot listen on {addr}: {e}"))?,
-        ),
-        None => None,
-    };
+    let listener = bind(options.http, "").await?;
+    let metrics_listener = bind(options.metrics, "--metrics: ").await?;
     // Then the door: a token or key set that cannot be read stops the proxy before it
     // starts anything.
     let auth = match &listener {
@@ -82,39 +68,51 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
         }
         None => None,
     };
-    let tailoring = match &options.tailoring {
-        Some(path) => Tailoring::load(path).map_err(|e| e.to_string())?,
-        None => Tailoring::default(),
+    let metrics = metrics_listener.as_ref().map(|_| Metrics::new());
+    let tell: Option<Tell> = metrics.clone().map(|metrics| {
+        Arc::new(move |server: &str, served: &Served<'_>| metrics.served(server, served)) as Tell
+    });
+    let front = Front {
+        listener,
+        metrics: metrics.zip(metrics_listener),
+        auth,
     };
-    let mut gateway_options = GatewayOptions {
-        deadline: options.deadline.saturating_sub(MARGIN).max(MARGIN),
-        sessions: options.sessions,
-        warm_spare: options.warm_spare,
-        forward_authorization: options.forward_authorization,
-        ..GatewayOptions::default()
-    };
-    // The metrics name the upstream as it names itself, learned when it is first reached.
-    let named = Arc::new(std::sync::OnceLock::<Arc<Metrics>>::new());
-    if metrics_listener.is_some() {
-        let named = named.clone();
-        gateway_options.observer = Some(Observer::new(move |served| {
-            if let Some(metrics) = named.get() {
-                metrics.served(served);
-            }
-        }));
+    match proxied::open(&options, tell).await? {
+        Opened::One(one) => serve_proxied(options, Arc::new(one), front).await,
+        Opened::Many(many) => serve_proxied(options, Arc::new(many), front).await,
     }
-    let gateway = Gateway::connect_with(options.upstream.clone(), gateway_options)
-        .await
-        .map_err(|e| e.to_string())?;
-    if metrics_listener.is_some() {
-        let name = rmcp::ServerHandler::get_info(&gateway).server_info.name;
-        let _ = named.set(Metrics::new(&name));
+}
+
+/// Binds `addr`, when given; `what` begins the error.
+async fn bind(addr: Option<SocketAddr>, what: &str) -> Result<Option<TcpListener>, String> {
+    match addr {
+        Some(addr) => TcpListener::bind(addr)
+            .await
+            .map(Some)
+            .map_err(|e| format!("{what}cannot listen on {addr}: {e}")),
+        None => Ok(None),
     }
-    warn_unmatched(&gateway, &tailoring);
+}
+
+/// Where and how the proxy serves, made before its upstreams are opened.
+struct Front {
+    listener: Option<TcpListener>,
+    metrics: Option<(Arc<Metrics>, TcpListener)>,
+    auth: Option<ClientAuth>,
+}
+
+/// Serves `proxied` behind the layer until stopped.
+async fn serve_proxied<P: Proxied>(
+    options: ProxyOptions,
+    proxied: Arc<P>,
+    front: Front,
+) -> Result<(), String> {
+    let tailoring = proxied.tailoring()?;
+    warn_unmatched(&*proxied, &tailoring);
     // Paged as the upstream pages, unless the command line says otherwise.
-    let page_size = crate::inspect::pages_of(options.page_size.or(gateway.page_size()));
+    let page_size = crate::inspect::pages_of(options.page_size.or(proxied.page_size()));
     let mut builder = Server::builder()
-        .handler(gateway)
+        .handler(proxied.handler())
         .tailoring(tailoring)
         .page_size(page_size)
         .request_deadline(options.deadline);
@@ -136,7 +134,7 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
             async move { reader }
         });
     }
-    if listener.is_some() {
+    if front.listener.is_some() {
         let mut http = mcp_tailor::server::limits::HttpConfig::default();
         http.accept_threads = usize::from(options.threads);
         http.allowed_origins
@@ -144,18 +142,13 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
         builder = builder.http_config(http);
     }
     let server = builder.build().map_err(|e| e.to_string())?;
-    if let Some(path) = &options.tailoring {
-        tokio::spawn(watch(server.clone(), PathBuf::from(path)));
+    tokio::spawn(watch::watch(server.clone(), proxied.clone()));
+    if let Some((metrics, listener)) = front.metrics {
+        let scraped = (server.clone(), proxied.clone());
+        tokio::spawn(crate::metrics::serve(listener, metrics, scraped));
     }
-    if let (Some(listener), Some(metrics)) = (metrics_listener, named.get()) {
-        tokio::spawn(crate::metrics::serve(
-            listener,
-            metrics.clone(),
-            server.clone(),
-        ));
-    }
-    tracing::info!("serving {} tailored", options.upstream);
-    match listener {
+    tracing::info!("serving {} tailored", proxied.describe());
+    match front.listener {
         Some(listener) => {
             let addr = listener.local_addr().map_err(|e| e.to_string())?;
             // A person reads it first; a log collector reads every line as JSON.
@@ -163,7 +156,7 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
                 true => tracing::info!("mcp-tailor proxy on http://{addr}/mcp"),
                 false => eprintln!("mcp-tailor proxy on http://{addr}/mcp"),
             }
-            let router = match auth {
+            let router = match front.auth {
                 Some(auth) => auth.guard(server.router()),
                 None => server.router(),
             };
@@ -197,89 +190,11 @@ async fn stopped() {
 
 /// Logs what the file declares that the upstream did not list when last asked (no error:
 /// it may list it later); nothing while no listing was read.
-fn warn_unmatched(gateway: &Gateway, tailoring: &Tailoring) {
-    let Some(tools) = gateway.listed_tools() else {
+fn warn_unmatched(proxied: &impl Proxied, tailoring: &Tailoring) {
+    let Some(tools) = proxied.listed_tools() else {
         return;
     };
     for warning in mcp_tailor::inspect::drift(tailoring, &tools) {
         tracing::warn!("{warning}");
-    }
-}
-
-/// Reloads the file when it changes (or on SIGHUP): a valid file is swapped in and every
-/// client told to list again; an invalid one is logged, error by error, and the previous
-/// tables stay.
-async fn watch(server: Server<Gateway>, path: PathBuf) {
-    let (tx, mut changes) = mpsc::unbounded_channel();
-    let name = path.file_name().map(ToOwned::to_owned);
-    let watched = name.clone();
-    let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-        if let Ok(event) = event
-            && event
-                .paths
-                .iter()
-                .any(|p| p.file_name() == watched.as_deref())
-        {
-            let _ = tx.send(());
-        }
-    });
-    // Editors replace a file by renaming over it: watch its folder, not the file.
-    let folder = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let _watcher = match watcher.and_then(|mut w| {
-        w.watch(folder, notify::RecursiveMode::NonRecursive)
-            .map(|()| w)
-    }) {
-        Ok(watcher) => Some(watcher),
-        Err(error) => {
-            tracing::warn!(
-                "cannot watch {}: {error}; SIGHUP still reloads it",
-                path.display()
-            );
-            None
-        }
-    };
-    let mut hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()).ok();
-    let mut last = std::fs::read_to_string(&path).ok();
-    loop {
-        let hup = async {
-            match &mut hangup {
-                Some(signal) => signal.recv().await,
-                None => std::future::pending().await,
-            }
-        };
-        tokio::select! {
-            Some(()) = changes.recv() => {}
-            _ = hup => {}
-        }
-        // One edit makes several events: let them settle, then read once.
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        while changes.try_recv().is_ok() {}
-        let source = std::fs::read_to_string(&path).ok();
-        if source == last {
-            continue;
-        }
-        last = source;
-        match Tailoring::load(&path) {
-            Ok(tailoring) => {
-                for warning in tailoring.warnings() {
-                    tracing::warn!("{warning}");
-                }
-                warn_unmatched(server.wrapped(), &tailoring);
-                server.set_tailoring(tailoring).await;
-                tracing::info!("{}: reloaded; clients told to list again", path.display());
-            }
-            Err(error) => {
-                for line in error.to_string().lines() {
-                    tracing::error!("{line}");
-                }
-                tracing::error!(
-                    "{}: not reloaded; still serving the previous tables",
-                    path.display()
-                );
-            }
-        }
     }
 }

@@ -242,7 +242,7 @@ fn room(src: &Path, file: &Path) -> Option<String> {
 }
 
 /// The rooms of the gateway's `src`, bottom to top.
-const GATEWAY_ROOMS: [&str; 5] = ["relay", "upstream", "pool", "serve", "lib"];
+const GATEWAY_ROOMS: [&str; 6] = ["relay", "upstream", "pool", "serve", "fleet", "lib"];
 
 /// The rooms of the gateway's upstream side, bottom to top: what both transports share,
 /// then stdio, what comes in, HTTP (which makes an old server's event stream into lines),

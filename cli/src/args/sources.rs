@@ -127,10 +127,11 @@ pub(super) fn source(
         return Ok(Source::Catalog(file));
     }
     let mut command = command.into_iter();
-    Ok(Source::Upstream(Upstream::Command {
-        program: command.next().expect("one or more"),
-        args: command.collect(),
-    }))
+    let program = command.next().expect("one or more");
+    Ok(Source::Upstream(Upstream::command(
+        program,
+        command.collect(),
+    )))
 }
 
 /// A usage error of the subcommand `name`, with its usage line, as clap's own errors.

@@ -68,11 +68,16 @@ fn commands() {
     assert!(parse_args("proxy --forward-authorization -- s").is_err());
     assert_eq!(
         p.upstream,
-        Upstream::Command {
-            program: "python3".into(),
-            args: vec!["server.py".into(), "--flag".into()]
-        }
+        Upstreams::One(Upstream::command(
+            "python3",
+            vec!["server.py".into(), "--flag".into()]
+        ))
     );
+    let Ok(Command::Proxy(fleet)) = parse_args("proxy --servers mcp.json") else {
+        panic!()
+    };
+    assert_eq!(fleet.upstream, Upstreams::Servers("mcp.json".into()));
+    assert!(parse_args("proxy --servers mcp.json -- s").is_err());
     let no_upstream = error("proxy --tailoring t.toml");
     assert!(no_upstream.contains("give one upstream"), "{no_upstream}");
     assert!(
@@ -99,10 +104,10 @@ fn commands() {
     let home = std::env::var("HOME").unwrap_or_default();
     assert_eq!(
         p.upstream,
-        Upstream::Http {
+        Upstreams::One(Upstream::Http {
             url: "http://x/mcp".into(),
             headers: vec![("X-Key".into(), home)]
-        }
+        })
     );
     assert_eq!((p.runner.as_deref(), p.verbosity), (Some("codex"), Some(0)));
     assert!(
@@ -124,17 +129,14 @@ fn inspect_and_init() {
     else {
         panic!()
     };
-    let Source::Upstream(Upstream::Command { program, args }) = nested.source else {
+    let Source::Upstream(Upstream::Command { program, args, .. }) = nested.source else {
         panic!()
     };
     assert_eq!((program.as_str(), args.len()), ("mcp-tailor", 3));
     assert_eq!(i.tailoring.as_deref(), Some("t.toml"));
     assert_eq!(
         i.source,
-        Source::Upstream(Upstream::Command {
-            program: "python3".into(),
-            args: vec!["s.py".into()]
-        })
+        Source::Upstream(Upstream::command("python3", vec!["s.py".into()]))
     );
     let Ok(Command::Inspect(i)) = parse_args("inspect --catalog c.json lint") else {
         panic!()
@@ -156,9 +158,18 @@ fn inspect_and_init() {
     );
     assert!(matches!(
         i.source,
-        Source::Upstream(Upstream::Command { .. })
+        InitSource::One(Source::Upstream(Upstream::Command { .. }))
     ));
     assert!(parse_args("init --out t.toml").is_err());
+    let Ok(Command::Init(i)) = parse_args("init --servers mcp.json --out drafts") else {
+        panic!()
+    };
+    assert_eq!(i.source, InitSource::Servers("mcp.json".into()));
+    assert!(
+        parse_args("init --servers mcp.json").is_err(),
+        "--out names the folder"
+    );
+    assert!(parse_args("init --servers mcp.json --out d -- s").is_err());
 }
 
 #[test]

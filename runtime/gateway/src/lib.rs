@@ -48,8 +48,9 @@
 //!   lost (`404`, or `400` naming the session) is opened again and the request posted again.
 //! * A dead connection is replaced on the next session or stateless request.
 
-// The rooms, bottom to top: relay → upstream → pool → serve. Each imports only from the
+// The rooms, bottom to top: relay → upstream → pool → serve → fleet. Each imports only from the
 // rooms before it (`tests/tests/house.rs` checks it).
+pub mod fleet;
 mod pool;
 mod relay;
 mod serve;
@@ -78,6 +79,8 @@ pub enum Upstream {
         program: String,
         /// Its arguments.
         args: Vec<String>,
+        /// Variables set in its environment, over this process's own (which it inherits).
+        env: Vec<(String, String)>,
     },
     /// A streamable HTTP endpoint (`http://host:port/mcp`), with headers sent on every
     /// request (a bearer token, an API key). A URL that refuses streamable HTTP's POST but
@@ -92,6 +95,15 @@ pub enum Upstream {
 }
 
 impl Upstream {
+    /// A command with these arguments, in this process's environment.
+    pub fn command(program: impl Into<String>, args: Vec<String>) -> Upstream {
+        Upstream::Command {
+            program: program.into(),
+            args,
+            env: Vec::new(),
+        }
+    }
+
     /// A streamable HTTP endpoint with no headers of its own.
     pub fn http(url: impl Into<String>) -> Upstream {
         Upstream::Http {
@@ -104,7 +116,7 @@ impl Upstream {
 impl std::fmt::Display for Upstream {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Upstream::Command { program, args } => {
+            Upstream::Command { program, args, .. } => {
                 write!(f, "{program}")?;
                 args.iter().try_for_each(|a| write!(f, " {a}"))
             }

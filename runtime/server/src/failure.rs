@@ -108,7 +108,7 @@ pub fn timed_out(reason: &'static str) -> ErrorData {
 
 /// `-32602`, `data.reason = "unknown_tool"`: hidden and unknown tools look the same. The
 /// name is echoed at most [`MAX_ECHOED_NAME`] bytes long.
-pub(super) fn unknown_tool(name: &str) -> ErrorData {
+pub fn unknown_tool(name: &str) -> ErrorData {
     let mut end = name.len().min(MAX_ECHOED_NAME);
     while !name.is_char_boundary(end) {
         end -= 1;

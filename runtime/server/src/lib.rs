@@ -90,7 +90,7 @@ pub use rmcp;
 #[doc(hidden)]
 pub mod seam {
     pub use super::call::context::{has_session, is_direct};
-    pub use super::failure::{internal, timed_out};
+    pub use super::failure::{internal, timed_out, unknown_tool};
     pub use super::session::passed_on::optional;
     pub use super::verbatim;
 }

@@ -294,6 +294,37 @@ impl Tailoring {
     pub fn warnings(&self) -> &[Diagnostic] {
         &self.warnings
     }
+
+    /// Takes in `other`'s tool entries (a file of one server of many), each under the name
+    /// `served` gives it (the name the tool is served by; `None` keeps its own). `Err`
+    /// names what cannot be taken in: a tool this file words already, or what words a
+    /// whole catalog (`instructions`, `[arguments]`, `fallback_verbosity`), which belongs
+    /// in the file of the whole.
+    pub fn absorb(
+        &mut self,
+        other: &Tailoring,
+        served: impl Fn(&str) -> Option<String>,
+    ) -> Result<(), String> {
+        let whole = [
+            (other.instructions.is_some(), "instructions"),
+            (other.every_argument.is_some(), "[arguments]"),
+            (other.fallback_verbosity.is_some(), "fallback_verbosity"),
+        ];
+        if let Some((_, what)) = whole.iter().find(|(given, _)| *given) {
+            return Err(format!(
+                "`{what}` words the whole catalog: write it in the file of the whole (--tailoring)"
+            ));
+        }
+        for (name, tool) in &other.tools {
+            let name = served(name).unwrap_or_else(|| name.clone());
+            if self.tools.contains_key(&name) {
+                return Err(format!("the tool `{name}` is worded by two files"));
+            }
+            self.tools.insert(name, tool.clone());
+        }
+        self.warnings.extend(other.warnings.iter().cloned());
+        Ok(())
+    }
 }
 
 impl ToolTailoring {

@@ -93,8 +93,8 @@ impl Connection {
                 written: Written::default(),
             };
             let opened = match upstream {
-                Upstream::Command { program, args } => {
-                    opening.command(program, args, lifecycle).await?
+                Upstream::Command { program, args, env } => {
+                    opening.command(program, args, env, lifecycle).await?
                 }
                 Upstream::Http { url, headers } => {
                     let headers = request_headers(headers, credential)

@@ -253,10 +253,11 @@ impl Opening {
         &self,
         program: &str,
         args: &[String],
+        env: &[(String, String)],
         lifecycle: ClientLifecycleMode,
     ) -> Result<Opened, UpstreamError> {
         let (mut child, stdout, stdin) =
-            Child::spawn(program, args).map_err(|error| UpstreamError::Start {
+            Child::spawn(program, args, env).map_err(|error| UpstreamError::Start {
                 upstream: self.name.clone(),
                 error,
             })?;

@@ -4,13 +4,13 @@ use super::*;
 /// /server-redis with no Redis to reach retries for a minute before it answers), each start
 /// written to `starts`.
 fn silent(starts: &std::path::Path) -> Upstream {
-    Upstream::Command {
-        program: "sh".into(),
-        args: vec![
+    Upstream::command(
+        "sh",
+        vec![
             "-c".into(),
             format!("echo started >> '{}'; cat > /dev/null", starts.display()),
         ],
-    }
+    )
 }
 
 #[tokio::test]

@@ -43,9 +43,11 @@ impl Child {
     pub(crate) fn spawn(
         program: &str,
         args: &[String],
+        env: &[(String, String)],
     ) -> std::io::Result<(Child, ChildStdout, ChildStdin)> {
         let mut process = tokio::process::Command::new(program)
             .args(args)
+            .envs(env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -150,7 +152,7 @@ mod tests {
     /// `sh -c SCRIPT`'s exit, within 10 s.
     async fn exit_of(script: &str) -> UpstreamExit {
         let args = ["-c".to_owned(), script.to_owned()];
-        let (mut child, _stdout, _stdin) = Child::spawn("sh", &args).unwrap();
+        let (mut child, _stdout, _stdin) = Child::spawn("sh", &args, &[]).unwrap();
         child.exit(Duration::from_secs(10)).await.expect("it exits")
     }
 

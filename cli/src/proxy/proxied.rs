@@ -1,0 +1,229 @@
+//! What `proxy` serves: one upstream (a [`Gateway`]) or the servers of an `mcpServers` file
+//! (a [`Fleet`]), each opened with the command line's options, and the tailoring file that
+//! words it — for a fleet, the file of the whole with each server's own file taken in
+//! under the names its tools are served by.
+
+use crate::args::{ProxyOptions, Upstreams};
+use crate::servers::{self, ServerEntry};
+use mcp_tailor::Tailoring;
+use mcp_tailor::gateway::fleet::{Fleet, FleetMember};
+use mcp_tailor::gateway::{Gateway, GatewayOptions, Observer, Served, UpstreamCounts};
+use mcp_tailor::server::rmcp::ServerHandler;
+use mcp_tailor::server::rmcp::model::Tool;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long the gateway waits for the upstream, under the layer's deadline so its error
+/// is the one the client gets.
+const MARGIN: Duration = Duration::from_millis(250);
+
+/// Tells of each request a named upstream served (the metrics, once they exist).
+pub(crate) type Tell = Arc<dyn Fn(&str, &Served<'_>) + Send + Sync>;
+
+/// What `proxy` serves — a handler for the layer — and what the proxy reads of it.
+pub(crate) trait Proxied: Send + Sync + 'static {
+    /// The rmcp handler the layer wraps.
+    type Handler: ServerHandler + Clone + Send + Sync + 'static;
+    /// The handler, for the layer.
+    fn handler(&self) -> Self::Handler;
+    /// What it serves, for the log.
+    fn describe(&self) -> String;
+    /// Its tools as last listed (under the names served); `None` before any listing.
+    fn listed_tools(&self) -> Option<Vec<Tool>>;
+    /// Tools a page of the upstream's own listing, to page as it does.
+    fn page_size(&self) -> Option<usize>;
+    /// Each upstream's name and connection counts.
+    fn counts(&self) -> Vec<(String, UpstreamCounts)>;
+    /// The tailoring file in force now, read afresh.
+    fn tailoring(&self) -> Result<Tailoring, String>;
+    /// The files [`tailoring`](Self::tailoring) reads (watched for edits).
+    fn files(&self) -> Vec<PathBuf>;
+    /// Hears when the tailoring must be read again though no file changed (a fleet's
+    /// member joined, or its tools' served names changed).
+    fn changes(&self) -> Option<tokio::sync::watch::Receiver<u64>>;
+}
+
+/// One upstream and its file.
+#[derive(Clone)]
+pub(crate) struct One {
+    pub(crate) gateway: Gateway,
+    file: Option<PathBuf>,
+}
+
+/// The servers of an `mcpServers` file, the file of the whole and each server's own.
+#[derive(Clone)]
+pub(crate) struct Many {
+    pub(crate) fleet: Fleet,
+    whole: Option<PathBuf>,
+    /// Each member's own file, by member index.
+    own: Vec<Option<PathBuf>>,
+}
+
+/// Each gateway's options, as the command line gives them.
+fn gateway_options(options: &ProxyOptions, deadline: Duration) -> GatewayOptions {
+    GatewayOptions {
+        deadline: deadline.saturating_sub(MARGIN).max(MARGIN),
+        sessions: options.sessions,
+        warm_spare: options.warm_spare,
+        forward_authorization: options.forward_authorization,
+        ..GatewayOptions::default()
+    }
+}
+
+/// An observer telling `tell` of requests to the upstream `name`.
+fn observer(
+    tell: &Option<Tell>,
+    name: impl Fn() -> Option<String> + Send + Sync + 'static,
+) -> Option<Observer> {
+    let tell = tell.clone()?;
+    Some(Observer::new(move |served| {
+        if let Some(name) = name() {
+            tell(&name, served);
+        }
+    }))
+}
+
+/// Opens what `options` name: `One` or `Many`, through `open`.
+pub(crate) enum Opened {
+    One(One),
+    Many(Many),
+}
+
+/// Opens the upstream (or every server) `options` name; `tell` hears of each request.
+pub(crate) async fn open(options: &ProxyOptions, tell: Option<Tell>) -> Result<Opened, String> {
+    let whole = options.tailoring.as_ref().map(PathBuf::from);
+    match &options.upstream {
+        Upstreams::One(upstream) => {
+            // The upstream is named as it names itself, learned when it answers.
+            let name = Arc::new(std::sync::OnceLock::<String>::new());
+            let mut gateway_options = gateway_options(options, options.deadline);
+            let named = name.clone();
+            gateway_options.observer = observer(&tell, move || named.get().cloned());
+            let gateway = Gateway::connect_with(upstream.clone(), gateway_options)
+                .await
+                .map_err(|e| e.to_string())?;
+            let _ = name.set(gateway.get_info().server_info.name);
+            Ok(Opened::One(One {
+                gateway,
+                file: whole,
+            }))
+        }
+        Upstreams::Servers(path) => {
+            let entries = servers::read(path)?;
+            let own = entries.iter().map(|e| e.tailoring.clone()).collect();
+            let members = entries
+                .into_iter()
+                .map(|entry| member(options, &tell, entry))
+                .collect();
+            let fleet = Fleet::connect(members).await;
+            Ok(Opened::Many(Many { fleet, whole, own }))
+        }
+    }
+}
+
+fn member(options: &ProxyOptions, tell: &Option<Tell>, entry: ServerEntry) -> FleetMember {
+    let deadline = entry
+        .deadline
+        .unwrap_or(options.deadline)
+        .min(options.deadline);
+    let mut gateway_options = gateway_options(options, deadline);
+    let name = entry.name.clone();
+    gateway_options.observer = observer(tell, move || Some(name.clone()));
+    FleetMember {
+        name: entry.name,
+        upstream: entry.upstream,
+        tools: entry.tools,
+        options: gateway_options,
+    }
+}
+
+/// The file at `path`, or an empty one.
+fn load(path: Option<&PathBuf>) -> Result<Tailoring, String> {
+    match path {
+        Some(path) => Tailoring::load(path).map_err(|e| e.to_string()),
+        None => Ok(Tailoring::default()),
+    }
+}
+
+impl Proxied for One {
+    type Handler = Gateway;
+
+    fn handler(&self) -> Gateway {
+        self.gateway.clone()
+    }
+    fn describe(&self) -> String {
+        self.gateway.upstream().to_string()
+    }
+    fn listed_tools(&self) -> Option<Vec<Tool>> {
+        self.gateway.listed_tools()
+    }
+    fn page_size(&self) -> Option<usize> {
+        self.gateway.page_size()
+    }
+    fn counts(&self) -> Vec<(String, UpstreamCounts)> {
+        let name = self.gateway.get_info().server_info.name;
+        vec![(name, self.gateway.upstream_counts())]
+    }
+    fn tailoring(&self) -> Result<Tailoring, String> {
+        load(self.file.as_ref())
+    }
+    fn files(&self) -> Vec<PathBuf> {
+        self.file.iter().cloned().collect()
+    }
+    fn changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        None
+    }
+}
+
+impl Proxied for Many {
+    type Handler = Fleet;
+
+    fn handler(&self) -> Fleet {
+        self.fleet.clone()
+    }
+    fn describe(&self) -> String {
+        let names: Vec<String> = self.fleet.members().into_iter().map(|(n, _)| n).collect();
+        format!("{} servers ({})", names.len(), names.join(", "))
+    }
+    fn listed_tools(&self) -> Option<Vec<Tool>> {
+        self.fleet.listed_tools()
+    }
+    fn page_size(&self) -> Option<usize> {
+        None
+    }
+    fn counts(&self) -> Vec<(String, UpstreamCounts)> {
+        self.fleet
+            .members()
+            .into_iter()
+            .map(|(name, gateway)| {
+                let counts = gateway.map(|g| g.upstream_counts()).unwrap_or_default();
+                (name, counts)
+            })
+            .collect()
+    }
+    /// The file of the whole, each server's own file taken in under its served names.
+    fn tailoring(&self) -> Result<Tailoring, String> {
+        let mut whole = load(self.whole.as_ref())?;
+        for (member, path) in self.own.iter().enumerate() {
+            let Some(path) = path else {
+                continue;
+            };
+            let own = load(Some(path))?;
+            whole
+                .absorb(&own, |tool| self.fleet.served_name(member, tool))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        Ok(whole)
+    }
+    fn files(&self) -> Vec<PathBuf> {
+        self.whole
+            .iter()
+            .chain(self.own.iter().flatten())
+            .cloned()
+            .collect()
+    }
+    fn changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        Some(self.fleet.changed())
+    }
+}

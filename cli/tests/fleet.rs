@@ -1,0 +1,218 @@
+//! `proxy --servers FILE`: an `mcpServers` file's servers behind one endpoint, as a client
+//! meets them. Two notes servers on streamable HTTP list the same tool (served as
+//! `a_search_notes` and `b_search_notes`), a shell server on stdio lists two (one denied by
+//! its filter), one server is down at start and joins when it answers; a server's own
+//! tailoring file words its tool by its own name. Real third-party servers behind a fleet:
+//! `tests/tests/fleet.rs`.
+
+mod common;
+
+use common::{BIN, RawSession, free_addr, listening, notes_behind, sh_server};
+use mcp_tailor::mcp_tool;
+use mcp_tailor::server::{CallContext, Server};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+/// A shell server listing `echo` and `rm_rf`; every call answers "echoed".
+fn shell() -> String {
+    let tools = r#"'{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"echo","description":"Echo.","inputSchema":{"type":"object"}},{"name":"rm_rf","description":"Remove.","inputSchema":{"type":"object"}}]}}\n' "$id""#;
+    let called = r#"'{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"echoed"}]}}\n' "$id""#;
+    sh_server(
+        "shell",
+        &[
+            (r#"*'"method":"tools/list"'*"#, tools),
+            (r#"*'"method":"tools/call"'*"#, called),
+        ],
+    )
+}
+
+/// Lists the weather.
+#[mcp_tool]
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Forecast {
+    /// A city.
+    city: String,
+}
+
+/// A weather server at `addr` (bound now), for the life of the test.
+async fn weather_at(addr: std::net::SocketAddr) {
+    let server = Server::builder()
+        .name("weather", "1.0.0")
+        .tool(|args: Forecast, _: CallContext| async move {
+            Ok::<_, String>(json!({ "city": args.city, "sky": "clear" }))
+        })
+        .build()
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind(addr).await.unwrap();
+    let router = server.router();
+    tokio::spawn(async move {
+        server
+            .serve_http_on(listener, router, std::future::pending())
+            .await
+    });
+}
+
+async fn names(session: &RawSession) -> BTreeSet<String> {
+    let listed = session
+        .ask(json!({"jsonrpc": "2.0", "id": 10, "method": "tools/list"}))
+        .await;
+    listed["result"]["tools"]
+        .as_array()
+        .expect("a listing")
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+async fn call(session: &RawSession, name: &str, arguments: Value) -> Value {
+    session
+        .ask(json!({"jsonrpc": "2.0", "id": 11, "method": "tools/call",
+            "params": {"name": name, "arguments": arguments}}))
+        .await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn many_servers_behind_one_endpoint() {
+    let a = notes_behind(|r| r).await;
+    let b = notes_behind(|r| r).await;
+    let down = free_addr();
+    let folder = std::env::temp_dir().join(format!("mcp-tailor-fleet-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(
+        folder.join("a.toml"),
+        "[tools.search_notes.description]\nlevels = [{ verbosity = \"0..=9\", text = \"Search A.\" }]\n",
+    )
+    .unwrap();
+    let servers = json!({"mcpServers": {
+        "a": {"url": a, "tailoring": "a.toml"},
+        "b": {"type": "http", "url": b},
+        "shell": {"command": "sh", "args": ["-c", shell()], "tools": {"deny": ["rm_*"]}},
+        "weather": {"url": format!("http://{down}/mcp")},
+        "off": {"command": "false", "disabled": true},
+    }});
+    let file = folder.join("servers.json");
+    std::fs::write(&file, servers.to_string()).unwrap();
+    let addr = free_addr();
+    let _proxy = tokio::process::Command::new(BIN)
+        .args(["proxy", "--servers"])
+        .arg(&file)
+        .args(["--http", &addr.to_string()])
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    listening(addr).await;
+    let session = RawSession::open(&format!("http://{addr}/mcp")).await;
+    let expected: BTreeSet<String> = ["a_search_notes", "b_search_notes", "echo"]
+        .map(String::from)
+        .into();
+    assert_eq!(names(&session).await, expected);
+    // Each call reaches its own server; a denied tool, and a name no server serves as it
+    // is, get the error an unknown tool gets.
+    let answered = call(&session, "b_search_notes", json!({"query": "tea"})).await;
+    assert_eq!(
+        answered["result"]["structuredContent"]["query"], "tea",
+        "{answered}"
+    );
+    let echoed = call(&session, "echo", json!({})).await;
+    assert_eq!(echoed["result"]["content"][0]["text"], "echoed", "{echoed}");
+    for refused in ["rm_rf", "search_notes"] {
+        let error = call(&session, refused, json!({})).await;
+        assert_eq!(error["error"]["code"], -32602, "{refused}: {error}");
+        assert_eq!(error["error"]["data"]["reason"], "unknown_tool", "{error}");
+    }
+    // A's own file words its tool, by the tool's own name, under the name served.
+    let listed = session
+        .ask(json!({"jsonrpc": "2.0", "id": 12, "method": "tools/list",
+            "params": {"_meta": {"mcp-tailor.dev/verbosity": 3}}}))
+        .await;
+    let a_tool = listed["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "a_search_notes")
+        .cloned()
+        .unwrap();
+    assert_eq!(a_tool["description"], "Search A.", "{listed}");
+    // The server that was down answers now: it joins, and its tool is served.
+    weather_at(down).await;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !names(&session).await.contains("forecast") {
+        assert!(Instant::now() < deadline, "weather never joined");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let forecast = call(&session, "forecast", json!({"city": "Oslo"})).await;
+    assert_eq!(
+        forecast["result"]["structuredContent"]["sky"], "clear",
+        "{forecast}"
+    );
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+#[tokio::test]
+async fn a_servers_file_that_cannot_be_served_is_named() {
+    let folder = std::env::temp_dir().join(format!("mcp-tailor-fleet-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let file = folder.join("servers.json");
+    std::fs::write(&file, r#"{"mcpServers": {"x": {"args": []}}}"#).unwrap();
+    let output = tokio::process::Command::new(BIN)
+        .args(["proxy", "--servers"])
+        .arg(&file)
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("server `x`: expected `command`"), "{said}");
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+/// `init --servers FILE --out FOLDER` drafts each server's file and a copy of FILE naming
+/// them; `proxy --servers` serves the copy, each server's tool worded by its draft.
+#[tokio::test(flavor = "multi_thread")]
+async fn init_drafts_every_server_and_proxy_serves_the_copy() {
+    let (a, b) = (notes_behind(|r| r).await, notes_behind(|r| r).await);
+    let folder = std::env::temp_dir().join(format!("mcp-tailor-fleet-init-{}", std::process::id()));
+    let drafts = folder.join("drafts");
+    std::fs::create_dir_all(&folder).unwrap();
+    let file = folder.join("mcp.json");
+    let servers =
+        json!({"mcpServers": {"a": {"url": a}, "b": {"url": b, "tools": {"allow": ["search_*"]}}}});
+    std::fs::write(&file, servers.to_string()).unwrap();
+    let output = tokio::process::Command::new(BIN)
+        .args(["init", "--servers"])
+        .arg(&file)
+        .arg("--out")
+        .arg(&drafts)
+        .output()
+        .await
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{said}");
+    assert!(said.contains("2 of 2 servers drafted"), "{said}");
+    for name in ["a.toml", "b.toml"] {
+        let draft = std::fs::read_to_string(drafts.join(name)).unwrap();
+        assert!(draft.contains("[tools.search_notes"), "{draft}");
+    }
+    let copy: Value =
+        serde_json::from_str(&std::fs::read_to_string(drafts.join("mcp.json")).unwrap()).unwrap();
+    assert_eq!(copy["mcpServers"]["a"]["tailoring"], "a.toml");
+    assert_eq!(copy["mcpServers"]["b"]["tools"]["allow"][0], "search_*");
+    let addr = free_addr();
+    let _proxy = tokio::process::Command::new(BIN)
+        .args(["proxy", "--servers"])
+        .arg(drafts.join("mcp.json"))
+        .args(["--http", &addr.to_string()])
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    listening(addr).await;
+    let session = RawSession::open(&format!("http://{addr}/mcp")).await;
+    let expected: BTreeSet<String> = ["a_search_notes", "b_search_notes"]
+        .map(String::from)
+        .into();
+    assert_eq!(names(&session).await, expected);
+    std::fs::remove_dir_all(&folder).unwrap();
+}

@@ -1,0 +1,188 @@
+//! One `mcp-tailor proxy --servers FILE` in front of real servers nobody here wrote, pinned
+//! from npm and PyPI (`tests/third_party/install.sh`): two instances of server-memory and
+//! mcp-server-time over stdio, server-everything over streamable HTTP, from one
+//! `mcpServers` file. Read by rmcp's own client over streamable HTTP: every tool is listed
+//! once under a unique name (the two memories' tools prefixed), a call reaches each server,
+//! a denied tool is neither listed nor callable, and when server-everything is killed
+//! mid-run the others keep answering. Run with `--ignored`, `MCP_TAILOR_SERVERS` and
+//! `MCP_TAILOR_PYTHON`.
+
+use mcp_tailor::server::rmcp::model::CallToolRequestParams;
+use mcp_tailor::server::rmcp::transport::StreamableHttpClientTransport;
+use mcp_tailor::server::rmcp::{RoleClient, ServiceExt as _, service::RunningService};
+use mcp_tailor_test_support::target;
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::Duration;
+
+/// A free loopback port.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+async fn listening(port: u16, what: &str) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .is_err()
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{what} did not listen"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+type Client = RunningService<RoleClient, ()>;
+
+/// `tools/call` through `client`: the result as JSON, or the error.
+async fn call(client: &Client, name: &str, arguments: Value) -> Result<Value, String> {
+    let mut params = CallToolRequestParams::new(name.to_owned());
+    params.arguments = arguments.as_object().cloned();
+    let called = tokio::time::timeout(Duration::from_secs(30), client.call_tool(params))
+        .await
+        .map_err(|_| format!("{name}: no answer in 30 s"))?;
+    match called {
+        Ok(result) => Ok(serde_json::to_value(result).unwrap()),
+        Err(error) => Err(error.to_string()),
+    }
+}
+
+/// The text of a call's first content block.
+fn text(result: &Value) -> &str {
+    result["content"][0]["text"].as_str().unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the pinned third-party servers; run by .ci/run"]
+async fn one_gateway_in_front_of_real_servers_from_an_mcp_servers_file() {
+    let npm = PathBuf::from(std::env::var("MCP_TAILOR_SERVERS").expect("MCP_TAILOR_SERVERS"));
+    let python = std::env::var("MCP_TAILOR_PYTHON").expect("MCP_TAILOR_PYTHON");
+    let script = |package: &str| {
+        npm.join("node_modules/@modelcontextprotocol")
+            .join(package)
+            .join("dist/index.js")
+            .display()
+            .to_string()
+    };
+    let scratch = target().join("fleet-scratch");
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).unwrap();
+    // server-everything on streamable HTTP, a process of this test's own to kill.
+    let everything_port = free_port();
+    let mut everything = tokio::process::Command::new("node")
+        .args([script("server-everything").as_str(), "streamableHttp"])
+        .env("PORT", everything_port.to_string())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    listening(everything_port, "server-everything").await;
+    let memory = |file: &str| {
+        json!({"command": "node", "args": [script("server-memory")],
+            "env": {"MEMORY_FILE_PATH": scratch.join(file).display().to_string()},
+            "tools": {"deny": ["delete_*"]}})
+    };
+    let servers = json!({"mcpServers": {
+        "memory": memory("memory.jsonl"),
+        "notes": memory("notes.jsonl"),
+        "time": {"command": python, "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"]},
+        "everything": {"type": "http", "url": format!("http://127.0.0.1:{everything_port}/mcp"),
+            "tools": {"deny": ["trigger-long-running-operation"]}},
+    }});
+    let file = scratch.join("mcp.json");
+    std::fs::write(&file, servers.to_string()).unwrap();
+    let port = free_port();
+    let _proxy = tokio::process::Command::new(target().join("debug").join("mcp-tailor"))
+        .args(["proxy", "--servers"])
+        .arg(&file)
+        .args(["--http", &format!("127.0.0.1:{port}")])
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    listening(port, "the gateway").await;
+    let transport = StreamableHttpClientTransport::from_uri(format!("http://127.0.0.1:{port}/mcp"));
+    let client = ().serve(transport).await.unwrap();
+
+    // Every tool once, under a unique name; the two memories' tools prefixed by server.
+    let tools = client.list_all_tools().await.unwrap();
+    let names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
+    let unique: BTreeSet<&String> = names.iter().collect();
+    assert_eq!(unique.len(), names.len(), "a name listed twice: {names:?}");
+    for expected in [
+        "memory_create_entities",
+        "notes_read_graph",
+        "get_current_time",
+        "convert_time",
+        "echo",
+        "get-sum",
+    ] {
+        assert!(
+            unique.contains(&expected.to_owned()),
+            "{expected} not in {names:?}"
+        );
+    }
+    // Denied: neither listed nor callable.
+    for denied in [
+        "memory_delete_entities",
+        "notes_delete_relations",
+        "trigger-long-running-operation",
+    ] {
+        assert!(!unique.contains(&denied.to_owned()), "{denied} listed");
+        let refused = call(&client, denied, json!({})).await.unwrap_err();
+        assert!(refused.contains("unknown tool"), "{denied}: {refused}");
+    }
+    assert!(
+        !unique.contains(&"read_graph".to_owned()),
+        "an unprefixed shared name"
+    );
+
+    // A call reaches each server; the two memories are two servers.
+    let entity = json!({"entities": [{"name": "Ada", "entityType": "person", "observations": ["wrote the first program"]}]});
+    call(&client, "memory_create_entities", entity)
+        .await
+        .unwrap();
+    let graph = call(&client, "memory_read_graph", json!({})).await.unwrap();
+    assert!(graph.to_string().contains("Ada"), "{graph}");
+    let other = call(&client, "notes_read_graph", json!({})).await.unwrap();
+    assert!(!other.to_string().contains("Ada"), "{other}");
+    let now = call(&client, "get_current_time", json!({"timezone": "UTC"}))
+        .await
+        .unwrap();
+    assert!(text(&now).contains("UTC"), "{now}");
+    let sum = call(&client, "get-sum", json!({"a": 2, "b": 3}))
+        .await
+        .unwrap();
+    assert!(text(&sum).contains('5'), "{sum}");
+
+    // server-everything killed mid-run: its calls fail, the others keep answering.
+    everything.kill().await.unwrap();
+    let gone = call(&client, "get-sum", json!({"a": 1, "b": 1})).await;
+    assert!(
+        gone.is_err() || gone.as_ref().unwrap()["isError"] == true,
+        "{gone:?}"
+    );
+    let now = call(
+        &client,
+        "convert_time",
+        json!({"source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"}),
+    )
+    .await
+    .unwrap();
+    assert!(now.to_string().contains("Tokyo"), "{now}");
+    let graph = call(&client, "memory_read_graph", json!({})).await.unwrap();
+    assert!(graph.to_string().contains("Ada"), "{graph}");
+    let listed = client.list_all_tools().await.unwrap();
+    assert!(listed.iter().any(|t| t.name == "notes_read_graph"));
+    client.cancel().await.unwrap();
+    std::fs::remove_dir_all(&scratch).unwrap();
+}
