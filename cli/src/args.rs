@@ -26,11 +26,12 @@ pub(crate) enum Command {
     Init(InitOptions),
 }
 
-/// What `init` drafts from.
+/// What `init` drafts from and `inspect` reads: one server (or catalog), or every server
+/// of an `mcpServers` file (`--servers`).
 #[derive(Debug, PartialEq)]
-pub(crate) enum InitSource {
+pub(crate) enum Sources {
     One(Source),
-    /// The path of an `mcpServers` file: a file for each server, into the `--out` folder.
+    /// The path of an `mcpServers` file.
     Servers(String),
 }
 
@@ -46,7 +47,7 @@ pub(crate) enum Upstreams {
 #[derive(Debug, PartialEq)]
 pub(crate) struct InitOptions {
     /// One server (or catalog), or every server of an `mcpServers` file (`--servers`).
-    pub(crate) source: InitSource,
+    pub(crate) source: Sources,
     pub(crate) out: Option<String>,
     pub(crate) tasks: Option<String>,
     /// `--update FILE`: the drafted file to bring up to date.
@@ -69,7 +70,7 @@ pub(crate) enum Source {
 #[derive(Debug, PartialEq)]
 pub(crate) struct InspectOptions {
     pub(crate) tailoring: Option<String>,
-    pub(crate) source: Source,
+    pub(crate) source: Sources,
     pub(crate) report: Vec<String>,
 }
 
@@ -348,6 +349,13 @@ struct InspectArgs {
     command: Vec<String>,
     #[arg(long, value_name = "FILE", help = CATALOG_HELP)]
     catalog: Option<String>,
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = ["upstream", "command", "catalog"],
+        help = "Every server of an mcpServers file, as `proxy --servers` serves them (each server's own tailoring file in)"
+    )]
+    servers: Option<String>,
 }
 
 /// `check`'s command line.
@@ -482,13 +490,16 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
             {
                 return Err(help);
             }
-            let source = source(
-                "inspect",
-                args.upstream,
-                args.command,
-                Some(args.catalog),
-                &args.report,
-            )?;
+            let source = match args.servers {
+                Some(file) => Sources::Servers(file),
+                None => Sources::One(source(
+                    "inspect",
+                    args.upstream,
+                    args.command,
+                    Some(args.catalog),
+                    &args.report,
+                )?),
+            };
             Command::Inspect(InspectOptions {
                 tailoring: args.tailoring,
                 source,
@@ -497,8 +508,8 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
         }
         Sub::Init(args) => Command::Init(InitOptions {
             source: match args.servers {
-                Some(file) => InitSource::Servers(file),
-                None => InitSource::One(args.catalog.source("init")?),
+                Some(file) => Sources::Servers(file),
+                None => Sources::One(args.catalog.source("init")?),
             },
             out: args.out,
             tasks: args.tasks,

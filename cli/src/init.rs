@@ -1,7 +1,7 @@
 //! `init`: a tailoring file drafted from a server's own words, checked before it is
 //! written, and what each level of the catalog costs before and after it (on stderr).
 
-use crate::args::{InitOptions, InitSource, Source};
+use crate::args::{InitOptions, Source, Sources};
 use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::UpstreamTools;
 use mcp_tailor::inspect::eval::Tasks;
@@ -27,8 +27,8 @@ pub(crate) fn run(options: InitOptions) -> ExitCode {
 
 async fn init(options: &InitOptions) -> Result<(), String> {
     match &options.source {
-        InitSource::One(source) => draft(options, source, options.out.as_deref()).await,
-        InitSource::Servers(file) => {
+        Sources::One(source) => draft(options, source, options.out.as_deref()).await,
+        Sources::Servers(file) => {
             let folder = options.out.as_deref().expect("clap requires --out");
             draft_servers(options, file, Path::new(folder)).await
         }

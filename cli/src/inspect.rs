@@ -2,9 +2,11 @@
 //! tailoring file tailors it, through the same reports ([`crate::reports`]) a host binary
 //! gives its own catalog.
 
-use crate::args::{InspectOptions, Source};
+use crate::args::{InspectOptions, Source, Sources};
+use crate::proxy::proxied::{Many, Proxied};
 use crate::reports::{self, Report};
 use mcp_tailor::Tailoring;
+use mcp_tailor::gateway::GatewayOptions;
 use mcp_tailor::gateway::{Gateway, UpstreamTools};
 use mcp_tailor::inspect::{Inspection, definitions, lacking};
 use mcp_tailor::server::Server;
@@ -21,16 +23,31 @@ pub(crate) fn run(options: InspectOptions) -> ExitCode {
         Err(code) => return code,
     };
     let printed = runtime.block_on(async {
-        let tailoring = match &options.tailoring {
-            Some(path) => Tailoring::load(path).map_err(|e| e.to_string())?,
-            None => Tailoring::default(),
+        let (listed, tailoring) = match &options.source {
+            Sources::One(source) => {
+                let tailoring = match &options.tailoring {
+                    Some(path) => Tailoring::load(path).map_err(|e| e.to_string())?,
+                    None => Tailoring::default(),
+                };
+                (fetch(source).await?, tailoring)
+            }
+            Sources::Servers(file) => {
+                let many = Many::connect(file, options.tailoring.as_deref(), |_| {
+                    GatewayOptions::default()
+                })
+                .await?;
+                (
+                    many.listed_tools().unwrap_or_default().into(),
+                    many.tailoring()?,
+                )
+            }
         };
         for warning in tailoring.warnings() {
             eprintln!("{warning}");
         }
         let UpstreamTools {
             tools, page_size, ..
-        } = fetch(&options.source).await?;
+        } = listed;
         // Listed as `proxy` serves them; read by string through their definitions.
         let defs = definitions(&tools, &tailoring);
         // `lint` also names what the file declares that the catalog lacks.

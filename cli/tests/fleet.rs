@@ -214,5 +214,21 @@ async fn init_drafts_every_server_and_proxy_serves_the_copy() {
         .map(String::from)
         .into();
     assert_eq!(names(&session).await, expected);
+    // `inspect --servers` reads the whole catalog as the proxy serves it: level 0 as the
+    // drafts word it.
+    let served_at_0 = session
+        .ask(json!({"jsonrpc": "2.0", "id": 13, "method": "tools/list",
+            "params": {"_meta": {"mcp-tailor.dev/verbosity": 0}}}))
+        .await;
+    let inspected = tokio::process::Command::new(BIN)
+        .args(["inspect", "--servers"])
+        .arg(drafts.join("mcp.json"))
+        .args(["list", "--verbosity", "0"])
+        .output()
+        .await
+        .unwrap();
+    assert!(inspected.status.success(), "{inspected:?}");
+    let listed: Value = serde_json::from_slice(&inspected.stdout).unwrap();
+    assert_eq!(listed["tools"], served_at_0["result"]["tools"]);
     std::fs::remove_dir_all(&folder).unwrap();
 }

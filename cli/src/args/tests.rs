@@ -129,22 +129,34 @@ fn inspect_and_init() {
     else {
         panic!()
     };
-    let Source::Upstream(Upstream::Command { program, args, .. }) = nested.source else {
+    let Sources::One(Source::Upstream(Upstream::Command { program, args, .. })) = nested.source
+    else {
         panic!()
     };
     assert_eq!((program.as_str(), args.len()), ("mcp-tailor", 3));
     assert_eq!(i.tailoring.as_deref(), Some("t.toml"));
     assert_eq!(
         i.source,
-        Source::Upstream(Upstream::command("python3", vec!["s.py".into()]))
+        Sources::One(Source::Upstream(Upstream::command(
+            "python3",
+            vec!["s.py".into()]
+        )))
     );
     let Ok(Command::Inspect(i)) = parse_args("inspect --catalog c.json lint") else {
         panic!()
     };
     assert_eq!(
         (i.source, i.report),
-        (Source::Catalog("c.json".into()), vec!["lint".to_owned()])
+        (
+            Sources::One(Source::Catalog("c.json".into())),
+            vec!["lint".to_owned()]
+        )
     );
+    let Ok(Command::Inspect(i)) = parse_args("inspect --servers mcp.json tokens") else {
+        panic!()
+    };
+    assert_eq!(i.source, Sources::Servers("mcp.json".into()));
+    assert!(parse_args("inspect --servers mcp.json --catalog c.json tokens").is_err());
     assert!(parse_args("inspect lint").is_err());
     assert!(error("inspect list --catalog c.json").contains("before the report"));
     assert!(parse_args("inspect --catalog c.json").is_err());
@@ -158,13 +170,13 @@ fn inspect_and_init() {
     );
     assert!(matches!(
         i.source,
-        InitSource::One(Source::Upstream(Upstream::Command { .. }))
+        Sources::One(Source::Upstream(Upstream::Command { .. }))
     ));
     assert!(parse_args("init --out t.toml").is_err());
     let Ok(Command::Init(i)) = parse_args("init --servers mcp.json --out drafts") else {
         panic!()
     };
-    assert_eq!(i.source, InitSource::Servers("mcp.json".into()));
+    assert_eq!(i.source, Sources::Servers("mcp.json".into()));
     assert!(
         parse_args("init --servers mcp.json").is_err(),
         "--out names the folder"

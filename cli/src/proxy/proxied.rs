@@ -92,7 +92,6 @@ pub(crate) enum Opened {
 
 /// Opens the upstream (or every server) `options` name; `tell` hears of each request.
 pub(crate) async fn open(options: &ProxyOptions, tell: Option<Tell>) -> Result<Opened, String> {
-    let whole = options.tailoring.as_ref().map(PathBuf::from);
     match &options.upstream {
         Upstreams::One(upstream) => {
             // The upstream is named as it names itself, learned when it answers.
@@ -104,25 +103,24 @@ pub(crate) async fn open(options: &ProxyOptions, tell: Option<Tell>) -> Result<O
                 .await
                 .map_err(|e| e.to_string())?;
             let _ = name.set(gateway.get_info().server_info.name);
-            Ok(Opened::One(One {
-                gateway,
-                file: whole,
-            }))
+            let file = options.tailoring.as_ref().map(PathBuf::from);
+            Ok(Opened::One(One { gateway, file }))
         }
         Upstreams::Servers(path) => {
-            let entries = servers::read(path)?;
-            let own = entries.iter().map(|e| e.tailoring.clone()).collect();
-            let members = entries
-                .into_iter()
-                .map(|entry| member(options, &tell, entry))
-                .collect();
-            let fleet = Fleet::connect(members).await;
-            Ok(Opened::Many(Many { fleet, whole, own }))
+            let whole = options.tailoring.as_deref();
+            let many = Many::connect(path, whole, |entry| member_options(options, &tell, entry));
+            Ok(Opened::Many(many.await?))
         }
     }
 }
 
-fn member(options: &ProxyOptions, tell: &Option<Tell>, entry: ServerEntry) -> FleetMember {
+/// A member's gateway options: the command line's, its deadline at most `--deadline`, its
+/// requests told to `tell` under its name.
+fn member_options(
+    options: &ProxyOptions,
+    tell: &Option<Tell>,
+    entry: &ServerEntry,
+) -> GatewayOptions {
     let deadline = entry
         .deadline
         .unwrap_or(options.deadline)
@@ -130,11 +128,34 @@ fn member(options: &ProxyOptions, tell: &Option<Tell>, entry: ServerEntry) -> Fl
     let mut gateway_options = gateway_options(options, deadline);
     let name = entry.name.clone();
     gateway_options.observer = observer(tell, move || Some(name.clone()));
-    FleetMember {
-        name: entry.name,
-        upstream: entry.upstream,
-        tools: entry.tools,
-        options: gateway_options,
+    gateway_options
+}
+
+impl Many {
+    /// Connects to every server of the `mcpServers` file at `path`, each with the options
+    /// `options` gives it; `whole` is the file of the whole.
+    pub(crate) async fn connect(
+        path: &str,
+        whole: Option<&str>,
+        options: impl Fn(&ServerEntry) -> GatewayOptions,
+    ) -> Result<Many, String> {
+        let entries = servers::read(path)?;
+        let own = entries.iter().map(|e| e.tailoring.clone()).collect();
+        let members = entries
+            .into_iter()
+            .map(|entry| FleetMember {
+                options: options(&entry),
+                name: entry.name,
+                upstream: entry.upstream,
+                tools: entry.tools,
+            })
+            .collect();
+        let fleet = Fleet::connect(members).await;
+        Ok(Many {
+            fleet,
+            whole: whole.map(PathBuf::from),
+            own,
+        })
     }
 }
 
