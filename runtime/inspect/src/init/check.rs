@@ -11,7 +11,8 @@
 //! (glob, pattern).`), then steps up like any other query.
 
 use super::fit::{self, Fit, FitError};
-use super::{Budgets, Draft, Level, ToolDraft, listing, plain, render, tool_drafts};
+use super::sharpen::OwnTerms;
+use super::{Budgets, Draft, Level, ToolDraft, listing, plain, render, tool_drafts_with};
 use crate::count_tokens;
 use crate::eval::{Index, Search, SearchEntry, Tasks};
 use mcp_tailor_core::{RenderCtx, Tailoring};
@@ -97,7 +98,7 @@ pub fn draft_checked(
             notes.push(fit::note(level, cap, &budgets));
         }
     }
-    let mut drafts = tool_drafts(tools, &budgets);
+    let mut drafts = tool_drafts_with(tools, &budgets, &checker.terms);
     checker.check(&mut drafts, source, &notes, caps);
     let mut draft = render(&drafts, source, &notes);
     draft.findability = checker.findability(&draft.text);
@@ -120,6 +121,8 @@ struct Checker<'a> {
     queries: Vec<Query>,
     /// Per query, per search: whether the server's own words find its tool.
     own: Vec<Vec<bool>>,
+    /// Each tool's own terms, made once for every draft.
+    terms: OwnTerms,
 }
 
 impl<'a> Checker<'a> {
@@ -129,7 +132,7 @@ impl<'a> Checker<'a> {
         // directories.`) finds it only by luck: it tells no tool apart.
         let mut queries: Vec<Query> = own_queries(tools)
             .into_iter()
-            .filter(|q| !terms.missing(q.tool, &q.text, "").is_empty())
+            .filter(|q| terms.added(q.tool, &q.text, "") > 0)
             .collect();
         for task in tasks.map(Tasks::tasks).unwrap_or_default() {
             if let Some(tool) = tools.iter().position(|t| t.name == task.expect) {
@@ -146,6 +149,7 @@ impl<'a> Checker<'a> {
             searches,
             queries,
             own: Vec::new(),
+            terms,
         };
         checker.own = checker.found(&Tailoring::default(), 9);
         checker
@@ -269,7 +273,7 @@ impl<'a> Checker<'a> {
         caps[level as usize] = Some(cap);
         for scale in fit::SCALES {
             let scaled = fit::scaled(budgets, level, scale);
-            let mut drafts = tool_drafts(self.tools, &scaled);
+            let mut drafts = tool_drafts_with(self.tools, &scaled, &self.terms);
             let fits = |drafts: &[ToolDraft]| {
                 parsed(drafts, source, &[])
                     .is_some_and(|t| band_tokens(self.tools, &t, level.verbosity()) <= cap)

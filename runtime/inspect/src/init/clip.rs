@@ -1,7 +1,7 @@
-//! Shortening a server's own words (as `plain` prose), deterministically and without a
+//! Shortening a server's own words (as plain prose), deterministically and without a
 //! model: examples and parentheticals cut, the first sentence (or paragraph) kept, clauses
 //! then words trimmed to a token budget. (What an argument's description says that its name
-//! and type do not is `facts`.)
+//! and type do not is the facts room's.)
 
 use super::asides::{asides, outside};
 use crate::count_tokens;
@@ -407,7 +407,7 @@ fn examples_start(text: &str, comma_follows: bool) -> Option<usize> {
 }
 
 /// The terse wording of a tool's description from its lead paragraph (of
-/// [`plain`](super::plain::plain) prose): its first sentence, asides cut, within `budget`
+/// plain prose): its first sentence, asides cut, within `budget`
 /// tokens.
 pub(crate) fn terse(paragraph: &str, budget: usize) -> String {
     let sentence = sentences(paragraph).first().copied().unwrap_or_default();
@@ -420,7 +420,7 @@ pub(crate) fn terse(paragraph: &str, budget: usize) -> String {
     fit(&first, budget)
 }
 
-/// The middle wording from a lead paragraph (of [`plain`](super::plain::plain) prose): all
+/// The middle wording from a lead paragraph (of plain prose): all
 /// of it when it fits `budget` tokens, else as many of its sentences as fit (the first one
 /// at least, fitted).
 pub(crate) fn middle(paragraph: &str, budget: usize) -> String {
@@ -447,6 +447,3 @@ pub(crate) fn middle(paragraph: &str, budget: usize) -> String {
     }
     kept
 }
-
-#[cfg(test)]
-mod tests;

@@ -26,6 +26,7 @@ mod facts;
 mod fit;
 mod plain;
 mod prints;
+mod render;
 mod shared;
 mod sharpen;
 mod toml_text;
@@ -35,12 +36,11 @@ use super::{count_tokens, listing_json};
 pub use check::{Findability, Found, Options, TOP, draft_checked};
 pub use fit::{Fit, FitError};
 use mcp_tailor_core::seam::schema_path;
+pub(crate) use prints::drafted_prints;
 pub use prints::fingerprint;
-pub(crate) use prints::{drafted_prints, entry_print};
+use render::render;
 use rmcp::model::{ListToolsResult, Tool};
 use serde_json::{Map, Value};
-use std::fmt::Write as _;
-use toml_text::{key, string};
 pub use update::{Update, update};
 
 /// The token budget of a tool's terse description (levels 0..=2).
@@ -167,6 +167,11 @@ pub fn draft(tools: &[Tool], source: &str) -> Draft {
 /// Every tool's draft within `budgets`, terse texts without the context every tool
 /// repeats ([`shared`]), sharpened by what tells each tool apart ([`sharpen`]).
 fn tool_drafts(tools: &[Tool], budgets: &Budgets) -> Vec<ToolDraft> {
+    tool_drafts_with(tools, budgets, &own_terms(tools))
+}
+
+/// [`tool_drafts`], each tool's own terms `own` (made once by a caller that drafts often).
+fn tool_drafts_with(tools: &[Tool], budgets: &Budgets, own: &sharpen::OwnTerms) -> Vec<ToolDraft> {
     let paragraphs: Vec<Vec<String>> = tools
         .iter()
         .map(|tool| plain::paragraphs(tool.description.as_deref().unwrap_or_default()))
@@ -180,7 +185,7 @@ fn tool_drafts(tools: &[Tool], budgets: &Budgets) -> Vec<ToolDraft> {
         .collect();
     shared::heads(&mut drafts);
     shared::tails(&mut drafts);
-    sharpen::sharpen(&mut drafts, &paragraphs, &own_terms(tools), budgets);
+    sharpen::sharpen(&mut drafts, &paragraphs, own, budgets);
     drafts
 }
 
@@ -407,174 +412,6 @@ fn branches(
             out.push(item);
         }
     }
-}
-
-/// The file's text, `notes` added to its header (a line each).
-fn render(drafts: &[ToolDraft], source: &str, notes: &[String]) -> Draft {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "# Drafted by `mcp-tailor init` from {source}: {} tool{}.\n\
-         #\n\
-         # This file overlays the server's own words: a level it does not cover reads them.\n\
-         # Tools, levels 0..=2: no title; the first sentence, asides cut (at most {TERSE_TOKENS} tokens);\n\
-         #   3..=6: the first paragraph, or what of it fits {MIDDLE_TOKENS} tokens; 7..=9: the server's.\n\
-         # Arguments, 0..=2: nothing (`false`), or the facts its name and type do not carry (at most {FACT_TOKENS} tokens, or {ARGUMENT_TOKENS} for one that needs them);\n\
-         #   3..=6: the first sentence, and those after it that state facts (at most {ARGUMENT_TOKENS} tokens); 7..=9: the server's.\n\
-         # `drafted_from`: fingerprints of the server's words and of the entry drafted (`check FILE --catalog …`, `init --update FILE`).\n\
-         # Edit freely: `mcp-tailor check FILE`, then `mcp-tailor inspect --tailoring FILE matrix …`.",
-        drafts.len(),
-        if drafts.len() == 1 { "" } else { "s" }
-    );
-    for note in notes {
-        let _ = writeln!(out, "# {note}");
-    }
-    let (mut tools, mut arguments, mut kept_for_tasks) = (0, 0, Vec::new());
-    for draft in drafts {
-        let left = |level| draft.left(level);
-        let terse = draft.text(Level::Terse);
-        let middle = draft.text(Level::Middle);
-        let tool = key(&draft.name);
-        let start = out.len();
-        // Every described argument is drafted (at 0..=2 it says nothing, or its facts).
-        if terse.is_none()
-            && middle.is_none()
-            && draft.arguments.is_empty()
-            && draft.untitled.is_none()
-        {
-            let _ = writeln!(
-                out,
-                "\n# {}: nothing shorter to draft; its own words at every level.\n\
-                 [tools.{tool}]\ndrafted_from = \"{}/{ENTRY}\"",
-                draft.name, draft.print
-            );
-            seal(&mut out, start);
-            continue;
-        }
-        tools += 1;
-        let _ = writeln!(
-            out,
-            "\n# {}: its own description is {} tokens.\n[tools.{tool}]\ndrafted_from = \"{}/{ENTRY}\"",
-            draft.name, draft.own_tokens, draft.print
-        );
-        if !draft.kept.is_empty() {
-            kept_for_tasks.push(draft.name.clone());
-            let _ = writeln!(
-                out,
-                "# Its drafted levels keep words a search finds it by: {}.",
-                draft.kept.join(", ")
-            );
-        }
-        for (level, levels) in [(Level::Terse, "0..=2"), (Level::Middle, "3..=6")] {
-            if left(level) {
-                let _ = writeln!(
-                    out,
-                    "# Levels {levels} are left to the server's own words: a search finds it only by them."
-                );
-            } else if draft.step[level as usize] > 0 {
-                let _ = writeln!(
-                    out,
-                    "# Levels {levels} say more than first drafted: a search lost it with less."
-                );
-            }
-        }
-        if let Some(levels) = draft.untitled {
-            let _ = writeln!(
-                out,
-                "# Its title is for people: a terse reader does without it.\n\
-                 [tools.{tool}.title]\nlevels = [{{ verbosity = \"{levels}\", text = false }}]"
-            );
-        }
-        let mut entries = Vec::new();
-        let same = terse.is_some() && terse == middle;
-        if let Some(terse) = &terse {
-            let levels = if same { "0..=6" } else { "0..=2" };
-            entries.push(format!(
-                "  {{ verbosity = \"{levels}\", text = {} }},",
-                said(terse)
-            ));
-        }
-        if let Some(middle) = middle.as_ref().filter(|_| !same) {
-            entries.push(format!(
-                "  {{ verbosity = \"3..=6\", text = {} }},",
-                said(middle)
-            ));
-        }
-        if !entries.is_empty() {
-            let _ = writeln!(
-                out,
-                "[tools.{tool}.description]\nlevels = [\n{}\n]",
-                entries.join("\n")
-            );
-        }
-        // A level left to the server's words reads its arguments' own words too.
-        for argument in &draft.arguments {
-            let [terse, middle] = [Level::Terse, Level::Middle]
-                .map(|level| argument.text(level).filter(|_| !left(level)));
-            let levels: Vec<String> = match (terse, middle) {
-                (Some(terse), Some(middle)) if terse == middle => vec![("0..=6", terse)],
-                _ => [("0..=2", terse), ("3..=6", middle)]
-                    .into_iter()
-                    .filter_map(|(levels, text)| Some((levels, text?)))
-                    .collect(),
-            }
-            .into_iter()
-            .map(|(levels, text)| format!("{{ verbosity = \"{levels}\", text = {} }}", said(text)))
-            .collect();
-            if levels.is_empty() {
-                continue;
-            }
-            arguments += 1;
-            let _ = writeln!(
-                out,
-                "\n# {}: {}\n[tools.{tool}.arguments.{}]\ndescription = {{ levels = [{}] }}",
-                argument.path,
-                comment(&argument.own),
-                key(&argument.path),
-                levels.join(", ")
-            );
-        }
-        seal(&mut out, start);
-    }
-    Draft {
-        text: out,
-        tools,
-        arguments,
-        kept_for_tasks,
-        findability: Vec::new(),
-    }
-}
-
-/// A drafted text as a TOML value: a string, or `false` where it says nothing.
-fn said(text: &str) -> String {
-    match text.is_empty() {
-        true => "false".to_owned(),
-        false => string(text),
-    }
-}
-
-/// Where a tool's entry print goes until its entry is written whole.
-const ENTRY: &str = "@@entry@@";
-
-/// Puts the print of the entry written from `start` on in its `drafted_from`.
-fn seal(out: &mut String, start: usize) {
-    let print = entry_print(&out[start..]);
-    let sealed = out[start..].replacen(ENTRY, &print, 1);
-    out.truncate(start);
-    out.push_str(&sealed);
-}
-
-/// The server's own text as a one-line comment, with its tokens: as written (its markup,
-/// backticks and `/* */` kept), its spaces and line breaks one space each.
-fn comment(text: &str) -> String {
-    let line = text
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .replace(|c: char| c.is_control(), " ");
-    let shown: String = line.chars().take(100).collect();
-    let more = if shown.len() < line.len() { "…" } else { "" };
-    format!("\"{shown}{more}\" ({} tokens)", count_tokens(text))
 }
 
 #[cfg(test)]

@@ -21,8 +21,6 @@ use std::collections::{HashMap, HashSet};
 pub(super) struct OwnTerms {
     tokenizer: DefaultTokenizer,
     terms: Vec<HashSet<String>>,
-    /// How many tools have each term.
-    df: HashMap<String, usize>,
 }
 
 /// How many tools of `count` may share a term that still tells them apart.
@@ -61,39 +59,11 @@ impl OwnTerms {
                     .collect()
             })
             .collect();
-        OwnTerms {
-            tokenizer,
-            terms,
-            df,
-        }
-    }
-
-    /// The words of `query` (as written) that hold an own term of tool `at` `said` lacks,
-    /// each once: the rarest in the catalog first, then in query order.
-    pub(super) fn missing(&self, at: usize, query: &str, said: &str) -> Vec<String> {
-        let said: HashSet<String> = self.tokenizer.tokenize(said).into_iter().collect();
-        let mut out: Vec<(usize, String)> = Vec::new();
-        for word in query.split_whitespace() {
-            let word = word.trim_matches(|c: char| !c.is_alphanumeric());
-            let rarest = self
-                .tokenizer
-                .tokenize(word)
-                .iter()
-                .filter(|term| self.terms[at].contains(*term) && !said.contains(*term))
-                .map(|term| self.df[term])
-                .min();
-            if let Some(df) = rarest
-                && !out.iter().any(|(_, w)| w.eq_ignore_ascii_case(word))
-            {
-                out.push((df, word.to_owned()));
-            }
-        }
-        out.sort_by_key(|(df, _)| *df);
-        out.into_iter().map(|(_, word)| word).collect()
+        OwnTerms { tokenizer, terms }
     }
 
     /// The own terms of tool `at` that `text` says and `said` does not.
-    fn added(&self, at: usize, text: &str, said: &str) -> usize {
+    pub(super) fn added(&self, at: usize, text: &str, said: &str) -> usize {
         let said: HashSet<String> = self.tokenizer.tokenize(said).into_iter().collect();
         self.tokenizer
             .tokenize(text)

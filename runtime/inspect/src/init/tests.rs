@@ -1,3 +1,6 @@
+mod clip;
+
+use super::render::comment;
 use super::*;
 
 /// One tool's draft, as `draft` makes it among no others.

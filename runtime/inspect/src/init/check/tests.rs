@@ -1,3 +1,4 @@
+use super::super::tool_drafts;
 use super::*;
 
 /// A catalog captured in `cli/tests/init`.

@@ -1,4 +1,7 @@
-use super::*;
+//! Shortening (`clip.rs`) on plain prose, as the drafts use it.
+
+use crate::count_tokens;
+use crate::init::clip::{self, fit, sentences, without_asides};
 use crate::init::plain::plain;
 
 /// The first paragraph of a [`plain`] text.
@@ -8,12 +11,12 @@ fn first_paragraph(plain: &str) -> &str {
 
 /// The terse wording of a whole description: of its first paragraph.
 fn terse(description: &str, budget: usize) -> String {
-    super::terse(first_paragraph(&plain(description)), budget)
+    clip::terse(first_paragraph(&plain(description)), budget)
 }
 
 /// The middle wording of a whole description: of its first paragraph.
 fn middle(description: &str, budget: usize) -> String {
-    super::middle(first_paragraph(&plain(description)), budget)
+    clip::middle(first_paragraph(&plain(description)), budget)
 }
 use crate::init::facts::facts;
 use serde_json::json;

@@ -1,0 +1,177 @@
+//! A draft written out: the file's header (what each level reads, the notes of `--fit`),
+//! then each tool's entry and its arguments', each with the comments that say where its
+//! words came from and which steps the check took.
+
+use super::prints::entry_print;
+use super::toml_text::{key, string};
+use super::{ARGUMENT_TOKENS, Draft, FACT_TOKENS, Level, MIDDLE_TOKENS, TERSE_TOKENS, ToolDraft};
+use crate::count_tokens;
+use std::fmt::Write as _;
+
+/// The file's text, `notes` added to its header (a line each).
+pub(super) fn render(drafts: &[ToolDraft], source: &str, notes: &[String]) -> Draft {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# Drafted by `mcp-tailor init` from {source}: {} tool{}.\n\
+         #\n\
+         # This file overlays the server's own words: a level it does not cover reads them.\n\
+         # Tools, levels 0..=2: no title; the first sentence, asides cut (at most {TERSE_TOKENS} tokens);\n\
+         #   3..=6: the first paragraph, or what of it fits {MIDDLE_TOKENS} tokens; 7..=9: the server's.\n\
+         # Arguments, 0..=2: nothing (`false`), or the facts its name and type do not carry (at most {FACT_TOKENS} tokens, or {ARGUMENT_TOKENS} for one that needs them);\n\
+         #   3..=6: the first sentence, and those after it that state facts (at most {ARGUMENT_TOKENS} tokens); 7..=9: the server's.\n\
+         # `drafted_from`: fingerprints of the server's words and of the entry drafted (`check FILE --catalog …`, `init --update FILE`).\n\
+         # Edit freely: `mcp-tailor check FILE`, then `mcp-tailor inspect --tailoring FILE matrix …`.",
+        drafts.len(),
+        if drafts.len() == 1 { "" } else { "s" }
+    );
+    for note in notes {
+        let _ = writeln!(out, "# {note}");
+    }
+    let (mut tools, mut arguments, mut kept_for_tasks) = (0, 0, Vec::new());
+    for draft in drafts {
+        let left = |level| draft.left(level);
+        let terse = draft.text(Level::Terse);
+        let middle = draft.text(Level::Middle);
+        let tool = key(&draft.name);
+        let start = out.len();
+        // Every described argument is drafted (at 0..=2 it says nothing, or its facts).
+        if terse.is_none()
+            && middle.is_none()
+            && draft.arguments.is_empty()
+            && draft.untitled.is_none()
+        {
+            let _ = writeln!(
+                out,
+                "\n# {}: nothing shorter to draft; its own words at every level.\n\
+                 [tools.{tool}]\ndrafted_from = \"{}/{ENTRY}\"",
+                draft.name, draft.print
+            );
+            seal(&mut out, start);
+            continue;
+        }
+        tools += 1;
+        let _ = writeln!(
+            out,
+            "\n# {}: its own description is {} tokens.\n[tools.{tool}]\ndrafted_from = \"{}/{ENTRY}\"",
+            draft.name, draft.own_tokens, draft.print
+        );
+        if !draft.kept.is_empty() {
+            kept_for_tasks.push(draft.name.clone());
+            let _ = writeln!(
+                out,
+                "# Its drafted levels keep words a search finds it by: {}.",
+                draft.kept.join(", ")
+            );
+        }
+        for (level, levels) in [(Level::Terse, "0..=2"), (Level::Middle, "3..=6")] {
+            if left(level) {
+                let _ = writeln!(
+                    out,
+                    "# Levels {levels} are left to the server's own words: a search finds it only by them."
+                );
+            } else if draft.step[level as usize] > 0 {
+                let _ = writeln!(
+                    out,
+                    "# Levels {levels} say more than first drafted: a search lost it with less."
+                );
+            }
+        }
+        if let Some(levels) = draft.untitled {
+            let _ = writeln!(
+                out,
+                "# Its title is for people: a terse reader does without it.\n\
+                 [tools.{tool}.title]\nlevels = [{{ verbosity = \"{levels}\", text = false }}]"
+            );
+        }
+        let mut entries = Vec::new();
+        let same = terse.is_some() && terse == middle;
+        if let Some(terse) = &terse {
+            let levels = if same { "0..=6" } else { "0..=2" };
+            entries.push(format!(
+                "  {{ verbosity = \"{levels}\", text = {} }},",
+                said(terse)
+            ));
+        }
+        if let Some(middle) = middle.as_ref().filter(|_| !same) {
+            entries.push(format!(
+                "  {{ verbosity = \"3..=6\", text = {} }},",
+                said(middle)
+            ));
+        }
+        if !entries.is_empty() {
+            let _ = writeln!(
+                out,
+                "[tools.{tool}.description]\nlevels = [\n{}\n]",
+                entries.join("\n")
+            );
+        }
+        // A level left to the server's words reads its arguments' own words too.
+        for argument in &draft.arguments {
+            let [terse, middle] = [Level::Terse, Level::Middle]
+                .map(|level| argument.text(level).filter(|_| !left(level)));
+            let levels: Vec<String> = match (terse, middle) {
+                (Some(terse), Some(middle)) if terse == middle => vec![("0..=6", terse)],
+                _ => [("0..=2", terse), ("3..=6", middle)]
+                    .into_iter()
+                    .filter_map(|(levels, text)| Some((levels, text?)))
+                    .collect(),
+            }
+            .into_iter()
+            .map(|(levels, text)| format!("{{ verbosity = \"{levels}\", text = {} }}", said(text)))
+            .collect();
+            if levels.is_empty() {
+                continue;
+            }
+            arguments += 1;
+            let _ = writeln!(
+                out,
+                "\n# {}: {}\n[tools.{tool}.arguments.{}]\ndescription = {{ levels = [{}] }}",
+                argument.path,
+                comment(&argument.own),
+                key(&argument.path),
+                levels.join(", ")
+            );
+        }
+        seal(&mut out, start);
+    }
+    Draft {
+        text: out,
+        tools,
+        arguments,
+        kept_for_tasks,
+        findability: Vec::new(),
+    }
+}
+
+/// A drafted text as a TOML value: a string, or `false` where it says nothing.
+fn said(text: &str) -> String {
+    match text.is_empty() {
+        true => "false".to_owned(),
+        false => string(text),
+    }
+}
+
+/// Where a tool's entry print goes until its entry is written whole.
+const ENTRY: &str = "@@entry@@";
+
+/// Puts the print of the entry written from `start` on in its `drafted_from`.
+fn seal(out: &mut String, start: usize) {
+    let print = entry_print(&out[start..]);
+    let sealed = out[start..].replacen(ENTRY, &print, 1);
+    out.truncate(start);
+    out.push_str(&sealed);
+}
+
+/// The server's own text as a one-line comment, with its tokens: as written (its markup,
+/// backticks and `/* */` kept), its spaces and line breaks one space each.
+pub(super) fn comment(text: &str) -> String {
+    let line = text
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace(|c: char| c.is_control(), " ");
+    let shown: String = line.chars().take(100).collect();
+    let more = if shown.len() < line.len() { "…" } else { "" };
+    format!("\"{shown}{more}\" ({} tokens)", count_tokens(text))
+}
