@@ -3,8 +3,8 @@
 //! gives its own catalog.
 
 use crate::args::{InspectOptions, Source, Sources};
-use crate::proxy::proxied::{Many, Proxied};
 use crate::reports::{self, Report};
+use crate::upstreams::{Many, Proxied};
 use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::GatewayOptions;
 use mcp_tailor::gateway::{Gateway, UpstreamTools};

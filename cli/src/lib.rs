@@ -11,6 +11,7 @@ mod metrics;
 mod proxy;
 pub mod reports;
 mod servers;
+mod upstreams;
 mod values;
 
 use args::Command;

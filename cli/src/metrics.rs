@@ -16,7 +16,7 @@
 //! The token figures are counted once per rendered catalog — when the file or the upstream's
 //! tools change — never per request.
 
-use crate::proxy::proxied::Proxied;
+use crate::upstreams::Proxied;
 use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::{Served, UpstreamCounts};
 use mcp_tailor::inspect::{Inspection, definitions};

@@ -1,17 +1,15 @@
 //! `proxy`: the gateway behind the layer, on stdio or streamable HTTP, with the tailoring
 //! file watched and reloaded.
 
-pub(crate) mod proxied;
 mod watch;
 
 use crate::args::ProxyOptions;
 use crate::metrics::Metrics;
+use crate::upstreams::{self, Opened, Proxied, Tell};
 use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::Served;
 use mcp_tailor::server::Server;
 use mcp_tailor::server::auth::ClientAuth;
-use proxied::Proxied;
-use proxied::{Opened, Tell};
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -77,7 +75,7 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
         metrics: metrics.zip(metrics_listener),
         auth,
     };
-    match proxied::open(&options, tell).await? {
+    match upstreams::open(&options, tell).await? {
         Opened::One(one) => serve_proxied(options, Arc::new(one), front).await,
         Opened::Many(many) => serve_proxied(options, Arc::new(many), front).await,
     }

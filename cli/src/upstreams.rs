@@ -1,4 +1,4 @@
-//! What `proxy` serves: one upstream (a [`Gateway`]) or the servers of an `mcpServers` file
+//! What `proxy` serves and `inspect --servers` reads: one upstream (a [`Gateway`]) or the servers of an `mcpServers` file
 //! (a [`Fleet`]), each opened with the command line's options, and the tailoring file that
 //! words it — for a fleet, the file of the whole with each server's own file taken in
 //! under the names its tools are served by.

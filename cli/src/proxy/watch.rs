@@ -3,7 +3,7 @@
 //! client told to list again; an invalid one is logged, error by error, and the previous
 //! tables stay.
 
-use super::Proxied;
+use crate::upstreams::Proxied;
 use mcp_tailor::server::Server;
 use notify::Watcher;
 use std::collections::BTreeSet;
