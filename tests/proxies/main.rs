@@ -67,7 +67,7 @@ const SESSIONS: usize = 50;
 /// its arguments.
 fn cheap_tool(upstream: &Upstream) -> (&'static str, Value) {
     match upstream {
-        Upstream::Stdio(_) => ("list_allowed_directories", json!({})),
+        Upstream::Stdio(_) | Upstream::Many(_) => ("list_allowed_directories", json!({})),
         Upstream::Http(_) => ("echo", json!({"message": "hi"})),
     }
 }
@@ -201,6 +201,7 @@ async fn upstream_of(
 ) -> (Upstream, Option<tokio::process::Child>) {
     match kind {
         "stdio" => (stdio.clone(), None),
+        "fleet" => (peers::fleet(places, &places.scratch), None),
         _ => {
             let (url, child) = everything_over_http(places).await;
             (Upstream::Http(url), Some(child))
@@ -237,6 +238,8 @@ fn draft(places: &Places, name: &str, upstream: &Upstream) -> PathBuf {
     match upstream {
         Upstream::Stdio(line) => command.arg("--").args(line),
         Upstream::Http(url) => command.args(["--upstream", url]),
+        // A fleet is served with its servers' own words.
+        Upstream::Many(_) => return PathBuf::new(),
     };
     let status = command.stderr(std::process::Stdio::null()).status();
     assert!(
@@ -323,7 +326,7 @@ async fn bench(rounds: usize) -> bool {
     let stdio = Upstream::Stdio(filesystem);
     let mut clean = true;
     let mut tables = Vec::new();
-    for kind in ["stdio", "http"] {
+    for kind in ["stdio", "http", "fleet"] {
         // `KINDS=stdio` (or `http`) measures in front of that upstream only.
         if let Ok(only) = std::env::var("KINDS")
             && !only.split(',').any(|k| k == kind)
@@ -368,8 +371,11 @@ async fn bench(rounds: usize) -> bool {
             "stdio" => {
                 "**In front of a stdio upstream** (npm `@modelcontextprotocol/server-filesystem` 2026.8.31)"
             }
-            _ => {
+            "http" => {
                 "**In front of a streamable HTTP upstream** (npm `@modelcontextprotocol/server-everything` 2026.8.31, `streamableHttp`)"
+            }
+            _ => {
+                "**In front of three stdio servers at once** (npm `server-filesystem`, `server-memory`, `server-everything` 2026.8.31; mcp-tailor `--servers`)"
             }
         };
         tables.push(table(title, &rows));

@@ -11,6 +11,8 @@ pub enum Upstream {
     Stdio(Vec<String>),
     /// A streamable HTTP endpoint.
     Http(String),
+    /// Several servers behind one endpoint, each a name and a stdio command.
+    Many(Vec<(String, Vec<String>)>),
 }
 
 /// Where things are: the installed proxies and servers, the built command, a scratch
@@ -96,10 +98,10 @@ impl Peer {
         let mut command = match (self, upstream) {
             (Peer::TailorPerClient | Peer::TailorShared | Peer::TailorSharedThreads, _) => {
                 let mut command = Command::new(&places.mcp_tailor);
-                command
-                    .arg("proxy")
-                    .arg("--tailoring")
-                    .arg(&places.tailoring);
+                command.arg("proxy");
+                if !matches!(upstream, Upstream::Many(_)) {
+                    command.arg("--tailoring").arg(&places.tailoring);
+                }
                 command.args(["--http", &format!("127.0.0.1:{port}")]);
                 if self == Peer::TailorSharedThreads {
                     command.args(["--threads", "2"]);
@@ -110,6 +112,11 @@ impl Peer {
                 match upstream {
                     Upstream::Stdio(line) => command.arg("--").args(line),
                     Upstream::Http(url) => command.args(["--upstream", url]),
+                    Upstream::Many(servers) => {
+                        let file = places.scratch.join(format!("servers-{port}.json"));
+                        std::fs::write(&file, servers_file(servers)).ok()?;
+                        command.arg("--servers").arg(file)
+                    }
                 };
                 command
             }
@@ -135,13 +142,15 @@ impl Peer {
                 command.args(["--server", "stream", "--"]).args(line);
                 command
             }
-            (Peer::FastMcp, _) => {
+            // FastMCP's proxy (as the benchmark starts it) fronts one server.
+            (Peer::FastMcp, Upstream::Stdio(_) | Upstream::Http(_)) => {
                 let mut command = Command::new(places.proxies.join("venv/bin/python"));
                 command.arg(places.workspace.join("tests/proxies/fastmcp_proxy.py"));
                 command.arg(port.to_string());
                 match upstream {
                     Upstream::Stdio(line) => command.args(line),
                     Upstream::Http(url) => command.arg(url),
+                    Upstream::Many(_) => return None,
                 };
                 command
             }
@@ -156,23 +165,47 @@ impl Peer {
     }
 }
 
-/// The `mcp-proxy` crate's configuration: one backend, `files`, in front of `upstream`.
+/// The `mcp-proxy` crate's configuration: one backend, `files`, in front of `upstream`
+/// (or one per server of a fleet).
 fn tower_config(port: u16, upstream: &Upstream) -> String {
-    let backend = match upstream {
-        Upstream::Stdio(line) => {
-            let args: Vec<String> = line[1..].iter().map(|a| format!("{a:?}")).collect();
-            format!(
-                "transport = \"stdio\"\ncommand = {:?}\nargs = [{}]\n",
-                line[0],
-                args.join(", ")
-            )
-        }
-        Upstream::Http(url) => format!("transport = \"http\"\nurl = {url:?}\n"),
+    let stdio = |line: &[String]| {
+        let args: Vec<String> = line[1..].iter().map(|a| format!("{a:?}")).collect();
+        format!(
+            "transport = \"stdio\"\ncommand = {:?}\nargs = [{}]\n",
+            line[0],
+            args.join(", ")
+        )
     };
-    format!(
-        "[proxy]\nname = \"bench\"\n\n[proxy.listen]\nhost = \"127.0.0.1\"\nport = {port}\n\n\
-         [[backends]]\nname = \"files\"\n{backend}"
-    )
+    let backends: Vec<(String, String)> = match upstream {
+        Upstream::Stdio(line) => vec![("files".to_owned(), stdio(line))],
+        Upstream::Http(url) => vec![(
+            "files".to_owned(),
+            format!("transport = \"http\"\nurl = {url:?}\n"),
+        )],
+        Upstream::Many(servers) => servers
+            .iter()
+            .map(|(name, line)| (name.clone(), stdio(line)))
+            .collect(),
+    };
+    let mut config = format!(
+        "[proxy]\nname = \"bench\"\n\n[proxy.listen]\nhost = \"127.0.0.1\"\nport = {port}\n"
+    );
+    for (name, backend) in backends {
+        config.push_str(&format!("\n[[backends]]\nname = {name:?}\n{backend}"));
+    }
+    config
+}
+
+/// An `mcpServers` file of `servers`, for `mcp-tailor proxy --servers`.
+fn servers_file(servers: &[(String, Vec<String>)]) -> String {
+    let entries: serde_json::Map<String, serde_json::Value> = servers
+        .iter()
+        .map(|(name, line)| {
+            let entry = serde_json::json!({"command": line[0], "args": line[1..]});
+            (name.clone(), entry)
+        })
+        .collect();
+    serde_json::json!({ "mcpServers": entries }).to_string()
 }
 
 /// A free loopback port.
@@ -198,4 +231,19 @@ pub fn servers(places: &Places, dir: &Path) -> (Vec<String>, PathBuf) {
         dir.display().to_string(),
     ];
     (filesystem, package("server-everything"))
+}
+
+/// Three servers behind one endpoint: npm `server-filesystem` over `dir`, `server-memory`
+/// (its graph in `dir`) and `server-everything`, each on stdio.
+pub fn fleet(places: &Places, dir: &Path) -> Upstream {
+    let (filesystem, everything) = servers(places, dir);
+    let memory = places
+        .servers
+        .join("node_modules/@modelcontextprotocol/server-memory/dist/index.js");
+    let node = |script: &Path| vec!["node".to_owned(), script.display().to_string()];
+    Upstream::Many(vec![
+        ("files".to_owned(), filesystem),
+        ("memory".to_owned(), node(&memory)),
+        ("everything".to_owned(), node(&everything)),
+    ])
 }
