@@ -93,11 +93,16 @@ async fn many_servers_behind_one_endpoint() {
     }});
     let file = folder.join("servers.json");
     std::fs::write(&file, servers.to_string()).unwrap();
-    let addr = free_addr();
+    let (addr, metrics) = (free_addr(), free_addr());
     let _proxy = tokio::process::Command::new(BIN)
         .args(["proxy", "--servers"])
         .arg(&file)
-        .args(["--http", &addr.to_string()])
+        .args([
+            "--http",
+            &addr.to_string(),
+            "--metrics",
+            &metrics.to_string(),
+        ])
         .stderr(std::process::Stdio::null())
         .kill_on_drop(true)
         .spawn()
@@ -147,6 +152,21 @@ async fn many_servers_behind_one_endpoint() {
         forecast["result"]["structuredContent"]["sky"], "clear",
         "{forecast}"
     );
+    // The metrics name each server: its calls, its connections.
+    let text = reqwest::get(format!("http://{metrics}/metrics"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    for server in ["b", "shell", "weather"] {
+        let sample = format!(
+            "mcp_tailor_requests_total{{server=\"{server}\",method=\"tools/call\",outcome=\"ok\"}} 1"
+        );
+        assert!(text.contains(&sample), "{sample} not in\n{text}");
+    }
+    let weather = "mcp_tailor_upstream_connections{server=\"weather\"}";
+    assert!(text.contains(weather), "{text}");
     std::fs::remove_dir_all(&folder).unwrap();
 }
 
