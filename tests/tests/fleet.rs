@@ -7,7 +7,9 @@
 //! mid-run the others keep answering. Run with `--ignored`, `MCP_TAILOR_SERVERS` and
 //! `MCP_TAILOR_PYTHON`.
 
-use mcp_tailor::server::rmcp::model::CallToolRequestParams;
+use mcp_tailor::server::rmcp::model::{
+    CallToolRequestParams, GetPromptRequestParams, ReadResourceRequestParams,
+};
 use mcp_tailor::server::rmcp::transport::StreamableHttpClientTransport;
 use mcp_tailor::server::rmcp::{RoleClient, ServiceExt as _, service::RunningService};
 use mcp_tailor_test_support::target;
@@ -163,6 +165,39 @@ async fn one_gateway_in_front_of_real_servers_from_an_mcp_servers_file() {
         .await
         .unwrap();
     assert!(text(&sum).contains('5'), "{sum}");
+
+    // Resources and prompts go to their owner too.
+    let resources = client.list_all_resources().await.unwrap();
+    let resource = resources
+        .first()
+        .expect("server-everything lists resources");
+    let params = ReadResourceRequestParams::new(resource.uri.clone());
+    let read = client.read_resource(params).await.unwrap();
+    assert!(
+        !serde_json::to_value(&read).unwrap()["contents"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    let prompts = client.list_all_prompts().await.unwrap();
+    let plain = prompts
+        .iter()
+        .find(|p| {
+            p.arguments
+                .as_ref()
+                .is_none_or(|a| a.iter().all(|a| a.required != Some(true)))
+        })
+        .expect("a prompt without required arguments");
+    let got = client
+        .get_prompt(GetPromptRequestParams::new(plain.name.clone()))
+        .await
+        .unwrap();
+    assert!(
+        !serde_json::to_value(&got).unwrap()["messages"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
 
     // server-everything killed mid-run: its calls fail, the others keep answering.
     everything.kill().await.unwrap();

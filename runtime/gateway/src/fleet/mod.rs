@@ -72,7 +72,7 @@ struct MemberState {
 }
 
 /// Resource URIs and templates, by the member that listed them.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Owners {
     uris: std::collections::HashMap<String, usize>,
     /// Each template's text before its first `{`, longest first, with its member.
@@ -352,4 +352,21 @@ fn merged_info(members: &[MemberState]) -> ServerConfig {
         info.protocol_version = protocol;
     }
     info
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Owners;
+
+    #[test]
+    fn a_uri_goes_to_the_member_that_listed_it_or_its_most_particular_template() {
+        let owners = Owners {
+            uris: [("file:///a".to_owned(), 0)].into(),
+            templates: vec![("repo://issues/".to_owned(), 2), ("repo://".to_owned(), 1)],
+        };
+        assert_eq!(owners.owner("file:///a"), Some(0));
+        assert_eq!(owners.owner("repo://issues/7"), Some(2));
+        assert_eq!(owners.owner("repo://readme"), Some(1));
+        assert_eq!(owners.owner("other://x"), None);
+    }
 }

@@ -197,48 +197,42 @@ impl Fleet {
         })
     }
 
-    /// Remembers who listed each resource and template.
-    fn remember_resources(
-        &self,
-        uris: &[(usize, Vec<Resource>)],
-        templates: Option<&[(usize, Vec<ResourceTemplate>)]>,
-    ) {
-        let mut owners = Owners::default();
-        let before = self
-            .state
-            .resources
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone();
-        for (member, resources) in uris {
+    /// Remembers which member listed each resource URI (the first, where two did).
+    fn remember_uris(&self, listed: &[(usize, Vec<Resource>)]) {
+        let mut uris = std::collections::HashMap::new();
+        for (member, resources) in listed {
             for resource in resources {
-                owners.uris.entry(resource.uri.clone()).or_insert(*member);
+                uris.entry(resource.uri.clone()).or_insert(*member);
             }
         }
-        owners.templates = match templates {
-            Some(templates) => {
-                let mut prefixes: Vec<(String, usize)> = templates
-                    .iter()
-                    .flat_map(|(member, items)| {
-                        items.iter().map(|t| {
-                            let prefix = t.uri_template.split('{').next().unwrap_or_default();
-                            (prefix.to_owned(), *member)
-                        })
-                    })
-                    .collect();
-                prefixes.sort_by_key(|(prefix, _)| std::cmp::Reverse(prefix.len()));
-                prefixes
-            }
-            None => before.templates.clone(),
-        };
-        if uris.is_empty() {
-            owners.uris = before.uris.clone();
-        }
-        *self
+        self.change_owners(|owners| owners.uris = uris);
+    }
+
+    /// Remembers which member listed each template: its text before the first `{`,
+    /// longest first (the most particular template a URI fits wins).
+    fn remember_templates(&self, listed: &[(usize, Vec<ResourceTemplate>)]) {
+        let mut prefixes: Vec<(String, usize)> = listed
+            .iter()
+            .flat_map(|(member, items)| {
+                items.iter().map(|t| {
+                    let prefix = t.uri_template.split('{').next().unwrap_or_default();
+                    (prefix.to_owned(), *member)
+                })
+            })
+            .collect();
+        prefixes.sort_by_key(|(prefix, _)| std::cmp::Reverse(prefix.len()));
+        self.change_owners(|owners| owners.templates = prefixes);
+    }
+
+    fn change_owners(&self, change: impl FnOnce(&mut Owners)) {
+        let mut kept = self
             .state
             .resources
             .write()
-            .unwrap_or_else(PoisonError::into_inner) = Arc::new(owners);
+            .unwrap_or_else(PoisonError::into_inner);
+        let mut owners = Owners::clone(&kept);
+        change(&mut owners);
+        *kept = Arc::new(owners);
     }
 }
 
@@ -331,7 +325,7 @@ impl ServerHandler for Fleet {
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let listed = merged!(self, context, list_resources, resources, "resources/list");
-        self.remember_resources(&listed, None);
+        self.remember_uris(&listed);
         Ok(ListResourcesResult::with_all_items(
             listed.into_iter().flat_map(|(_, items)| items).collect(),
         ))
@@ -349,7 +343,7 @@ impl ServerHandler for Fleet {
             resource_templates,
             "resources/templates/list"
         );
-        self.remember_resources(&[], Some(&listed));
+        self.remember_templates(&listed);
         Ok(ListResourceTemplatesResult::with_all_items(
             listed.into_iter().flat_map(|(_, items)| items).collect(),
         ))
