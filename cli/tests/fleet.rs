@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{BIN, RawSession, free_addr, listening, notes_behind, sh_server};
+use common::{BIN, RawSession, free_addr, listening, notes_behind, proxy, sh_server};
 use mcp_tailor::mcp_tool;
 use mcp_tailor::server::{CallContext, Server};
 use serde_json::{Value, json};
@@ -93,20 +93,9 @@ async fn many_servers_behind_one_endpoint() {
     }});
     let file = folder.join("servers.json");
     std::fs::write(&file, servers.to_string()).unwrap();
-    let (addr, metrics) = (free_addr(), free_addr());
-    let _proxy = tokio::process::Command::new(BIN)
-        .args(["proxy", "--servers"])
-        .arg(&file)
-        .args([
-            "--http",
-            &addr.to_string(),
-            "--metrics",
-            &metrics.to_string(),
-        ])
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
+    let metrics = free_addr();
+    let (file, metrics_at) = (file.to_str().unwrap(), metrics.to_string());
+    let (_proxy, addr) = proxy(&["--servers", file, "--metrics", &metrics_at], &[]);
     listening(addr).await;
     let session = RawSession::open(&format!("http://{addr}/mcp")).await;
     let expected: BTreeSet<String> = ["a_search_notes", "b_search_notes", "echo"]
@@ -219,15 +208,8 @@ async fn init_drafts_every_server_and_proxy_serves_the_copy() {
         serde_json::from_str(&std::fs::read_to_string(drafts.join("mcp.json")).unwrap()).unwrap();
     assert_eq!(copy["mcpServers"]["a"]["tailoring"], "a.toml");
     assert_eq!(copy["mcpServers"]["b"]["tools"]["allow"][0], "search_*");
-    let addr = free_addr();
-    let _proxy = tokio::process::Command::new(BIN)
-        .args(["proxy", "--servers"])
-        .arg(drafts.join("mcp.json"))
-        .args(["--http", &addr.to_string()])
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
+    let copied = drafts.join("mcp.json");
+    let (_proxy, addr) = proxy(&["--servers", copied.to_str().unwrap()], &[]);
     listening(addr).await;
     let session = RawSession::open(&format!("http://{addr}/mcp")).await;
     let expected: BTreeSet<String> = ["a_search_notes", "b_search_notes"]

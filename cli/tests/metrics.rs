@@ -44,20 +44,17 @@ async fn proxied(
     std::fs::create_dir_all(folder).unwrap();
     let file = folder.join("notes.toml");
     std::fs::write(&file, FILE).unwrap();
-    let (addr, metrics) = (free_addr(), free_addr());
-    let child = tokio::process::Command::new(BIN)
-        .args(["proxy", "--upstream", &url, "--tailoring"])
-        .arg(&file)
-        .args([
-            "--http",
-            &addr.to_string(),
-            "--metrics",
-            &metrics.to_string(),
-        ])
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
+    let metrics = free_addr();
+    let (tailoring, metrics_at) = (file.to_str().unwrap(), metrics.to_string());
+    let args = [
+        "--upstream",
+        &url,
+        "--tailoring",
+        tailoring,
+        "--metrics",
+        &metrics_at,
+    ];
+    let (child, addr) = common::proxy(&args, &[]);
     listening(addr).await;
     listening(metrics).await;
     (child, addr, metrics, url, file)

@@ -182,13 +182,7 @@ impl Fleet {
     /// Every tool the members last listed, filtered, under its served name; `None` while no
     /// member has been listed whole.
     pub fn listed_tools(&self) -> Option<Vec<Tool>> {
-        let listed: Vec<(usize, Vec<Tool>)> = self
-            .state
-            .members
-            .iter()
-            .enumerate()
-            .filter_map(|(i, m)| Some((i, m.served_tools(m.gateway()?.listed_tools()?))))
-            .collect();
+        let listed = self.state.last_listed();
         if listed.is_empty() {
             return None;
         }
@@ -212,14 +206,7 @@ impl Fleet {
 
     /// The names of the tools the members last listed (for calls made before any listing).
     fn remember_tool_names(&self) {
-        let listed: Vec<(usize, Vec<Tool>)> = self
-            .state
-            .members
-            .iter()
-            .enumerate()
-            .filter_map(|(i, m)| Some((i, m.served_tools(m.gateway()?.listed_tools()?))))
-            .collect();
-        self.state.serve_tools(listed);
+        self.state.serve_tools(self.state.last_listed());
     }
 }
 
@@ -239,6 +226,15 @@ impl MemberState {
 }
 
 impl FleetState {
+    /// Each member's tools as it last listed them (filtered), for the members listed whole.
+    fn last_listed(&self) -> Vec<(usize, Vec<Tool>)> {
+        self.members
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| Some((i, m.served_tools(m.gateway()?.listed_tools()?))))
+            .collect()
+    }
+
     /// The members' `listed` tools (filtered) under their served names, in the fleet's
     /// order; the names remembered for calls.
     fn serve_tools(&self, listed: Vec<(usize, Vec<Tool>)>) -> Vec<Tool> {

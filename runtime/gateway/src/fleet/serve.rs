@@ -236,9 +236,52 @@ impl Fleet {
     }
 }
 
+/// `ServerHandler` methods routed by their request's `uri` (`by_uri!`).
+macro_rules! routed_by_uri {
+    ($($method:ident($params:ty) -> $result:ty;)*) => {$(
+        async fn $method(
+            &self,
+            request: $params,
+            context: RequestContext<RoleServer>,
+        ) -> Result<$result, ErrorData> {
+            let uri = request.uri.clone();
+            by_uri!(self, &uri, |g| g.$method(request.clone(), context.clone()))
+        }
+    )*};
+}
+
+/// `ServerHandler` methods asked of each member in turn (`first_that_knows!`): what no
+/// listing names (a task id, a skill, a custom method) only its own member knows.
+macro_rules! asked_in_turn {
+    ($($method:ident($params:ty) -> $result:ty;)*) => {$(
+        async fn $method(
+            &self,
+            request: $params,
+            context: RequestContext<RoleServer>,
+        ) -> Result<$result, ErrorData> {
+            first_that_knows!(self, |g| g.$method(request.clone(), context.clone()))
+        }
+    )*};
+}
+
 impl ServerHandler for Fleet {
     fn get_info(&self) -> ServerConfig {
         self.state.info.clone()
+    }
+
+    routed_by_uri! {
+        read_resource(ReadResourceRequestParams) -> ReadResourceResponse;
+        subscribe(SubscribeRequestParams) -> ();
+        unsubscribe(UnsubscribeRequestParams) -> ();
+        read_resource_directory(ReadResourceDirectoryRequestParams) -> ReadResourceDirectoryResult;
+    }
+
+    asked_in_turn! {
+        get_skill(GetSkillRequestParams) -> GetSkillResult;
+        get_task(GetTaskParams) -> GetTaskResult;
+        update_task(UpdateTaskParams) -> ();
+        cancel_task(CancelTaskParams) -> ();
+        on_custom_request(CustomRequest) -> CustomResult;
     }
 
     /// The revisions every member that is up can be spoken to in.
@@ -349,46 +392,6 @@ impl ServerHandler for Fleet {
         ))
     }
 
-    async fn read_resource(
-        &self,
-        request: ReadResourceRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        let uri = request.uri.clone();
-        by_uri!(self, &uri, |g| g
-            .read_resource(request.clone(), context.clone()))
-    }
-
-    async fn subscribe(
-        &self,
-        request: SubscribeRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        let uri = request.uri.clone();
-        by_uri!(self, &uri, |g| g
-            .subscribe(request.clone(), context.clone()))
-    }
-
-    async fn unsubscribe(
-        &self,
-        request: UnsubscribeRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        let uri = request.uri.clone();
-        by_uri!(self, &uri, |g| g
-            .unsubscribe(request.clone(), context.clone()))
-    }
-
-    async fn read_resource_directory(
-        &self,
-        request: ReadResourceDirectoryRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceDirectoryResult, ErrorData> {
-        let uri = request.uri.clone();
-        by_uri!(self, &uri, |g| g
-            .read_resource_directory(request.clone(), context.clone()))
-    }
-
     async fn complete(
         &self,
         mut request: CompleteRequestParams,
@@ -423,38 +426,6 @@ impl ServerHandler for Fleet {
         ))
     }
 
-    async fn get_skill(
-        &self,
-        request: GetSkillRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<GetSkillResult, ErrorData> {
-        first_that_knows!(self, |g| g.get_skill(request.clone(), context.clone()))
-    }
-
-    async fn get_task(
-        &self,
-        request: GetTaskParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<GetTaskResult, ErrorData> {
-        first_that_knows!(self, |g| g.get_task(request.clone(), context.clone()))
-    }
-
-    async fn update_task(
-        &self,
-        request: UpdateTaskParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        first_that_knows!(self, |g| g.update_task(request.clone(), context.clone()))
-    }
-
-    async fn cancel_task(
-        &self,
-        request: CancelTaskParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        first_that_knows!(self, |g| g.cancel_task(request.clone(), context.clone()))
-    }
-
     async fn set_level(
         &self,
         request: SetLevelRequestParams,
@@ -469,15 +440,6 @@ impl ServerHandler for Fleet {
             false => Ok(()),
             true => Err(ErrorData::method_not_found::<SetLevelRequestMethod>()),
         }
-    }
-
-    async fn on_custom_request(
-        &self,
-        request: CustomRequest,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CustomResult, ErrorData> {
-        first_that_knows!(self, |g| g
-            .on_custom_request(request.clone(), context.clone()))
     }
 
     async fn ping(&self, _: RequestContext<RoleServer>) -> Result<(), ErrorData> {
