@@ -107,7 +107,7 @@ pub fn timed_out(reason: &'static str) -> ErrorData {
 }
 
 /// `-32602`, `data.reason = "unknown_tool"`: hidden and unknown tools look the same. The
-/// name is echoed at most [`MAX_ECHOED_NAME`] bytes long.
+/// name is echoed at most `MAX_ECHOED_NAME` (128) bytes long.
 pub fn unknown_tool(name: &str) -> ErrorData {
     let mut end = name.len().min(MAX_ECHOED_NAME);
     while !name.is_char_boundary(end) {

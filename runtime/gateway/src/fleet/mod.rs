@@ -5,13 +5,13 @@
 //! | request | goes to |
 //! |---|---|
 //! | `tools/list`, `prompts/list`, `resources/list`, templates | every server that is up, merged |
-//! | `tools/call`, `prompts/get` | the server whose tool or prompt it names ([`names`]) |
+//! | `tools/call`, `prompts/get` | the server whose tool or prompt it names |
 //! | `resources/read`, `subscribe`, `completion/complete` | the server that listed the URI or template; else each in turn |
 //! | tasks, custom requests | each server in turn, until one knows it |
 //! | `logging/setLevel`, roots changed | every server |
 //!
 //! * A name one server lists is served as it is; a name several list is served as
-//!   `{server}_{name}` by each (see [`names`]).
+//!   `{server}_{name}` by each.
 //! * What each server sends (progress, logs, list changes, questions to the client) reaches
 //!   the client through that server's own gateway.
 //! * A server that cannot be reached at start costs only its own tools: it is retried in

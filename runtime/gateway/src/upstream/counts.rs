@@ -12,7 +12,7 @@ pub(crate) struct Counts {
     lost: AtomicU64,
 }
 
-/// What [`Counts`] read at one moment.
+/// A gateway's upstream connections, counted at one moment.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct UpstreamCounts {
