@@ -12,6 +12,7 @@
 //! `${VAR}` and `${VAR:-default}` in a command, its arguments, `env`, a URL and headers are
 //! read from the environment.
 
+use crate::values::expand;
 use mcp_tailor::gateway::Upstream;
 use mcp_tailor::gateway::fleet::ToolFilter;
 use serde_json::{Map, Value};
@@ -142,40 +143,10 @@ fn pairs(value: Option<&Value>, key: &str) -> Result<Vec<(String, String)>, Stri
     }
 }
 
-/// `text` with each `${VAR}` (or `${VAR:-default}`) replaced by the variable's value.
-pub(crate) fn expand(text: &str) -> Result<String, String> {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(start) = rest.find("${") {
-        let end = rest[start..]
-            .find('}')
-            .ok_or_else(|| format!("`${{` without `}}` in `{text}`"))?;
-        let inner = &rest[start + 2..start + end];
-        let (var, default) = match inner.split_once(":-") {
-            Some((var, default)) => (var, Some(default)),
-            None => (inner, None),
-        };
-        if var.starts_with("input:") {
-            return Err(format!(
-                "`${{{inner}}}` asks the user for input (VS Code); set it in the environment"
-            ));
-        }
-        let value = match (std::env::var(var), default) {
-            (Ok(value), _) => value,
-            (Err(_), Some(default)) => default.to_owned(),
-            (Err(_), None) => return Err(format!("the environment has no `{var}`")),
-        };
-        out.push_str(&rest[..start]);
-        out.push_str(&value);
-        rest = &rest[start + end + 1..];
-    }
-    out.push_str(rest);
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{expand, parse};
+    use super::parse;
+    use crate::values::expand;
     use mcp_tailor::gateway::Upstream;
     use std::path::Path;
 

@@ -56,26 +56,46 @@ pub(crate) fn http_url(value: &str) -> Result<String, String> {
     }
 }
 
-/// `NAME: VALUE`; `${VAR}` in VALUE is the environment variable's value, so a secret stays
+/// `NAME: VALUE`; `${VAR}` in VALUE is the environment variable's value ([`expand`]), so a secret stays
 /// out of the process list.
 pub(crate) fn header(spec: &str) -> Result<(String, String), String> {
     let bad = || "expected 'NAME: VALUE'".to_owned();
     let (name, value) = spec.split_once(':').ok_or_else(bad)?;
-    let (name, mut rest) = (name.trim(), value.trim());
+    let (name, rest) = (name.trim(), value.trim());
     if name.is_empty() || name.contains(char::is_whitespace) {
         return Err(bad());
     }
-    let mut value = String::new();
+    let value = expand(rest)?;
+    Ok((name.to_owned(), value))
+}
+
+/// `text` with each `${VAR}` (or `${VAR:-default}`) replaced by the variable's value.
+pub(crate) fn expand(text: &str) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = text;
     while let Some(start) = rest.find("${") {
         let end = rest[start..]
             .find('}')
-            .ok_or_else(|| "`${` without `}`".to_owned())?;
-        let var = &rest[start + 2..start + end];
-        let found = std::env::var(var).map_err(|_| format!("the environment has no `{var}`"))?;
-        value.push_str(&rest[..start]);
-        value.push_str(&found);
+            .ok_or_else(|| format!("`${{` without `}}` in `{text}`"))?;
+        let inner = &rest[start + 2..start + end];
+        let (var, default) = match inner.split_once(":-") {
+            Some((var, default)) => (var, Some(default)),
+            None => (inner, None),
+        };
+        if var.starts_with("input:") {
+            return Err(format!(
+                "`${{{inner}}}` asks the user for input (VS Code); set it in the environment"
+            ));
+        }
+        let value = match (std::env::var(var), default) {
+            (Ok(value), _) => value,
+            (Err(_), Some(default)) => default.to_owned(),
+            (Err(_), None) => return Err(format!("the environment has no `{var}`")),
+        };
+        out.push_str(&rest[..start]);
+        out.push_str(&value);
         rest = &rest[start + end + 1..];
     }
-    value.push_str(rest);
-    Ok((name.to_owned(), value))
+    out.push_str(rest);
+    Ok(out)
 }
