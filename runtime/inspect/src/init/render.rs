@@ -11,6 +11,8 @@ use std::fmt::Write as _;
 /// The file's text, `notes` added to its header (a line each).
 pub(super) fn render(drafts: &[ToolDraft], source: &str, notes: &[String]) -> Draft {
     let mut out = String::new();
+    // A command may span lines (`sh -c SCRIPT`): a comment may not.
+    let source = one_line(source);
     let _ = writeln!(
         out,
         "# Drafted by `mcp-tailor init` from {source}: {} tool{}.\n\
@@ -26,7 +28,7 @@ pub(super) fn render(drafts: &[ToolDraft], source: &str, notes: &[String]) -> Dr
         if drafts.len() == 1 { "" } else { "s" }
     );
     for note in notes {
-        let _ = writeln!(out, "# {note}");
+        let _ = writeln!(out, "# {}", one_line(note));
     }
     let (mut tools, mut arguments, mut kept_for_tasks) = (0, 0, Vec::new());
     for draft in drafts {
@@ -166,6 +168,12 @@ fn seal(out: &mut String, start: usize) {
 /// The server's own text as a one-line comment, with its tokens: as written (its markup,
 /// backticks and `/* */` kept), its spaces and line breaks one space each.
 pub(super) fn comment(text: &str) -> String {
+    format!("\"{}\" ({} tokens)", one_line(text), count_tokens(text))
+}
+
+/// `text` fit for one comment line: its spaces and line breaks one space each, other
+/// control characters a space, and at most 100 characters (then `…`).
+fn one_line(text: &str) -> String {
     let line = text
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -173,5 +181,5 @@ pub(super) fn comment(text: &str) -> String {
         .replace(|c: char| c.is_control(), " ");
     let shown: String = line.chars().take(100).collect();
     let more = if shown.len() < line.len() { "…" } else { "" };
-    format!("\"{shown}{more}\" ({} tokens)", count_tokens(text))
+    format!("{shown}{more}")
 }

@@ -216,6 +216,17 @@ fn a_comment_keeps_the_servers_markup_on_one_line() {
 }
 
 #[test]
+fn a_command_of_many_lines_is_named_on_one_comment_line() {
+    let script = "sh -c '\nwhile read -r line; do\n  echo \"$line\"\ndone\n'";
+    let text = draft(&[tool("Search the notes.", "How many.")], script).text;
+    mcp_tailor_core::Tailoring::from_toml_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert!(
+        text.starts_with("# Drafted by `mcp-tailor init` from sh -c ' while read -r line; do"),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_title_in_the_annotations_is_left_out_at_the_terse_levels_too() {
     let mut titled = tool("Search the notes by their words.", "How many.");
     titled.annotations = Some(rmcp::model::ToolAnnotations::new().read_only(true));
