@@ -238,8 +238,10 @@ impl FleetState {
     /// The members' `listed` tools (filtered) under their served names, in the fleet's
     /// order; the names remembered for calls.
     fn serve_tools(&self, listed: Vec<(usize, Vec<Tool>)>) -> Vec<Tool> {
-        let named: Vec<(&str, Vec<String>)> = self.named(&listed, |t: &Tool| t.name.to_string());
-        let names = Names::new(&named);
+        let (names, changed) = self.names(&self.tools, &listed, |t: &Tool| &t.name);
+        if changed {
+            self.changed.send_modify(|n| *n += 1);
+        }
         let mut served = Vec::new();
         for (member, tools) in listed {
             for mut tool in tools {
@@ -251,13 +253,26 @@ impl FleetState {
                 served.push(tool);
             }
         }
-        let mut kept = self.tools.write().unwrap_or_else(PoisonError::into_inner);
-        if **kept != names {
-            *kept = Arc::new(names);
-            drop(kept);
-            self.changed.send_modify(|n| *n += 1);
-        }
         served
+    }
+
+    /// The served names of `listed`, kept in `kept`: those kept while they still fit (a
+    /// listing from memory costs no new names), else new ones; and whether they changed.
+    fn names<T>(
+        &self,
+        kept: &RwLock<Arc<Names>>,
+        listed: &[(usize, Vec<T>)],
+        name: impl Fn(&T) -> &str,
+    ) -> (Arc<Names>, bool) {
+        let known = kept.read().unwrap_or_else(PoisonError::into_inner).clone();
+        if known.fit(listed, &name) {
+            return (known, false);
+        }
+        let names = Arc::new(Names::new(&self.named(listed, |i| name(i).to_owned())));
+        let mut kept = kept.write().unwrap_or_else(PoisonError::into_inner);
+        let changed = **kept != *names;
+        *kept = names.clone();
+        (names, changed)
     }
 
     /// Per member of `listed` (indices into `members`), its name and the names of its items.

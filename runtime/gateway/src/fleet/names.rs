@@ -76,6 +76,24 @@ impl Names {
         Names { served, by_member }
     }
 
+    /// Whether these names serve `listed` (per member index, its items, `name` naming
+    /// each): every member lists the same names as when they were made, so they need not be
+    /// made again.
+    pub(crate) fn fit<T>(&self, listed: &[(usize, Vec<T>)], name: impl Fn(&T) -> &str) -> bool {
+        let mut count = 0;
+        for (member, items) in listed {
+            let Some(known) = self.by_member.get(*member) else {
+                return false;
+            };
+            if known.len() != items.len() || !items.iter().all(|i| known.contains_key(name(i))) {
+                return false;
+            }
+            count += known.len();
+        }
+        // No member missing from `listed` had names.
+        count == self.served.len()
+    }
+
     /// Whose the served `name` is.
     pub(crate) fn owner(&self, name: &str) -> Option<&Owner> {
         self.served.get(name)
@@ -111,6 +129,28 @@ mod tests {
         };
         assert_eq!(served.owner("git_hub_search"), Some(&owner));
         assert_eq!(served.owner("search"), None);
+    }
+
+    #[test]
+    fn names_fit_the_same_names_listed_again_and_nothing_else() {
+        let rows = |a: &[&str], b: &[&str]| vec![(0, names(a)), (1, names(b))];
+        let served = Names::new(&[("a", names(&["x", "y"])), ("b", names(&["x"]))]);
+        let name = String::as_str;
+        assert!(served.fit(&rows(&["y", "x"], &["x"]), name));
+        assert!(!served.fit(&rows(&["x"], &["x"]), name), "a tool gone");
+        assert!(
+            !served.fit(&rows(&["x", "z"], &["x"]), name),
+            "a tool renamed"
+        );
+        assert!(
+            !served.fit(&rows(&["x", "y"], &["x", "y"]), name),
+            "a tool added"
+        );
+        assert!(
+            !served.fit(&[(0, names(&["x", "y"]))], name),
+            "a member gone"
+        );
+        assert!(!served.fit(&[(0, names(&["x", "y"])), (2, names(&["x"]))], name));
     }
 
     #[test]

@@ -160,7 +160,9 @@ impl Fleet {
 
     async fn merged_prompts(&self, context: &RequestContext<RoleServer>) -> Vec<Prompt> {
         let listed = merged!(self, context, list_prompts, prompts, "prompts/list");
-        let names = Names::new(&self.state.named(&listed, |p: &Prompt| p.name.clone()));
+        let (names, _) = self
+            .state
+            .names(&self.state.prompts, &listed, |p: &Prompt| &p.name);
         let mut prompts = Vec::new();
         for (member, items) in listed {
             for mut prompt in items {
@@ -170,11 +172,6 @@ impl Fleet {
                 prompts.push(prompt);
             }
         }
-        *self
-            .state
-            .prompts
-            .write()
-            .unwrap_or_else(PoisonError::into_inner) = Arc::new(names);
         prompts
     }
 
