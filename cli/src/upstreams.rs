@@ -42,6 +42,8 @@ pub(crate) trait Proxied: Send + Sync + 'static {
     /// Hears when the tailoring must be read again though no file changed (a fleet's
     /// member joined, or its tools' served names changed).
     fn changes(&self) -> Option<tokio::sync::watch::Receiver<u64>>;
+    /// Hears when the tools listed upstream changed (to log the file's drift again).
+    fn tools_changed(&self) -> tokio::sync::watch::Receiver<u64>;
 }
 
 /// One upstream and its file.
@@ -195,6 +197,9 @@ impl Proxied for One {
     fn changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
         None
     }
+    fn tools_changed(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.gateway.tools_changed()
+    }
 }
 
 impl Proxied for Many {
@@ -246,5 +251,8 @@ impl Proxied for Many {
     }
     fn changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
         Some(self.fleet.changed())
+    }
+    fn tools_changed(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.fleet.tools_changed()
     }
 }

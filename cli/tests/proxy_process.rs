@@ -472,3 +472,115 @@ async fn proxy_bridges_a_2025_session_to_an_upstream_that_refuses_initialize() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A stdio server in `sh` listing `echo`, its description read from the file `$WORDS` at
+/// each `tools/list`; a call says its tools changed before it answers.
+fn rewordable() -> String {
+    let tools = r#"'{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"echo","description":"%s","inputSchema":{"type":"object"}}]}}\n' "$id" "$(cat "$WORDS")""#;
+    let called = r#"'{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n{"jsonrpc":"2.0","id":%s,"result":{"content":[]}}\n' "$id""#;
+    common::sh_server(
+        "rewordable",
+        &[
+            (r#"*'"method":"tools/list"'*"#, tools),
+            (r#"*'"method":"tools/call"'*"#, called),
+        ],
+    )
+}
+
+/// The next line of `lines` holding `needle`, within 20 s.
+async fn said(lines: &mut tokio::sync::mpsc::UnboundedReceiver<String>, needle: &str) -> String {
+    let wait = async {
+        while let Some(line) = lines.recv().await {
+            if line.contains(needle) {
+                return line;
+            }
+        }
+        panic!("the proxy ended without saying {needle:?}")
+    };
+    tokio::time::timeout(Duration::from_secs(20), wait)
+        .await
+        .unwrap_or_else(|_| panic!("the proxy did not say {needle:?}"))
+}
+
+/// A file drafted from a server's words is checked against them when `proxy` starts, and
+/// again when the server's tools change under it: each reworded tool is logged. For one
+/// server, and for one of an `mcpServers` file's (its own file, taken into the whole).
+#[tokio::test(flavor = "multi_thread")]
+async fn proxy_logs_the_file_s_drift_at_start_and_when_the_tools_change() {
+    let dir = folder("drift");
+    let words = dir.join("words");
+    std::fs::write(&words, "Echo the text.").unwrap();
+    let script = rewordable();
+    let init = std::process::Command::new(BIN)
+        .args(["init", "--out"])
+        .arg(dir.join("t.toml"))
+        .args(["--", "sh", "-c", &script])
+        .env("WORDS", &words)
+        .output()
+        .unwrap();
+    assert!(init.status.success(), "{init:?}");
+    let servers = serde_json::json!({"mcpServers": {"rewordable": {
+        "command": "sh", "args": ["-c", &script], "tailoring": dir.join("t.toml")}}});
+    std::fs::write(dir.join("servers.json"), servers.to_string()).unwrap();
+    let t = dir.join("t.toml").display().to_string();
+    let one = ["--tailoring", &t, "--", "sh", "-c", &script];
+    logs_drift(&words, &one).await;
+    let fleet = dir.join("servers.json").display().to_string();
+    logs_drift(&words, &["--servers", &fleet]).await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `proxy ARGS` (a file drafted when `words` said "Echo the text.") logs that `echo`'s
+/// words changed at start, and again after they change while it serves.
+async fn logs_drift(words: &Path, args: &[&str]) {
+    std::fs::write(words, "Echo the text back.").unwrap();
+    let addr = common::free_addr();
+    let mut proxy = Command::new(BIN)
+        .args(["proxy", "--http", &addr.to_string()])
+        .args(args)
+        .env("WORDS", words)
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let (tx, mut lines) = tokio::sync::mpsc::unbounded_channel();
+    let mut stderr = tokio::io::BufReader::new(proxy.stderr.take().unwrap());
+    tokio::spawn(async move {
+        use tokio::io::AsyncBufReadExt as _;
+        let mut line = String::new();
+        while stderr.read_line(&mut line).await.is_ok_and(|n| n > 0) {
+            let _ = tx.send(std::mem::take(&mut line));
+        }
+    });
+    let changed = "tool `echo`: its own words changed since this entry was drafted";
+    let at_start = said(&mut lines, changed).await;
+
+    common::listening(addr).await;
+    let session = common::RawSession::open(&format!("http://{addr}/mcp")).await;
+    std::fs::write(words, "Echo the text back, twice.").unwrap();
+    let call = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "echo", "arguments": {}}});
+    session.ask(call).await;
+    // The next listing asks the server again, and reads its new words.
+    let list = serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"});
+    let listed = eventually(Duration::from_secs(20), || async {
+        let listed = session.ask(list.clone()).await;
+        let words = listed["result"]["tools"][0]["description"].as_str();
+        (words == Some("Echo the text back, twice.")).then_some(())
+    })
+    .await;
+    assert!(
+        listed.is_some(),
+        "the proxy listed the server again ({args:?})"
+    );
+    said(&mut lines, "the tools listed upstream changed").await;
+    let after_change = said(&mut lines, changed).await;
+    // Drafted from the same words, measured against new ones each time.
+    let now = |line: &str| line.rsplit_once(", now ").map(|(_, now)| now.to_owned());
+    assert_ne!(
+        now(&at_start),
+        now(&after_change),
+        "{at_start}{after_change}"
+    );
+    proxy.kill().await.unwrap();
+}

@@ -1,7 +1,7 @@
 //! The tailoring, live: read again when one of its files changes, on SIGHUP, and when a
 //! fleet's member joins or its served names change. A valid file is swapped in and every
 //! client told to list again; an invalid one is logged, error by error, and the previous
-//! tables stay.
+//! tables stay. When the tools listed upstream change, the file's drift is logged again.
 
 use crate::upstreams::Proxied;
 use mcp_tailor::server::Server;
@@ -27,6 +27,7 @@ pub(super) async fn watch<P: Proxied>(server: Server<P::Handler>, proxied: Arc<P
         .flatten();
     let mut hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()).ok();
     let mut changes = proxied.changes();
+    let mut tools_changed = proxied.tools_changed();
     let mut last = read_all(&files);
     loop {
         let hup = async {
@@ -45,6 +46,11 @@ pub(super) async fn watch<P: Proxied>(server: Server<P::Handler>, proxied: Arc<P
             Some(()) = edited.recv() => false,
             _ = hup => false,
             true = changed => true,
+            Ok(()) = tools_changed.changed() => {
+                tracing::info!("the tools listed upstream changed");
+                super::warn_unmatched(&*proxied, &server.tailoring());
+                continue;
+            }
         };
         // One edit makes several events: let them settle, then read once.
         tokio::time::sleep(Duration::from_millis(100)).await;

@@ -150,6 +150,8 @@ struct GatewayState {
     tools: std::sync::RwLock<std::collections::HashMap<String, rmcp::model::Tool>>,
     /// Whether a whole listing was read (the first one can fail).
     listed: std::sync::atomic::AtomicBool,
+    /// Bumped each time a listing changes what `tools` holds.
+    tools_changed: tokio::sync::watch::Sender<u64>,
     /// Tools a page of the upstream's own listing, as first read (`None`: one page).
     page_size: Option<usize>,
     /// The connection stateless requests use, per credential.
@@ -234,6 +236,7 @@ impl Gateway {
             info,
             tools: Default::default(),
             listed: Default::default(),
+            tools_changed: tokio::sync::watch::Sender::new(0),
             page_size: tools.as_ref().and_then(|listed| listed.page_size),
             stateless,
             shared: shared_slot,
@@ -298,8 +301,15 @@ impl Gateway {
         Some(tools)
     }
 
+    /// Hears each time a listing of the upstream changes what
+    /// [`listed_tools`](Self::listed_tools) answers: a tool added, gone or reworded (a
+    /// client listed again after the upstream said its tools changed).
+    pub fn tools_changed(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.shared.tools_changed.subscribe()
+    }
+
     /// Keeps `tools` for `get_tool`: replacing what was kept when they are the whole list,
-    /// else adding them (a page).
+    /// else adding them (a page). Tells `tools_changed` when that changes what is kept.
     fn remember_tools(&self, tools: &[rmcp::model::Tool], whole: bool) {
         let mut kept = self
             .shared
@@ -307,12 +317,21 @@ impl Gateway {
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         if whole {
-            kept.clear();
             self.shared
                 .listed
                 .store(true, std::sync::atomic::Ordering::Release);
         }
+        let same = (!whole || kept.len() == tools.len())
+            && tools.iter().all(|t| kept.get(&*t.name) == Some(t));
+        if same {
+            return;
+        }
+        if whole {
+            kept.clear();
+        }
         kept.extend(tools.iter().map(|t| (t.name.to_string(), t.clone())));
+        drop(kept);
+        self.shared.tools_changed.send_modify(|n| *n += 1);
     }
 
     /// The connections opened to the upstream, open now and lost (the upstream ended

@@ -63,6 +63,8 @@ struct FleetState {
     resources: RwLock<Arc<Owners>>,
     /// Bumped each time a member joins, or the served tool names change.
     changed: tokio::sync::watch::Sender<u64>,
+    /// Bumped each time a member's listing changes its tools (`Gateway::tools_changed`).
+    tools_changed: tokio::sync::watch::Sender<u64>,
 }
 
 /// One member: its configuration and, once it answered, its gateway.
@@ -140,7 +142,13 @@ impl Fleet {
             prompts: RwLock::default(),
             resources: RwLock::default(),
             changed: tokio::sync::watch::Sender::new(0),
+            tools_changed: tokio::sync::watch::Sender::new(0),
         });
+        for member in &state.members {
+            if let Some(gateway) = member.gateway() {
+                tokio::spawn(relay_tool_changes(Arc::downgrade(&state), &gateway));
+            }
+        }
         for index in down {
             tokio::spawn(retry(Arc::downgrade(&state), index));
         }
@@ -157,6 +165,12 @@ impl Fleet {
     /// by change (a name two servers now list, or one that no longer collides).
     pub fn changed(&self) -> tokio::sync::watch::Receiver<u64> {
         self.state.changed.subscribe()
+    }
+
+    /// Hears each time a member's tools change as it lists them (a tool added, gone or
+    /// reworded): what [`listed_tools`](Self::listed_tools) answers changed.
+    pub fn tools_changed(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.state.tools_changed.subscribe()
     }
 
     /// The name member `member`'s tool `tool` is served by, as last listed; `None` for a
@@ -306,6 +320,7 @@ async fn retry(state: std::sync::Weak<FleetState>, index: usize) {
         let member = &fleet.members[index].member;
         match Gateway::connect_with(member.upstream.clone(), member.options.clone()).await {
             Ok(gateway) => {
+                tokio::spawn(relay_tool_changes(state.clone(), &gateway));
                 *fleet.members[index]
                     .gateway
                     .write()
@@ -318,6 +333,22 @@ async fn retry(state: std::sync::Weak<FleetState>, index: usize) {
                 tracing::warn!("server `{}`: {error}; retrying", member.name);
                 wait = (wait * 2).min(RETRY_MOST);
             }
+        }
+    }
+}
+
+/// Tells the fleet's `tools_changed` of each change to `gateway`'s tools, while both last.
+fn relay_tool_changes(
+    state: std::sync::Weak<FleetState>,
+    gateway: &Gateway,
+) -> impl Future<Output = ()> + use<> {
+    let mut changes = gateway.tools_changed();
+    async move {
+        while changes.changed().await.is_ok() {
+            let Some(fleet) = state.upgrade() else {
+                return;
+            };
+            fleet.tools_changed.send_modify(|n| *n += 1);
         }
     }
 }
