@@ -2,15 +2,13 @@
 //! fields, then checked into the options the commands take (exactly one upstream, the
 //! report's own arguments).
 
-use crate::values::{listen_addr, seconds};
-use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use door::DoorArgs;
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 pub(crate) use door::{Auth, Door};
-use mcp_tailor::gateway::{Upstream, UpstreamSessions};
+use mcp_tailor::gateway::Upstream;
 use mcp_tailor::inspect::init::Fit;
-use sources::{CATALOG_HELP, COMMAND_HELP, CatalogArgs, ServerArgs, UpstreamArgs, source};
-use std::net::SocketAddr;
-use std::time::Duration;
+use proxy::ProxyArgs;
+pub(crate) use proxy::ProxyOptions;
+use sources::{CATALOG_HELP, COMMAND_HELP, CatalogArgs, UpstreamArgs, source};
 
 /// What to do.
 #[derive(Debug, PartialEq)]
@@ -74,35 +72,6 @@ pub(crate) struct InspectOptions {
     pub(crate) report: Vec<String>,
 }
 
-/// `proxy`'s options.
-#[derive(Debug, PartialEq)]
-pub(crate) struct ProxyOptions {
-    pub(crate) tailoring: Option<String>,
-    pub(crate) http: Option<SocketAddr>,
-    /// Threads serving HTTP (`--threads`).
-    pub(crate) threads: u16,
-    pub(crate) deadline: Duration,
-    /// One upstream, or the servers of an `mcpServers` file (`--servers`).
-    pub(crate) upstream: Upstreams,
-    /// The reader of a request that names none (`--runner`, `--model`, `--verbosity`).
-    pub(crate) runner: Option<String>,
-    pub(crate) model: Option<String>,
-    pub(crate) verbosity: Option<u8>,
-    /// One upstream session per client, or one shared; a warm spare.
-    pub(crate) sessions: UpstreamSessions,
-    pub(crate) warm_spare: bool,
-    /// Send the upstream each client's own `Authorization`.
-    pub(crate) forward_authorization: bool,
-    /// Tools per `tools/list` page (`--page-size`; else as the upstream pages).
-    pub(crate) page_size: Option<usize>,
-    /// Who may call over HTTP, and from which origins.
-    pub(crate) door: Door,
-    /// Where Prometheus reads the metrics (`--metrics`).
-    pub(crate) metrics: Option<SocketAddr>,
-    /// The log's lines: for people, or one JSON object each.
-    pub(crate) log_json: bool,
-}
-
 const ABOUT: &str = "One tool, many readers: check and draft tailoring files, see what each \
 reader of a catalog gets, and serve any MCP server with its tools worded per reader.";
 
@@ -164,162 +133,6 @@ enum Sub {
                       costs before and after on stderr."
     )]
     Init(InitArgs),
-}
-
-/// `proxy`'s command line.
-#[derive(Debug, Args)]
-struct ProxyArgs {
-    #[arg(long, value_name = "FILE", help = TAILORING_HELP)]
-    tailoring: Option<String>,
-    #[arg(
-        long,
-        value_name = "FILE",
-        conflicts_with_all = ["upstream", "command"],
-        help = "Serve every server of an mcpServers file (Claude, Cursor, VS Code) behind one endpoint",
-        long_help = "Serve every server of an mcpServers file — Claude Desktop's, Claude Code's \
-                     .mcp.json, Cursor's, or VS Code's {\"servers\": …} — behind one endpoint. \
-                     A tool name one server lists is served as it is; one several list is served \
-                     as SERVER_NAME by each. Keys of mcp-tailor's own per server: \"tailoring\" \
-                     (a file for its tools, by their own names), \"tools\": {\"allow\": [...], \
-                     \"deny\": [...]} (names or globs) and \"deadline\" (seconds). --tailoring \
-                     then words the whole, by the names served. A server that does not answer is \
-                     retried in the background while the others serve."
-    )]
-    servers: Option<String>,
-    #[arg(
-        long,
-        value_name = "ADDR",
-        value_parser = listen_addr,
-        help = "Serve streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8080, localhost:8080) instead of stdio"
-    )]
-    http: Option<SocketAddr>,
-    #[arg(
-        long,
-        value_name = "N",
-        requires = "http",
-        default_value_t = 1,
-        value_parser = clap::value_parser!(u16).range(1..=256),
-        help = "Threads serving HTTP connections",
-        long_help = "Threads serving HTTP connections, each accepting on the same port and \
-                     keeping the connections (and the sessions opened on them) it accepted. \
-                     More threads list faster under concurrent clients and cost more CPU per \
-                     request; the calls of clients sharing one upstream session \
-                     (--upstream-sessions shared) go slower, as they cross threads to reach it \
-                     (BENCHMARKS.md §9)."
-    )]
-    threads: u16,
-    #[arg(
-        long,
-        value_name = "SECS",
-        default_value = "10",
-        value_parser = seconds,
-        help = "How long a request may take, the upstream's answer included"
-    )]
-    deadline: Duration,
-    #[command(flatten)]
-    reader: ReaderArgs,
-    #[arg(
-        long = "upstream-sessions",
-        value_name = "MODE",
-        value_enum,
-        default_value_t = SessionsArg::PerClient,
-        help = "One upstream session per client (its own process, for a command), or one shared by all",
-        long_help = "per-client: each client its own upstream session, opened with the client's \
-                     own initialize (the first client takes the one the proxy opened at start \
-                     when it declares no capabilities). shared: one upstream session for all; \
-                     what the upstream asks a client (sampling, elicitation, roots) goes to the \
-                     client whose request is in flight, and is refused when that cannot be \
-                     told; its notifications go to every client."
-    )]
-    upstream_sessions: SessionsArg,
-    #[arg(
-        long = "warm-spare",
-        help = "Per client: keep an upstream session open ahead, so a new client does not wait for one to start"
-    )]
-    warm_spare: bool,
-    #[arg(
-        long = "page-size",
-        value_name = "N",
-        value_parser = clap::value_parser!(u32).range(1..),
-        help = "Tools per tools/list page (default: as the upstream pages its own listing)",
-        long_help = "Tools per tools/list page. By default the proxy pages as the upstream does: \
-                     as many tools a page as the upstream's first page held, or all on one page \
-                     where the upstream lists them so, so that a client that follows no cursor \
-                     gets every tool it would directly."
-    )]
-    page_size: Option<u32>,
-    #[arg(
-        long = "forward-authorization",
-        requires = "upstream",
-        help = "Send an --upstream URL each client's own Authorization header (streamable HTTP clients)",
-        long_help = "Send an --upstream URL each client's own Authorization header: each \
-                     upstream connection then carries one client's credential (a session's own; \
-                     shared, or for stateless requests, one per credential), never another's. \
-                     A client without one is forwarded without one."
-    )]
-    forward_authorization: bool,
-    #[arg(
-        long,
-        value_name = "ADDR",
-        value_parser = listen_addr,
-        help = "Serve Prometheus metrics at http://ADDR/metrics",
-        long_help = "Serve the proxy's metrics as Prometheus (OpenMetrics) text at \
-                     http://ADDR/metrics: requests by method and outcome, their latency, the \
-                     upstream's connections (open, opened, lost), and the tokens each reader's \
-                     tools/list costs and saves against the server's own words at each level \
-                     (counted once per catalog, as `inspect tokens` counts them)."
-    )]
-    metrics: Option<SocketAddr>,
-    #[arg(
-        long = "log-format",
-        value_name = "FORMAT",
-        value_enum,
-        default_value_t = LogFormat::Text,
-        help = "The log on stderr: text for people, or json (one object a line, for a log collector)"
-    )]
-    log_format: LogFormat,
-    #[command(flatten)]
-    door: DoorArgs,
-    #[command(flatten)]
-    server: ServerArgs,
-}
-
-/// `--upstream-sessions`.
-#[derive(Clone, Copy, Debug, PartialEq, ValueEnum)]
-enum SessionsArg {
-    PerClient,
-    Shared,
-}
-
-/// `--log-format`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum LogFormat {
-    Text,
-    Json,
-}
-
-/// `--runner`, `--model`, `--verbosity`: the reader of a request that names none.
-#[derive(Debug, Args)]
-struct ReaderArgs {
-    #[arg(
-        long,
-        value_name = "NAME",
-        help = "The runner of a reader that names none (a client config pins what its client does not report)"
-    )]
-    runner: Option<String>,
-    #[arg(
-        long,
-        value_name = "NAME",
-        help = "The model of a reader that names none"
-    )]
-    model: Option<String>,
-    #[arg(
-        long,
-        value_name = "LEVEL",
-        value_parser = clap::value_parser!(u8).range(0..=9),
-        help = "The level 0..=9 of a reader that names none (default: the file's fallback_verbosity, else the server's own words)"
-    )]
-    verbosity: Option<u8>,
 }
 
 /// `inspect`'s command line.
@@ -452,36 +265,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
                 source,
             }
         }
-        Sub::Proxy(args) => {
-            let server = args.server;
-            let upstream = match args.servers {
-                Some(file) => Upstreams::Servers(file),
-                None => match source("proxy", server.upstream, server.command, None, &[])? {
-                    Source::Upstream(upstream) => Upstreams::One(upstream),
-                    Source::Catalog(_) => unreachable!("proxy takes no catalog"),
-                },
-            };
-            Command::Proxy(ProxyOptions {
-                tailoring: args.tailoring,
-                http: args.http,
-                threads: args.threads,
-                deadline: args.deadline,
-                upstream,
-                runner: args.reader.runner,
-                model: args.reader.model,
-                verbosity: args.reader.verbosity,
-                sessions: match args.upstream_sessions {
-                    SessionsArg::PerClient => UpstreamSessions::PerClient,
-                    SessionsArg::Shared => UpstreamSessions::Shared,
-                },
-                warm_spare: args.warm_spare,
-                forward_authorization: args.forward_authorization,
-                page_size: args.page_size.map(|size| size as usize),
-                door: args.door.door(),
-                metrics: args.metrics,
-                log_json: args.log_format == LogFormat::Json,
-            })
-        }
+        Sub::Proxy(args) => Command::Proxy(args.options()?),
         Sub::Inspect(args) => {
             // A report's help needs no upstream (`mcp-tailor inspect eval --help`); its other
             // errors come after the upstream's, which name `inspect`'s own options.
@@ -521,6 +305,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
 }
 
 mod door;
+mod proxy;
 mod sources;
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,8 @@
 //! The command line as people write it: each command, its errors, help and version.
 
 use super::*;
+use mcp_tailor::gateway::UpstreamSessions;
+use std::time::Duration;
 
 fn parse_args(line: &str) -> Result<Command, clap::Error> {
     parse(
