@@ -28,7 +28,7 @@ pub(super) fn render(drafts: &[ToolDraft], source: &str, notes: &[String]) -> Dr
         if drafts.len() == 1 { "" } else { "s" }
     );
     for note in notes {
-        let _ = writeln!(out, "# {}", one_line(note));
+        let _ = writeln!(out, "# {note}");
     }
     let (mut tools, mut arguments, mut kept_for_tasks) = (0, 0, Vec::new());
     for draft in drafts {
@@ -166,20 +166,20 @@ fn seal(out: &mut String, start: usize) {
 }
 
 /// The server's own text as a one-line comment, with its tokens: as written (its markup,
-/// backticks and `/* */` kept), its spaces and line breaks one space each.
+/// backticks and `/* */` kept), its spaces and line breaks one space each, at most 100
+/// characters (then `…`).
 pub(super) fn comment(text: &str) -> String {
-    format!("\"{}\" ({} tokens)", one_line(text), count_tokens(text))
-}
-
-/// `text` fit for one comment line: its spaces and line breaks one space each, other
-/// control characters a space, and at most 100 characters (then `…`).
-fn one_line(text: &str) -> String {
-    let line = text
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .replace(|c: char| c.is_control(), " ");
+    let line = one_line(text);
     let shown: String = line.chars().take(100).collect();
     let more = if shown.len() < line.len() { "…" } else { "" };
-    format!("{shown}{more}")
+    format!("\"{shown}{more}\" ({} tokens)", count_tokens(text))
+}
+
+/// `text` on one line: its spaces and line breaks one space each, other control characters
+/// a space.
+fn one_line(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace(|c: char| c.is_control(), " ")
 }

@@ -217,11 +217,16 @@ fn a_comment_keeps_the_servers_markup_on_one_line() {
 
 #[test]
 fn a_command_of_many_lines_is_named_on_one_comment_line() {
-    let script = "sh -c '\nwhile read -r line; do\n  echo \"$line\"\ndone\n'";
+    let script = "sh -c '\nwhile read -r line; do\n  echo \"$line\" >> /var/tmp/a-log-file-whose-name-is-long-enough-to-pass-100\ndone\n'";
     let text = draft(&[tool("Search the notes.", "How many.")], script).text;
     mcp_tailor_core::Tailoring::from_toml_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    // Named whole, however long.
+    let named = "sh -c ' while read -r line; do echo \"$line\" >> \
+                 /var/tmp/a-log-file-whose-name-is-long-enough-to-pass-100 done '";
     assert!(
-        text.starts_with("# Drafted by `mcp-tailor init` from sh -c ' while read -r line; do"),
+        text.starts_with(&format!(
+            "# Drafted by `mcp-tailor init` from {named}: 1 tool."
+        )),
         "{text}"
     );
 }
