@@ -58,7 +58,7 @@ fn rmcp_tool_drops_fields_it_does_not_know() {
     );
 }
 
-/// The gateway passes progress on as the upstream wrote it (`as_written`) because rmcp's
+/// The gateway passes progress on as the upstream wrote it (`verbatim::notifications`) because rmcp's
 /// types hold `progress` as `f64`, and write `1` as `1.0`.
 #[test]
 fn rmcp_progress_writes_an_integer_as_a_float() {
@@ -68,8 +68,8 @@ fn rmcp_progress_writes_an_integer_as_a_float() {
     assert_eq!(
         back["progress"],
         Value::from(1.0),
-        "rmcp now writes progress as the upstream did: the gateway's `as_written` progress \
-         may no longer be needed"
+        "rmcp now writes progress as the upstream did: the gateway's \
+         `verbatim::notifications` progress may no longer be needed"
     );
     assert_ne!(
         back.to_string(),

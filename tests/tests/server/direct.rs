@@ -1,6 +1,6 @@
 //! Direct requests on streamable HTTP: a session's request that nothing can be said about
 //! before its answer is served by the session's handler itself, past rmcp's session worker
-//! (`server::transport::direct`). Read by raw HTTP clients, as the wire is what matters:
+//! (`server::verbatim::direct`). Read by raw HTTP clients, as the wire is what matters:
 //! a call cancelled by its client is cancelled in its handler; one whose connection broke
 //! is answered when its client resumes; a session only ever called directly still outlives
 //! its idle timeout, and an ended one is not kept; what a handler asks its client during a

@@ -1,5 +1,5 @@
 //! The gateway in front of a streamable HTTP upstream of 2025-11-25, whose calls it posts
-//! past rmcp's client worker and answers from the call's own event stream (`http_lane`):
+//! past rmcp's client worker and answers from the call's own event stream (`http::lane`):
 //! what comes on that stream before the answer reaches the client who called — progress,
 //! log lines, the upstream's questions (sampling, elicitation) — and a call its client
 //! cancels is cancelled upstream. Real rmcp clients, over stdio and streamable HTTP.

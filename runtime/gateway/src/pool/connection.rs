@@ -5,15 +5,15 @@ use crate::Upstream;
 use crate::relay::Relay;
 use crate::relay::changes::Changes;
 use crate::relay::listing::UpstreamTools;
-use crate::upstream::answer::Answer;
 use crate::upstream::counts::Counts;
-use crate::upstream::http::http_lane::HttpLane;
+use crate::upstream::http::lane::HttpLane;
 use crate::upstream::http::legacy_sse::SseTasks;
 use crate::upstream::inbound::ProgressRoutes;
 use crate::upstream::open::{Credential, Learned, Opening, UpstreamError, request_headers};
 use crate::upstream::stdio::child::Child;
 use crate::upstream::stdio::lane::Lane;
-use crate::upstream::stdio::lines::Written;
+use crate::upstream::verbatim::answer::Answer;
+use crate::upstream::verbatim::store::Verbatim;
 use futures::future::BoxFuture;
 use rmcp::model::{
     ClientCapabilities, ClientConfig, ClientRequest, Implementation, ListToolsRequest,
@@ -35,13 +35,13 @@ pub(crate) struct Connection {
     credential: Credential,
     /// Its answers as the upstream wrote them (a command's; an HTTP upstream's that came as
     /// events).
-    written: Written,
+    written: Verbatim,
     /// A 2026-07-28 upstream's list changes, heard from the start (`changes`).
     changes: Option<Changes>,
     /// A line transport's lane (a command's, a legacy HTTP+SSE upstream's), when it began
     /// with `initialize` (`lane`).
     lane: Option<Lane>,
-    /// A streamable HTTP upstream's lane, when it began with `initialize` (`http_lane`).
+    /// A streamable HTTP upstream's lane, when it began with `initialize` (`http::lane`).
     http_lane: Option<HttpLane>,
     /// Where it counts itself out when dropped.
     counts: Arc<Counts>,
@@ -90,7 +90,7 @@ impl Connection {
                 name: upstream.to_string(),
                 relay: Relay::new(client),
                 progress: ProgressRoutes::default(),
-                written: Written::default(),
+                written: Verbatim::default(),
             };
             let opened = match upstream {
                 Upstream::Command { program, args, env } => {
@@ -210,7 +210,7 @@ impl Connection {
         self.lane.as_ref()
     }
 
-    /// Where requests are posted past rmcp's client worker, when they can be (`http_lane`).
+    /// Where requests are posted past rmcp's client worker, when they can be (`http::lane`).
     pub(crate) fn http_lane(&self) -> Option<&HttpLane> {
         self.http_lane.as_ref()
     }
@@ -226,7 +226,7 @@ impl Connection {
     }
 
     /// Its answers as the upstream wrote them, by request id.
-    pub(crate) fn written(&self) -> &Written {
+    pub(crate) fn written(&self) -> &Verbatim {
         &self.written
     }
 

@@ -10,10 +10,10 @@ use crate::pool::sessions::Served;
 use crate::relay::changes;
 use crate::serve::input;
 use crate::serve::outgoing::{self, Outgoing};
-use crate::upstream::answer::{Answer, unavailable};
-use crate::upstream::as_written;
 use crate::upstream::inbound::ProgressQueue;
 use crate::upstream::open::UpstreamError;
+use crate::upstream::verbatim::answer::{Answer, unavailable};
+use crate::upstream::verbatim::notifications;
 use mcp_tailor_server::passed_on;
 use mcp_tailor_server::reason::UPSTREAM_FAILURE;
 use mcp_tailor_server::seam::optional;
@@ -87,7 +87,7 @@ impl Gateway {
                 biased;
                 Some(params) = next(&mut progress) => {
                     let token = theirs.clone().unwrap_or_else(|| params.progress_token.clone());
-                    let notification = as_written::progress(params, token, stateless);
+                    let notification = notifications::progress(params, token, stateless);
                     let _ = context.peer.send_notification(notification).await;
                 }
                 answer = &mut answer => break Some(answer),
@@ -99,7 +99,7 @@ impl Gateway {
         }
         if let (Some(queue), Some(theirs)) = (&mut progress, &theirs) {
             while let Ok(params) = queue.try_recv() {
-                let notification = as_written::progress(params, theirs.clone(), stateless);
+                let notification = notifications::progress(params, theirs.clone(), stateless);
                 let _ = context.peer.send_notification(notification).await;
             }
         }

@@ -1,12 +1,12 @@
 //! A forwarded request sent upstream: on the connection's lane where it has one (`lane`,
-//! `http_lane`), else through rmcp's peer; either way, what the forwarding task waits on.
+//! `http::lane`), else through rmcp's peer; either way, what the forwarding task waits on.
 
 use crate::pool::connection::Connection;
-use crate::upstream::answer::unavailable;
-use crate::upstream::http::http_lane::{HttpLane, by_rmcp};
+use crate::upstream::http::lane::{HttpLane, by_rmcp};
 use crate::upstream::inbound::ProgressQueue;
 use crate::upstream::open::transport_cause;
 use crate::upstream::stdio::lane::Lane;
+use crate::upstream::verbatim::answer::unavailable;
 use futures::future::Either;
 use rmcp::ErrorData;
 use rmcp::model::{

@@ -4,8 +4,8 @@
 //! handler may still be sending a progress notification when the result is already back:
 //! the last one was lost, or came after the result).
 
-use crate::upstream::as_written;
-use crate::upstream::stdio::lines::Written;
+use crate::upstream::verbatim::notifications;
+use crate::upstream::verbatim::store::Verbatim;
 use rmcp::model::{ProgressNotificationParam, ProgressToken, ServerNotification};
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -91,12 +91,12 @@ impl ProgressRoutes {
 
 /// An upstream transport whose progress notifications go to their requests' queues as they
 /// are read, each notification with its params as written where they were kept so
-/// (`as_written`); everything else is read by rmcp as it came — and what a lane read on
-/// the way to its answer that is rmcp's to read (`http_lane`), as if it came so.
+/// (`verbatim::notifications`); everything else is read by rmcp as it came — and what a lane read on
+/// the way to its answer that is rmcp's to read (`http::lane`), as if it came so.
 pub(crate) struct Inbound<T> {
     inner: T,
     progress: ProgressRoutes,
-    written: Written,
+    written: Verbatim,
     from_lane: Option<FromLane>,
 }
 
@@ -107,7 +107,7 @@ impl<T> Inbound<T> {
     pub(crate) fn new(
         inner: T,
         progress: ProgressRoutes,
-        written: Written,
+        written: Verbatim,
         from_lane: Option<FromLane>,
     ) -> Self {
         Inbound {
@@ -140,7 +140,7 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Inbound<T> {
                 },
             };
             if let Some(params) = self.written.take_notification(&message) {
-                as_written::attach(&mut message, params);
+                notifications::attach(&mut message, params);
             }
             if let Some(message) = self.progress.route(message) {
                 return Some(message);

@@ -5,14 +5,15 @@
 use crate::relay::Relay;
 use crate::upstream::cause::http_cause;
 use crate::upstream::cause::innermost;
-use crate::upstream::http::http_lane::HttpLane;
 use crate::upstream::http::kept_http::KeptHttp;
+use crate::upstream::http::lane::HttpLane;
 use crate::upstream::http::legacy_sse::{self, NotOpened, SseLines, SseTasks};
 use crate::upstream::http::post::LastTarget;
 use crate::upstream::inbound::{FromLane, Inbound, ProgressRoutes};
 use crate::upstream::stdio::child::{Child, UpstreamExit};
 use crate::upstream::stdio::lane::Lane;
-use crate::upstream::stdio::lines::{Lines, Written};
+use crate::upstream::stdio::lines::Lines;
+use crate::upstream::verbatim::store::Verbatim;
 use http::{HeaderMap, HeaderName, HeaderValue};
 use rmcp::service::{
     ClientInitializeError, ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService,
@@ -192,7 +193,7 @@ pub(crate) struct Opening {
     pub(crate) name: String,
     pub(crate) relay: Relay,
     pub(crate) progress: ProgressRoutes,
-    pub(crate) written: Written,
+    pub(crate) written: Verbatim,
 }
 
 /// An opened connection's parts: its service, what keeps its transport alive, its lane.

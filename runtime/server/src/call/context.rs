@@ -76,7 +76,7 @@ impl SessionState {
     }
 }
 
-/// Marks a request's context as a direct one's (streamable HTTP, `transport::direct`):
+/// Marks a request's context as a direct one's (streamable HTTP, `verbatim::direct`):
 /// its answer is on no event stream of rmcp's, so nothing sent during it can name it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct DirectRequest;

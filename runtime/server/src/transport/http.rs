@@ -7,12 +7,12 @@
 use crate::limits::HttpConfig;
 use crate::session::handler::Session;
 use crate::transport::admission::{Admission, InUse};
-use crate::transport::direct::Directory;
-use crate::transport::json_answer;
-use crate::transport::kept;
 use crate::transport::origin::Origins;
 use crate::transport::tagged::TaggedSessions;
 use crate::verbatim;
+use crate::verbatim::direct::Directory;
+use crate::verbatim::json_answer;
+use crate::verbatim::splice;
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -141,7 +141,7 @@ async fn front(State(front): State<Front>, request: Request, next: Next) -> Resp
     let mut response = if method == axum::http::Method::POST {
         post(&front, request, next).await
     } else {
-        kept::spliced(next.run(request).await)
+        splice::spliced(next.run(request).await)
     };
     // A session ended by DELETE is ended, not accepted for later: 200, which clients check
     // for (the Python SDK warns "Session termination failed: 202" on rmcp's 202).
@@ -210,7 +210,7 @@ async fn post(front: &Front, request: Request, next: Next) -> Response {
         open_session(front, request, id, next).await
     } else {
         // A session's event stream with its kept listings' texts (`kept`) in.
-        let response = restored(kept::spliced(next.run(request).await)).await;
+        let response = restored(splice::spliced(next.run(request).await)).await;
         match as_json {
             true => json_answer::answered(response).await,
             false => response,

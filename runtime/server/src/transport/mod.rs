@@ -7,15 +7,9 @@ pub(crate) mod accept;
 pub(crate) mod admission;
 #[cfg(feature = "http")]
 pub(crate) mod auth;
-#[cfg(feature = "http")]
-pub(crate) mod direct;
 pub(crate) mod error;
 #[cfg(feature = "http")]
 pub(crate) mod http;
-#[cfg(feature = "http")]
-pub(crate) mod json_answer;
-#[cfg(feature = "http")]
-pub(crate) mod kept;
 #[cfg(feature = "http")]
 pub(crate) mod origin;
 pub(crate) mod stdio;

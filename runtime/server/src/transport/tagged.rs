@@ -6,9 +6,9 @@
 //! nginx `map` on a regular expression, for instance) while requests without a session go
 //! to any replica. Everything else is rmcp's [`LocalSessionManager`], which this wraps.
 
-use crate::transport::direct::Directory;
-use crate::transport::kept;
 use crate::verbatim;
+use crate::verbatim::direct::Directory;
+use crate::verbatim::splice;
 use futures::future::Either;
 use futures::{Stream, StreamExt as _};
 use rmcp::model::{ClientJsonRpcMessage, JsonRpcMessage, ServerJsonRpcMessage};
@@ -47,7 +47,7 @@ fn random_id() -> String {
 /// kept restored as a stand-in for the text it was written as (`kept`).
 fn restored(mut event: ServerSseMessage) -> ServerSseMessage {
     let message = event.message.as_deref();
-    if let Some(message) = message.and_then(|m| verbatim::restored_as(m, kept::stand_in)) {
+    if let Some(message) = message.and_then(|m| verbatim::restored_as(m, splice::stand_in)) {
         event.message = Some(Arc::new(message));
     }
     event

@@ -4,7 +4,7 @@
 //! without writing either out) is the same restored listing. A reader class listing again,
 //! while the upstream's tools and the file stay as they were, is served the listing
 //! restored before: as JSON, or (streamable HTTP) as the text written then
-//! (`transport::kept`).
+//! (`verbatim::splice`).
 
 use rmcp::model::ServerResult;
 use serde_json::Value;
@@ -18,7 +18,7 @@ pub(crate) struct KeptListing {
     typed: ServerResult,
     /// Its result as restored.
     pub(crate) value: Value,
-    /// `value` written out (for streamable HTTP, `transport::kept`).
+    /// `value` written out (for streamable HTTP, `verbatim::splice`).
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) written: Arc<str>,
 }

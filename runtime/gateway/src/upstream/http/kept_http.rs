@@ -1,12 +1,12 @@
 //! A streamable HTTP upstream's client: rmcp's own (`reqwest`), every answer that comes as
-//! an event also kept as written, by request id (and the notifications passed on as
-//! written, `as_written`), for the gateway to patch what rmcp's types could not hold back
-//! in (`server::verbatim`). Requests are posted by the gateway itself (`post`), so that an
+//! an event also kept as written, by request id (`verbatim::store`, with the notifications
+//! passed on as written), for the gateway to patch what rmcp's types could not hold back in
+//! (`server::verbatim`). Requests are posted by the gateway itself (`post`), so that an
 //! answer that comes as one JSON body is kept as written too.
 
 use crate::upstream::cause::http_cause;
 use crate::upstream::http::post::{Addressed, Events, LastTarget, PostAnswer, Target, post};
-use crate::upstream::stdio::lines::Written;
+use crate::upstream::verbatim::store::Verbatim;
 use futures::StreamExt as _;
 use http::{HeaderName, HeaderValue};
 use rmcp::model::ClientJsonRpcMessage;
@@ -23,12 +23,12 @@ use std::sync::Arc;
 #[derive(Clone)]
 pub(crate) struct KeptHttp {
     client: reqwest::Client,
-    written: Written,
+    written: Verbatim,
     last: LastTarget,
 }
 
 impl KeptHttp {
-    pub(crate) fn new(client: reqwest::Client, written: Written, last: LastTarget) -> Self {
+    pub(crate) fn new(client: reqwest::Client, written: Verbatim, last: LastTarget) -> Self {
         KeptHttp {
             client,
             written,
@@ -101,7 +101,7 @@ impl KeptHttp {
 
 /// Keeps `data` when it is an answer with a result, or a notification passed on as
 /// written (read into rmcp's types here too, for the key `Inbound` finds it by).
-fn keep(written: &Written, data: &str) {
+fn keep(written: &Verbatim, data: &str) {
     if !data.contains("\"result\"") && !data.contains("\"notifications/") {
         return;
     }
@@ -233,7 +233,7 @@ mod tests {
 
     #[test]
     fn answers_and_notifications_are_kept_each_in_its_place() {
-        let written = Written::default();
+        let written = Verbatim::default();
         // An answer that speaks of notifications is an answer still.
         let answer = r#"{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"see \"notifications/progress\""}],"x":1}}"#;
         keep(&written, answer);

@@ -1,18 +1,18 @@
 //! A request to a streamable HTTP upstream, posted by the gateway itself. rmcp's `reqwest`
 //! client reads an answer that comes as one JSON body straight into rmcp's types, which
 //! drop what they do not know (a tool's `execution`, a capability, a vendor's field).
-//! Posted here, that body is parsed once: its result is kept as written (`lines::Written`)
+//! Posted here, that body is parsed once: its result is kept as written (`verbatim::store`)
 //! and read into rmcp's types knowing what was asked (`read`). An answer that comes as an
 //! event stream is handed on as rmcp's client hands it (`kept_http` keeps each event as
 //! written on its way), and any other response becomes what rmcp's client makes of it —
 //! a legacy server's refusal of `server/discover` included, which rmcp's lifecycle reads
 //! to fall back to `initialize`. Notifications and answers are posted by rmcp's client:
-//! nothing comes back to them. The HTTP lane (`http_lane`) posts its requests the same way
+//! nothing comes back to them. The HTTP lane (`http::lane`) posts its requests the same way
 //! ([`send`]), to where rmcp last posted ([`LastTarget`]).
 
 use crate::upstream::http::event_size::bounded;
 use crate::upstream::read::{ResultKind, read};
-use crate::upstream::stdio::lines::Written;
+use crate::upstream::verbatim::store::Verbatim;
 use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, RETRY_AFTER, WWW_AUTHENTICATE};
 use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use rmcp::ErrorData;
@@ -53,7 +53,7 @@ pub(crate) struct Addressed {
 /// what comes back; the result of an answer in one JSON body is kept in `written`.
 pub(crate) async fn post(
     client: &reqwest::Client,
-    written: &Written,
+    written: &Verbatim,
     message: ClientJsonRpcMessage,
     target: &Target,
     limits: StreamableHttpResponseLimits,
@@ -131,7 +131,7 @@ impl Target {
 
 /// Where rmcp's client last posted a message of the session it keeps (its id and headers,
 /// a new session's once rmcp opened one again), for the requests the gateway posts itself
-/// (`http_lane`); `None` until the session is open.
+/// (`http::lane`); `None` until the session is open.
 #[derive(Clone, Default)]
 pub(crate) struct LastTarget(Arc<Mutex<Option<Arc<Target>>>>);
 

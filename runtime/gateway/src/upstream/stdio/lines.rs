@@ -1,135 +1,36 @@
 //! A command upstream's stdio (or a legacy HTTP+SSE upstream's, made lines by
 //! `legacy_sse`), one JSON-RPC message per line, parsed once, read into rmcp's
 //! types (an answer as the result of the request it answers: `read`) and also kept as
-//! written ([`Written`], which the HTTP upstream's client fills too): every answer's
-//! result, by request id, for the gateway to patch what the types could not hold back in
-//! (`server::verbatim`), and the notifications it passes on as written (`as_written`).
+//! written (`verbatim::store`), for the gateway to patch back in what the types could not
+//! hold.
 
-use crate::upstream::as_written;
 use crate::upstream::read::AwaitingAnswers;
 use crate::upstream::stdio::lane::{Lane, Stdin, Writer};
-use rmcp::model::{JsonRpcMessage, RequestId};
+use crate::upstream::verbatim::notifications;
+use crate::upstream::verbatim::store::Verbatim;
+use rmcp::model::JsonRpcMessage;
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::Value;
-use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 /// Where a line transport reads the upstream's messages from: a command's stdout, or a
 /// legacy HTTP+SSE upstream's events (`legacy_sse`).
 pub(crate) type ByteStream = Box<dyn tokio::io::AsyncRead + Send + Unpin>;
 
-/// How many answers are kept as written until the gateway takes them (an answer nobody
-/// takes — the handshake's, a page rmcp read itself — is forgotten past this).
-const KEPT: usize = 1_024;
-
-/// The upstream's answers as written, by request id.
-#[derive(Clone, Default)]
-pub(crate) struct Written(Arc<Mutex<Answers>>);
-
-#[derive(Default)]
-struct Answers {
-    by_id: HashMap<RequestId, Value>,
-    order: VecDeque<RequestId>,
-    /// The first answer: the handshake's.
-    handshake: Option<Value>,
-    /// Notifications' params as written, by their typed form's bytes (`as_written`).
-    notifications: HashMap<Vec<u8>, VecDeque<Value>>,
-    /// How many params `notifications` holds.
-    noted: usize,
-}
-
-impl Written {
-    /// Keeps `result` as the answer to `id`.
-    pub(crate) fn keep(&self, id: RequestId, result: Value) {
-        let mut answers = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        if answers.handshake.is_none() {
-            answers.handshake = Some(result.clone());
-        }
-        if answers.order.len() == KEPT
-            && let Some(oldest) = answers.order.pop_front()
-        {
-            answers.by_id.remove(&oldest);
-        }
-        answers.order.push_back(id.clone());
-        answers.by_id.insert(id, result);
-    }
-
-    /// Keeps the result of `answer` (a JSON-RPC answer as written, taken apart here) as
-    /// the answer to its id; anything else is dropped.
-    pub(crate) fn keep_answer(&self, mut answer: serde_json::Map<String, Value>) {
-        let id = answer
-            .remove("id")
-            .and_then(|id| serde_json::from_value::<RequestId>(id).ok());
-        if let (Some(id), Some(result)) = (id, answer.remove("result")) {
-            self.keep(id, result);
-        }
-    }
-
-    /// The handshake's result (`initialize`), as written.
-    pub(crate) fn handshake(&self) -> Option<Value> {
-        let answers = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        answers.handshake.clone()
-    }
-
-    /// Keeps `raw`'s params as written when it is a notification passed on so whose typed
-    /// form, `typed`, would write them otherwise (`as_written`).
-    pub(crate) fn keep_notification(&self, raw: &Value, typed: &RxJsonRpcMessage<RoleClient>) {
-        let Some((key, params)) = as_written::kept(raw, typed) else {
-            return;
-        };
-        let mut answers = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        // Never taken (a notification rmcp could not read): forgotten past this.
-        if answers.noted == KEPT {
-            answers.notifications.clear();
-            answers.noted = 0;
-        }
-        answers.noted += 1;
-        answers
-            .notifications
-            .entry(key)
-            .or_default()
-            .push_back(params);
-    }
-
-    /// The params as written of the notification rmcp read as `typed`, when kept (once).
-    pub(crate) fn take_notification(&self, typed: &RxJsonRpcMessage<RoleClient>) -> Option<Value> {
-        let mut answers = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        if answers.noted == 0 {
-            return None;
-        }
-        let key = as_written::key(typed)?;
-        let kept = answers.notifications.get_mut(&key)?;
-        let params = kept.pop_front();
-        if kept.is_empty() {
-            answers.notifications.remove(&key);
-        }
-        answers.noted -= usize::from(params.is_some());
-        params
-    }
-
-    /// The result of the answer to `id`, as written (once).
-    pub(crate) fn take(&self, id: &RequestId) -> Option<Value> {
-        let mut answers = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        let result = answers.by_id.remove(id)?;
-        answers.order.retain(|kept| kept != id);
-        Some(result)
-    }
-}
-
 /// The transport: lines in from the upstream's output, lines out to its input.
 pub(crate) struct Lines {
     lines: tokio::io::Lines<BufReader<ByteStream>>,
     stdin: Stdin,
-    written: Written,
+    written: Verbatim,
     in_flight: AwaitingAnswers,
     /// The requests sent past rmcp, whose answers go straight to them (`lane`).
     lane: Lane,
 }
 
 impl Lines {
-    pub(crate) fn new(stdout: ByteStream, stdin: Writer, written: Written) -> Self {
+    pub(crate) fn new(stdout: ByteStream, stdin: Writer, written: Verbatim) -> Self {
         let stdin = Arc::new(tokio::sync::Mutex::new(stdin));
         Lines {
             lines: BufReader::new(stdout).lines(),
@@ -201,7 +102,7 @@ impl Transport<RoleClient> for Lines {
                         self.written.keep(response.id.clone(), result.take());
                     }
                 }
-                JsonRpcMessage::Notification(_) if as_written::passed_on(&message) => {
+                JsonRpcMessage::Notification(_) if notifications::passed_on(&message) => {
                     self.written.keep_notification(&written, &message);
                 }
                 _ => {}
@@ -221,7 +122,7 @@ mod tests {
     use crate::upstream::stdio::child::Child;
     use crate::upstream::stdio::lane::{Lane, LaneError};
     use rmcp::model::{
-        CallToolRequestParams, ClientRequest, ProgressToken, Request, RequestMetaObject,
+        CallToolRequestParams, ClientRequest, ProgressToken, Request, RequestId, RequestMetaObject,
         ServerResult,
     };
     use serde_json::json;
@@ -267,7 +168,7 @@ for line in sys.stdin:
     async fn requests_go_past_rmcp_and_their_answers_straight_back() {
         let args = ["-c".to_owned(), UPSTREAM.to_owned()];
         let (child, stdout, stdin) = Child::spawn("python3", &args, &[]).unwrap();
-        let mut lines = Lines::new(Box::new(stdout), Box::new(stdin), Written::default());
+        let mut lines = Lines::new(Box::new(stdout), Box::new(stdin), Verbatim::default());
         let lane = lines.lane();
         // What the transport gives rmcp: everything but the lane's answers.
         let (given, mut to_rmcp) = tokio::sync::mpsc::unbounded_channel();

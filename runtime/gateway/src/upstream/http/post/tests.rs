@@ -70,7 +70,7 @@ async fn a_json_answer_is_kept_as_written_and_read_as_what_was_asked() {
     let answer = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}],"x":1.50}}"#;
     let json = "200 OK\r\ncontent-type: application/json; charset=utf-8\r\nmcp-session-id: s2";
     let (uri, mut heard) = serving(vec![(json, answer)]).await;
-    let written = Written::default();
+    let written = Verbatim::default();
     let client = reqwest::Client::new();
     let answer = post(&client, &written, list(1), &to(&uri, Some("s1")), limits()).await;
     let Ok(StreamableHttpPostResponse::Json(JsonRpcMessage::Response(typed), session)) = answer
@@ -116,7 +116,7 @@ async fn a_legacy_server_s_refusal_of_discovery_is_an_error_answer_to_it() {
         ),
     ])
     .await;
-    let (written, client) = (Written::default(), reqwest::Client::new());
+    let (written, client) = (Verbatim::default(), reqwest::Client::new());
     let discover = || {
         let discover = ClientRequest::DiscoverRequest(Request::new(Default::default()));
         JsonRpcMessage::request(discover, RequestId::Number(3))
@@ -183,7 +183,7 @@ async fn every_other_response_is_what_rmcp_s_client_makes_of_it() {
         ),
     ])
     .await;
-    let (written, client) = (Written::default(), reqwest::Client::new());
+    let (written, client) = (Verbatim::default(), reqwest::Client::new());
     let posted = async |session| {
         let target = to(&uri, session);
         post(&client, &written, list(1), &target, limits()).await
@@ -245,7 +245,7 @@ async fn an_error_that_names_no_request_answers_the_one_posted() {
     let theirs = r#"{"jsonrpc":"2.0","id":9,"error":{"code":-32000,"message":"other"}}"#;
     let json = "400 Bad Request\r\ncontent-type: application/json";
     let (uri, _heard) = serving(vec![(json, nobody_s), (json, theirs)]).await;
-    let (written, client) = (Written::default(), reqwest::Client::new());
+    let (written, client) = (Verbatim::default(), reqwest::Client::new());
     for (id, message) in [(7, "Bad Request: busy"), (9, "other")] {
         let answer = post(&client, &written, list(7), &to(&uri, Some("s")), limits()).await;
         let Ok(StreamableHttpPostResponse::Json(JsonRpcMessage::Error(error), _)) = answer else {
@@ -265,7 +265,7 @@ async fn a_session_refused_with_400_is_an_expired_one() {
     let unknown = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"}}"#;
     let json = "400 Bad Request\r\ncontent-type: application/json";
     let (uri, _heard) = serving(vec![(json, unknown), (json, unknown)]).await;
-    let (written, client) = (Written::default(), reqwest::Client::new());
+    let (written, client) = (Verbatim::default(), reqwest::Client::new());
     let answer = post(&client, &written, list(7), &to(&uri, Some("s")), limits()).await;
     assert!(
         matches!(answer, Err(StreamableHttpError::SessionExpired)),

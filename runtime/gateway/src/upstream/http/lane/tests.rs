@@ -92,7 +92,7 @@ fn lane() -> (HttpLane, UnboundedReceiver<RxJsonRpcMessage<RoleClient>>) {
         LastTarget::default(),
         to_rmcp,
         ProgressRoutes::default(),
-        Written::default(),
+        Verbatim::default(),
         Arc::new(resumption),
     );
     (lane, from_lane)

@@ -14,13 +14,13 @@
 //! during) and its other notifications to rmcp (`Inbound`). Only for a session begun with
 //! `initialize`, as the command's lane (`lane`), whose numbers it shares.
 
-use crate::upstream::as_written;
 use crate::upstream::http::event_size::too_large;
 use crate::upstream::http::post::{Events, LastTarget, Received, Target, send};
 use crate::upstream::inbound::ProgressRoutes;
 use crate::upstream::read::{ResultKind, read};
 use crate::upstream::stdio::lane::{Numbers, written};
-use crate::upstream::stdio::lines::Written;
+use crate::upstream::verbatim::notifications;
+use crate::upstream::verbatim::store::Verbatim;
 use futures::{FutureExt as _, StreamExt as _};
 use http::StatusCode;
 use rmcp::model::{
@@ -53,7 +53,7 @@ struct Shared {
     last: LastTarget,
     to_rmcp: ToRmcp,
     progress: ProgressRoutes,
-    written: Written,
+    written: Verbatim,
     numbers: Numbers,
     resumption: Arc<dyn SseRetryPolicy>,
     limits: StreamableHttpResponseLimits,
@@ -79,7 +79,7 @@ impl HttpLane {
         last: LastTarget,
         to_rmcp: ToRmcp,
         progress: ProgressRoutes,
-        written: Written,
+        written: Verbatim,
         resumption: Arc<dyn SseRetryPolicy>,
     ) -> Self {
         HttpLane(Arc::new(Shared {
@@ -298,8 +298,8 @@ impl HttpLane {
                 request.request.extensions_mut().insert(origin);
             }
             JsonRpcMessage::Notification(_) => {
-                if let Some((_, params)) = as_written::kept(&raw, &message) {
-                    as_written::attach(&mut message, params);
+                if let Some((_, params)) = notifications::kept(&raw, &message) {
+                    notifications::attach(&mut message, params);
                 }
             }
             JsonRpcMessage::Response(_) => {

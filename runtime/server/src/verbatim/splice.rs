@@ -1,4 +1,4 @@
-//! A listing kept restored (`server::restored`) leaves on streamable HTTP as the text it was
+//! A listing kept restored (`verbatim::listing`) leaves on streamable HTTP as the text it was
 //! written as once, not cloned into rmcp's message and written again. The message rmcp
 //! writes carries a stand-in for its result, `{"mcp-tailor.dev/kept-NONCE": n}` (the
 //! nonce drawn by this process, so nothing a handler or an upstream returns passes for

@@ -1,7 +1,8 @@
 //! Notifications passed on as the upstream wrote them. rmcp reads a progress notification's
 //! numbers as floats (`1` would go on as `1.0`) and drops the fields its types do not know,
-//! of a log message's and a resource update's too. So each transport keeps what such a notification's params were
-//! as written, when its typed form would write them otherwise ([`kept`], into `Written`),
+//! of a log message's and a resource update's too. So each transport keeps what such a
+//! notification's params were as written, when its typed form would write them otherwise
+//! ([`kept`], into `Verbatim`),
 //! under the typed form's bytes; `Inbound` puts them on the typed notification rmcp reads
 //! (in its `_meta`, [`attach`]); the gateway passes it on, a progress notification on the
 //! client's token ([`progress`]), and where it is written `server::verbatim` writes the
