@@ -145,14 +145,16 @@ impl StreamableHttpClient for KeptHttp {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> PostAnswer {
-        let to = Addressed {
+        let limits = StreamableHttpResponseLimits::default();
+        self.post_message_with_response_limits(
             uri,
+            message,
             session_id,
             auth_header,
             custom_headers,
-        };
-        self.send(to, message, StreamableHttpResponseLimits::default())
-            .await
+            limits,
+        )
+        .await
     }
 
     async fn post_message_with_response_limits(
