@@ -15,7 +15,10 @@
 //! ```
 //!
 //! `PROXIES=NAME[,NAME…]` measures only the proxies whose name holds one of them (e.g.
-//! `tailor,crate`); `KINDS=stdio` or `KINDS=http` only in front of that upstream.
+//! `tailor,crate`); `KINDS=stdio` (or `http`, `rmcp`, `fleet`, `fleet-http`) only in front
+//! of that upstream. `rmcp` is rmcp's own streamable HTTP server (the 100-tool catalog of
+//! `tests/robustness`, `cargo build --release -p mcp-tailor-tests --bin robustness`): it
+//! answers a call in microseconds, so what a proxy adds shows.
 
 mod measure;
 mod peers;
@@ -63,12 +66,14 @@ const RATE_SESSIONS: usize = 4;
 const RATE_TIME: Duration = Duration::from_secs(4);
 const SESSIONS: usize = 50;
 
-/// The tool each upstream is called with: its name ends so (a proxy may prefix it), and
-/// its arguments.
-fn cheap_tool(upstream: &Upstream) -> (&'static str, Value) {
+/// The tool an upstream is called with, the first of these it lists: its name ends so (a
+/// proxy may prefix it), and its arguments. A fleet with a member over HTTP is called there.
+fn cheap_tools(upstream: &Upstream) -> Vec<(&'static str, Value)> {
+    let echo = ("echo", json!({"message": "hi"}));
     match upstream {
-        Upstream::Stdio(_) | Upstream::Many(_) => ("list_allowed_directories", json!({})),
-        Upstream::Http(_) => ("echo", json!({"message": "hi"})),
+        Upstream::Http(_) => vec![echo, ("tool_1", json!({"a": "hi", "c": []}))],
+        _ if upstream.over_http() => vec![echo],
+        _ => vec![("list_allowed_directories", json!({}))],
     }
 }
 
@@ -136,12 +141,14 @@ async fn run(
         versioned: peer != Peer::DirectUnversioned,
     };
     let mut session = first_session(at).await?;
-    let (suffix, arguments) = cheap_tool(upstream);
     let names = session.tool_names().await?;
-    let tool = names
-        .iter()
-        .find(|n| n.ends_with(suffix))
-        .ok_or_else(|| format!("no `{suffix}` among {names:?}"))?;
+    let (tool, arguments) = cheap_tools(upstream)
+        .into_iter()
+        .find_map(|(suffix, arguments)| {
+            let tool = names.iter().find(|n| n.ends_with(suffix))?;
+            Some((tool, arguments))
+        })
+        .ok_or_else(|| format!("no cheap tool among {names:?}"))?;
     let call = call_request(tool, &arguments);
     let list = list_request();
     let mut row = Row {
@@ -201,7 +208,18 @@ async fn upstream_of(
 ) -> (Upstream, Option<tokio::process::Child>) {
     match kind {
         "stdio" => (stdio.clone(), None),
-        "fleet" => (peers::fleet(places, &places.scratch), None),
+        "fleet" => (peers::fleet(places, &places.scratch, None), None),
+        "fleet-http" => {
+            let (url, child) = everything_over_http(places).await;
+            (
+                peers::fleet(places, &places.scratch, Some(url)),
+                Some(child),
+            )
+        }
+        "rmcp" => {
+            let (url, child) = rmcp_over_http(places).await;
+            (Upstream::Http(url), Some(child))
+        }
         _ => {
             let (url, child) = everything_over_http(places).await;
             (Upstream::Http(url), Some(child))
@@ -213,15 +231,40 @@ async fn upstream_of(
 async fn everything_over_http(places: &Places) -> (String, tokio::process::Child) {
     let (_, everything) = peers::servers(places, &places.scratch);
     let port = free_port();
-    let child = tokio::process::Command::new("node")
+    let mut command = tokio::process::Command::new("node");
+    command
         .arg(everything)
         .arg("streamableHttp")
-        .env("PORT", port.to_string())
+        .env("PORT", port.to_string());
+    http_upstream(command, port).await
+}
+
+/// Starts rmcp's own streamable HTTP server (the 100-tool catalog of `tests/robustness`,
+/// built beside this binary); its URL and process.
+async fn rmcp_over_http(places: &Places) -> (String, tokio::process::Child) {
+    let robustness = places.mcp_tailor.with_file_name("robustness");
+    assert!(
+        robustness.exists(),
+        "run `cargo build --release -p mcp-tailor-tests --bin robustness` first"
+    );
+    let port = free_port();
+    let mut command = tokio::process::Command::new(robustness);
+    command.args(["serve", "rmcp", &format!("127.0.0.1:{port}")]);
+    http_upstream(command, port).await
+}
+
+/// Runs `command`, an HTTP upstream on `port`, until it accepts connections; its URL and
+/// process.
+async fn http_upstream(
+    mut command: tokio::process::Command,
+    port: u16,
+) -> (String, tokio::process::Child) {
+    let child = command
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .kill_on_drop(true)
         .spawn()
-        .expect("node server-everything");
+        .expect("the HTTP upstream starts");
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
     let deadline = Instant::now() + Duration::from_secs(30);
     while tokio::net::TcpStream::connect(addr).await.is_err() && Instant::now() < deadline {
@@ -326,8 +369,12 @@ async fn bench(rounds: usize) -> bool {
     let stdio = Upstream::Stdio(filesystem);
     let mut clean = true;
     let mut tables = Vec::new();
-    for kind in ["stdio", "http", "fleet"] {
-        // `KINDS=stdio` (or `http`) measures in front of that upstream only.
+    for kind in ["stdio", "http", "rmcp", "fleet", "fleet-http"] {
+        // `KINDS=stdio` (or `http`, …) measures in front of that upstream only; `rmcp` and
+        // `fleet-http` only when asked.
+        if matches!(kind, "rmcp" | "fleet-http") && std::env::var("KINDS").is_err() {
+            continue;
+        }
         if let Ok(only) = std::env::var("KINDS")
             && !only.split(',').any(|k| k == kind)
         {
@@ -373,6 +420,12 @@ async fn bench(rounds: usize) -> bool {
             }
             "http" => {
                 "**In front of a streamable HTTP upstream** (npm `@modelcontextprotocol/server-everything` 2026.8.31, `streamableHttp`)"
+            }
+            "rmcp" => {
+                "**In front of rmcp's own streamable HTTP server** (rmcp 3.11.0, the 100-tool catalog of `tests/robustness`)"
+            }
+            "fleet-http" => {
+                "**In front of three servers at once, one over streamable HTTP** (npm `server-filesystem`, `server-memory` on stdio, `server-everything` 2026.8.31 `streamableHttp`; mcp-tailor `--servers`)"
             }
             _ => {
                 "**In front of three stdio servers at once** (npm `server-filesystem`, `server-memory`, `server-everything` 2026.8.31; mcp-tailor `--servers`)"

@@ -11,8 +11,20 @@ pub enum Upstream {
     Stdio(Vec<String>),
     /// A streamable HTTP endpoint.
     Http(String),
-    /// Several servers behind one endpoint, each a name and a stdio command.
-    Many(Vec<(String, Vec<String>)>),
+    /// Several servers behind one endpoint, each a name and a stdio command or an HTTP
+    /// endpoint.
+    Many(Vec<(String, Upstream)>),
+}
+
+impl Upstream {
+    /// Whether it is, or has a member that is, a streamable HTTP endpoint.
+    pub fn over_http(&self) -> bool {
+        match self {
+            Upstream::Stdio(_) => false,
+            Upstream::Http(_) => true,
+            Upstream::Many(members) => members.iter().any(|(_, member)| member.over_http()),
+        }
+    }
 }
 
 /// Where things are: the installed proxies and servers, the built command, a scratch
@@ -176,16 +188,17 @@ fn tower_config(port: u16, upstream: &Upstream) -> String {
             args.join(", ")
         )
     };
+    let backend = |upstream: &Upstream| match upstream {
+        Upstream::Stdio(line) => stdio(line),
+        Upstream::Http(url) => format!("transport = \"http\"\nurl = {url:?}\n"),
+        Upstream::Many(_) => String::new(),
+    };
     let backends: Vec<(String, String)> = match upstream {
-        Upstream::Stdio(line) => vec![("files".to_owned(), stdio(line))],
-        Upstream::Http(url) => vec![(
-            "files".to_owned(),
-            format!("transport = \"http\"\nurl = {url:?}\n"),
-        )],
         Upstream::Many(servers) => servers
             .iter()
-            .map(|(name, line)| (name.clone(), stdio(line)))
+            .map(|(name, member)| (name.clone(), backend(member)))
             .collect(),
+        one => vec![("files".to_owned(), backend(one))],
     };
     let mut config = format!(
         "[proxy]\nname = \"bench\"\n\n[proxy.listen]\nhost = \"127.0.0.1\"\nport = {port}\n"
@@ -197,11 +210,15 @@ fn tower_config(port: u16, upstream: &Upstream) -> String {
 }
 
 /// An `mcpServers` file of `servers`, for `mcp-tailor proxy --servers`.
-fn servers_file(servers: &[(String, Vec<String>)]) -> String {
+fn servers_file(servers: &[(String, Upstream)]) -> String {
     let entries: serde_json::Map<String, serde_json::Value> = servers
         .iter()
-        .map(|(name, line)| {
-            let entry = serde_json::json!({"command": line[0], "args": line[1..]});
+        .map(|(name, member)| {
+            let entry = match member {
+                Upstream::Http(url) => serde_json::json!({ "url": url }),
+                Upstream::Stdio(line) => serde_json::json!({"command": line[0], "args": line[1..]}),
+                Upstream::Many(_) => unreachable!("a member is one server"),
+            };
             (name.clone(), entry)
         })
         .collect();
@@ -234,16 +251,18 @@ pub fn servers(places: &Places, dir: &Path) -> (Vec<String>, PathBuf) {
 }
 
 /// Three servers behind one endpoint: npm `server-filesystem` over `dir`, `server-memory`
-/// (its graph in `dir`) and `server-everything`, each on stdio.
-pub fn fleet(places: &Places, dir: &Path) -> Upstream {
+/// (its graph in `dir`) on stdio, and `server-everything` on stdio or, given, at `url`.
+pub fn fleet(places: &Places, dir: &Path, url: Option<String>) -> Upstream {
     let (filesystem, everything) = servers(places, dir);
     let memory = places
         .servers
         .join("node_modules/@modelcontextprotocol/server-memory/dist/index.js");
-    let node = |script: &Path| vec!["node".to_owned(), script.display().to_string()];
+    let node =
+        |script: &Path| Upstream::Stdio(vec!["node".to_owned(), script.display().to_string()]);
+    let everything = url.map_or_else(|| node(&everything), Upstream::Http);
     Upstream::Many(vec![
-        ("files".to_owned(), filesystem),
+        ("files".to_owned(), Upstream::Stdio(filesystem)),
         ("memory".to_owned(), node(&memory)),
-        ("everything".to_owned(), node(&everything)),
+        ("everything".to_owned(), everything),
     ])
 }
