@@ -1,6 +1,6 @@
 //! Verbatim, the gateway's side: what the upstream wrote is kept beside what rmcp's types
-//! read of it, and handed to the serving layer's patches (`mcp_tailor_server::seam::verbatim`),
-//! so the client reads the upstream's own bytes.
+//! read of it, and handed to the serving layer's patches (`seam::verbatim`), so the client
+//! reads the upstream's own bytes.
 //!
 //! | part | what it does |
 //! |---|---|

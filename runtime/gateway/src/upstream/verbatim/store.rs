@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// takes — the handshake's, a page rmcp read itself — is forgotten past this).
 const KEPT: usize = 1_024;
 
-/// The upstream's answers as written, by request id.
+/// What the upstream wrote: its answers by request id, and notifications' params.
 #[derive(Clone, Default)]
 pub(crate) struct Verbatim(Arc<Mutex<Answers>>);
 
