@@ -6,7 +6,9 @@ use super::asides::{Aside, asides};
 use super::clip::{BREAKS, examples_at, fit, fit_clauses, sentences, tidy, without_examples};
 use super::plain::plain;
 use crate::count_tokens;
-use kind::{Fact, QUOTES, fact, is_code, is_example, is_fact, without_stated_lead};
+use kind::{
+    Fact, QUOTES, fact, is_code, is_example, is_fact, quoted_examples, without_stated_lead,
+};
 
 /// One sentence of a text, with its asides.
 struct Piece<'a> {
@@ -47,6 +49,29 @@ impl Piece<'_> {
         }
         out.push_str(&self.sentence[from..]);
         tidy(&out)
+    }
+
+    /// `said` (what this sentence states) with the examples of values a user types that
+    /// close the sentence, quoted (`(e.g. "/api/.*user")`): the words a user's query may
+    /// hold. Without them where the sentence has none, or has other examples too (the last
+    /// of three formats' examples would read as the only format's).
+    fn with_example_values(&self, said: &str) -> String {
+        let end = self.sentence.trim_end_matches(['.', ' ']).len();
+        let examples = self
+            .asides
+            .iter()
+            .filter(|(aside, _)| is_example(aside.inner(self.sentence)))
+            .count();
+        let closing = self.asides.last().filter(|(aside, _)| {
+            examples == 1
+                && aside.closed
+                && aside.bytes.end == end
+                && quoted_examples(aside.inner(self.sentence))
+        });
+        match closing {
+            Some((aside, _)) => format!("{said} ({})", tidy(aside.inner(self.sentence))),
+            None => said.to_owned(),
+        }
     }
 }
 
@@ -181,7 +206,7 @@ fn gathered(description: &str, schema: &serde_json::Value) -> (Vec<String>, Vec<
         let sentence = piece.with(qualifying);
         let sentence = without_examples(sentence.trim_end_matches(['.', ' ']));
         if is_fact(sentence, schema) {
-            kept.push(without_stated_lead(sentence).to_owned());
+            kept.push(piece.with_example_values(without_stated_lead(sentence)));
         }
         let sentence_kept = kept.len() > before;
         kept.extend(
@@ -271,14 +296,10 @@ pub(crate) fn argument_sentence(
     if is_code(without_examples(&piece.main())) {
         return String::new();
     }
-    let text = piece.with(|group| is_fact(group, schema));
-    let text = text.trim_end_matches(['.', ' ']);
-    let head = without_examples(text);
-    let examples = text[head.len()..].trim_start_matches(BREAKS);
-    let text = match is_code(examples) || examples.contains(['[', '{']) {
-        true => head,
-        false => text,
-    };
+    let bare = piece.with(|group| is_fact(group, schema));
+    let bare = without_code_examples(bare.trim_end_matches(['.', ' ']));
+    let text = piece.with_example_values(bare);
+    let text = without_code_examples(&text);
     let mut kept = fit(text, budget);
     for piece in pieces {
         let main = piece.main();
@@ -297,8 +318,23 @@ pub(crate) fn argument_sentence(
         kept = longer;
     }
     match facts {
-        Some(facts) if !states(&kept, facts) => with_facts(text, facts, budget),
+        // The terse facts before the example values, where not both fit.
+        Some(facts) if !states(&kept, facts) => match with_facts(text, facts, budget) {
+            alone if alone == facts && text != bare => with_facts(bare, facts, budget),
+            both => both,
+        },
         _ => kept,
+    }
+}
+
+/// `text` without its examples where they are code or hold brackets (`such as, [{
+/// category: 'A' }]`); with them where they are words (`such as `ArrowLeft` or `a``).
+fn without_code_examples(text: &str) -> &str {
+    let head = without_examples(text);
+    let examples = text[head.len()..].trim_start_matches(BREAKS);
+    match is_code(examples) || examples.contains(['[', '{']) {
+        true => head,
+        false => text,
     }
 }
 

@@ -105,6 +105,7 @@ fn closed_tags(text: &str) -> Vec<String> {
 fn inline(line: &str, closed: &[String]) -> String {
     let mut out = String::with_capacity(line.len());
     let mut rest = line;
+    let mut quoted = false;
     while let Some(c) = rest.chars().next() {
         if c == '['
             && let Some(close) = rest.find("](")
@@ -132,7 +133,9 @@ fn inline(line: &str, closed: &[String]) -> String {
             rest = &rest[end + 2..];
             continue;
         }
-        if !matches!(c, '*' | '`') && !rest.starts_with("__") {
+        // Inside double quotes a `*` is a value's (`"/api/.*user"`), not emphasis.
+        quoted ^= c == '"';
+        if (quoted && c == '*') || (!matches!(c, '*' | '`') && !rest.starts_with("__")) {
             out.push(c);
         }
         rest = &rest[c.len_utf8()..];

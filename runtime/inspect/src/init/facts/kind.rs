@@ -139,6 +139,30 @@ pub(super) fn is_example(piece: &str) -> bool {
     .any(|marker| lower.starts_with(marker))
 }
 
+/// Whether an aside is only examples of values a user types, each quoted and short
+/// (`e.g. "/api/.*user"`, `for example 'main' or 'dev'`), none of them code.
+pub(super) fn quoted_examples(aside: &str) -> bool {
+    /// A longer quoted example is a sentence or code, not a value.
+    const LONGEST: usize = 40;
+    if !is_example(aside) {
+        return false;
+    }
+    let Some(first) = aside.find(QUOTES) else {
+        return false;
+    };
+    let parts: Vec<&str> = aside[first..].split(QUOTES).collect();
+    // Quoted values at the odd places; between them only separators.
+    let values = parts.iter().skip(1).step_by(2);
+    let between = parts.iter().skip(2).step_by(2);
+    parts.len() % 2 == 1
+        && values
+            .clone()
+            .all(|v| !v.is_empty() && v.len() <= LONGEST && !is_code(v))
+        && between
+            .map(|b| b.trim_matches([' ', ',', '.', ';']))
+            .all(|b| matches!(b, "" | "or" | "and" | "etc"))
+}
+
 /// What makes a piece a fact.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Fact {

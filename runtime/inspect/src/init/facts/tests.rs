@@ -41,9 +41,10 @@ fn facts_are_what_name_and_type_do_not_say() {
         argument_sentence_of("Page number (default: 1, e.g. 2). More.", &none, 24),
         "Page number (default: 1)"
     );
+    // Quoted values a user types stay in the middle wording (the terse one has no fact).
     assert_eq!(
         argument_sentence_of("Branch (e.g. 'main').", &none, 24),
-        "Branch"
+        "Branch (e.g. 'main')"
     );
 }
 
@@ -437,4 +438,50 @@ fn a_semicolon_inside_an_aside_parts_no_facts() {
         Some("Overwrite an existing tag (create mode only; has no effect on list or delete)")
     );
     assert_eq!(parts("a (b; c); d"), ["a (b; c)", "d"]);
+}
+
+#[test]
+fn quoted_examples_are_values_a_user_types() {
+    for values in [
+        r#"e.g. "/api/.*user""#,
+        "for example 'main' or 'dev'",
+        "e.g. '5s', '2m', '3h'",
+        "e.g., `ArrowLeft` or `a`",
+    ] {
+        assert!(kind::quoted_examples(values), "{values}");
+    }
+    for not in [
+        "e.g. the main branch",
+        "e.g. '() => { return 1 }'",
+        "e.g. 'a value far longer than any a user types into a field'",
+        "'main' or 'dev'",
+        "e.g. 'main' is the usual one",
+    ] {
+        assert!(!kind::quoted_examples(not), "{not}");
+    }
+}
+
+#[test]
+fn a_fact_keeps_the_quoted_values_that_close_its_sentence() {
+    let none = json!({"type": "string"});
+    let own = r#"Only return requests whose URL matches this regexp (e.g. "/api/.*user")."#;
+    // Terse and middle both keep what a user's query may say ("api").
+    assert_eq!(
+        facts(own, &none, 30).as_deref(),
+        Some(r#"Only return requests whose URL matches this regexp (e.g. "/api/.*user")"#)
+    );
+    assert_eq!(
+        argument_sentence_of(own, &none, 30),
+        r#"Only return requests whose URL matches this regexp (e.g. "/api/.*user")"#
+    );
+    // No fact, no values: the example alone says nothing about the argument.
+    assert_eq!(
+        facts("Branch to push to (e.g., 'main' or 'master')", &none, 30),
+        None
+    );
+    // An example inside the sentence is not its close: read as before, without it.
+    assert_eq!(
+        facts("Timeout (e.g. '5s') in milliseconds.", &none, 30).as_deref(),
+        Some("Timeout in milliseconds")
+    );
 }

@@ -57,6 +57,15 @@ fn a_code_span_of_a_word_prose_is_made_of_keeps_its_marks() {
 }
 
 #[test]
+fn a_star_in_double_quotes_is_a_value_s_not_emphasis() {
+    // @playwright/mcp's `browser_network_requests.filter`.
+    assert_eq!(
+        plain(r#"Matches this *regexp* (e.g. "/api/.*user")."#),
+        r#"Matches this regexp (e.g. "/api/.*user")."#
+    );
+}
+
+#[test]
 fn a_terse_text_ends_as_its_sentence_did_when_its_examples_go() {
     // @playwright/mcp's `browser_emulate_media`.
     assert_eq!(
