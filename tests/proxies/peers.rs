@@ -191,7 +191,7 @@ fn tower_config(port: u16, upstream: &Upstream) -> String {
     let backend = |upstream: &Upstream| match upstream {
         Upstream::Stdio(line) => stdio(line),
         Upstream::Http(url) => format!("transport = \"http\"\nurl = {url:?}\n"),
-        Upstream::Many(_) => String::new(),
+        Upstream::Many(_) => unreachable!("a member is one server"),
     };
     let backends: Vec<(String, String)> = match upstream {
         Upstream::Many(servers) => servers
