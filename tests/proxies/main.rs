@@ -19,9 +19,13 @@
 //! of that upstream. `rmcp` is rmcp's own streamable HTTP server (the 100-tool catalog of
 //! `tests/robustness`, `cargo build --release -p mcp-tailor-tests --bin robustness`): it
 //! answers a call in under a millisecond, version header or not, so what a proxy adds shows.
+//! In front of an HTTP upstream a bare relay (`relay.rs`, `proxies relay LISTEN URL`) is
+//! the floor, and "call added" is a proxy's call p50 less the upstream's read directly in
+//! the same round, the median over rounds.
 
 mod measure;
 mod peers;
+mod relay;
 
 use measure::{
     Endpoint, Session, call_request, cpu_us, descendants, list_request, quantile, rss_kib,
@@ -36,6 +40,8 @@ use std::time::{Duration, Instant};
 /// One proxy's figures in one round.
 #[derive(Clone, Debug, Default)]
 struct Row {
+    /// The round it was measured in.
+    round: usize,
     list_p50: f64,
     call_p50: f64,
     call_p99: f64,
@@ -303,10 +309,28 @@ fn median(values: impl Iterator<Item = f64>) -> f64 {
     }
 }
 
+/// What `rows` add to a call's p50 over the upstream read directly (`direct`), round by
+/// round (a busy machine slows both alike): the median of the differences; none without
+/// a direct reading.
+fn added(rows: &[Row], direct: &[Row]) -> Option<f64> {
+    let differences: Vec<f64> = rows
+        .iter()
+        .filter_map(|row| {
+            let direct = direct.iter().find(|d| d.round == row.round)?;
+            Some(row.call_p50 - direct.call_p50)
+        })
+        .collect();
+    (!differences.is_empty()).then(|| median(differences.into_iter()))
+}
+
 /// The table of one upstream: each peer's medians over the rounds.
 fn table(title: &str, rows: &[(Peer, Vec<Row>)]) -> String {
+    let direct = rows
+        .iter()
+        .find(|(peer, _)| *peer == Peer::Direct)
+        .map_or(&[][..], |(_, rows)| rows.as_slice());
     let mut out = format!(
-        "{title}\n\n| proxy | list p50 | call p50 | call p99 | list req/s | call req/s | CPU µs/req | CPU µs/list, /call under load | upstream CPU µs/req | RSS MiB | upstreams (1 → 50 sessions) | RSS MiB, 50 sessions | new session's first list |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+        "{title}\n\n| proxy | list p50 | call p50 | call added | call p99 | list req/s | call req/s | CPU µs/req | CPU µs/list, /call under load | upstream CPU µs/req | RSS MiB | upstreams (1 → 50 sessions) | RSS MiB, 50 sessions | new session's first list |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     );
     for (peer, rows) in rows {
         if rows.is_empty() {
@@ -316,10 +340,14 @@ fn table(title: &str, rows: &[(Peer, Vec<Row>)]) -> String {
         let failed: usize = rows.iter().map(|r| r.failed).sum();
         let last = rows.last().cloned().unwrap_or_default();
         out.push_str(&format!(
-            "| {} | {:.2} | {:.2} | {:.2} | {:.0} | {:.0} | {:.0} | {:.0}, {:.0} | {:.0} | {:.0} | {} → {} | {:.0} | {:.1} ms |{}\n",
+            "| {} | {:.2} | {:.2} | {} | {:.2} | {:.0} | {:.0} | {:.0} | {:.0}, {:.0} | {:.0} | {:.0} | {} → {} | {:.0} | {:.1} ms |{}\n",
             peer.name(),
             m(|r| r.list_p50),
             m(|r| r.call_p50),
+            (*peer != Peer::Direct)
+                .then(|| added(rows, direct))
+                .flatten()
+                .map_or_else(String::new, |ms| format!("{ms:+.2}")),
             m(|r| r.call_p99),
             m(|r| r.list_rate),
             m(|r| r.call_rate),
@@ -405,7 +433,7 @@ async fn bench(rounds: usize) -> bool {
                     None => {}
                     Some(Ok(row)) => {
                         println!("{kind} round {round}: {}: {row:?}", peer.name());
-                        rows[at].1.push(row);
+                        rows[at].1.push(Row { round, ..row });
                     }
                     Some(Err(error)) => {
                         println!("{kind} round {round}: {}: FAILED: {error}", peer.name());
@@ -440,10 +468,23 @@ async fn bench(rounds: usize) -> bool {
 }
 
 fn main() -> ExitCode {
-    let rounds = std::env::args()
-        .nth(1)
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(2);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [relay, listen, url] = args.as_slice()
+        && relay == "relay"
+    {
+        let (Ok(listen), Ok(url)) = (listen.parse(), url.parse()) else {
+            eprintln!("usage: proxies relay LISTEN URL");
+            return ExitCode::FAILURE;
+        };
+        return match relay::serve(listen, url) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("relay: {error}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    let rounds = args.first().and_then(|r| r.parse().ok()).unwrap_or(2);
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     match runtime.block_on(bench(rounds)) {
         true => ExitCode::SUCCESS,

@@ -56,6 +56,8 @@ pub enum Peer {
     NpmMcpProxy,
     /// FastMCP 4.2.3's `create_proxy`.
     FastMcp,
+    /// A bare HTTP relay on hyper (`relay.rs`): the floor of a proxy over HTTP.
+    Relay,
     /// No proxy: the HTTP upstream itself.
     Direct,
     /// The HTTP upstream itself, read without `MCP-Protocol-Version` (as the crate reads it).
@@ -63,7 +65,7 @@ pub enum Peer {
 }
 
 impl Peer {
-    pub const ALL: [Peer; 9] = [
+    pub const ALL: [Peer; 10] = [
         Peer::TailorPerClient,
         Peer::TailorShared,
         Peer::TailorSharedThreads,
@@ -71,6 +73,7 @@ impl Peer {
         Peer::Supergateway,
         Peer::NpmMcpProxy,
         Peer::FastMcp,
+        Peer::Relay,
         Peer::Direct,
         Peer::DirectUnversioned,
     ];
@@ -84,6 +87,7 @@ impl Peer {
             Peer::Supergateway => "supergateway 4.0.0",
             Peer::NpmMcpProxy => "mcp-proxy (npm) 6.7.19",
             Peer::FastMcp => "FastMCP 4.2.3",
+            Peer::Relay => "a bare HTTP relay (hyper 1)",
             Peer::Direct => "the upstream directly",
             Peer::DirectUnversioned => "the upstream directly, no `MCP-Protocol-Version`",
         }
@@ -124,11 +128,9 @@ impl Peer {
                 match upstream {
                     Upstream::Stdio(line) => command.arg("--").args(line),
                     Upstream::Http(url) => command.args(["--upstream", url]),
-                    Upstream::Many(servers) => {
-                        let file = places.scratch.join(format!("servers-{port}.json"));
-                        std::fs::write(&file, servers_file(servers)).ok()?;
-                        command.arg("--servers").arg(file)
-                    }
+                    Upstream::Many(servers) => command
+                        .arg("--servers")
+                        .arg(servers_file(places, port, servers)?),
                 };
                 command
             }
@@ -154,16 +156,22 @@ impl Peer {
                 command.args(["--server", "stream", "--"]).args(line);
                 command
             }
-            // FastMCP's proxy (as the benchmark starts it) fronts one server.
-            (Peer::FastMcp, Upstream::Stdio(_) | Upstream::Http(_)) => {
+            (Peer::FastMcp, _) => {
                 let mut command = Command::new(places.proxies.join("venv/bin/python"));
                 command.arg(places.workspace.join("tests/proxies/fastmcp_proxy.py"));
                 command.arg(port.to_string());
                 match upstream {
                     Upstream::Stdio(line) => command.args(line),
                     Upstream::Http(url) => command.arg(url),
-                    Upstream::Many(_) => return None,
+                    Upstream::Many(servers) => command
+                        .arg("--servers")
+                        .arg(servers_file(places, port, servers)?),
                 };
+                command
+            }
+            (Peer::Relay, Upstream::Http(url)) => {
+                let mut command = Command::new(std::env::current_exe().ok()?);
+                command.args(["relay", &format!("127.0.0.1:{port}"), url]);
                 command
             }
             _ => return None,
@@ -209,8 +217,16 @@ fn tower_config(port: u16, upstream: &Upstream) -> String {
     config
 }
 
-/// An `mcpServers` file of `servers`, for `mcp-tailor proxy --servers`.
-fn servers_file(servers: &[(String, Upstream)]) -> String {
+/// An `mcpServers` file of `servers` in the scratch folder (`mcp-tailor proxy --servers`,
+/// FastMCP's proxy); its path.
+fn servers_file(places: &Places, port: u16, servers: &[(String, Upstream)]) -> Option<PathBuf> {
+    let file = places.scratch.join(format!("servers-{port}.json"));
+    std::fs::write(&file, servers_json(servers)).ok()?;
+    Some(file)
+}
+
+/// The `mcpServers` JSON of `servers`.
+fn servers_json(servers: &[(String, Upstream)]) -> String {
     let entries: serde_json::Map<String, serde_json::Value> = servers
         .iter()
         .map(|(name, member)| {

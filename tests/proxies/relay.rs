@@ -1,0 +1,50 @@
+//! The floor of the benchmark: a relay that copies each HTTP request to a streamable HTTP
+//! upstream and its response back, byte for byte, streamed both ways — hyper's server and
+//! its pooled client on one thread, as `mcp-tailor proxy` runs, and nothing else: no JSON
+//! read, no session kept. What it adds to a call is what any proxy built on hyper pays
+//! before it does anything.
+//!
+//! `proxies relay LISTEN URL` serves it at `LISTEN` until killed.
+
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Request, Uri};
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use std::net::SocketAddr;
+
+/// Serves the relay at `listen` in front of `upstream` until the process ends.
+pub fn serve(listen: SocketAddr, upstream: Uri) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(listen).await?;
+        let mut connector = HttpConnector::new();
+        connector.set_nodelay(true);
+        let client: Client<_, Incoming> = Client::builder(TokioExecutor::new()).build(connector);
+        loop {
+            let (stream, _) = listener.accept().await?;
+            stream.set_nodelay(true)?;
+            let (client, upstream) = (client.clone(), upstream.clone());
+            let relayed = service_fn(move |request: Request<Incoming>| {
+                let (client, upstream) = (client.clone(), upstream.clone());
+                async move {
+                    let (mut parts, body) = request.into_parts();
+                    parts.uri = upstream;
+                    // The client names the upstream's host itself.
+                    parts.headers.remove(hyper::header::HOST);
+                    client.request(Request::from_parts(parts, body)).await
+                }
+            });
+            tokio::spawn(async move {
+                let connection = http1::Builder::new();
+                let _ = connection
+                    .serve_connection(TokioIo::new(stream), relayed)
+                    .await;
+            });
+        }
+    })
+}
