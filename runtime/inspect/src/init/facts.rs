@@ -298,8 +298,9 @@ pub(crate) fn argument_sentence(
     }
     let bare = piece.with(|group| is_fact(group, schema));
     let bare = without_code_examples(bare.trim_end_matches(['.', ' ']));
+    // (The values added are quoted and no code: `quoted_examples` read them.)
     let text = piece.with_example_values(bare);
-    let text = without_code_examples(&text);
+    let text = text.as_str();
     let mut kept = fit(text, budget);
     for piece in pieces {
         let main = piece.main();

@@ -479,6 +479,12 @@ fn a_fact_keeps_the_quoted_values_that_close_its_sentence() {
         facts("Branch to push to (e.g., 'main' or 'master')", &none, 30),
         None
     );
+    // A value with brackets is still a value: kept whole, never cut inside its aside.
+    let pattern = "Pattern to match (e.g. '[a-z]+').";
+    assert_eq!(
+        argument_sentence_of(pattern, &none, 30),
+        "Pattern to match (e.g. '[a-z]+')"
+    );
     // An example inside the sentence is not its close: read as before, without it.
     assert_eq!(
         facts("Timeout (e.g. '5s') in milliseconds.", &none, 30).as_deref(),
