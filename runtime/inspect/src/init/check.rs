@@ -1,7 +1,7 @@
 //! Every draft checks itself: queries made of the server's own words (each tool's title,
-//! and each clause of its description and of its arguments' descriptions that holds one of
-//! its own terms) and a tasks file's (`--tasks`) are ranked against each band by every
-//! search; a band that loses a tool its own words find steps up.
+//! and each clause of its description and of its arguments' facts that holds one of its
+//! own terms) and a tasks file's (`--tasks`) are ranked against each band by every search;
+//! a band that loses a tool its own words find steps up.
 //!
 //! A query is *lost* at a band where the server's own words put its tool in a search's top
 //! [`TOP`] and the band does not. The ladders (`ladder.rs`): a description's first
@@ -341,8 +341,13 @@ impl<'a> Checker<'a> {
     }
 }
 
+/// A budget that holds all of an argument's facts.
+const ALL_FACTS: usize = usize::MAX / 2;
+
 /// The queries made of each tool's own words: its title, and each clause ([`clauses`]) of
-/// its description's sentences and of its described arguments' (as plain prose).
+/// its description's sentences and of its arguments' facts (values, formats, examples a
+/// user types). The rest of an argument's text says how to call the tool, not what it is
+/// for: no user looks for `Operation to perform`.
 fn own_queries(tools: &[Tool]) -> Vec<Query> {
     let mut queries: Vec<Query> = Vec::new();
     for (tool, own) in tools.iter().enumerate() {
@@ -367,11 +372,10 @@ fn own_queries(tools: &[Tool]) -> Vec<Query> {
         )];
         let mut described = Vec::new();
         super::described(&own.input_schema, &own.input_schema, "", &mut described);
-        texts.extend(
-            described
-                .into_iter()
-                .map(|(path, text, _)| (Some(path), text)),
-        );
+        texts.extend(described.into_iter().filter_map(|(path, text, schema)| {
+            let facts = super::facts::facts(&text, &schema, ALL_FACTS)?;
+            Some((Some(path), facts))
+        }));
         for (argument, text) in &texts {
             for paragraph in plain::paragraphs(text) {
                 for sentence in super::clip::sentences(&paragraph) {
