@@ -56,7 +56,7 @@ fn a_checked_level_loses_a_query_only_at_the_top_of_its_ladder() {
 }
 
 #[test]
-fn a_query_without_its_tools_own_terms_is_not_asked() {
+fn the_check_asks_own_terms_and_an_arguments_facts() {
     let tools = catalog("server-filesystem.json");
     let checker = Checker::new(&tools, Search::lexical().to_vec(), None);
     // Said by most tools: it tells none apart.
@@ -73,6 +73,18 @@ fn a_query_without_its_tools_own_terms_is_not_asked() {
         .find(|q| q.argument.as_deref() == Some("head") && tools[q.tool].name == "read_text_file")
         .expect("a query of `head`");
     assert!(head.text.contains("first N lines"), "{}", head.text);
+    // An argument's queries are its facts: not what states none (`dryRun`: "Preview
+    // changes using git-style diff format"), but a rule its value must keep.
+    let asked = |path: &str| {
+        checker
+            .queries
+            .iter()
+            .filter(|q| q.argument.as_deref() == Some(path))
+            .map(|q| q.text.as_str())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(asked("dryRun"), Vec::<&str>::new());
+    assert!(asked("edits[].oldText").contains(&"must match exactly"));
 }
 
 #[test]
