@@ -1,14 +1,16 @@
 //! Every draft checks itself: queries made of the server's own words (each tool's title,
-//! and each clause of its description and of its arguments' facts that holds one of its
-//! own terms) and a tasks file's (`--tasks`) are ranked against each band by every search;
-//! a band that loses a tool its own words find steps up.
+//! each clause of its description and of its arguments' facts that holds one of its own
+//! terms, and the values its arguments' examples quote) and a tasks file's (`--tasks`) are
+//! ranked against each band by every search; a band that loses a tool its own words find
+//! steps up.
 //!
 //! A query is *lost* at a band where the server's own words put its tool in a search's top
 //! [`TOP`] and the band does not. The ladders (`ladder.rs`): a description's first
 //! wording, sharper ones ([`sharpen`](super::sharpen)), at 0..=2 the middle wording, then
-//! the server's own words (its arguments' too); an argument's facts, its middle text, its
-//! own words. A lost task first keeps its words the server's text has (`Search files
-//! (glob, pattern).`), then steps up like any other query.
+//! the server's own words (its arguments' too); an argument's facts, then with the values
+//! its examples quote, its middle text (then with them), its own words. A lost task first
+//! keeps its words the server's text has (`Search files (glob, pattern).`), then steps up
+//! like any other query.
 
 use super::fit::{self, Fit, FitError};
 use super::sharpen::OwnTerms;
@@ -231,17 +233,14 @@ impl<'a> Checker<'a> {
                             }
                         }
                     }
-                    // A clause of an argument's description steps that argument up.
+                    // A lost query of an argument's steps that argument up, once a round.
                     let mut argued = false;
-                    for &query in &lost[tool] {
-                        let path = self.queries[query].argument.as_deref();
-                        if let Some(argument) = draft
-                            .arguments
-                            .iter_mut()
-                            .find(|a| Some(a.path.as_str()) == path)
-                        {
-                            argued |= argument.step_up(level);
-                        }
+                    for argument in draft.arguments.iter_mut().filter(|a| {
+                        lost[tool]
+                            .iter()
+                            .any(|&q| self.queries[q].argument.as_deref() == Some(a.path.as_str()))
+                    }) {
+                        argued |= argument.step_up(level);
                     }
                     let described = lost[tool]
                         .iter()
@@ -345,8 +344,8 @@ impl<'a> Checker<'a> {
 const ALL_FACTS: usize = usize::MAX / 2;
 
 /// The queries made of each tool's own words: its title, and each clause ([`clauses`]) of
-/// its description's sentences and of its arguments' facts (values, formats, examples a
-/// user types). The rest of an argument's text says how to call the tool, not what it is
+/// its description's sentences and of its arguments' facts (values, formats, units), and
+/// the values its arguments' examples quote (`2 weeks ago, yesterday`). The rest of an argument's text says how to call the tool, not what it is
 /// for: no user looks for `Operation to perform`.
 fn own_queries(tools: &[Tool]) -> Vec<Query> {
     let mut queries: Vec<Query> = Vec::new();
@@ -372,10 +371,15 @@ fn own_queries(tools: &[Tool]) -> Vec<Query> {
         )];
         let mut described = Vec::new();
         super::described(&own.input_schema, &own.input_schema, "", &mut described);
-        texts.extend(described.into_iter().filter_map(|(path, text, schema)| {
-            let facts = super::facts::facts(&text, &schema, ALL_FACTS)?;
-            Some((Some(path), facts))
-        }));
+        for (path, text, schema) in described {
+            // Its quoted examples, each aside's as one query: `2 weeks ago, yesterday`.
+            for values in super::facts::example_values(&text) {
+                push(&values.join(", "), Some(&path));
+            }
+            if let Some(facts) = super::facts::facts(&text, &schema, ALL_FACTS) {
+                texts.push((Some(path), facts));
+            }
+        }
         for (argument, text) in &texts {
             for paragraph in plain::paragraphs(text) {
                 for sentence in super::clip::sentences(&paragraph) {

@@ -124,6 +124,38 @@ pub(crate) fn whole_facts(
         .then(|| capitalized(said))
 }
 
+/// The examples of values a user types that `description` quotes, each aside's in order
+/// (`["2 weeks ago", "yesterday"]`): the words a user's query may hold. Empty where it
+/// quotes none, or only code.
+pub(crate) fn example_values(description: &str) -> Vec<Vec<String>> {
+    let plain = plain(description);
+    let mut asides: Vec<Vec<String>> = Vec::new();
+    for piece in pieces(&plain) {
+        for (aside, _) in &piece.asides {
+            let inner = aside.inner(piece.sentence);
+            if quoted_examples(inner) {
+                let values = inner.split(QUOTES).skip(1).step_by(2);
+                asides.push(values.map(str::to_owned).collect());
+            }
+        }
+    }
+    asides
+}
+
+/// `text` with `values` quoted after it as its examples: `Accepts: relative dates (e.g.
+/// '2 weeks ago', 'yesterday').`
+pub(crate) fn with_examples(text: &str, values: &[String]) -> String {
+    let quoted: Vec<String> = values
+        .iter()
+        .map(|v| match v.contains('\'') {
+            true => format!("`{v}`"),
+            false => format!("'{v}'"),
+        })
+        .collect();
+    let text = text.trim_end_matches(['.', ' ']);
+    format!("{text} (e.g. {}).", quoted.join(", "))
+}
+
 /// `facts` beginning as a description does: a first word in lower case letters alone gets
 /// its capital (`required when pod has multiple containers`, `optional - the tag` less its
 /// lead); a name, a value or code (`insert_content`, `'local'`, `iPhone`) stays as written.

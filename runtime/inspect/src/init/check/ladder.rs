@@ -59,20 +59,27 @@ impl ToolDraft {
 }
 
 impl ArgumentDraft {
-    /// The wordings `level` may read, least first (empty: nothing): at 0..=2 its facts,
-    /// then its middle text; then the server's own words (`None`).
+    /// The wordings `level` may read, least first (empty: nothing): at 0..=2 its facts
+    /// (then with its examples' values); then its middle text (then with them); then the
+    /// server's own words (`None`).
     pub(in crate::init) fn ladder(&self, level: Level) -> Vec<Option<&str>> {
         let mut ladder = match level {
-            Level::Terse => vec![Some(self.terse.as_deref().unwrap_or_default())],
+            Level::Terse => vec![
+                Some(self.terse.as_deref().unwrap_or_default()),
+                self.exemplified[0].as_deref(),
+            ],
             Level::Middle => Vec::new(),
         };
-        if let Some(middle) = self.middle.as_deref()
-            && ladder.last() != Some(&Some(middle))
-        {
-            ladder.push(Some(middle));
+        ladder.push(self.middle.as_deref());
+        ladder.push(self.exemplified[1].as_deref());
+        let mut rungs: Vec<Option<&str>> = Vec::new();
+        for rung in ladder.into_iter().flatten() {
+            if rungs.last() != Some(&Some(rung)) {
+                rungs.push(Some(rung));
+            }
         }
-        ladder.push(None);
-        ladder
+        rungs.push(None);
+        rungs
     }
 
     /// The text `level` reads (empty: nothing; `None`: the server's own words).

@@ -113,3 +113,31 @@ fn a_fit_holds_its_band_to_the_budget_or_names_the_floor() {
     );
     assert!(floor.to_string().contains("costs 1842 tokens"), "{floor}");
 }
+
+#[test]
+fn a_value_users_type_stays_findable() {
+    let path = format!(
+        "{}/../../tests/findability/mcp-server-git.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let tools = crate::read_catalog(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let checker = Checker::new(&tools, Search::lexical().to_vec(), None);
+    // git_log's timestamps quote values a user types: asked as one query.
+    let asked = checker
+        .queries
+        .iter()
+        .find(|q| q.text == "2 weeks ago, yesterday")
+        .expect("the examples' query");
+    assert_eq!(tools[asked.tool].name, "git_log");
+    // Its terse facts say none of them; the check steps up to the facts with the values,
+    // not to the server's 70 tokens.
+    let draft = draft_checked(&tools, "test", &Options::default()).unwrap();
+    let tailoring = Tailoring::from_toml_str(&draft.text).unwrap();
+    let git_log = tools.iter().find(|t| t.name == "git_log").unwrap();
+    let terse = served(git_log, &tailoring, &RenderCtx::new().verbosity(0));
+    let start = terse.input_schema["properties"]["start_timestamp"]["description"]
+        .as_str()
+        .unwrap();
+    assert!(start.contains("'yesterday'"), "{start}");
+    assert!(!start.starts_with("Start timestamp"), "{start}");
+}

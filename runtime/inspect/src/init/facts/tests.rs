@@ -491,3 +491,26 @@ fn a_fact_keeps_the_quoted_values_that_close_its_sentence() {
         Some("Timeout in milliseconds")
     );
 }
+
+#[test]
+fn examples_quote_the_values_a_user_types() {
+    let git_log = "Start timestamp for filtering commits. Accepts: ISO 8601 format (e.g., \
+        '2024-01-15T14:30:25'), relative dates (e.g., '2 weeks ago', 'yesterday'), or \
+        absolute dates (e.g., '2024-01-15', 'Jan 15 2024')";
+    let values = example_values(git_log);
+    assert_eq!(
+        values,
+        [
+            vec!["2024-01-15T14:30:25"],
+            vec!["2 weeks ago", "yesterday"],
+            vec!["2024-01-15", "Jan 15 2024"],
+        ]
+    );
+    // Code is no value a user types; nor is an aside without quotes.
+    assert!(example_values("A function (e.g. `() => { return 1; }`).").is_empty());
+    assert!(example_values("A branch name (e.g. main).").is_empty());
+    assert_eq!(
+        with_examples("Relative dates.", &["2 weeks ago".into(), "don't".into()]),
+        "Relative dates (e.g. '2 weeks ago', `don't`)."
+    );
+}
