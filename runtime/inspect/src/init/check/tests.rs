@@ -3,7 +3,12 @@ use super::*;
 
 /// A catalog captured in `cli/tests/init`.
 fn catalog(name: &str) -> Vec<Tool> {
-    let path = format!("{}/../../cli/tests/init/{name}", env!("CARGO_MANIFEST_DIR"));
+    captured(&format!("cli/tests/init/{name}"))
+}
+
+/// A catalog captured at `path` in the workspace.
+fn captured(path: &str) -> Vec<Tool> {
+    let path = format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR"));
     crate::read_catalog(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -116,11 +121,7 @@ fn a_fit_holds_its_band_to_the_budget_or_names_the_floor() {
 
 #[test]
 fn a_value_users_type_stays_findable() {
-    let path = format!(
-        "{}/../../tests/findability/mcp-server-git.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let tools = crate::read_catalog(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let tools = captured("tests/findability/mcp-server-git.json");
     let checker = Checker::new(&tools, Search::lexical().to_vec(), None);
     // git_log's timestamps quote values a user types: asked as one query.
     let asked = checker
