@@ -345,8 +345,9 @@ const ALL_FACTS: usize = usize::MAX / 2;
 
 /// The queries made of each tool's own words: its title, and each clause ([`clauses`]) of
 /// its description's sentences and of its arguments' facts (values, formats, units), and
-/// the values its arguments' examples quote (`2 weeks ago, yesterday`). The rest of an argument's text says how to call the tool, not what it is
-/// for: no user looks for `Operation to perform`.
+/// the values its arguments' examples quote (`2 weeks ago, yesterday`). The rest of an
+/// argument's text says how to call the tool, not what it is for: no user looks for
+/// `Operation to perform`.
 fn own_queries(tools: &[Tool]) -> Vec<Query> {
     let mut queries: Vec<Query> = Vec::new();
     for (tool, own) in tools.iter().enumerate() {

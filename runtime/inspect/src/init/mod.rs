@@ -154,8 +154,9 @@ struct ArgumentDraft {
     terse: Option<String>,
     /// Its text at 3..=6 (`None`: the server's words; empty: nothing).
     middle: Option<String>,
-    /// Its terse and middle texts with the values its examples quote, where it quotes
-    /// some and they are shorter than its own words: the next step up of each.
+    /// Its terse and middle texts with the values its examples quote that they do not say,
+    /// where there are some and the whole is shorter than its own words: the next step up
+    /// of each.
     exemplified: [Option<String>; 2],
     /// How far up its ladder each level stands ([`ArgumentDraft::ladder`]).
     step: [usize; 2],
@@ -303,9 +304,14 @@ fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize, budgets: &Budgets
             let unchanged = middle.is_none() && terse.as_ref().is_some_and(|t| same_words(t, &own));
             let values: Vec<String> = facts::example_values(&own).concat();
             let exemplified = [terse.as_deref(), middle.as_deref()].map(|text| {
-                let text = text.filter(|t| !t.is_empty() && !values.is_empty())?;
-                let with = facts::with_examples(text, &values);
-                (count_tokens(&with) < tokens).then_some(with)
+                let text = text.filter(|t| !t.is_empty())?;
+                let unsaid: Vec<String> = values
+                    .iter()
+                    .filter(|v| !text.contains(v.as_str()))
+                    .cloned()
+                    .collect();
+                let with = facts::with_examples(text, &unsaid);
+                (!unsaid.is_empty() && count_tokens(&with) < tokens).then_some(with)
             });
             (!unchanged).then_some(ArgumentDraft {
                 path,
