@@ -283,3 +283,21 @@ fn the_middle_text_keeps_what_a_reader_must_not_do() {
     );
     assert!(!middle.contains("rebuilt every night"), "{middle}");
 }
+
+#[test]
+fn an_examples_rung_adds_only_the_values_its_text_lacks() {
+    // Its middle text closes with one example already; the rung adds the others.
+    let own = r#"Only return requests whose URL matches this regexp (e.g. "/api/.*user"). Matching is case-sensitive, at most 200 results (e.g. "/v1/", "/v2/")."#;
+    let draft = tool_draft(&tool("Search the index.", own));
+    let argument = &draft.arguments[0];
+    for level in [Level::Terse, Level::Middle] {
+        let rungs = argument.ladder(level);
+        let top = rungs[rungs.len() - 2].unwrap();
+        assert_eq!(top.matches("/api/.*user").count(), 1, "{top}");
+        assert!(top.ends_with("(e.g. '/v1/', '/v2/')."), "{top}");
+        // Each rung says more than the one below it.
+        for (at, rung) in rungs.iter().enumerate() {
+            assert!(!rungs[..at].contains(rung), "{rungs:#?}");
+        }
+    }
+}

@@ -74,7 +74,7 @@ impl ArgumentDraft {
         ladder.push(self.exemplified[1].as_deref());
         let mut rungs: Vec<Option<&str>> = Vec::new();
         for rung in ladder.into_iter().flatten() {
-            if rungs.last() != Some(&Some(rung)) {
+            if !rungs.contains(&Some(rung)) {
                 rungs.push(Some(rung));
             }
         }
