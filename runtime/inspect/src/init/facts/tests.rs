@@ -5,6 +5,11 @@ use serde_json::json;
 mod examples;
 mod middle;
 
+/// mcp-server-git's `git_log.start_timestamp`: three formats, each with examples.
+const GIT_LOG_START: &str = "Start timestamp for filtering commits. Accepts: ISO 8601 format \
+    (e.g., '2024-01-15T14:30:25'), relative dates (e.g., '2 weeks ago', 'yesterday'), or \
+    absolute dates (e.g., '2024-01-15', 'Jan 15 2024')";
+
 /// The middle wording with no terse facts to state.
 fn argument_sentence_of(description: &str, schema: &serde_json::Value, budget: usize) -> String {
     argument_sentence(description, schema, None, budget)
@@ -282,9 +287,7 @@ fn a_cut_keeps_a_fact_s_condition_or_drops_the_fact() {
 fn a_fact_cut_inside_is_no_terse_fact() {
     // mcp-server-git's `git_log.start_timestamp`: one format of three would read as the
     // only one.
-    let text = "Start timestamp for filtering commits. Accepts: ISO 8601 format (e.g., \
-                '2024-01-15T14:30:25'), relative dates (e.g., '2 weeks ago', 'yesterday'), or \
-                absolute dates (e.g., '2024-01-15', 'Jan 15 2024')";
+    let text = GIT_LOG_START;
     let string = json!({"type": "string"});
     assert_eq!(super::whole_facts(text, &string, 12), None);
     assert_eq!(

@@ -81,10 +81,7 @@ fn a_fact_keeps_the_quoted_values_that_close_its_sentence() {
 
 #[test]
 fn examples_quote_the_values_a_user_types() {
-    let git_log = "Start timestamp for filtering commits. Accepts: ISO 8601 format (e.g., \
-        '2024-01-15T14:30:25'), relative dates (e.g., '2 weeks ago', 'yesterday'), or \
-        absolute dates (e.g., '2024-01-15', 'Jan 15 2024')";
-    let values = example_values(git_log);
+    let values = example_values(GIT_LOG_START);
     assert_eq!(
         values,
         [
