@@ -108,6 +108,7 @@ pub fn draft_checked(
 }
 
 /// One query: its words, the tool it should find, and whether a task file asked it.
+#[derive(Clone)]
 struct Query {
     text: String,
     tool: usize,
@@ -136,6 +137,20 @@ impl<'a> Checker<'a> {
             .into_iter()
             .filter(|q| terms.added(q.tool, &q.text, "") > 0)
             .collect();
+        // A user names what sets a tool apart, seldom the words around it (`look at this
+        // screenshot image`): each clause's own terms are a query too (`Image audio`).
+        let mut terse: Vec<Query> = Vec::new();
+        for query in &queries {
+            let text = terms.own_words(query.tool, &query.text).join(" ");
+            let known = |q: &Query| q.tool == query.tool && q.text == text;
+            if !text.is_empty() && !queries.iter().any(known) && !terse.iter().any(known) {
+                terse.push(Query {
+                    text,
+                    ..query.clone()
+                });
+            }
+        }
+        queries.extend(terse);
         for task in tasks.map(Tasks::tasks).unwrap_or_default() {
             if let Some(tool) = tools.iter().position(|t| t.name == task.expect) {
                 queries.push(Query {

@@ -138,6 +138,9 @@ struct ToolDraft {
     /// The next wordings up from each ([`sharpen`]), shortest first: each holds more of
     /// what tells the tool apart.
     more: [Vec<String>; 2],
+    /// The server's own words less their sentences that tell nothing apart
+    /// ([`sharpen::pruned`]): the last wording before them; `None` where none goes.
+    pruned: Option<String>,
     /// How far up its ladder each level stands ([`ToolDraft::ladder`]): a check steps a
     /// level up where a search loses the tool.
     step: [usize; 2],
@@ -343,6 +346,7 @@ fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize, budgets: &Budgets
         terse,
         middle,
         more: [Vec::new(), Vec::new()],
+        pruned: None,
         step: [0, 0],
         kept: Vec::new(),
         arguments,

@@ -7,6 +7,7 @@
 //! | the sentence holding most of the tool's own terms | 0..=2 | its terse text holds none |
 //! | the same, as the next wording a check steps up to | 0..=2, 3..=6 | a search loses the tool |
 //! | an imperative or a limit (`MUST … before …`, `no more than 3 times`) | 3..=6 | always |
+//! | the server's own words less the sentences enough tools say word for word | 0..=2, 3..=6 | the last step before its own words |
 
 use super::clip::{fit_clauses, sentences};
 use super::shared::enough;
@@ -62,6 +63,18 @@ impl OwnTerms {
         OwnTerms { tokenizer, terms }
     }
 
+    /// The words of `text` that are tool `at`'s own terms, as written, each once.
+    pub(super) fn own_words<'t>(&self, at: usize, text: &'t str) -> Vec<&'t str> {
+        let mut said = HashSet::new();
+        text.split(|c: char| !c.is_alphanumeric() && c != '-')
+            .filter(|word| {
+                let terms = self.tokenizer.tokenize(word);
+                terms.iter().any(|term| self.terms[at].contains(term))
+                    && terms.into_iter().all(|term| said.insert(term))
+            })
+            .collect()
+    }
+
     /// The own terms of tool `at` that `text` says and `said` does not.
     pub(super) fn added(&self, at: usize, text: &str, said: &str) -> usize {
         let said: HashSet<String> = self.tokenizer.tokenize(said).into_iter().collect();
@@ -86,6 +99,7 @@ pub(super) fn sharpen(
     budgets: &Budgets,
 ) {
     let imperatives = imperatives(paragraphs);
+    let shared = shared_sentences(paragraphs);
     for (at, draft) in drafts.iter_mut().enumerate() {
         let sentences: Vec<&str> = paragraphs[at].iter().flat_map(|p| sentences(p)).collect();
         if let Some(middle) = &draft.middle
@@ -122,6 +136,7 @@ pub(super) fn sharpen(
                 .filter(|text| count_tokens(text) < draft.own_tokens)
                 .collect();
         }
+        draft.pruned = pruned(&sentences, &shared).filter(|t| count_tokens(t) < draft.own_tokens);
         let said = draft.terse.as_deref().unwrap_or_default();
         if own.added(at, said, "") == 0 && !said.is_empty() && !draft.more[0].is_empty() {
             draft.terse = Some(draft.more[0].remove(0));
@@ -164,6 +179,36 @@ fn sharper(
         false => format!("{base}."),
     };
     Some(format!("{base} {best}"))
+}
+
+/// `sentences` (one tool's) less those enough tools say word for word (`shared`, such as
+/// `Only works within allowed directories.`): they tell no tool apart. The first stays: it
+/// says what the tool does. `None` where none goes.
+pub(super) fn pruned(sentences: &[&str], shared: &HashSet<&str>) -> Option<String> {
+    let kept: Vec<&str> = sentences
+        .iter()
+        .enumerate()
+        .filter(|&(i, s)| i == 0 || !shared.contains(s))
+        .map(|(_, s)| *s)
+        .collect();
+    (kept.len() < sentences.len()).then(|| kept.join(" "))
+}
+
+/// The sentences of `paragraphs` (every tool's) that enough tools say word for word
+/// ([`enough`]).
+fn shared_sentences(paragraphs: &[Vec<String>]) -> HashSet<&str> {
+    let mut said: HashMap<&str, usize> = HashMap::new();
+    for own in paragraphs {
+        let sentences: HashSet<&str> = own.iter().flat_map(|p| sentences(p)).collect();
+        for sentence in sentences {
+            *said.entry(sentence).or_default() += 1;
+        }
+    }
+    let needed = enough(paragraphs.len());
+    said.into_iter()
+        .filter(|&(_, tools)| tools >= needed)
+        .map(|(sentence, _)| sentence)
+        .collect()
 }
 
 /// Each tool's imperatives and limits, whole: its sentences that say what a reader must,
@@ -247,6 +292,42 @@ mod tests {
         let kept = imperatives(&paragraphs);
         assert!(kept[0].is_empty());
         assert_eq!(kept[4], ["Never call this before `login`."]);
+    }
+
+    #[test]
+    fn a_sentence_enough_tools_say_word_for_word_is_pruned_but_a_first() {
+        let tool = |own: &str| vec![format!("{own} Only works within allowed directories.")];
+        let mut paragraphs: Vec<Vec<String>> = ["Read a file.", "Write a file.", "Move a file."]
+            .into_iter()
+            .map(tool)
+            .collect();
+        paragraphs.push(vec![
+            "Only works within allowed directories. Lists them.".into(),
+        ]);
+        let shared = shared_sentences(&paragraphs);
+        assert_eq!(
+            shared,
+            HashSet::from(["Only works within allowed directories."])
+        );
+        let of =
+            |at: usize| -> Vec<&str> { paragraphs[at].iter().flat_map(|p| sentences(p)).collect() };
+        assert_eq!(pruned(&of(0), &shared).as_deref(), Some("Read a file."));
+        // The first sentence says what the tool does: it stays; nothing else goes.
+        assert_eq!(pruned(&of(3), &shared), None);
+    }
+
+    #[test]
+    fn own_words_are_a_texts_words_that_tell_its_tool_apart() {
+        let texts = [
+            ("read_media_file", "Read an image or audio file.".to_owned()),
+            ("read_text_file", "Read a text file.".to_owned()),
+            ("write_file", "Write a file.".to_owned()),
+            ("edit_file", "Edit a file.".to_owned()),
+        ];
+        let own = OwnTerms::new(&texts);
+        let said = "Image and audio files: image files too.";
+        assert_eq!(own.own_words(0, said), ["Image", "audio"]);
+        assert!(own.own_words(2, said).is_empty());
     }
 
     #[test]

@@ -1,13 +1,14 @@
 //! Each drafted level's ladder: the wordings it may read, least first, and a step up it —
 //! a tool's description (its first wording, sharper ones, the middle text, the server's
-//! words) and an argument's (its facts, its middle text, its own words).
+//! words less what tells nothing apart, the server's words) and an argument's (its facts,
+//! its middle text, its own words).
 
 use super::super::{ArgumentDraft, Level, ToolDraft};
 
 impl ToolDraft {
     /// The wordings `level` may read, least first: its first one, a sharper one, at 0..=2
-    /// the middle one, and the server's own words (`None`); only the last where nothing
-    /// shorter was drafted.
+    /// the middle one, the server's own words less what tells nothing apart, and the
+    /// server's own words (`None`); only the last where nothing shorter was drafted.
     pub(in crate::init) fn ladder(&self, level: Level) -> Vec<Option<&str>> {
         let (base, middle) = match level {
             Level::Terse => (self.terse.as_deref(), self.middle.as_deref()),
@@ -18,7 +19,7 @@ impl ToolDraft {
         };
         let mut ladder = vec![Some(base)];
         let more = self.more[level as usize].iter().map(String::as_str);
-        for text in more.chain(middle) {
+        for text in more.chain(middle).chain(self.pruned.as_deref()) {
             if ladder.last() != Some(&Some(text)) && !text.is_empty() {
                 ladder.push(Some(text));
             }

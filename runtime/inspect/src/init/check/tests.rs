@@ -142,3 +142,27 @@ fn a_value_users_type_stays_findable() {
     assert!(start.contains("'yesterday'"), "{start}");
     assert!(!start.starts_with("Start timestamp"), "{start}");
 }
+
+#[test]
+fn what_sets_a_tool_apart_is_asked_alone_and_kept_by_its_draft() {
+    let tools = catalog("server-filesystem.json");
+    let checker = Checker::new(&tools, Search::lexical().to_vec(), None);
+    let media = tools
+        .iter()
+        .position(|t| t.name == "read_media_file")
+        .unwrap();
+    // A clause's own terms, as a user names them: `image`, `audio`.
+    let asked: Vec<&str> = checker
+        .queries
+        .iter()
+        .filter(|q| q.tool == media)
+        .map(|q| q.text.as_str())
+        .collect();
+    assert!(asked.contains(&"Image audio"), "{asked:?}");
+    // Asked so, the terse draft keeps them.
+    let draft = draft_checked(&tools, "test", &Options::default()).unwrap();
+    let tailoring = Tailoring::from_toml_str(&draft.text).unwrap();
+    let terse = served(&tools[media], &tailoring, &RenderCtx::new().verbosity(0));
+    let said = terse.description.as_deref().unwrap_or_default();
+    assert!(said.contains("Image and audio"), "{said}");
+}
