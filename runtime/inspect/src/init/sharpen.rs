@@ -98,8 +98,8 @@ pub(super) fn sharpen(
     own: &OwnTerms,
     budgets: &Budgets,
 ) {
-    let imperatives = imperatives(paragraphs);
     let shared = shared_sentences(paragraphs);
+    let imperatives = imperatives(paragraphs, &shared);
     for (at, draft) in drafts.iter_mut().enumerate() {
         let sentences: Vec<&str> = paragraphs[at].iter().flat_map(|p| sentences(p)).collect();
         if let Some(middle) = &draft.middle
@@ -213,23 +213,18 @@ fn shared_sentences(paragraphs: &[Vec<String>]) -> HashSet<&str> {
 
 /// Each tool's imperatives and limits, whole: its sentences that say what a reader must,
 /// must not, or may at most do (`You MUST call this function before …`, `Do not call this
-/// tool more than 3 times`), unless enough tools say the same sentence (that is context,
-/// not the tool's).
-pub(super) fn imperatives(paragraphs: &[Vec<String>]) -> Vec<Vec<String>> {
-    let each: Vec<Vec<String>> = paragraphs
+/// tool more than 3 times`), unless enough tools say the same sentence (`shared`: that is
+/// context, not the tool's).
+pub(super) fn imperatives(paragraphs: &[Vec<String>], shared: &HashSet<&str>) -> Vec<Vec<String>> {
+    paragraphs
         .iter()
         .map(|own| {
             own.iter()
                 .flat_map(|p| sentences(p))
-                .filter(|s| imperative(s))
+                .filter(|s| imperative(s) && !shared.contains(s))
                 .map(str::to_owned)
                 .collect()
         })
-        .collect();
-    let needed = enough(paragraphs.len());
-    let shared = |sentence: &String| each.iter().filter(|s| s.contains(sentence)).count() >= needed;
-    each.iter()
-        .map(|own| own.iter().filter(|s| !shared(s)).cloned().collect())
         .collect()
 }
 
@@ -289,7 +284,7 @@ mod tests {
             .map(|_| tool("Never write outside the root."))
             .collect();
         paragraphs.push(tool("Never call this before `login`."));
-        let kept = imperatives(&paragraphs);
+        let kept = imperatives(&paragraphs, &shared_sentences(&paragraphs));
         assert!(kept[0].is_empty());
         assert_eq!(kept[4], ["Never call this before `login`."]);
     }
