@@ -434,3 +434,28 @@ fn title_false_says_nothing_in_the_annotations_too() {
     assert_eq!(served(0).get("title"), None);
     assert_eq!(served(5)["annotations"]["title"], "Find things");
 }
+
+/// `[schemas]` names levels as every table does; each mistake is located, all at once.
+#[test]
+fn schemas_name_their_levels_and_every_mistake_is_located() {
+    let file =
+        Tailoring::from_toml_str("[schemas]\ndialect = \"0..=2\"\ntitles = [0, 5]\n").unwrap();
+    let lean = file.lean();
+    assert!(lean.dialect_at(2) && !lean.dialect_at(3));
+    assert!(lean.titles_at(5) && !lean.titles_at(1));
+    assert!(Tailoring::from_toml_str("").unwrap().lean().is_empty());
+    // An entry carries its file's `[schemas]` (into a fleet's file, too).
+    let named =
+        Tailoring::from_toml_str("[schemas]\ntitles = 0\n[tools.x]\ndescription = \"X.\"\n");
+    assert!(named.unwrap().tool("x").unwrap().lean().titles_at(0));
+    let error =
+        Tailoring::from_toml_str("[schemas]\ndialect = \"5..=2\"\ntitles = 12\nformats = 0\n")
+            .unwrap_err()
+            .to_string();
+    assert_eq!(
+        error,
+        "<string>:2:11: inverted range `5..=2`; write `2..=5`\n\
+         <string>:3:10: verbosity level 12 is outside 0..=9\n\
+         <string>:4:1: Unknown field: `formats`. Available values: `dialect`, `titles`"
+    );
+}

@@ -57,8 +57,9 @@ pub fn level<F: Front>(level: &Level<F>, errors: &mut impl Sink<F::Loc>) -> Opti
     }
 }
 
-/// The mask of a level spec, reporting domain errors, inverted ranges and repeated members.
-fn spec_mask<F: Front>(spec: &LevelSpec<F>, errors: &mut impl Sink<F::Loc>) -> Option<Mask> {
+/// The levels a level spec names, one bit each (bit N: level N), reporting domain errors,
+/// inverted ranges and repeated members.
+pub fn spec_mask<F: Front>(spec: &LevelSpec<F>, errors: &mut impl Sink<F::Loc>) -> Option<Mask> {
     match spec {
         LevelSpec::One(l) => level(l, errors).map(|v| 1 << v),
         LevelSpec::Range { lo, hi, loc } => {

@@ -39,7 +39,7 @@ pub use description::Description;
 #[cfg(all(feature = "rmcp", feature = "tailoring"))]
 pub use tailoring::Unmatched;
 #[cfg(feature = "tailoring")]
-pub use tailoring::{Diagnostic, LoadError, Location, Tailoring, ToolTailoring};
+pub use tailoring::{Diagnostic, Lean, LoadError, Location, Tailoring, ToolTailoring};
 pub use tool::{McpArgs, McpTool};
 
 /// What mcp-tailor's own crates (the serving layer, `inspect`) build on: a tool's view

@@ -182,6 +182,14 @@ fn inspection<'a>(
     Inspection::of_wrapped(listing, tools.to_vec(), defs, caller, "2025-11-25")
 }
 
+/// A reader at `level`, naming no runner.
+fn at(level: u8) -> Reader {
+    Reader {
+        verbosity: Some(level),
+        ..Reader::default()
+    }
+}
+
 /// A server wrapping `tools` as an upstream lists them, tailored by `file`.
 fn serving(tools: &[rmcp::model::Tool], file: &Tailoring) -> Server<Fixed> {
     Server::builder()
@@ -392,10 +400,6 @@ description = { levels = [{ verbosity = "0..=2", text = false }] }
     .unwrap();
     let listing = inspecting(&file);
     let inspection = inspection(&listing, &tools, &file);
-    let at = |level: u8| Reader {
-        verbosity: Some(level),
-        ..Reader::default()
-    };
     assert_eq!(inspection.list(at(9)).await.unwrap(), WRITTEN_CATALOG);
     assert_eq!(
         inspection.list(at(0)).await.unwrap(),
@@ -467,5 +471,69 @@ async fn one_entry_says_nothing_for_every_argument_at_some_levels() {
         assert!(rich.contains(
             &"/properties/labels/additionalProperties/properties/color=A hex colour.".to_owned()
         ));
+    }
+}
+
+/// Two tools as zod and pydantic write them: `$schema`, a type's title, titles that repeat
+/// property names, one that says more; and one whose dialect matters (`items` as a list).
+const BOILERPLATE_CATALOG: &str = r##"{"tools": [
+ {"name": "read", "description": "Read.", "inputSchema": {"type": "object",
+   "properties": {"path": {"type": "string"}}, "required": ["path"],
+   "additionalProperties": false, "$schema": "http://json-schema.org/draft-07/schema#"},
+  "outputSchema": {"type": "object", "properties": {"text": {"type": "string"}},
+   "$schema": "http://json-schema.org/draft-07/schema#"}},
+ {"name": "git_log", "description": "Log.", "inputSchema": {"title": "logArguments",
+   "type": "object", "properties": {"repo_path": {"title": "Repo Path", "type": "string"},
+   "n": {"title": "How many commits", "type": "integer"}}}},
+ {"name": "pair", "description": "Pair.", "inputSchema": {"type": "object",
+   "properties": {"p": {"type": "array", "items": [{"type": "string"}]}},
+   "$schema": "http://json-schema.org/draft-07/schema#"}}
+]}"##;
+
+/// `[schemas]` leaves out what no reader needs at the levels it names, of every tool (named
+/// by the file or not), input and output schemas alike; elsewhere each schema is as written.
+#[tokio::test]
+async fn schemas_lose_their_boilerplate_at_the_levels_named() {
+    let tools = inspect::read_catalog(BOILERPLATE_CATALOG).unwrap();
+    let file = Tailoring::from_toml_str(
+        "[schemas]\ndialect = \"0..=2\"\ntitles = [0, 1, 2]\n\n[tools.read]\ndescription = \"Read a file.\"\n",
+    )
+    .unwrap();
+    let listing = inspecting(&file);
+    let inspection = inspection(&listing, &tools, &file);
+    let lean: Value = serde_json::from_str(&inspection.list(at(0)).await.unwrap()).unwrap();
+    assert_eq!(lean["tools"][0]["inputSchema"].get("$schema"), None);
+    assert_eq!(lean["tools"][0]["outputSchema"].get("$schema"), None);
+    assert_eq!(lean["tools"][0]["description"], "Read a file.");
+    assert_eq!(
+        lean["tools"][1]["inputSchema"],
+        json!({"type": "object", "properties": {"repo_path": {"type": "string"},
+            "n": {"title": "How many commits", "type": "integer"}}})
+    );
+    // `items` as a list means another thing in 2020-12: its dialect stays.
+    let pair = &lean["tools"][2]["inputSchema"]["$schema"];
+    assert_eq!(pair, "http://json-schema.org/draft-07/schema#");
+    // Level 3 is the file's to leave: every schema as written.
+    let written: Value = serde_json::from_str(&inspection.list(at(3)).await.unwrap()).unwrap();
+    let own: Value = serde_json::from_str(BOILERPLATE_CATALOG).unwrap();
+    for i in 0..3 {
+        assert_eq!(
+            written["tools"][i]["inputSchema"],
+            own["tools"][i]["inputSchema"]
+        );
+    }
+    assert_eq!(
+        written["tools"][0]["outputSchema"],
+        own["tools"][0]["outputSchema"]
+    );
+    // What a client of the layer reads on the wire is what `inspect` lists.
+    let mut raw = Raw::connect(&serving(&tools, &file));
+    raw.initialize(1, "some-client").await;
+    for (id, level) in [(2, 0u8), (3, 3)] {
+        let meta = json!({"_meta": {"mcp-tailor.dev/verbosity": level}});
+        let sent = raw.request(id, "tools/list", meta).await;
+        let listed: Value =
+            serde_json::from_str(&inspection.list(at(level)).await.unwrap()).unwrap();
+        assert_eq!(sent["result"], listed, "{level}");
     }
 }

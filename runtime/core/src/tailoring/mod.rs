@@ -34,6 +34,10 @@
 //! [arguments]                           # every argument no entry words, every tool
 //! description = { levels = [{ verbosity = "0..=2", text = false }] }
 //!
+//! [schemas]                             # every tool's input and output schema, by level:
+//! dialect = "0..=6"                     # `$schema` left out where it changes no rule
+//! titles = "0..=6"                      # titles that repeat a name left out
+//!
 //! [tools.search_notes.arguments.query]  # an argument by serialized name
 //! description = "Words to look for."    # nested: arguments."filter.tag", "files[].path"
 //! ```
@@ -64,12 +68,14 @@ mod view;
 #[cfg(feature = "rmcp")]
 mod worded;
 
+pub use lean::Lean;
 #[cfg(feature = "rmcp")]
 pub use view::ToolView;
 #[cfg(feature = "rmcp")]
 pub use view::Unmatched;
 mod build;
 mod dsl_values;
+mod lean;
 mod read;
 pub mod source;
 
@@ -104,6 +110,9 @@ pub struct Tailoring {
     fallback_verbosity: Option<u8>,
     /// `[arguments]`: every argument no entry (nor a `#[mcp_tool]` table) words.
     every_argument: Option<Description>,
+    /// `[schemas]`: the schema boilerplate left out, by level, of the tools no entry names
+    /// (each entry carries its own file's).
+    lean: Lean,
     tools: BTreeMap<String, ToolTailoring>,
     instructions: Option<Description>,
     warnings: Vec<Diagnostic>,
@@ -116,6 +125,8 @@ pub struct ToolTailoring {
     title: Option<Description>,
     description: Option<Description>,
     arguments: BTreeMap<String, Description>,
+    /// Its file's `[schemas]`.
+    lean: Lean,
     /// Where the tool's table starts, for findings about it.
     at: Location,
     /// `drafted_from`: the fingerprint of the server's own words the entry was drafted
@@ -223,6 +234,14 @@ impl Tailoring {
             .fallback_verbosity
             .as_ref()
             .and_then(|level| valid::level(level, &mut errors));
+        let mut lean = Lean::default();
+        for (key, levels) in &spec.schemas {
+            let levels = valid::spec_mask(levels, &mut errors).unwrap_or_default();
+            match *key {
+                "dialect" => lean.dialect = levels,
+                _ => lean.titles = levels,
+            }
+        }
         let mut tools = BTreeMap::new();
         for tool in &spec.tools {
             let title = tool.title.as_ref().map(|s| check(s, &mut errors));
@@ -238,6 +257,7 @@ impl Tailoring {
                     title,
                     description,
                     arguments,
+                    lean,
                     at: at(tool.span.clone()),
                     drafted_from: tool
                         .drafted_from
@@ -254,6 +274,7 @@ impl Tailoring {
         Ok(Tailoring {
             fallback_verbosity,
             every_argument,
+            lean,
             tools,
             instructions,
             warnings,
@@ -280,6 +301,13 @@ impl Tailoring {
         self.every_argument.as_ref()
     }
 
+    /// The file's `[schemas]`: what it leaves out of every tool's input and output schema,
+    /// by level (`$schema` where the schema means the same without it, titles that repeat a
+    /// name).
+    pub fn lean(&self) -> Lean {
+        self.lean
+    }
+
     /// Every tool the file names, by name.
     pub fn tools(&self) -> impl Iterator<Item = (&str, &ToolTailoring)> {
         self.tools.iter().map(|(name, tool)| (name.as_str(), tool))
@@ -299,7 +327,7 @@ impl Tailoring {
     /// `served` gives it (the name the tool is served by; `None` keeps its own). `Err`
     /// names what cannot be taken in: a tool this file words already, or what words a
     /// whole catalog (`instructions`, `[arguments]`, `fallback_verbosity`), which belongs
-    /// in the file of the whole.
+    /// in the file of the whole. (`other`'s `[schemas]` goes with its tools.)
     pub fn absorb(
         &mut self,
         other: &Tailoring,
@@ -349,6 +377,11 @@ impl ToolTailoring {
     /// Every argument the file describes: name and description.
     pub fn arguments(&self) -> impl Iterator<Item = (&str, &Description)> {
         self.arguments.iter().map(|(name, d)| (name.as_str(), d))
+    }
+
+    /// What its file's `[schemas]` leaves out of its schemas, by level.
+    pub fn lean(&self) -> Lean {
+        self.lean
     }
 
     /// Where the file declares the tool.

@@ -3,9 +3,9 @@
 //! reading carried on, so one load shows every mistake. The model's rules come after
 //! (`valid`), the same as the macro's.
 
-use super::dsl_values::{entries, level, matcher, model_match, tag, text};
+use super::dsl_values::{entries, level, level_spec, matcher, model_match, tag, text};
 use super::source::{File, FileText, Span, Value, array, keys, table};
-use mcp_tailor_model::ast::{DescList, DescSpec, DescValue, Runner, RunnerMatch, Tag};
+use mcp_tailor_model::ast::{DescList, DescSpec, DescValue, LevelSpec, Runner, RunnerMatch, Tag};
 use mcp_tailor_model::{Errors, Sink, rules};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
@@ -30,10 +30,20 @@ pub(crate) struct FileSpec {
     pub(crate) instructions: Option<DescSpec<File>>,
     /// `[arguments]`: the description of every argument no entry words.
     pub(crate) every_argument: Option<DescSpec<File>>,
+    /// `[schemas]`: the levels each kind of schema boilerplate is left out at, by key
+    /// (`dialect`, `titles`).
+    pub(crate) schemas: Vec<(&'static str, LevelSpec<File>)>,
     pub(crate) tools: Vec<ToolSpec>,
 }
 
-const ROOT_KEYS: &[&str] = &["fallback_verbosity", "arguments", "tools", "instructions"];
+const ROOT_KEYS: &[&str] = &[
+    "fallback_verbosity",
+    "arguments",
+    "schemas",
+    "tools",
+    "instructions",
+];
+const SCHEMA_KEYS: &[&str] = &["dialect", "titles"];
 const TOOL_KEYS: &[&str] = &["title", "description", "arguments", "drafted_from"];
 const ARGUMENT_KEYS: &[&str] = &["description"];
 const DESC_KEYS: &[&str] = &[
@@ -63,6 +73,15 @@ pub(crate) fn file(root: &Spanned<DeTable<'_>>, errors: &mut Errors<Span>) -> Fi
                 };
                 for (_, value) in keys(table, ARGUMENT_KEYS, errors) {
                     out.every_argument = desc(value, false, errors);
+                }
+            }
+            "schemas" => {
+                let Some(table) = table(value, "the table of every schema", errors) else {
+                    continue;
+                };
+                for (key, value) in keys(table, SCHEMA_KEYS, errors) {
+                    out.schemas
+                        .extend(level_spec(value, errors).map(|s| (key, s)));
                 }
             }
             "fallback_verbosity" => match value.get_ref() {

@@ -4,6 +4,7 @@
 //! tables win. The listing, the gateway's listing and `inspect` all read this view; every
 //! argument path is found through [`schema_path`](crate::schema_path).
 
+use super::lean::{Cut, Lean};
 use super::worded::Worded;
 use super::{Location, Tailoring, ToolTailoring};
 use crate::description::{Description, Found};
@@ -27,8 +28,12 @@ pub struct ToolView {
     arguments: Vec<(String, Description)>,
     /// The file's `[arguments]` table: every other described argument's description.
     every: Option<Description>,
+    /// The file's `[schemas]`: what it leaves out of the tool's schemas, by level.
+    lean: Lean,
     /// Input schemas with those descriptions put in, kept per schema and wording.
     worded: Worded,
+    /// Output schemas leaned, kept per schema and cut.
+    output: Worded,
 }
 
 impl ToolView {
@@ -58,7 +63,9 @@ impl ToolView {
                 .map(|(path, d)| (path.clone(), d.clone()))
                 .collect(),
             every: None,
+            lean: file.lean(),
             worded: Worded::default(),
+            output: Worded::default(),
         }
     }
 
@@ -66,6 +73,13 @@ impl ToolView {
     /// described argument no entry of the file or the tables words.
     pub fn with_every_argument(mut self, every: Option<&Description>) -> ToolView {
         self.every = every.cloned();
+        self
+    }
+
+    /// This view with a file's `[schemas]` (a tool its entries do not name reads the whole
+    /// file's; an entry carries its own).
+    pub fn with_lean(mut self, lean: Lean) -> ToolView {
+        self.lean = lean;
         self
     }
 
@@ -126,7 +140,16 @@ impl ToolView {
             let found = description.lookup(ctx);
             found.apply(&mut tool.description, |text| text.to_owned().into());
         }
+        let cut = self.lean.cut(ctx.effective_level(None));
+        if let Some(output) = &tool.output_schema
+            && !cut.is_none()
+        {
+            tool.output_schema = Some(leaned(&self.output, output, cut));
+        }
         if self.arguments.is_empty() && self.every.is_none() {
+            if !cut.is_none() {
+                tool.input_schema = leaned(&self.worded, &tool.input_schema, cut);
+            }
             return;
         }
         // What each argument's description answers (the catalog-wide one last); a schema
@@ -138,7 +161,7 @@ impl ToolView {
             .chain(&self.every)
             .map(|d| d.lookup(ctx))
             .collect();
-        if let Some(worded) = self.worded.get(&tool.input_schema, &found) {
+        if let Some(worded) = self.worded.get(&tool.input_schema, &found, cut) {
             tool.input_schema = worded;
             return;
         }
@@ -170,8 +193,22 @@ impl ToolView {
                 word(property, description.lookup(ctx));
             }
         }
-        self.worded.keep(source, &found, tool.input_schema.clone());
+        if let Some(leaned) = cut.leaned(root) {
+            *root = leaned;
+        }
+        self.worded
+            .keep(source, &found, cut, tool.input_schema.clone());
     }
+}
+
+/// `schema` less what `cut` leaves out (the same `Arc` when nothing goes), kept in `kept`.
+fn leaned(kept: &Worded, schema: &Arc<Map<String, Value>>, cut: Cut) -> Arc<Map<String, Value>> {
+    if let Some(leaned) = kept.get(schema, &[], cut) {
+        return leaned;
+    }
+    let leaned = cut.leaned(schema).map_or_else(|| schema.clone(), Arc::new);
+    kept.keep(schema.clone(), &[], cut, leaned.clone());
+    leaned
 }
 
 /// Puts what an argument's description answered in its `property`: a text, or no key.
@@ -225,7 +262,8 @@ fn every_property(value: &mut Map<String, Value>, at: &str, own: &[&str], found:
 impl ToolTailoring {
     /// Tailors `tool` for `ctx`: each item the file declares overlays the tool's — where its
     /// table covers the level and reader, its text (or no key at all, where it says
-    /// `false`); elsewhere the tool's own. Nothing else of `tool` changes.
+    /// `false`); elsewhere the tool's own. Its file's `[schemas]` leans the schemas at the
+    /// levels it names; nothing else of `tool` changes.
     pub fn tailor_tool(&self, tool: &mut Tool, ctx: &RenderCtx<'_>) {
         ToolView::new(None, Some(self)).overlay(tool, ctx);
     }
@@ -276,6 +314,29 @@ impl std::fmt::Display for Unmatched<'_> {
 }
 
 impl Tailoring {
+    /// The view of the tool `name` under this file alone (no `#[mcp_tool]` tables): its
+    /// entry, else the file's `[schemas]`; and the file's `[arguments]`.
+    pub fn view(&self, name: &str) -> ToolView {
+        match self.tool(name) {
+            Some(file) => {
+                ToolView::new(None, Some(file)).with_every_argument(self.every_argument())
+            }
+            None => self.unnamed_view(),
+        }
+    }
+
+    /// The one view of every tool this file names not: its `[arguments]` and `[schemas]`,
+    /// keeping the schemas of many tools as worded.
+    pub fn unnamed_view(&self) -> ToolView {
+        ToolView {
+            worded: Worded::shared(),
+            output: Worded::shared(),
+            ..ToolView::default()
+        }
+        .with_lean(self.lean())
+        .with_every_argument(self.every_argument())
+    }
+
     /// What this file declares that `tools` lack, in the file's order of tools. An argument
     /// path (see [`ToolTailoring::argument`]) counts when it reaches a property.
     pub fn unmatched(&self, tools: &[Tool]) -> Vec<Unmatched<'_>> {

@@ -1,18 +1,23 @@
-//! Input schemas with a file's argument descriptions put in, kept per tool view: worded
-//! once for each schema and wording, then shared (`Arc`). Wording a schema copies it
+//! Schemas with a file's argument descriptions put in and its `[schemas]` boilerplate left
+//! out (`lean`), kept per tool view: worded once for each schema and wording, then shared
+//! (`Arc`). Wording a schema copies it
 //! whole and walks to each argument; a reader class listing again and again (the gateway
 //! lists an upstream's tools per request) gets the schema worded before, and the same
 //! `Arc` each time (which compares by pointer when a listing is compared).
 
+use super::lean::Cut;
 use crate::description::Found;
 use serde_json::{Map, Value};
 use std::sync::{Arc, Mutex, PoisonError};
 
 type Schema = Arc<Map<String, Value>>;
 
-/// How many worded schemas one view keeps (a few reader classes, an upstream's schema
-/// or two): past this, the oldest goes.
+/// How many worded schemas one tool's view keeps (a few reader classes, an upstream's
+/// schema or two): past this, the oldest goes.
 const KEPT: usize = 8;
+
+/// How many the view of every tool a file names not keeps: a few reader classes of each.
+const KEPT_SHARED: usize = 512;
 
 /// What one argument's description answered: a text, nothing, or the tool's own words.
 #[derive(Debug, PartialEq)]
@@ -46,47 +51,62 @@ impl Word {
 struct Kept {
     source: Schema,
     words: Vec<Word>,
+    cut: Cut,
     worded: Schema,
 }
 
-/// The schemas a view worded lately, the latest last.
-#[derive(Debug, Default)]
-pub(super) struct Worded(Mutex<Vec<Kept>>);
+/// The schemas a view worded lately, the latest last, and how many it keeps.
+#[derive(Debug)]
+pub(super) struct Worded(Mutex<Vec<Kept>>, usize);
+
+impl Default for Worded {
+    fn default() -> Self {
+        Worded(Mutex::default(), KEPT)
+    }
+}
 
 /// A copy of a view starts with none kept.
 impl Clone for Worded {
     fn clone(&self) -> Self {
-        Worded::default()
+        Worded(Mutex::default(), self.1)
     }
 }
 
 impl Worded {
+    /// A cache for a view that words many tools' schemas.
+    pub(super) fn shared() -> Self {
+        Worded(Mutex::default(), KEPT_SHARED)
+    }
+
     fn kept(&self) -> std::sync::MutexGuard<'_, Vec<Kept>> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// `source` as worded before with the descriptions' answers `found`, if it was.
-    pub(super) fn get(&self, source: &Schema, found: &[Found<'_>]) -> Option<Schema> {
+    /// `source` as worded before with the descriptions' answers `found` and leaned by
+    /// `cut`, if it was.
+    pub(super) fn get(&self, source: &Schema, found: &[Found<'_>], cut: Cut) -> Option<Schema> {
         let kept = self.kept();
         kept.iter()
             .rev()
             .find(|k| {
                 Arc::ptr_eq(&k.source, source)
+                    && k.cut == cut
                     && k.words.len() == found.len()
                     && k.words.iter().zip(found).all(|(word, f)| word.is(f))
             })
             .map(|k| k.worded.clone())
     }
 
-    /// Keeps `worded`: `source` worded with the answers `found`.
-    pub(super) fn keep(&self, source: Schema, found: &[Found<'_>], worded: Schema) {
+    /// Keeps `worded`: `source` worded with the answers `found`, leaned by `cut`.
+    pub(super) fn keep(&self, source: Schema, found: &[Found<'_>], cut: Cut, worded: Schema) {
         let mut kept = self.kept();
-        if kept.len() >= KEPT {
+        if kept.len() >= self.1 {
             kept.remove(0);
         }
         kept.push(Kept {
             source,
             words: found.iter().map(Word::of).collect(),
+            cut,
             worded,
         });
     }
@@ -94,6 +114,7 @@ impl Worded {
 
 #[cfg(test)]
 mod tests {
+    use super::super::lean::Lean;
     use super::*;
     use serde_json::json;
 
@@ -110,22 +131,44 @@ mod tests {
         let source = schema(json!({"type": "object"}));
         let terse = schema(json!({"type": "object", "x": 1}));
         let found = [Found::Text("Terse."), Found::Uncovered];
-        worded.keep(source.clone(), &found, terse.clone());
-        let again = worded.get(&source, &[Found::Text("Terse."), Found::Uncovered]);
+        worded.keep(source.clone(), &found, Cut::default(), terse.clone());
+        let again = worded.get(&source, &found, Cut::default());
         assert!(again.is_some_and(|s| Arc::ptr_eq(&s, &terse)));
         // Another text, another answer, another schema (even an equal one): not kept.
         assert!(
             worded
-                .get(&source, &[Found::Text("Rich."), Found::Uncovered])
+                .get(
+                    &source,
+                    &[Found::Text("Rich."), Found::Uncovered],
+                    Cut::default()
+                )
                 .is_none()
         );
         assert!(
             worded
-                .get(&source, &[Found::Text("Terse."), Found::Nothing])
+                .get(
+                    &source,
+                    &[Found::Text("Terse."), Found::Nothing],
+                    Cut::default()
+                )
                 .is_none()
         );
         let equal = schema(json!({"type": "object"}));
-        assert!(worded.get(&equal, &found).is_none());
+        assert!(worded.get(&equal, &found, Cut::default()).is_none());
+        // Leaned otherwise: not kept.
+        assert!(
+            worded
+                .get(
+                    &source,
+                    &found,
+                    Lean {
+                        dialect: 1,
+                        titles: 0
+                    }
+                    .cut(0)
+                )
+                .is_none()
+        );
     }
 
     #[test]
@@ -133,14 +176,27 @@ mod tests {
         let worded = Worded::default();
         let sources: Vec<Schema> = (0..=KEPT).map(|i| schema(json!({"n": i}))).collect();
         for source in &sources {
-            worded.keep(source.clone(), &[Found::Nothing], source.clone());
+            worded.keep(
+                source.clone(),
+                &[Found::Nothing],
+                Cut::default(),
+                source.clone(),
+            );
         }
-        assert!(worded.get(&sources[0], &[Found::Nothing]).is_none());
-        assert!(worded.get(&sources[KEPT], &[Found::Nothing]).is_some());
+        assert!(
+            worded
+                .get(&sources[0], &[Found::Nothing], Cut::default())
+                .is_none()
+        );
+        assert!(
+            worded
+                .get(&sources[KEPT], &[Found::Nothing], Cut::default())
+                .is_some()
+        );
         assert!(
             worded
                 .clone()
-                .get(&sources[KEPT], &[Found::Nothing])
+                .get(&sources[KEPT], &[Found::Nothing], Cut::default())
                 .is_none()
         );
     }

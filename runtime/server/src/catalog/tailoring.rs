@@ -17,7 +17,8 @@ pub(crate) struct InForce {
     pub(crate) file: Arc<Tailoring>,
     /// Every tool with tables of its own or the file's words, by name.
     views: HashMap<String, ToolView>,
-    /// The view of a tool the file names not, where its `[arguments]` table words it.
+    /// The view of a tool the file names not, where its `[arguments]` or `[schemas]` words
+    /// it.
     every: Option<ToolView>,
     /// The level a reader naming none reads the file at: the host's fallback, else the
     /// file's `fallback_verbosity`; `None`: such a reader reads the tools' own words.
@@ -36,7 +37,7 @@ impl InForce {
     }
 
     /// The view of the tool `name`, when anything words it beyond its own text (the file's
-    /// `[arguments]` table words every tool).
+    /// `[arguments]` and `[schemas]` reach every tool).
     pub(crate) fn view(&self, name: &str) -> Option<&ToolView> {
         self.views.get(name).or(self.every.as_ref())
     }
@@ -86,18 +87,19 @@ impl TailoringSlot {
             .iter()
             .map(|&def| {
                 let name = def.name().to_owned();
-                let view = ToolView::new(Some(def), tailoring.tool(def.name()));
+                let file = tailoring.tool(def.name());
+                let lean = file.map_or(tailoring.lean(), |f| f.lean());
+                let view = ToolView::new(Some(def), file).with_lean(lean);
                 (name, view.with_every_argument(tailoring.every_argument()))
             })
             .collect();
-        for (name, file) in tailoring.tools() {
-            views.entry(name.to_owned()).or_insert_with(|| {
-                ToolView::new(None, Some(file)).with_every_argument(tailoring.every_argument())
-            });
+        for (name, _) in tailoring.tools() {
+            views
+                .entry(name.to_owned())
+                .or_insert_with(|| tailoring.view(name));
         }
-        let every = tailoring
-            .every_argument()
-            .map(|every| ToolView::default().with_every_argument(Some(every)));
+        let every = (tailoring.every_argument().is_some() || !tailoring.lean().is_empty())
+            .then(|| tailoring.unnamed_view());
         let in_force = Arc::new(InForce {
             every,
             unnamed: self.host_fallback.or(tailoring.fallback_verbosity()),
