@@ -309,7 +309,7 @@ fn fit_holds_the_terse_levels_to_a_budget_or_names_the_floor() {
     assert_eq!(under.status.code(), Some(1), "{under:?}");
     assert!(
         String::from_utf8_lossy(&under.stderr)
-            .contains("structure alone (names, types, `required`, no words) costs 1842 tokens"),
+            .contains("structure alone (names, types, `required`, no words) costs 1422 tokens"),
         "{under:?}"
     );
     let split = run(&["init", "--catalog", catalog, "--fit", "0..=3=2000"]);

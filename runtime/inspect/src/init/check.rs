@@ -444,9 +444,7 @@ fn parsed(drafts: &[ToolDraft], source: &str, notes: &[String]) -> Option<Tailor
 /// `tool` worded by `tailoring` for `ctx`, as the gateway words it.
 fn served(tool: &Tool, tailoring: &Tailoring, ctx: &RenderCtx<'_>) -> Tool {
     let mut tool = tool.clone();
-    if let Some(file) = tailoring.tool(&tool.name) {
-        file.tailor_tool(&mut tool, ctx);
-    }
+    tailoring.view(&tool.name).overlay(&mut tool, ctx);
     tool
 }
 

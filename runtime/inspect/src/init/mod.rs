@@ -14,6 +14,9 @@
 //! values and numbers count too), then that part within [`FACT_TOKENS`] (or
 //! [`ARGUMENT_TOKENS`] where no fact fits fewer whole; never more than 3..=6 reads) — and 3..=6 its first sentence and the sentences after it that state facts, within [`ARGUMENT_TOKENS`]. A wording no shorter than the server's is left out.
 //!
+//! Where the tools' schemas hold boilerplate no reader needs (zod's `$schema`, pydantic's
+//! titles), `[schemas]` leaves it out at 0..=6.
+//!
 //! Then every draft checks itself ([`draft_checked`], `check.rs`): queries made of the
 //! server's own clauses are ranked against each band by every search, and a band that
 //! loses one steps up its ladder toward the server's words. What tells a tool apart
@@ -35,6 +38,7 @@ mod update;
 use super::{count_tokens, listing_json};
 pub use check::{Findability, Found, Options, TOP, draft_checked};
 pub use fit::{Fit, FitError};
+use mcp_tailor_core::Lean;
 use mcp_tailor_core::seam::schema_path;
 pub(crate) use prints::drafted_prints;
 pub use prints::fingerprint;
@@ -131,6 +135,8 @@ struct ToolDraft {
     /// The levels its title is left out at (for people: a terse reader does without it);
     /// `None`: it has none.
     untitled: Option<&'static str>,
+    /// The boilerplate its input and output schemas hold (`[schemas]`).
+    lean: Lean,
     own_tokens: usize,
     /// The terse and middle texts (`None`: the server's words; empty: nothing).
     terse: Option<String>,
@@ -219,8 +225,9 @@ fn own_terms(tools: &[Tool]) -> sharpen::OwnTerms {
 }
 
 /// The structure floor: `tools/list` with every title and description a tailoring file
-/// reaches (the tools', and the arguments' `init` drafts) left out — what no wording can
-/// save. (Words the file cannot reach, such as a schema's property titles, stay.)
+/// reaches (the tools', and the arguments' `init` drafts) left out, and the schemas lean
+/// as `init` drafts `[schemas]` — what no wording can save. (Words the file cannot reach,
+/// such as an output schema's descriptions, stay.)
 pub fn structure_tokens(tools: &[Tool]) -> usize {
     let nothing = Budgets {
         terse: 0,
@@ -342,6 +349,11 @@ fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize, budgets: &Budgets
             0 => "0..=6",
             _ => "0..=2",
         }),
+        lean: tool
+            .output_schema
+            .as_deref()
+            .map_or_else(Lean::default, Lean::found_in)
+            .or(Lean::found_in(&tool.input_schema)),
         own_tokens,
         terse,
         middle,

@@ -6,7 +6,37 @@ use super::prints::entry_print;
 use super::toml_text::{key, string};
 use super::{ARGUMENT_TOKENS, Draft, FACT_TOKENS, Level, MIDDLE_TOKENS, TERSE_TOKENS, ToolDraft};
 use crate::count_tokens;
+use mcp_tailor_core::Lean;
 use std::fmt::Write as _;
+
+/// The levels `[schemas]` leaves boilerplate out at: the drafted ones.
+const LEAN_LEVELS: &str = "0..=6";
+
+/// `[schemas]`, where the tools' schemas hold what it leaves out.
+fn schemas(out: &mut String, drafts: &[ToolDraft]) {
+    let held = drafts
+        .iter()
+        .fold(Lean::default(), |held, draft| held.or(draft.lean));
+    if held.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\n# Every tool's input and output schema, {LEAN_LEVELS}: no tokens on what no reader needs.\n[schemas]"
+    );
+    if held.dialect_at(0) {
+        let _ = writeln!(
+            out,
+            "dialect = \"{LEAN_LEVELS}\"  # `$schema` left out where the schema means the same without it"
+        );
+    }
+    if held.titles_at(0) {
+        let _ = writeln!(
+            out,
+            "titles = \"{LEAN_LEVELS}\"   # titles that repeat a name (`Repo Path` of `repo_path`) left out"
+        );
+    }
+}
 
 /// The file's text, `notes` added to its header (a line each).
 pub(super) fn render(drafts: &[ToolDraft], source: &str, notes: &[String]) -> Draft {
@@ -30,6 +60,7 @@ pub(super) fn render(drafts: &[ToolDraft], source: &str, notes: &[String]) -> Dr
     for note in notes {
         let _ = writeln!(out, "# {note}");
     }
+    schemas(&mut out, drafts);
     let (mut tools, mut arguments, mut kept_for_tasks) = (0, 0, Vec::new());
     for draft in drafts {
         let left = |level| draft.left(level);

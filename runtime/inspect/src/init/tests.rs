@@ -301,3 +301,34 @@ fn an_examples_rung_adds_only_the_values_its_text_lacks() {
         }
     }
 }
+
+/// `[schemas]` is drafted with what the catalog's schemas hold (zod's `$schema`, pydantic's
+/// titles), at the drafted levels; a catalog with neither gets none, and the floor counts
+/// the schemas as served there.
+#[test]
+fn schemas_are_drafted_lean_where_they_hold_boilerplate() {
+    let schema = |value: Value| match value {
+        Value::Object(map) => std::sync::Arc::new(map),
+        _ => unreachable!(),
+    };
+    let zod = schema(serde_json::json!({"type": "object", "properties": {"path":
+        {"type": "string"}}, "$schema": "http://json-schema.org/draft-07/schema#"}));
+    let pydantic = schema(
+        serde_json::json!({"title": "logArguments", "type": "object",
+        "properties": {"repo_path": {"title": "Repo Path", "type": "string"}}}),
+    );
+    let plain = tool("Search the index.", "How many.");
+    let text = |tools: &[Tool]| draft(tools, "test").text;
+    let both = text(&[
+        Tool::new("read", "Read a file.", zod),
+        Tool::new("log", "Show the log.", pydantic),
+        plain.clone(),
+    ]);
+    assert!(
+        both.contains("[schemas]\ndialect = \"0..=6\"") && both.contains("\ntitles = \"0..=6\""),
+        "{both}"
+    );
+    let file = mcp_tailor_core::Tailoring::from_toml_str(&both).unwrap();
+    assert!(file.lean().dialect_at(6) && !file.lean().titles_at(7));
+    assert!(!text(std::slice::from_ref(&plain)).contains("[schemas]"));
+}

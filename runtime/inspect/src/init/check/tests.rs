@@ -116,7 +116,7 @@ fn a_fit_holds_its_band_to_the_budget_or_names_the_floor() {
             floor: super::super::structure_tokens(&tools),
         }
     );
-    assert!(floor.to_string().contains("costs 1842 tokens"), "{floor}");
+    assert!(floor.to_string().contains("costs 1422 tokens"), "{floor}");
 }
 
 #[test]
