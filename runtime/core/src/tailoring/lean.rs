@@ -48,7 +48,7 @@ impl Lean {
     /// The kinds of boilerplate `schema` holds, each at every level where it does: what a
     /// file could leave out of it.
     pub fn found_in(schema: &Map<String, Value>) -> Lean {
-        let holds = |dialect, titles| Cut { dialect, titles }.leaned(schema).is_some();
+        let holds = |dialect, titles| Cut { dialect, titles }.lean(&mut schema.clone());
         let every = |held: bool| if held { (1 << 10) - 1 } else { 0 };
         Lean {
             dialect: every(holds(true, false)),
@@ -79,20 +79,19 @@ impl Cut {
         !self.dialect && !self.titles
     }
 
-    /// `schema` less what this cut leaves out of it; `None` when that is nothing.
-    pub(crate) fn leaned(self, schema: &Map<String, Value>) -> Option<Map<String, Value>> {
-        let mut out = schema.clone();
+    /// Leaves out of `schema` what this cut leaves out; whether anything went.
+    pub(crate) fn lean(self, schema: &mut Map<String, Value>) -> bool {
         let mut changed = false;
-        if self.dialect && same_without_dialect(&mut out) {
-            changed |= out.shift_remove("$schema").is_some();
+        if self.dialect && same_without_dialect(schema) {
+            changed |= schema.shift_remove("$schema").is_some();
         }
         if self.titles {
-            untitle(&mut out, None, &mut changed);
-            each_subschema(&mut out, &mut |schema, name| {
+            untitle(schema, None, &mut changed);
+            each_subschema(schema, &mut |schema, name| {
                 untitle(schema, name, &mut changed);
             });
         }
-        changed.then_some(out)
+        changed
     }
 }
 
@@ -248,10 +247,11 @@ mod tests {
     use serde_json::json;
 
     fn lean(schema: Value, dialect: bool, titles: bool) -> Option<Value> {
-        let Value::Object(schema) = schema else {
+        let Value::Object(mut schema) = schema else {
             unreachable!()
         };
-        Cut { dialect, titles }.leaned(&schema).map(Value::Object)
+        let changed = Cut { dialect, titles }.lean(&mut schema);
+        changed.then_some(Value::Object(schema))
     }
 
     #[test]

@@ -193,9 +193,7 @@ impl ToolView {
                 word(property, description.lookup(ctx));
             }
         }
-        if let Some(leaned) = cut.leaned(root) {
-            *root = leaned;
-        }
+        cut.lean(root);
         self.worded
             .keep(source, &found, cut, tool.input_schema.clone());
     }
@@ -206,7 +204,11 @@ fn leaned(kept: &Worded, schema: &Arc<Map<String, Value>>, cut: Cut) -> Arc<Map<
     if let Some(leaned) = kept.get(schema, &[], cut) {
         return leaned;
     }
-    let leaned = cut.leaned(schema).map_or_else(|| schema.clone(), Arc::new);
+    let mut copy = (**schema).clone();
+    let leaned = match cut.lean(&mut copy) {
+        true => Arc::new(copy),
+        false => schema.clone(),
+    };
     kept.keep(schema.clone(), &[], cut, leaned.clone());
     leaned
 }
