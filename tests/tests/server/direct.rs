@@ -384,3 +384,84 @@ async fn what_a_handler_asks_during_a_call_reaches_a_client_with_or_without_its_
     let id = open(&mut conn, elicits).await;
     asked_and_answered(addr, &id, true).await;
 }
+
+#[tokio::test]
+async fn a_call_taken_straight_answers_as_one_through_rmcp() {
+    let (addr, _) = serve(Duration::from_secs(120)).await;
+    let mut conn = Conn::connect(addr).await.unwrap();
+    let id = open(&mut conn, json!({})).await;
+    // Straight from the front (`transport::straight`), then with `_meta`, which only
+    // rmcp's HTTP service reads: the same bytes either way.
+    let straight = conn.post(&call(3, "quick"), &on(&id)).await.unwrap();
+    let mut with_meta = call(3, "quick");
+    with_meta["params"]["_meta"] = json!({"note": "rmcp's way"});
+    let through_rmcp = conn.post(&with_meta, &on(&id)).await.unwrap();
+    assert_eq!(straight.status, 200);
+    assert_eq!(
+        String::from_utf8_lossy(&straight.body),
+        String::from_utf8_lossy(&through_rmcp.body)
+    );
+    let answer = straight.message.expect("an answer");
+    assert_eq!(answer["result"]["structuredContent"]["quick"], true);
+    // What rmcp refuses it still refuses: a call that goes straight in every other way.
+    let unknown = [("Mcp-Protocol-Version", "1999-01-01".to_owned())];
+    let refused = conn
+        .post(&call(4, "quick"), &[on(&id)[0].clone(), unknown[0].clone()])
+        .await
+        .unwrap();
+    assert_eq!(refused.status, 400);
+    let unheard = [
+        ("Mcp-Session-Id", "no-such-session".to_owned()),
+        on(&id)[1].clone(),
+    ];
+    assert_eq!(
+        conn.post(&call(5, "quick"), &unheard).await.unwrap().status,
+        404
+    );
+}
+
+/// A response read as it comes until its chunked body ends, its date, chunk sizes and
+/// direct event numbers left out: what two ways of writing one answer must share.
+async fn written(mut reader: BufReader<TcpStream>) -> String {
+    let read = async {
+        let (mut all, mut line) = (Vec::new(), String::new());
+        loop {
+            line.clear();
+            assert!(
+                reader.read_line(&mut line).await.unwrap() > 0,
+                "the response ended"
+            );
+            if line == "0\r\n" {
+                return all.join("");
+            }
+            let chunk_size =
+                line.trim().bytes().all(|b| b.is_ascii_hexdigit()) && line.trim() != "";
+            if chunk_size || line.to_ascii_lowercase().starts_with("date:") {
+                continue;
+            }
+            let numbered = line.split_once("direct-").map(|(before, after)| {
+                let rest = after.trim_start_matches(|c: char| c.is_ascii_digit());
+                format!("{before}direct-N{rest}")
+            });
+            all.push(numbered.unwrap_or_else(|| line.clone()));
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), read)
+        .await
+        .expect("the whole response within 10 s")
+}
+
+#[tokio::test]
+async fn a_slow_call_taken_straight_streams_as_one_through_rmcp() {
+    let (addr, _) = serve(Duration::from_secs(120)).await;
+    let mut conn = Conn::connect(addr).await.unwrap();
+    let id = open(&mut conn, json!({})).await;
+    // Past 50 ms: an event stream, priming event first, written alike either way.
+    let straight = written(post_streaming(addr, &id, &call(6, "slow")).await).await;
+    let mut with_meta = call(6, "slow");
+    with_meta["params"]["_meta"] = json!({"note": "rmcp's way"});
+    let through_rmcp = written(post_streaming(addr, &id, &with_meta).await).await;
+    assert!(straight.contains("text/event-stream"), "{straight}");
+    assert!(straight.contains("id: direct-N\n"), "{straight}");
+    assert_eq!(straight, through_rmcp);
+}

@@ -8,6 +8,7 @@ use crate::limits::HttpConfig;
 use crate::session::handler::Session;
 use crate::transport::admission::{Admission, InUse};
 use crate::transport::origin::Origins;
+use crate::transport::straight::Rules;
 use crate::transport::tagged::TaggedSessions;
 use crate::verbatim;
 use crate::verbatim::direct::Directory;
@@ -43,6 +44,8 @@ struct Front {
     admission: Arc<Admission>,
     /// The origins allowed besides the endpoint's own.
     origins: Arc<Origins>,
+    /// What goes straight to its session (`straight`).
+    straight: Arc<Rules>,
 }
 
 /// A JSON-RPC error response with an HTTP status.
@@ -74,12 +77,15 @@ impl Envelope<'_> {
 }
 
 /// What a POST body holds, as far as the front needs: an `initialize` opens a session; a
-/// request (one message with a method and an id) may be answered as JSON.
+/// request (one message with a method and an id) may be answered as JSON; a call may go
+/// straight to its session (`straight`).
 struct Posted {
     /// The `initialize` request's id, when it is one.
     initialize: Option<Value>,
     /// Whether it is one request.
     request: bool,
+    /// Whether it is one `tools/call`.
+    call: bool,
 }
 
 /// Reads `bytes` as a JSON-RPC message (or a batch of them); `Err` is the JSON-RPC code of
@@ -98,6 +104,7 @@ fn posted(bytes: &[u8]) -> Result<Posted, i64> {
         return Ok(Posted {
             initialize: None,
             request: false,
+            call: false,
         });
     }
     let one: Envelope<'_> = serde_json::from_slice(bytes).map_err(code)?;
@@ -105,11 +112,13 @@ fn posted(bytes: &[u8]) -> Result<Posted, i64> {
         return Err(-32600);
     }
     let request = one.method.is_some() && one.id.is_some();
+    let call = request && one.method.as_deref() == Some("tools/call");
     let initialize =
         (one.method.as_deref() == Some("initialize")).then(|| one.id.unwrap_or(Value::Null));
     Ok(Posted {
         initialize,
         request,
+        call,
     })
 }
 
@@ -192,7 +201,7 @@ impl HttpBody for Guarded {
 /// A POST: its body read and checked (`message`); an `initialize` opens its session through
 /// the admission (`open_session`).
 async fn post(front: &Front, request: Request, next: Next) -> Response {
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
     let (bytes, posted) = match message(front, body).await {
         Ok(read) => read,
         Err((status, code, why)) => return jsonrpc_error(status, Value::Null, code, why),
@@ -205,6 +214,17 @@ async fn post(front: &Front, request: Request, next: Next) -> Response {
         && posted.request
         && parts.headers.contains_key(SESSION_HEADER)
         && accepts_json(&parts.headers);
+    let session = parts.headers.get(SESSION_HEADER).cloned();
+    if as_json
+        && posted.call
+        && parts.uri.path() == MCP_PATH
+        && let Some(session) = session.as_ref().and_then(|v| v.to_str().ok())
+        && let Some(straight) = front
+            .straight
+            .take(&front.sessions, session, &mut parts, &bytes)
+    {
+        return front.straight.answer(straight, parts).await;
+    }
     let request = Request::from_parts(parts, Body::from(bytes));
     if let Some(id) = opens_session {
         open_session(front, request, id, next).await
@@ -368,12 +388,14 @@ pub(crate) fn router<H: ServerHandler>(
     // a safe request to another replica), never a stream cut after its headers.
     let mut rmcp_config = StreamableHttpServerConfig::default().with_json_response(true);
     rmcp_config.max_request_body_bytes = config.max_body_bytes;
+    let straight = Arc::new(Rules::new(&rmcp_config));
     let service = StreamableHttpService::new(move || Ok(session()), sessions.clone(), rmcp_config);
     let admission = Arc::new(Admission::new(&config));
     // The builder refused a list that does not parse.
     let origins = Arc::new(Origins::parse(&config.allowed_origins).unwrap_or_default());
     let front_state = Front {
         origins,
+        straight,
         config,
         sessions,
         admission,

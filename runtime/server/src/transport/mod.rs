@@ -14,4 +14,6 @@ pub(crate) mod http;
 pub(crate) mod origin;
 pub(crate) mod stdio;
 #[cfg(feature = "http")]
+pub(crate) mod straight;
+#[cfg(feature = "http")]
 pub(crate) mod tagged;

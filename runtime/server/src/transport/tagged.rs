@@ -7,11 +7,11 @@
 //! to any replica. Everything else is rmcp's [`LocalSessionManager`], which this wraps.
 
 use crate::verbatim;
-use crate::verbatim::direct::Directory;
+use crate::verbatim::direct::{Directory, Taking};
 use crate::verbatim::splice;
 use futures::future::Either;
 use futures::{Stream, StreamExt as _};
-use rmcp::model::{ClientJsonRpcMessage, JsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::model::{ClientJsonRpcMessage, GetExtensions, JsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError, LocalSessionWorker, create_local_session,
 };
@@ -34,6 +34,26 @@ impl TaggedSessions {
     pub(crate) fn new(local: LocalSessionManager, tag: Option<String>, direct: Directory) -> Self {
         TaggedSessions { local, tag, direct }
     }
+
+    /// Session `id`, when `message` may go straight to its handler (`verbatim::direct`).
+    pub(crate) fn taking(&self, id: &SessionId, message: &ClientJsonRpcMessage) -> Option<Taking> {
+        self.direct.taking(id, message)
+    }
+}
+
+/// Marks a POST the directory declined to take straight (`transport::straight`): it goes
+/// rmcp's way, and the directory is not asked again (asking has effects:
+/// `Directory::taking`).
+#[derive(Clone, Copy)]
+pub(crate) struct Declined;
+
+/// Whether `message` comes from a POST the directory already declined.
+fn declined(message: &ClientJsonRpcMessage) -> bool {
+    let JsonRpcMessage::Request(request) = message else {
+        return false;
+    };
+    let parts = request.request.extensions().get::<http::request::Parts>();
+    parts.is_some_and(|parts| parts.extensions.get::<Declined>().is_some())
 }
 
 /// 128 random bits, in hex.
@@ -45,7 +65,7 @@ fn random_id() -> String {
 
 /// An event as written: its message's patches applied (`server::verbatim`), a listing
 /// kept restored as a stand-in for the text it was written as (`kept`).
-fn restored(mut event: ServerSseMessage) -> ServerSseMessage {
+pub(crate) fn restored(mut event: ServerSseMessage) -> ServerSseMessage {
     let message = event.message.as_deref();
     if let Some(message) = message.and_then(|m| verbatim::restored_as(m, splice::stand_in)) {
         event.message = Some(Arc::new(message));
@@ -106,7 +126,11 @@ impl SessionManager for TaggedSessions {
     ) -> impl Future<
         Output = Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error>,
     > + Send {
-        let served = match (self.direct.taking(id, &message), message) {
+        let taking = match declined(&message) {
+            true => None,
+            false => self.direct.taking(id, &message),
+        };
+        let served = match (taking, message) {
             (Some(taking), JsonRpcMessage::Request(request)) => Ok(taking.answer(request)),
             (_, message) => Err(self.local.create_stream(id, message)),
         };

@@ -1,0 +1,231 @@
+//! Straight calls (streamable HTTP, 2025 revisions): a session's `tools/call` taken from
+//! the front to its session's handler (`verbatim::direct`), past rmcp's HTTP service —
+//! which would check it, read it and hand it to the same handler, only to write its answer
+//! as an event stream that the front then reads back into one JSON body (`json_answer`).
+//!
+//! Only what rmcp would take as it is goes straight, a strict subset of what it accepts;
+//! anything else, and every error, goes rmcp's way and is answered as before:
+//! * one `tools/call` without `_meta`, POSTed to exactly `/mcp` on a session (the
+//!   front looks);
+//! * `Host` one of rmcp's allowed hosts as written (any, where rmcp allows any), no
+//!   `Origin`, `Content-Type: application/json`, an `Accept` naming JSON and event streams;
+//! * `MCP-Protocol-Version` a version rmcp knows from before 2026-07-28;
+//! * a session whose directory takes it (`verbatim::direct`'s rules). One it declines goes
+//!   rmcp's way marked `Declined`, so the directory is not asked again.
+//!
+//! The answer leaves as rmcp's then would: one JSON body when it comes within
+//! [`AT_ONCE`], else the event stream rmcp writes, priming event first, resumable.
+
+use crate::transport::tagged::{Declined, TaggedSessions, restored};
+use crate::verbatim::direct::Taking;
+use crate::verbatim::json_answer::AT_ONCE;
+use axum::body::Body;
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::Response;
+use futures::{StreamExt as _, stream};
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientRequest, GetExtensions, GetMeta, JsonRpcMessage, JsonRpcRequest,
+    ProtocolVersion,
+};
+use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+use rmcp::transport::streamable_http_server::session::{ServerSseMessage, SessionId};
+use sse_stream::{KeepAlive, Sse, SseBody};
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+/// What of rmcp's HTTP service decides what goes straight, and how its answer is written.
+pub(crate) struct Rules {
+    /// rmcp's allowed hosts (empty: any).
+    allowed_hosts: Vec<String>,
+    /// The interval of an event stream's keep-alive comments.
+    keep_alive: Option<Duration>,
+}
+
+/// A `tools/call` taken straight to its session.
+pub(crate) struct Straight {
+    taking: Taking,
+    request: JsonRpcRequest<ClientRequest>,
+}
+
+impl Rules {
+    /// The rules of rmcp's HTTP service configured by `config`.
+    pub(crate) fn new(config: &StreamableHttpServerConfig) -> Self {
+        Rules {
+            allowed_hosts: config.allowed_hosts.clone(),
+            keep_alive: config.sse_keep_alive,
+        }
+    }
+
+    /// Whether `headers` carry what rmcp's HTTP service accepts as it is.
+    fn admits(&self, headers: &HeaderMap) -> bool {
+        let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+        let host_allowed = self.allowed_hosts.is_empty()
+            || text(header::HOST.as_str()).is_some_and(|host| self.host_allowed(host));
+        let json_body = text(header::CONTENT_TYPE.as_str()).is_some_and(|t| {
+            let essence = t.split(';').next().unwrap_or("").trim();
+            essence.eq_ignore_ascii_case("application/json")
+        });
+        let (mut json, mut events) = (false, false);
+        for value in headers.get_all(header::ACCEPT) {
+            for t in value.to_str().unwrap_or("").split(',') {
+                let essence = t.split(';').next().unwrap_or("").trim();
+                json |= essence.eq_ignore_ascii_case("application/json");
+                events |= essence.eq_ignore_ascii_case("text/event-stream");
+            }
+        }
+        let legacy = text("mcp-protocol-version").is_some_and(|version| {
+            version < ProtocolVersion::V_2026_07_28.as_str()
+                && ProtocolVersion::KNOWN_VERSIONS
+                    .iter()
+                    .any(|known| known.as_str() == version)
+        });
+        host_allowed
+            && json_body
+            && json
+            && events
+            && legacy
+            && !headers.contains_key(header::ORIGIN)
+    }
+
+    /// Whether `host` (a `Host` header) is an allowed host as written, with or without a
+    /// port.
+    fn host_allowed(&self, host: &str) -> bool {
+        let name = match host.rsplit_once(':') {
+            Some((name, port)) if !name.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) => {
+                name
+            }
+            _ => host,
+        };
+        let name = name
+            .strip_prefix('[')
+            .and_then(|n| n.strip_suffix(']'))
+            .unwrap_or(name);
+        self.allowed_hosts
+            .iter()
+            .any(|allowed| allowed.eq_ignore_ascii_case(name) || allowed == host)
+    }
+
+    /// The POST of `parts` and `body`, a `tools/call` on `session`, taken straight when it
+    /// may be (the module's rules); `None`: it goes rmcp's way (marked `Declined` where the
+    /// directory declined it).
+    pub(crate) fn take(
+        &self,
+        sessions: &TaggedSessions,
+        session: &str,
+        parts: &mut Parts,
+        body: &[u8],
+    ) -> Option<Straight> {
+        if parts.uri.authority().is_some() || !self.admits(&parts.headers) {
+            return None;
+        }
+        let message: ClientJsonRpcMessage = serde_json::from_slice(body).ok()?;
+        let JsonRpcMessage::Request(request) = &message else {
+            return None;
+        };
+        let is_call = matches!(request.request, ClientRequest::CallToolRequest(_));
+        if !is_call || !request.request.get_meta().is_empty() {
+            return None;
+        }
+        let Some(taking) = sessions.taking(&SessionId::from(session), &message) else {
+            parts.extensions.insert(Declined);
+            return None;
+        };
+        let JsonRpcMessage::Request(request) = message else {
+            return None;
+        };
+        Some(Straight { taking, request })
+    }
+
+    /// `straight`'s answer, `parts` the request's as rmcp would have handed them on.
+    pub(crate) async fn answer(&self, straight: Straight, parts: Parts) -> Response {
+        let Straight {
+            taking,
+            mut request,
+        } = straight;
+        request.request.extensions_mut().insert(parts);
+        let mut events = taking.answer(request).map(restored);
+        let until = tokio::time::Instant::now() + AT_ONCE;
+        let mut before = Vec::new();
+        while let Ok(Some(event)) = tokio::time::timeout_at(until, events.next()).await {
+            match &event.message {
+                Some(message) => {
+                    let body = serde_json::to_vec(message.as_ref()).expect("a JSON-RPC message");
+                    return json(body);
+                }
+                // The priming event, which a JSON body goes without.
+                None => before.push(event),
+            }
+        }
+        self.event_stream(stream::iter(before).chain(events))
+    }
+
+    /// `events` as rmcp writes a request's event stream.
+    fn event_stream(
+        &self,
+        events: impl futures::Stream<Item = ServerSseMessage> + Send + 'static,
+    ) -> Response {
+        let events = events.map(|event| {
+            let data = match &event.message {
+                Some(message) => serde_json::to_string(message.as_ref()).expect("a message"),
+                // A priming event: empty data (SEP-1699).
+                None => String::new(),
+            };
+            let mut sse = Sse::default().data(data);
+            sse.id = event.event_id;
+            sse.retry = event.retry.map(|retry| retry.as_millis() as u64);
+            Ok::<_, Infallible>(sse)
+        });
+        let body = match self.keep_alive {
+            Some(interval) => Body::new(
+                SseBody::new(events).with_keep_alive::<Sleep>(KeepAlive::new().interval(interval)),
+            ),
+            None => Body::new(SseBody::new(events)),
+        };
+        let mut response = Response::new(body);
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/event-stream"),
+        );
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+        response
+    }
+}
+
+/// An answer as one JSON body.
+fn json(body: Vec<u8>) -> Response {
+    let length = HeaderValue::from(body.len());
+    let mut response = Response::new(Body::from(body));
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    headers.insert(header::CONTENT_LENGTH, length);
+    response
+}
+
+/// The keep-alive timer of an event stream.
+struct Sleep(Pin<Box<tokio::time::Sleep>>);
+
+impl Future for Sleep {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        self.0.as_mut().poll(cx)
+    }
+}
+
+impl sse_stream::Timer for Sleep {
+    fn reset(mut self: Pin<&mut Self>, instant: std::time::Instant) {
+        self.0.as_mut().reset(instant.into());
+    }
+
+    fn from_duration(duration: Duration) -> Self {
+        Sleep(Box::pin(tokio::time::sleep(duration)))
+    }
+}
