@@ -386,7 +386,7 @@ async fn what_a_handler_asks_during_a_call_reaches_a_client_with_or_without_its_
 }
 
 #[tokio::test]
-async fn a_call_taken_straight_answers_as_one_through_rmcp() {
+async fn a_request_taken_straight_answers_as_one_through_rmcp() {
     let (addr, _) = serve(Duration::from_secs(120)).await;
     let mut conn = Conn::connect(addr).await.unwrap();
     let id = open(&mut conn, json!({})).await;
@@ -403,6 +403,18 @@ async fn a_call_taken_straight_answers_as_one_through_rmcp() {
     );
     let answer = straight.message.expect("an answer");
     assert_eq!(answer["result"]["structuredContent"]["quick"], true);
+    // Any other request of the session goes straight the same way (a kept listing's text
+    // spliced in: the gateway's tests read it byte for byte).
+    let list = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list"});
+    let mut list_with_meta = list.clone();
+    list_with_meta["params"] = json!({"_meta": {"note": "rmcp's way"}});
+    let straight = conn.post(&list, &on(&id)).await.unwrap();
+    let through_rmcp = conn.post(&list_with_meta, &on(&id)).await.unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&straight.body),
+        String::from_utf8_lossy(&through_rmcp.body)
+    );
+    assert!(straight.message.unwrap()["result"]["tools"].is_array());
     // What rmcp refuses it still refuses: a call that goes straight in every other way.
     let unknown = [("Mcp-Protocol-Version", "1999-01-01".to_owned())];
     let refused = conn

@@ -77,15 +77,13 @@ impl Envelope<'_> {
 }
 
 /// What a POST body holds, as far as the front needs: an `initialize` opens a session; a
-/// request (one message with a method and an id) may be answered as JSON; a call may go
+/// request (one message with a method and an id) may be answered as JSON, and may go
 /// straight to its session (`straight`).
 struct Posted {
     /// The `initialize` request's id, when it is one.
     initialize: Option<Value>,
     /// Whether it is one request.
     request: bool,
-    /// Whether it is one `tools/call`.
-    call: bool,
 }
 
 /// Reads `bytes` as a JSON-RPC message (or a batch of them); `Err` is the JSON-RPC code of
@@ -104,7 +102,6 @@ fn posted(bytes: &[u8]) -> Result<Posted, i64> {
         return Ok(Posted {
             initialize: None,
             request: false,
-            call: false,
         });
     }
     let one: Envelope<'_> = serde_json::from_slice(bytes).map_err(code)?;
@@ -112,13 +109,11 @@ fn posted(bytes: &[u8]) -> Result<Posted, i64> {
         return Err(-32600);
     }
     let request = one.method.is_some() && one.id.is_some();
-    let call = request && one.method.as_deref() == Some("tools/call");
     let initialize =
         (one.method.as_deref() == Some("initialize")).then(|| one.id.unwrap_or(Value::Null));
     Ok(Posted {
         initialize,
         request,
-        call,
     })
 }
 
@@ -216,7 +211,7 @@ async fn post(front: &Front, request: Request, next: Next) -> Response {
         && accepts_json(&parts.headers);
     let session = parts.headers.get(SESSION_HEADER).cloned();
     if as_json
-        && posted.call
+        && opens_session.is_none()
         && parts.uri.path() == MCP_PATH
         && let Some(session) = session.as_ref().and_then(|v| v.to_str().ok())
         && let Some(straight) = front

@@ -1,12 +1,12 @@
-//! Straight calls (streamable HTTP, 2025 revisions): a session's `tools/call` taken from
-//! the front to its session's handler (`verbatim::direct`), past rmcp's HTTP service —
-//! which would check it, read it and hand it to the same handler, only to write its answer
-//! as an event stream that the front then reads back into one JSON body (`json_answer`).
+//! Straight requests (streamable HTTP, 2025 revisions): a session's request taken from the
+//! front to its session's handler (`verbatim::direct`), past rmcp's HTTP service — which
+//! would check it, read it and hand it to the same handler, only to write its answer as an
+//! event stream that the front then reads back into one JSON body (`json_answer`).
 //!
 //! Only what rmcp would take as it is goes straight, a strict subset of what it accepts;
 //! anything else, and every error, goes rmcp's way and is answered as before:
-//! * one `tools/call` without `_meta`, POSTed to exactly `/mcp` on a session (the
-//!   front looks);
+//! * one request without `_meta`, POSTed to exactly `/mcp` on a session (the front
+//!   looks);
 //! * `Host` one of rmcp's allowed hosts as written (any, where rmcp allows any), no
 //!   `Origin`, `Content-Type: application/json`, an `Accept` naming JSON and event streams;
 //! * `MCP-Protocol-Version` a version rmcp knows from before 2026-07-28;
@@ -14,12 +14,14 @@
 //!   rmcp's way marked `Declined`, so the directory is not asked again.
 //!
 //! The answer leaves as rmcp's then would: one JSON body when it comes within
-//! [`AT_ONCE`], else the event stream rmcp writes, priming event first, resumable.
+//! [`AT_ONCE`], else the event stream rmcp writes, priming event first, resumable; a kept
+//! listing's text spliced in either way (`verbatim::splice`).
 
 use crate::transport::tagged::{Declined, TaggedSessions, restored};
 use crate::verbatim::direct::Taking;
 use crate::verbatim::json_answer::AT_ONCE;
-use axum::body::Body;
+use crate::verbatim::splice;
+use axum::body::{Body, Bytes};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::Response;
@@ -44,7 +46,7 @@ pub(crate) struct Rules {
     keep_alive: Option<Duration>,
 }
 
-/// A `tools/call` taken straight to its session.
+/// A request taken straight to its session.
 pub(crate) struct Straight {
     taking: Taking,
     request: JsonRpcRequest<ClientRequest>,
@@ -108,8 +110,8 @@ impl Rules {
             .any(|allowed| allowed.eq_ignore_ascii_case(name) || allowed == host)
     }
 
-    /// The POST of `parts` and `body`, a `tools/call` on `session`, taken straight when it
-    /// may be (the module's rules); `None`: it goes rmcp's way (marked `Declined` where the
+    /// The POST of `parts` and `body`, one request on `session`, taken straight when it may
+    /// be (the module's rules); `None`: it goes rmcp's way (marked `Declined` where the
     /// directory declined it).
     pub(crate) fn take(
         &self,
@@ -125,8 +127,7 @@ impl Rules {
         let JsonRpcMessage::Request(request) = &message else {
             return None;
         };
-        let is_call = matches!(request.request, ClientRequest::CallToolRequest(_));
-        if !is_call || !request.request.get_meta().is_empty() {
+        if !request.request.get_meta().is_empty() {
             return None;
         }
         let Some(taking) = sessions.taking(&SessionId::from(session), &message) else {
@@ -153,7 +154,7 @@ impl Rules {
             match &event.message {
                 Some(message) => {
                     let body = serde_json::to_vec(message.as_ref()).expect("a JSON-RPC message");
-                    return json(body);
+                    return json(splice::splice(Bytes::from(body)));
                 }
                 // The priming event, which a JSON body goes without.
                 None => before.push(event),
@@ -192,12 +193,12 @@ impl Rules {
         );
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
         headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
-        response
+        splice::spliced(response)
     }
 }
 
 /// An answer as one JSON body.
-fn json(body: Vec<u8>) -> Response {
+fn json(body: Bytes) -> Response {
     let length = HeaderValue::from(body.len());
     let mut response = Response::new(Body::from(body));
     let headers = response.headers_mut();

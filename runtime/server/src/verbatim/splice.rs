@@ -74,7 +74,7 @@ pub(crate) fn spliced(response: Response) -> Response {
 }
 
 /// `chunk` with the stand-ins in it replaced by their texts (each taken from the table).
-fn splice(chunk: Bytes) -> Bytes {
+pub(crate) fn splice(chunk: Bytes) -> Bytes {
     // (A stream's stand-ins are made as it is read: looked for from the first one on.)
     if !MADE.load(Ordering::Relaxed) {
         return chunk;
