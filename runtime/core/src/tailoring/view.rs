@@ -327,6 +327,18 @@ impl Tailoring {
         }
     }
 
+    /// The view of `#[mcp_tool]` tool `def` under this file: its entry where the tables
+    /// leave items free, else the file's `[schemas]`; and the file's `[arguments]`.
+    pub fn def_view(&self, def: &'static ToolDef) -> ToolView {
+        let file = self.tool(def.name());
+        let view = ToolView::new(Some(def), file);
+        match file {
+            Some(_) => view,
+            None => view.with_lean(self.lean()),
+        }
+        .with_every_argument(self.every_argument())
+    }
+
     /// The one view of every tool this file names not: its `[arguments]` and `[schemas]`,
     /// keeping the schemas of many tools as worded.
     pub fn unnamed_view(&self) -> ToolView {

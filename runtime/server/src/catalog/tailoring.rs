@@ -85,13 +85,7 @@ impl TailoringSlot {
         let mut views: HashMap<String, ToolView> = self
             .defs
             .iter()
-            .map(|&def| {
-                let name = def.name().to_owned();
-                let file = tailoring.tool(def.name());
-                let lean = file.map_or(tailoring.lean(), |f| f.lean());
-                let view = ToolView::new(Some(def), file).with_lean(lean);
-                (name, view.with_every_argument(tailoring.every_argument()))
-            })
+            .map(|&def| (def.name().to_owned(), tailoring.def_view(def)))
             .collect();
         for (name, _) in tailoring.tools() {
             views
