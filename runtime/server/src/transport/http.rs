@@ -7,6 +7,7 @@
 use crate::limits::HttpConfig;
 use crate::session::handler::Session;
 use crate::transport::admission::{Admission, InUse};
+use crate::transport::media;
 use crate::transport::origin::Origins;
 use crate::transport::straight::Rules;
 use crate::transport::tagged::TaggedSessions;
@@ -235,14 +236,7 @@ async fn post(front: &Front, request: Request, next: Next) -> Response {
 
 /// Whether the client accepts a JSON body (`Accept: application/json`, or anything).
 fn accepts_json(headers: &axum::http::HeaderMap) -> bool {
-    headers.get_all(header::ACCEPT).iter().any(|value| {
-        value.to_str().is_ok_and(|v| {
-            v.split(',').any(|t| {
-                let t = t.split(';').next().unwrap_or("").trim();
-                t.eq_ignore_ascii_case("application/json") || t == "*/*"
-            })
-        })
-    })
+    media::accepted(headers).any(|t| t.eq_ignore_ascii_case(media::JSON) || t == "*/*")
 }
 
 /// A one-message JSON reply (a stateless request's) with its patches applied

@@ -11,6 +11,8 @@ pub(crate) mod error;
 #[cfg(feature = "http")]
 pub(crate) mod http;
 #[cfg(feature = "http")]
+pub(crate) mod media;
+#[cfg(feature = "http")]
 pub(crate) mod origin;
 pub(crate) mod stdio;
 #[cfg(feature = "http")]

@@ -17,9 +17,10 @@
 //! [`AT_ONCE`], else the event stream rmcp writes, priming event first, resumable; a kept
 //! listing's text spliced in either way (`verbatim::splice`).
 
+use crate::transport::media;
 use crate::transport::tagged::{Declined, TaggedSessions, restored};
 use crate::verbatim::direct::Taking;
-use crate::verbatim::json_answer::AT_ONCE;
+use crate::verbatim::json_answer::{AT_ONCE, json_body};
 use crate::verbatim::splice;
 use axum::body::{Body, Bytes};
 use axum::http::request::Parts;
@@ -66,17 +67,11 @@ impl Rules {
         let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
         let host_allowed = self.allowed_hosts.is_empty()
             || text(header::HOST.as_str()).is_some_and(|host| self.host_allowed(host));
-        let json_body = text(header::CONTENT_TYPE.as_str()).is_some_and(|t| {
-            let essence = t.split(';').next().unwrap_or("").trim();
-            essence.eq_ignore_ascii_case("application/json")
-        });
+        let json_body = media::body_is(headers, media::JSON);
         let (mut json, mut events) = (false, false);
-        for value in headers.get_all(header::ACCEPT) {
-            for t in value.to_str().unwrap_or("").split(',') {
-                let essence = t.split(';').next().unwrap_or("").trim();
-                json |= essence.eq_ignore_ascii_case("application/json");
-                events |= essence.eq_ignore_ascii_case("text/event-stream");
-            }
+        for essence in media::accepted(headers) {
+            json |= essence.eq_ignore_ascii_case(media::JSON);
+            events |= essence.eq_ignore_ascii_case(media::EVENTS);
         }
         let legacy = text("mcp-protocol-version").is_some_and(|version| {
             version < ProtocolVersion::V_2026_07_28.as_str()
@@ -154,7 +149,8 @@ impl Rules {
             match &event.message {
                 Some(message) => {
                     let body = serde_json::to_vec(message.as_ref()).expect("a JSON-RPC message");
-                    return json(splice::splice(Bytes::from(body)));
+                    let (parts, ()) = Response::new(()).into_parts();
+                    return json_body(parts, splice::splice(Bytes::from(body)));
                 }
                 // The priming event, which a JSON body goes without.
                 None => before.push(event),
@@ -195,19 +191,6 @@ impl Rules {
         headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
         splice::spliced(response)
     }
-}
-
-/// An answer as one JSON body.
-fn json(body: Bytes) -> Response {
-    let length = HeaderValue::from(body.len());
-    let mut response = Response::new(Body::from(body));
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    headers.insert(header::CONTENT_LENGTH, length);
-    response
 }
 
 /// The keep-alive timer of an event stream.

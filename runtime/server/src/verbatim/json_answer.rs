@@ -12,6 +12,7 @@
 //! is nothing to resume.
 
 use axum::body::{Body, Bytes};
+use axum::http::response::Parts;
 use axum::http::{HeaderValue, header};
 use axum::response::Response;
 use futures::StreamExt as _;
@@ -122,7 +123,7 @@ pub(crate) async fn answered(response: Response) -> Response {
     if !stream || !response.status().is_success() {
         return response;
     }
-    let (mut parts, body) = response.into_parts();
+    let (parts, body) = response.into_parts();
     let mut chunks = body.into_data_stream();
     let mut kept: Vec<Bytes> = Vec::new();
     let until = tokio::time::Instant::now() + AT_ONCE;
@@ -145,19 +146,23 @@ pub(crate) async fn answered(response: Response) -> Response {
         }
     };
     if let Some(First::Answer(message)) = first {
-        parts.headers.remove(header::CACHE_CONTROL);
-        parts.headers.remove("x-accel-buffering");
-        parts.headers.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        );
-        parts
-            .headers
-            .insert(header::CONTENT_LENGTH, HeaderValue::from(message.len()));
-        return Response::from_parts(parts, Body::from(message));
+        return json_body(parts, message);
     }
     let replayed = futures::stream::iter(kept.into_iter().map(Ok::<_, axum::Error>));
     Response::from_parts(parts, Body::from_stream(replayed.chain(chunks)))
+}
+
+/// `message` as one JSON body, with `parts` (an event stream's lose their stream headers).
+pub(crate) fn json_body(mut parts: Parts, message: Bytes) -> Response {
+    let headers = &mut parts.headers;
+    headers.remove(header::CACHE_CONTROL);
+    headers.remove("x-accel-buffering");
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    headers.insert(header::CONTENT_LENGTH, HeaderValue::from(message.len()));
+    Response::from_parts(parts, Body::from(message))
 }
 
 #[cfg(test)]
