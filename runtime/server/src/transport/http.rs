@@ -9,6 +9,7 @@ use crate::session::handler::Session;
 use crate::transport::admission::{Admission, InUse};
 use crate::transport::media;
 use crate::transport::origin::Origins;
+use crate::transport::posted::{Posted, posted};
 use crate::transport::straight::Rules;
 use crate::transport::tagged::TaggedSessions;
 use crate::verbatim;
@@ -25,7 +26,6 @@ use rmcp::transport::streamable_http_server::session::SessionId;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::{Value, json};
-use std::borrow::Cow;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -58,64 +58,6 @@ fn jsonrpc_error(status: StatusCode, id: Value, code: i64, message: &str) -> Res
         HeaderValue::from_static("application/json"),
     );
     response
-}
-
-/// What the front reads of a POSTed message: its version, method and id. The rest is
-/// skipped, not built: rmcp reads the message itself.
-#[derive(serde::Deserialize)]
-struct Envelope<'a> {
-    #[serde(borrow)]
-    jsonrpc: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    method: Option<Cow<'a, str>>,
-    id: Option<Value>,
-}
-
-impl Envelope<'_> {
-    fn is_jsonrpc(&self) -> bool {
-        self.jsonrpc.as_deref() == Some("2.0")
-    }
-}
-
-/// What a POST body holds, as far as the front needs: an `initialize` opens a session; a
-/// request (one message with a method and an id) may be answered as JSON, and may go
-/// straight to its session (`straight`).
-struct Posted {
-    /// The `initialize` request's id, when it is one.
-    initialize: Option<Value>,
-    /// Whether it is one request.
-    request: bool,
-}
-
-/// Reads `bytes` as a JSON-RPC message (or a batch of them); `Err` is the JSON-RPC code of
-/// why not: `-32700` for a body that is not JSON, `-32600` for JSON that is not JSON-RPC.
-fn posted(bytes: &[u8]) -> Result<Posted, i64> {
-    let code = |error: serde_json::Error| match error.classify() {
-        serde_json::error::Category::Data => -32600,
-        _ => -32700,
-    };
-    let batch = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[');
-    if batch {
-        let all: Vec<Envelope<'_>> = serde_json::from_slice(bytes).map_err(code)?;
-        if all.is_empty() || !all.iter().all(Envelope::is_jsonrpc) {
-            return Err(-32600);
-        }
-        return Ok(Posted {
-            initialize: None,
-            request: false,
-        });
-    }
-    let one: Envelope<'_> = serde_json::from_slice(bytes).map_err(code)?;
-    if !one.is_jsonrpc() {
-        return Err(-32600);
-    }
-    let request = one.method.is_some() && one.id.is_some();
-    let initialize =
-        (one.method.as_deref() == Some("initialize")).then(|| one.id.unwrap_or(Value::Null));
-    Ok(Posted {
-        initialize,
-        request,
-    })
 }
 
 /// In front of rmcp: every request on a session is in flight until its response body ends;
@@ -202,6 +144,8 @@ async fn post(front: &Front, request: Request, next: Next) -> Response {
         Ok(read) => read,
         Err((status, code, why)) => return jsonrpc_error(status, Value::Null, code, why),
     };
+    // What may go straight (`straight`): neither an `initialize` nor carrying `_meta`.
+    let plain = posted.initialize.is_none() && !posted.meta;
     let opens_session = posted
         .initialize
         .filter(|_| !parts.headers.contains_key(SESSION_HEADER));
@@ -212,7 +156,7 @@ async fn post(front: &Front, request: Request, next: Next) -> Response {
         && accepts_json(&parts.headers);
     let session = parts.headers.get(SESSION_HEADER).cloned();
     if as_json
-        && opens_session.is_none()
+        && plain
         && parts.uri.path() == MCP_PATH
         && let Some(session) = session.as_ref().and_then(|v| v.to_str().ok())
         && let Some(straight) = front

@@ -14,6 +14,8 @@ pub(crate) mod http;
 pub(crate) mod media;
 #[cfg(feature = "http")]
 pub(crate) mod origin;
+#[cfg(feature = "http")]
+pub(crate) mod posted;
 pub(crate) mod stdio;
 #[cfg(feature = "http")]
 pub(crate) mod straight;

@@ -5,13 +5,14 @@
 //!
 //! Only what rmcp would take as it is goes straight, a strict subset of what it accepts;
 //! anything else, and every error, goes rmcp's way and is answered as before:
-//! * one request without `_meta`, POSTed to exactly `/mcp` on a session (the front
-//!   looks);
+//! * one request without `_meta`, not an `initialize`, POSTed to exactly `/mcp` on a
+//!   session (the front looks, reading the body's envelope: `posted`);
 //! * `Host` one of rmcp's allowed hosts as written (any, where rmcp allows any), no
 //!   `Origin`, `Content-Type: application/json`, an `Accept` naming JSON and event streams;
 //! * `MCP-Protocol-Version` a version rmcp knows from before 2026-07-28;
 //! * a session whose directory takes it (`verbatim::direct`'s rules). One it declines goes
-//!   rmcp's way marked `Declined`, so the directory is not asked again.
+//!   rmcp's way marked `Declined`, so the directory is not asked again. The body is read
+//!   into rmcp's types only after that, once.
 //!
 //! The answer leaves as rmcp's then would: one JSON body when it comes within
 //! [`AT_ONCE`], else the event stream rmcp writes, priming event first, resumable; a kept
@@ -28,7 +29,7 @@ use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::Response;
 use futures::{StreamExt as _, stream};
 use rmcp::model::{
-    ClientJsonRpcMessage, ClientRequest, GetExtensions, GetMeta, JsonRpcMessage, JsonRpcRequest,
+    ClientJsonRpcMessage, ClientRequest, GetExtensions, JsonRpcMessage, JsonRpcRequest,
     ProtocolVersion,
 };
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
@@ -105,9 +106,9 @@ impl Rules {
             .any(|allowed| allowed.eq_ignore_ascii_case(name) || allowed == host)
     }
 
-    /// The POST of `parts` and `body`, one request on `session`, taken straight when it may
-    /// be (the module's rules); `None`: it goes rmcp's way (marked `Declined` where the
-    /// directory declined it).
+    /// The POST of `parts` and `body`, one plain request on `session` (no `initialize`, no
+    /// `_meta`: the front read it so), taken straight when it may be (the module's rules);
+    /// `None`: it goes rmcp's way (marked `Declined` where the directory declined it).
     pub(crate) fn take(
         &self,
         sessions: &TaggedSessions,
@@ -118,17 +119,12 @@ impl Rules {
         if parts.uri.authority().is_some() || !self.admits(&parts.headers) {
             return None;
         }
-        let message: ClientJsonRpcMessage = serde_json::from_slice(body).ok()?;
-        let JsonRpcMessage::Request(request) = &message else {
-            return None;
-        };
-        if !request.request.get_meta().is_empty() {
-            return None;
-        }
-        let Some(taking) = sessions.taking(&SessionId::from(session), &message) else {
+        let Some(taking) = sessions.taking_plain(&SessionId::from(session)) else {
             parts.extensions.insert(Declined);
             return None;
         };
+        // Read only now, into rmcp's types (which refuse what rmcp's reader refuses).
+        let message: ClientJsonRpcMessage = serde_json::from_slice(body).ok()?;
         let JsonRpcMessage::Request(request) = message else {
             return None;
         };

@@ -35,9 +35,10 @@ impl TaggedSessions {
         TaggedSessions { local, tag, direct }
     }
 
-    /// Session `id`, when `message` may go straight to its handler (`verbatim::direct`).
-    pub(crate) fn taking(&self, id: &SessionId, message: &ClientJsonRpcMessage) -> Option<Taking> {
-        self.direct.taking(id, message)
+    /// Session `id`, when a plain request (`Directory::taking_plain`) may go straight to
+    /// its handler (`verbatim::direct`).
+    pub(crate) fn taking_plain(&self, id: &SessionId) -> Option<Taking> {
+        self.direct.taking_plain(id)
     }
 }
 

@@ -179,8 +179,18 @@ impl Directory {
     /// Session `id`, when `message` may go straight to its handler (the module's rules);
     /// `None` when it goes rmcp's way, whose worker then hears of the session.
     pub(crate) fn taking(&self, id: &SessionId, message: &ClientJsonRpcMessage) -> Option<Taking> {
+        if !plain(message) {
+            self.heard(id);
+            return None;
+        }
+        self.taking_plain(id)
+    }
+
+    /// Session `id`, when a plain request (one without a progress token, not an
+    /// `initialize`) may go straight to its handler; as [`Directory::taking`] otherwise.
+    pub(crate) fn taking_plain(&self, id: &SessionId) -> Option<Taking> {
         let direct = self.get(id)?;
-        let Some(refresh) = self.refresh.filter(|_| plain(message)) else {
+        let Some(refresh) = self.refresh else {
             direct.heard();
             return None;
         };
