@@ -151,7 +151,7 @@ async fn post(front: &Front, request: Request, next: Next) -> Response {
         .filter(|_| !parts.headers.contains_key(SESSION_HEADER));
     // A session's request (2025 revisions; rmcp answers stateless ones as JSON itself).
     let as_json = front.config.json_answers
-        && posted.request
+        && posted.request.is_some()
         && parts.headers.contains_key(SESSION_HEADER)
         && accepts_json(&parts.headers);
     let session = parts.headers.get(SESSION_HEADER).cloned();
@@ -159,9 +159,11 @@ async fn post(front: &Front, request: Request, next: Next) -> Response {
         && plain
         && parts.uri.path() == MCP_PATH
         && let Some(session) = session.as_ref().and_then(|v| v.to_str().ok())
-        && let Some(straight) = front
-            .straight
-            .take(&front.sessions, session, &mut parts, &bytes)
+        && let Some(method) = &posted.request
+        && let Some(straight) =
+            front
+                .straight
+                .take(&front.sessions, session, &mut parts, method, &bytes)
     {
         return front.straight.answer(straight, parts).await;
     }

@@ -13,8 +13,9 @@ use std::fmt;
 pub(crate) struct Posted {
     /// The `initialize` request's id, when it is one.
     pub(crate) initialize: Option<Value>,
-    /// Whether it is one request.
-    pub(crate) request: bool,
+    /// Its method, when it is one request (a method and an id, neither a result nor an
+    /// error: rmcp reads a message with both as none).
+    pub(crate) request: Option<String>,
     /// Whether its `params` carry `_meta` (a progress token, a protocol version).
     pub(crate) meta: bool,
 }
@@ -29,6 +30,10 @@ struct Envelope<'a> {
     id: Option<Value>,
     #[serde(default)]
     params: Params,
+    #[serde(default)]
+    result: Seen,
+    #[serde(default)]
+    error: Seen,
 }
 
 impl Envelope<'_> {
@@ -52,7 +57,7 @@ pub(crate) fn posted(bytes: &[u8]) -> Result<Posted, i64> {
         }
         return Ok(Posted {
             initialize: None,
-            request: false,
+            request: None,
             meta: all.iter().any(|one| one.params.meta),
         });
     }
@@ -60,7 +65,12 @@ pub(crate) fn posted(bytes: &[u8]) -> Result<Posted, i64> {
     if !one.is_jsonrpc() {
         return Err(-32600);
     }
-    let request = one.method.is_some() && one.id.is_some();
+    let answer = one.result.0 || one.error.0;
+    let request = one
+        .method
+        .as_deref()
+        .filter(|_| one.id.is_some() && !answer);
+    let request = request.map(str::to_owned);
     let initialize =
         (one.method.as_deref() == Some("initialize")).then(|| one.id.unwrap_or(Value::Null));
     Ok(Posted {
@@ -129,6 +139,16 @@ impl<'de> Visitor<'de> for Params {
     }
 }
 
+/// Whether a key is present: its value is skipped unread.
+#[derive(Default)]
+struct Seen(bool);
+
+impl<'de> serde::Deserialize<'de> for Seen {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        IgnoredAny::deserialize(deserializer).map(|_| Seen(true))
+    }
+}
+
 /// A key, read as whether it is `_meta`, never copied.
 struct IsMeta(bool);
 
@@ -157,7 +177,7 @@ mod tests {
     use super::*;
 
     fn read(body: &str) -> Result<(bool, bool, bool), i64> {
-        posted(body.as_bytes()).map(|p| (p.initialize.is_some(), p.request, p.meta))
+        posted(body.as_bytes()).map(|p| (p.initialize.is_some(), p.request.is_some(), p.meta))
     }
 
     #[test]
@@ -171,6 +191,17 @@ mod tests {
         assert_eq!(read(escaped), Ok((false, true, true)));
         let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#;
         assert_eq!(read(init), Ok((true, true, false)));
+    }
+
+    #[test]
+    fn a_request_names_its_method_unless_it_also_answers() {
+        let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}"#;
+        let method = posted(call.as_bytes()).unwrap().request;
+        assert_eq!(method.as_deref(), Some("tools/call"));
+        for stray in [r#""result":{}"#, r#""error":null"#] {
+            let body = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"ping",{stray}}}"#);
+            assert_eq!(read(&body), Ok((false, false, false)), "{body}");
+        }
     }
 
     #[test]

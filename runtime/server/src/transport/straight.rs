@@ -29,11 +29,12 @@ use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::Response;
 use futures::{StreamExt as _, stream};
 use rmcp::model::{
-    ClientJsonRpcMessage, ClientRequest, GetExtensions, JsonRpcMessage, JsonRpcRequest,
-    ProtocolVersion,
+    CallToolRequest, ClientJsonRpcMessage, ClientRequest, GetExtensions, JsonRpcRequest,
+    ListToolsRequest, PingRequest, ProtocolVersion,
 };
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use rmcp::transport::streamable_http_server::session::{ServerSseMessage, SessionId};
+use serde::de::DeserializeOwned;
 use sse_stream::{KeepAlive, Sse, SseBody};
 use std::convert::Infallible;
 use std::pin::Pin;
@@ -106,14 +107,16 @@ impl Rules {
             .any(|allowed| allowed.eq_ignore_ascii_case(name) || allowed == host)
     }
 
-    /// The POST of `parts` and `body`, one plain request on `session` (no `initialize`, no
-    /// `_meta`: the front read it so), taken straight when it may be (the module's rules);
-    /// `None`: it goes rmcp's way (marked `Declined` where the directory declined it).
+    /// The POST of `parts` and `body`, one plain request for `method` on `session` (no
+    /// `initialize`, no `_meta`: the front read it so), taken straight when it may be (the
+    /// module's rules); `None`: it goes rmcp's way (marked `Declined` where the directory
+    /// declined it).
     pub(crate) fn take(
         &self,
         sessions: &TaggedSessions,
         session: &str,
         parts: &mut Parts,
+        method: &str,
         body: &[u8],
     ) -> Option<Straight> {
         if parts.uri.authority().is_some() || !self.admits(&parts.headers) {
@@ -123,11 +126,7 @@ impl Rules {
             parts.extensions.insert(Declined);
             return None;
         };
-        // Read only now, into rmcp's types (which refuse what rmcp's reader refuses).
-        let message: ClientJsonRpcMessage = serde_json::from_slice(body).ok()?;
-        let JsonRpcMessage::Request(request) = message else {
-            return None;
-        };
+        let request = read(method, body)?;
         Some(Straight { taking, request })
     }
 
@@ -189,6 +188,41 @@ impl Rules {
     }
 }
 
+/// `body`, a request for `method` (the front read it as one: `posted`), in rmcp's types,
+/// read only now. rmcp reads a request by trying each of its types in turn until one fits
+/// (each miss costs an error made and dropped); the methods asked most are read as their own
+/// type. A method names one type, so the same request comes out. Should its params not fit
+/// that type, rmcp's way reads it (as a custom request, as rmcp would).
+fn read(method: &str, body: &[u8]) -> Option<JsonRpcRequest<ClientRequest>> {
+    fn of<R>(body: &[u8]) -> Option<JsonRpcRequest<ClientRequest>>
+    where
+        R: DeserializeOwned + Into<ClientRequest>,
+    {
+        let read: JsonRpcRequest<R> = serde_json::from_slice(body).ok()?;
+        let JsonRpcRequest {
+            jsonrpc,
+            id,
+            request,
+        } = read;
+        let request = request.into();
+        Some(JsonRpcRequest {
+            jsonrpc,
+            id,
+            request,
+        })
+    }
+    let own = match method {
+        "tools/call" => of::<CallToolRequest>(body),
+        "tools/list" => of::<ListToolsRequest>(body),
+        "ping" => of::<PingRequest>(body),
+        _ => None,
+    };
+    own.or_else(|| match serde_json::from_slice(body).ok()? {
+        ClientJsonRpcMessage::Request(request) => Some(request),
+        _ => None,
+    })
+}
+
 /// The keep-alive timer of an event stream.
 struct Sleep(Pin<Box<tokio::time::Sleep>>);
 
@@ -207,5 +241,51 @@ impl sse_stream::Timer for Sleep {
 
     fn from_duration(duration: Duration) -> Self {
         Sleep(Box::pin(tokio::time::sleep(duration)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `body` as rmcp's reader reads it.
+    fn rmcp_reads(body: &str) -> JsonRpcRequest<ClientRequest> {
+        match serde_json::from_str(body).unwrap() {
+            ClientJsonRpcMessage::Request(request) => request,
+            other => panic!("not a request: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_request_read_as_its_own_type_is_the_request_rmcp_reads() {
+        for body in [
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t","arguments":{"a":[1,2.5,"x"],"b":null}}}"#,
+            r#"{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"t"}}"#,
+            r#"{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":"abc"}}"#,
+            r#"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#,
+            r#"{"jsonrpc":"2.0","id":6,"method":"ping"}"#,
+            // Params that do not fit the method's type: rmcp reads a custom request.
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"arguments":{}}}"#,
+            r#"{"jsonrpc":"2.0","id":8,"method":"resources/list","params":{}}"#,
+        ] {
+            let method = serde_json::from_str::<serde_json::Value>(body).unwrap()["method"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+            let ours = read(&method, body.as_bytes()).expect("read");
+            let rmcp = rmcp_reads(body);
+            assert_eq!(ours.id, rmcp.id, "{body}");
+            assert_eq!(ours.request.method(), rmcp.request.method(), "{body}");
+            assert_eq!(
+                std::mem::discriminant(&ours.request),
+                std::mem::discriminant(&rmcp.request),
+                "{body}"
+            );
+            assert_eq!(
+                serde_json::to_value(&ours).unwrap(),
+                serde_json::to_value(&rmcp).unwrap(),
+                "{body}"
+            );
+        }
     }
 }
