@@ -191,8 +191,8 @@ impl Rules {
 /// `body`, a request for `method` (the front read it as one: `posted`), in rmcp's types,
 /// read only now. rmcp reads a request by trying each of its types in turn until one fits
 /// (each miss costs an error made and dropped); the methods asked most are read as their own
-/// type. A method names one type, so the same request comes out. Should its params not fit
-/// that type, rmcp's way reads it (as a custom request, as rmcp would).
+/// type. A method names one type, so the same request comes out. Params that do not fit
+/// that type are read by rmcp's reader (into a custom request, as rmcp reads them).
 fn read(method: &str, body: &[u8]) -> Option<JsonRpcRequest<ClientRequest>> {
     fn of<R>(body: &[u8]) -> Option<JsonRpcRequest<ClientRequest>>
     where
