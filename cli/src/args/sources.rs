@@ -19,7 +19,8 @@ pub(super) struct UpstreamArgs {
         value_name = "URL",
         value_parser = http_url,
         help = "The upstream's streamable HTTP endpoint, e.g. http://127.0.0.1:8080/mcp \
-                (or a legacy HTTP+SSE server's stream, e.g. …/sse)"
+                (or a legacy HTTP+SSE server's stream, e.g. …/sse); an https:// one is \
+                verified against the system's root certificates (SSL_CERT_FILE names others)"
     )]
     pub(super) upstream: Option<String>,
     #[arg(

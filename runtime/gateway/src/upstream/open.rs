@@ -116,14 +116,24 @@ fn said(stderr: &[String]) -> String {
 /// The HTTP client of an upstream connection. rmcp's default opens a TCP connection per
 /// request (no idle pool, against stalls when a response body is left unread); the gateway
 /// reads every response whole, so it keeps connections alive, without Nagle's delay: on
-/// loopback that is most of a forwarded request's cost.
+/// loopback that is most of a forwarded request's cost. With TLS (feature `tls`), an
+/// `https://` upstream is verified against the system's root certificates (`SSL_CERT_FILE`
+/// and `SSL_CERT_DIR` name others); on a system without any, `http://` upstreams are still
+/// reached, and an `https://` one fails its handshake, unverified.
 fn http_client() -> reqwest::Client {
-    reqwest::Client::builder()
-        .tcp_nodelay(true)
-        .pool_idle_timeout(Duration::from_secs(30))
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap_or_default()
+    let builder = || {
+        reqwest::Client::builder()
+            .tcp_nodelay(true)
+            .pool_idle_timeout(Duration::from_secs(30))
+            .redirect(reqwest::redirect::Policy::none())
+    };
+    let built = builder().build();
+    #[cfg(feature = "tls")]
+    let built = built.or_else(|error| {
+        tracing::warn!("https upstreams cannot be verified: {error}");
+        builder().tls_certs_only([]).build()
+    });
+    built.unwrap_or_default()
 }
 
 /// How long an upstream that failed its handshake is given to show that it exited.
