@@ -43,11 +43,9 @@ async fn jwks_text(source: &str) -> Result<String, String> {
     if !(source.starts_with("http://") || source.starts_with("https://")) {
         return std::fs::read_to_string(source).map_err(|e| failed(&e));
     }
-    let response = reqwest::Client::new()
-        .get(source)
-        .send()
-        .await
-        .map_err(|e| failed(&e))?;
+    // (Built, not `Client::new()`: that panics where TLS finds no root certificate.)
+    let client = reqwest::Client::builder().build().map_err(|e| failed(&e))?;
+    let response = client.get(source).send().await.map_err(|e| failed(&e))?;
     let status = response.status();
     if !status.is_success() {
         return Err(failed(&format!("HTTP {status}")));
