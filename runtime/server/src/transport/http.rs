@@ -83,10 +83,10 @@ async fn front(State(front): State<Front>, request: Request, next: Next) -> Resp
         .get(SESSION_HEADER)
         .and_then(|v| v.to_str().ok())
         .map(SessionId::from);
-    let in_flight = session.map(|id| front.admission.begin(id));
+    let in_flight = session.clone().map(|id| front.admission.begin(id));
     let method = request.method().clone();
     let mut response = if method == axum::http::Method::POST {
-        post(&front, request, next).await
+        post(&front, request, session.as_ref(), next).await
     } else {
         splice::spliced(next.run(request).await)
     };
@@ -137,8 +137,13 @@ impl HttpBody for Guarded {
 }
 
 /// A POST: its body read and checked (`message`); an `initialize` opens its session through
-/// the admission (`open_session`).
-async fn post(front: &Front, request: Request, next: Next) -> Response {
+/// the admission (`open_session`). `session` is the one it names, as the front read it.
+async fn post(
+    front: &Front,
+    request: Request,
+    session: Option<&SessionId>,
+    next: Next,
+) -> Response {
     let (mut parts, body) = request.into_parts();
     let (bytes, posted) = match message(front, body).await {
         Ok(read) => read,
@@ -154,11 +159,10 @@ async fn post(front: &Front, request: Request, next: Next) -> Response {
         && posted.request.is_some()
         && parts.headers.contains_key(SESSION_HEADER)
         && accepts_json(&parts.headers);
-    let session = parts.headers.get(SESSION_HEADER).cloned();
     if as_json
         && plain
         && parts.uri.path() == MCP_PATH
-        && let Some(session) = session.as_ref().and_then(|v| v.to_str().ok())
+        && let Some(session) = session
         && let Some(method) = &posted.request
         && let Some(straight) =
             front

@@ -114,7 +114,7 @@ impl Rules {
     pub(crate) fn take(
         &self,
         sessions: &TaggedSessions,
-        session: &str,
+        session: &SessionId,
         parts: &mut Parts,
         method: &str,
         body: &[u8],
@@ -122,7 +122,7 @@ impl Rules {
         if parts.uri.authority().is_some() || !self.admits(&parts.headers) {
             return None;
         }
-        let Some(taking) = sessions.taking_plain(&SessionId::from(session)) else {
+        let Some(taking) = sessions.taking_plain(session) else {
             parts.extensions.insert(Declined);
             return None;
         };
