@@ -20,8 +20,9 @@
 //! `tests/robustness`, `cargo build --release -p mcp-tailor-tests --bin robustness`): it
 //! answers a call in under a millisecond, version header or not, so what a proxy adds shows.
 //! In front of an HTTP upstream a bare relay (`relay.rs`, `proxies relay LISTEN URL`) is
-//! the floor, and "call added" is a proxy's call p50 less the upstream's read directly in
-//! the same round, the median over rounds.
+//! the floor of a proxy on hyper, and a TCP pump (`proxies pump LISTEN ADDR`) the floor of
+//! any proxy. "Call added" is a proxy's call p50 less the upstream's read directly in the
+//! same round, the median over rounds.
 
 mod measure;
 mod peers;
@@ -469,17 +470,25 @@ async fn bench(rounds: usize) -> bool {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let [relay, listen, url] = args.as_slice()
-        && relay == "relay"
+    if let [floor, listen, upstream] = args.as_slice()
+        && (floor == "relay" || floor == "pump")
     {
-        let (Ok(listen), Ok(url)) = (listen.parse(), url.parse()) else {
-            eprintln!("usage: proxies relay LISTEN URL");
+        let Ok(listen) = listen.parse() else {
+            eprintln!("usage: proxies relay LISTEN URL | proxies pump LISTEN ADDR");
             return ExitCode::FAILURE;
         };
-        return match relay::serve(listen, url) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(error) => {
-                eprintln!("relay: {error}");
+        let served = match floor.as_str() {
+            "relay" => upstream.parse().ok().map(|url| relay::serve(listen, url)),
+            _ => upstream.parse().ok().map(|addr| relay::pump(listen, addr)),
+        };
+        return match served {
+            Some(Ok(())) => ExitCode::SUCCESS,
+            Some(Err(error)) => {
+                eprintln!("{floor}: {error}");
+                ExitCode::FAILURE
+            }
+            None => {
+                eprintln!("usage: proxies relay LISTEN URL | proxies pump LISTEN ADDR");
                 ExitCode::FAILURE
             }
         };

@@ -58,6 +58,8 @@ pub enum Peer {
     FastMcp,
     /// A bare HTTP relay on hyper (`relay.rs`): the floor of a proxy over HTTP.
     Relay,
+    /// A TCP pump (`relay.rs`): bytes copied, no HTTP read; the floor of any proxy.
+    Pump,
     /// No proxy: the HTTP upstream itself.
     Direct,
     /// The HTTP upstream itself, read without `MCP-Protocol-Version` (as the crate reads it).
@@ -65,7 +67,7 @@ pub enum Peer {
 }
 
 impl Peer {
-    pub const ALL: [Peer; 10] = [
+    pub const ALL: [Peer; 11] = [
         Peer::TailorPerClient,
         Peer::TailorShared,
         Peer::TailorSharedThreads,
@@ -74,6 +76,7 @@ impl Peer {
         Peer::NpmMcpProxy,
         Peer::FastMcp,
         Peer::Relay,
+        Peer::Pump,
         Peer::Direct,
         Peer::DirectUnversioned,
     ];
@@ -88,6 +91,7 @@ impl Peer {
             Peer::NpmMcpProxy => "mcp-proxy (npm) 6.7.19",
             Peer::FastMcp => "FastMCP 4.2.3",
             Peer::Relay => "a bare HTTP relay (hyper 1)",
+            Peer::Pump => "a TCP pump (tokio)",
             Peer::Direct => "the upstream directly",
             Peer::DirectUnversioned => "the upstream directly, no `MCP-Protocol-Version`",
         }
@@ -172,6 +176,12 @@ impl Peer {
             (Peer::Relay, Upstream::Http(url)) => {
                 let mut command = Command::new(std::env::current_exe().ok()?);
                 command.args(["relay", &format!("127.0.0.1:{port}"), url]);
+                command
+            }
+            (Peer::Pump, Upstream::Http(url)) => {
+                let addr = url.trim_start_matches("http://").split('/').next()?;
+                let mut command = Command::new(std::env::current_exe().ok()?);
+                command.args(["pump", &format!("127.0.0.1:{port}"), addr]);
                 command
             }
             _ => return None,

@@ -4,7 +4,12 @@
 //! read, no session kept. What it adds to a call is what any proxy built on hyper pays
 //! before it does anything.
 //!
-//! `proxies relay LISTEN URL` serves it at `LISTEN` until killed.
+//! Below it, a TCP pump: each connection's bytes copied to one upstream connection and back,
+//! no HTTP read at all. What it adds is what the machine charges for one more hop, which no
+//! proxy can go under.
+//!
+//! `proxies relay LISTEN URL` serves the relay at `LISTEN` until killed; `proxies pump
+//! LISTEN ADDR` the pump.
 
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
@@ -14,6 +19,7 @@ use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use std::net::SocketAddr;
+use tokio::net::{TcpListener, TcpStream};
 
 /// Serves the relay at `listen` in front of `upstream` until the process ends.
 pub fn serve(listen: SocketAddr, upstream: Uri) -> std::io::Result<()> {
@@ -21,7 +27,7 @@ pub fn serve(listen: SocketAddr, upstream: Uri) -> std::io::Result<()> {
         .enable_all()
         .build()?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(listen).await?;
+        let listener = TcpListener::bind(listen).await?;
         let mut connector = HttpConnector::new();
         connector.set_nodelay(true);
         let client: Client<_, Incoming> = Client::builder(TokioExecutor::new()).build(connector);
@@ -44,6 +50,29 @@ pub fn serve(listen: SocketAddr, upstream: Uri) -> std::io::Result<()> {
                 let _ = connection
                     .serve_connection(TokioIo::new(stream), relayed)
                     .await;
+            });
+        }
+    })
+}
+
+/// Serves the pump at `listen` in front of the TCP endpoint `upstream` until the process
+/// ends: one upstream connection per client connection, bytes copied both ways.
+pub fn pump(listen: SocketAddr, upstream: SocketAddr) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = TcpListener::bind(listen).await?;
+        loop {
+            let (mut client, _) = listener.accept().await?;
+            client.set_nodelay(true)?;
+            tokio::spawn(async move {
+                let Ok(mut server) = TcpStream::connect(upstream).await else {
+                    return;
+                };
+                if server.set_nodelay(true).is_ok() {
+                    let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                }
             });
         }
     })
