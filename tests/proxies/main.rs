@@ -107,12 +107,7 @@ async fn measure_peer(
 ) -> Option<Result<Row, String>> {
     let (addr, pid, _child) = match (peer, upstream) {
         (Peer::Direct | Peer::DirectUnversioned, Upstream::Http(url)) => {
-            let addr: SocketAddr = url
-                .trim_start_matches("http://")
-                .trim_end_matches("/mcp")
-                .parse()
-                .ok()?;
-            (addr, None, None)
+            (peers::socket_of(url)?, None, None)
         }
         _ => {
             let port = free_port();

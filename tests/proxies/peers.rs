@@ -1,5 +1,6 @@
 //! How each proxy is started in front of an upstream, listening on a loopback port.
 
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use tokio::process::Command;
@@ -179,9 +180,9 @@ impl Peer {
                 command
             }
             (Peer::Pump, Upstream::Http(url)) => {
-                let addr = url.trim_start_matches("http://").split('/').next()?;
+                let addr = socket_of(url)?.to_string();
                 let mut command = Command::new(std::env::current_exe().ok()?);
-                command.args(["pump", &format!("127.0.0.1:{port}"), addr]);
+                command.args(["pump", &format!("127.0.0.1:{port}"), &addr]);
                 command
             }
             _ => return None,
@@ -193,6 +194,13 @@ impl Peer {
             .kill_on_drop(true);
         Some(command)
     }
+}
+
+/// The socket address of an `http://ADDR/…` endpoint (the benchmark's upstreams are named
+/// by address).
+pub fn socket_of(url: &str) -> Option<SocketAddr> {
+    let rest = url.strip_prefix("http://")?;
+    rest.split('/').next()?.parse().ok()
 }
 
 /// The `mcp-proxy` crate's configuration: one backend, `files`, in front of `upstream`
