@@ -32,7 +32,8 @@ pub(crate) fn run(options: InspectOptions) -> ExitCode {
                 (fetch(source).await?, tailoring)
             }
             Sources::Servers(file) => {
-                let many = Many::connect(file, options.tailoring.as_deref(), |_| {
+                let door = crate::args::Door::default();
+                let many = Many::connect(file, options.tailoring.as_deref(), &door, |_| {
                     GatewayOptions::default()
                 })
                 .await?;

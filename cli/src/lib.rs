@@ -9,6 +9,7 @@ mod init;
 mod inspect;
 mod metrics;
 mod proxy;
+mod redact;
 pub mod reports;
 mod servers;
 mod upstreams;

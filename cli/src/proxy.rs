@@ -34,7 +34,7 @@ pub(crate) fn run(options: ProxyOptions) -> ExitCode {
         .into()
     });
     let log = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
+        .with_writer(crate::redact::Redacting)
         .with_env_filter(filter);
     match options.log_json {
         true => log.json().init(),
@@ -47,7 +47,7 @@ pub(crate) fn run(options: ProxyOptions) -> ExitCode {
     match runtime.block_on(serve(options)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("mcp-tailor: {message}");
+            eprintln!("mcp-tailor: {}", crate::redact::text(&message));
             ExitCode::FAILURE
         }
     }

@@ -8,14 +8,19 @@
 //!
 //! Keys of our own per server: `"tailoring"` (a file for its tools, by their own names;
 //! relative to FILE's folder), `"tools": {"allow": […], "deny": […]}` (names or globs), and
-//! `"deadline"` (seconds). `"disabled": true` leaves a server out; other keys are ignored.
-//! `${VAR}` and `${VAR:-default}` in a command, its arguments, `env`, a URL and headers are
-//! read from the environment.
+//! `"deadline"` (seconds). `"disabled": true` leaves a server out. Any other key is checked
+//! (`keys`): another client's is ignored or refused on purpose, an unknown one is an error
+//! at its `LINE:COL`. `${VAR}` and `${VAR:-default}` in a command, its arguments, `env`, a
+//! URL and headers are read from the environment; each server's variables are kept from
+//! every other server's process.
 
-use crate::values::expand;
+mod keys;
+
+use crate::values::{expand, variables};
 use mcp_tailor::gateway::Upstream;
 use mcp_tailor::gateway::fleet::ToolFilter;
 use serde_json::{Map, Value};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -28,6 +33,9 @@ pub(crate) struct ServerEntry {
     pub(crate) tailoring: Option<PathBuf>,
     pub(crate) tools: ToolFilter,
     pub(crate) deadline: Option<Duration>,
+    /// The environment variables its entry names (`${VAR}`): its own, for no other
+    /// server's process to inherit.
+    pub(crate) variables: BTreeSet<String>,
 }
 
 /// The servers of the file at `path`, in the order written.
@@ -40,6 +48,7 @@ pub(crate) fn read(path: &str) -> Result<Vec<ServerEntry>, String> {
 /// The servers of `text`; relative tailoring paths are taken from `folder`.
 pub(crate) fn parse(text: &str, folder: &Path) -> Result<Vec<ServerEntry>, String> {
     let file: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    keys::check(text)?;
     let servers = file
         .get("mcpServers")
         .or_else(|| file.get("servers"))
@@ -58,7 +67,38 @@ pub(crate) fn parse(text: &str, folder: &Path) -> Result<Vec<ServerEntry>, Strin
     if entries.is_empty() {
         return Err("no server to serve".to_owned());
     }
+    // What one server's entry names is its own: every other command is started without it
+    // (unless its own entry names it too).
+    let every: Vec<BTreeSet<String>> = entries.iter().map(|e| e.variables.clone()).collect();
+    for (index, entry) in entries.iter_mut().enumerate() {
+        if let Upstream::Command { withheld, .. } = &mut entry.upstream {
+            let others = every
+                .iter()
+                .enumerate()
+                .filter(|(other, _)| *other != index);
+            let theirs: BTreeSet<&String> = others.flat_map(|(_, names)| names).collect();
+            withheld.extend(
+                theirs
+                    .into_iter()
+                    .filter(|name| !entry.variables.contains(*name))
+                    .cloned(),
+            );
+        }
+    }
     Ok(entries)
+}
+
+/// Every string of `value`, keys of objects included.
+fn strings_in(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(items) => items.iter().for_each(|v| strings_in(v, out)),
+        Value::Object(map) => map.iter().for_each(|(k, v)| {
+            out.push(k.clone());
+            strings_in(v, out);
+        }),
+        _ => {}
+    }
 }
 
 fn server(name: &str, entry: &Map<String, Value>, folder: &Path) -> Result<ServerEntry, String> {
@@ -77,6 +117,7 @@ fn server(name: &str, entry: &Map<String, Value>, folder: &Path) -> Result<Serve
                 .map(|a| expand(a))
                 .collect::<Result<_, _>>()?,
             env: pairs(entry.get("env"), "env")?,
+            withheld: Vec::new(),
         },
         (None, Some(url)) => Upstream::Http {
             url,
@@ -105,8 +146,20 @@ fn server(name: &str, entry: &Map<String, Value>, folder: &Path) -> Result<Serve
         },
         Some(_) => return Err("`deadline` must be a number of seconds".to_owned()),
     };
+    let mut texts = Vec::new();
+    for key in ["command", "args", "env", "url", "headers"] {
+        if let Some(value) = entry.get(key) {
+            strings_in(value, &mut texts);
+        }
+    }
+    let variables = texts
+        .iter()
+        .flat_map(|text| variables(text))
+        .map(str::to_owned)
+        .collect();
     Ok(ServerEntry {
         name: name.to_owned(),
+        variables,
         upstream,
         tailoring: text("tailoring")?.map(|file| folder.join(file)),
         tools,
@@ -163,7 +216,10 @@ mod tests {
         let servers = parse(claude, Path::new("/etc/mcp")).unwrap();
         assert_eq!(servers.len(), 2);
         assert_eq!(servers[0].name, "memory");
-        let Upstream::Command { program, args, env } = &servers[0].upstream else {
+        let Upstream::Command {
+            program, args, env, ..
+        } = &servers[0].upstream
+        else {
             panic!("{:?}", servers[0].upstream)
         };
         assert_eq!((program.as_str(), args.len()), ("npx", 2));

@@ -3,11 +3,11 @@
 //! words it — for a fleet, the file of the whole with each server's own file taken in
 //! under the names its tools are served by.
 
-use crate::args::{ProxyOptions, Upstreams};
+use crate::args::{Auth, Door, ProxyOptions, Upstreams};
 use crate::servers::{self, ServerEntry};
 use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::fleet::{Fleet, FleetMember};
-use mcp_tailor::gateway::{Gateway, GatewayOptions, Observer, Served, UpstreamCounts};
+use mcp_tailor::gateway::{Gateway, GatewayOptions, Observer, Served, Upstream, UpstreamCounts};
 use mcp_tailor::server::rmcp::ServerHandler;
 use mcp_tailor::server::rmcp::model::Tool;
 use std::path::PathBuf;
@@ -101,7 +101,9 @@ pub(crate) async fn open(options: &ProxyOptions, tell: Option<Tell>) -> Result<O
             let mut gateway_options = gateway_options(options, options.deadline);
             let named = name.clone();
             gateway_options.observer = observer(&tell, move || named.get().cloned());
-            let gateway = Gateway::connect_with(upstream.clone(), gateway_options)
+            let mut upstream = upstream.clone();
+            withhold(&mut upstream, &options.door);
+            let gateway = Gateway::connect_with(upstream, gateway_options)
                 .await
                 .map_err(|e| e.to_string())?;
             let _ = name.set(gateway.get_info().server_info.name);
@@ -110,7 +112,9 @@ pub(crate) async fn open(options: &ProxyOptions, tell: Option<Tell>) -> Result<O
         }
         Upstreams::Servers(path) => {
             let whole = options.tailoring.as_deref();
-            let many = Many::connect(path, whole, |entry| member_options(options, &tell, entry));
+            let many = Many::connect(path, whole, &options.door, |entry| {
+                member_options(options, &tell, entry)
+            });
             Ok(Opened::Many(many.await?))
         }
     }
@@ -139,9 +143,13 @@ impl Many {
     pub(crate) async fn connect(
         path: &str,
         whole: Option<&str>,
+        door: &Door,
         options: impl Fn(&ServerEntry) -> GatewayOptions,
     ) -> Result<Many, String> {
-        let entries = servers::read(path)?;
+        let mut entries = servers::read(path)?;
+        for entry in &mut entries {
+            withhold(&mut entry.upstream, door);
+        }
         let own = entries.iter().map(|e| e.tailoring.clone()).collect();
         let members = entries
             .into_iter()
@@ -158,6 +166,15 @@ impl Many {
             whole: whole.map(PathBuf::from),
             own,
         })
+    }
+}
+
+/// Keeps the door's secret (the variable `--bearer-token-env` names) from a command
+/// upstream's environment: a client's credential is the gateway's to check, never an
+/// upstream's to read.
+fn withhold(upstream: &mut Upstream, door: &Door) {
+    if let (Upstream::Command { withheld, .. }, Auth::Bearer { env }) = (upstream, &door.auth) {
+        withheld.push(env.clone());
     }
 }
 

@@ -66,10 +66,24 @@ pub(crate) fn header(spec: &str) -> Result<(String, String), String> {
         return Err(bad());
     }
     let value = expand(rest)?;
+    if mcp_tailor::gateway::redact::credential_name(name) {
+        crate::redact::secret(value.rsplit(' ').next().unwrap_or(&value));
+    }
     Ok((name.to_owned(), value))
 }
 
-/// `text` with each `${VAR}` (or `${VAR:-default}`) replaced by the variable's value.
+/// The names of the variables `text` reads (`${VAR}`, `${VAR:-default}`), in order.
+pub(crate) fn variables(text: &str) -> impl Iterator<Item = &str> {
+    text.split("${").skip(1).filter_map(|after| {
+        let inner = &after[..after.find('}')?];
+        let name = inner.split_once(":-").map_or(inner, |(name, _)| name);
+        (!name.is_empty() && !name.starts_with("input:")).then_some(name)
+    })
+}
+
+/// `text` with each `${VAR}` (or `${VAR:-default}`) replaced by the variable's value; each
+/// value read from the environment is kept out of the log from then on
+/// ([`crate::redact::secret`]).
 pub(crate) fn expand(text: &str) -> Result<String, String> {
     let mut out = String::new();
     let mut rest = text;
@@ -88,7 +102,10 @@ pub(crate) fn expand(text: &str) -> Result<String, String> {
             ));
         }
         let value = match (std::env::var(var), default) {
-            (Ok(value), _) => value,
+            (Ok(value), _) => {
+                crate::redact::secret(&value);
+                value
+            }
             (Err(_), Some(default)) => default.to_owned(),
             (Err(_), None) => return Err(format!("the environment has no `{var}`")),
         };

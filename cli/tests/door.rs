@@ -1,8 +1,11 @@
-//! `proxy --http`'s door, as clients meet it: a request without the bearer token is 401
-//! with `WWW-Authenticate`, a foreign `Origin` is 403, a JWT of the wrong audience, issuer
-//! or key, or expired, is 401; what the client presents never reaches the upstream. The
-//! JWTs are signed in the test with an Ed25519 key whose JWKS the proxy reads from a file
-//! or a URL.
+//! `proxy --http`'s door, as clients and attackers meet it: a request without the bearer
+//! token is 401 with `WWW-Authenticate`, a foreign `Origin` is 403, a JWT of the wrong
+//! audience, issuer or key, expired, not valid yet or issued in the future, is 401, one
+//! without a required scope 403; what the client presents never reaches the upstream; a
+//! session answers only the principal (or credential) that opened it; a token without
+//! `kid` is tried against every key; a rotated key is read when a token names it; a JWKS
+//! that never answers stops the start. The JWTs are signed in the test with Ed25519 and
+//! P-256 keys whose JWKS the proxy reads from a file or a URL.
 
 mod common;
 
@@ -258,4 +261,373 @@ async fn the_jwks_is_read_from_a_url() {
     let claims = json!({"sub": "ada", "aud": "mcp-notes", "iss": ISSUER, "exp": now() + 300});
     let token = format!("Bearer {}", jwt(&key, "k2", &claims));
     assert_eq!(knock(addr, &[("authorization", &token)]).await.0, 200);
+}
+
+/// The JWKS of `keys` in a file of its own, for the life of the returned folder.
+fn jwks_file(name: &str, keys: &[Value]) -> (std::path::PathBuf, String) {
+    let folder =
+        std::env::temp_dir().join(format!("mcp-tailor-door-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let jwks = folder.join("jwks.json");
+    std::fs::write(&jwks, json!({ "keys": keys }).to_string()).unwrap();
+    let path = jwks.to_str().unwrap().to_owned();
+    (folder, path)
+}
+
+/// `initialize` then `notifications/initialized` with `authorization`; the session id.
+async fn open_session(mcp: &str, authorization: &str) -> String {
+    let client = reqwest::Client::new();
+    let opened = client
+        .post(mcp)
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .header("authorization", authorization)
+        .body(initialize().to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(opened.status().as_u16(), 200);
+    let id = opened.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let sent = on_session(
+        mcp,
+        &id,
+        authorization,
+        reqwest::Method::POST,
+        Some(&initialized),
+    );
+    assert!(sent.await.status().is_success());
+    id
+}
+
+/// A request on session `id` with `authorization`: a POST of `message`, or a GET or DELETE.
+async fn on_session(
+    mcp: &str,
+    id: &str,
+    authorization: &str,
+    method: reqwest::Method,
+    message: Option<&Value>,
+) -> reqwest::Response {
+    let mut request = reqwest::Client::new()
+        .request(method, mcp)
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("mcp-session-id", id)
+        .header("authorization", authorization);
+    if let Some(message) = message {
+        request = request
+            .header("content-type", "application/json")
+            .body(message.to_string());
+    }
+    request.send().await.unwrap()
+}
+
+/// Every way a request can name a session: a listing, a call, the event stream, the end.
+async fn every_method_on(mcp: &str, id: &str, authorization: &str) -> Vec<(&'static str, u16)> {
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "search_notes", "arguments": {"query": "stolen"}}});
+    let mut statuses = Vec::new();
+    for (what, method, message) in [
+        ("tools/list", reqwest::Method::POST, Some(&list)),
+        ("tools/call", reqwest::Method::POST, Some(&call)),
+        ("GET", reqwest::Method::GET, None),
+        ("DELETE", reqwest::Method::DELETE, None),
+    ] {
+        let answer = on_session(mcp, id, authorization, method, message).await;
+        statuses.push((what, answer.status().as_u16()));
+    }
+    statuses
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn another_principal_s_token_on_a_session_id_finds_no_session() {
+    let (url, seen) = recording_upstream().await;
+    let (key, jwk) = ed25519(13, "k1");
+    let (folder, jwks) = jwks_file("bound", &[jwk]);
+    let (_proxy, addr) = proxy(
+        &[
+            "--upstream",
+            &url,
+            "--oauth-issuer",
+            ISSUER,
+            "--oauth-jwks",
+            &jwks,
+            "--oauth-audience",
+            "notes",
+            "--forward-authorization",
+        ],
+        &[],
+    );
+    listening(addr).await;
+    let mcp = format!("http://{addr}/mcp");
+    let token = |sub: &str| {
+        let claims = json!({"sub": sub, "aud": "notes", "iss": ISSUER, "exp": now() + 300});
+        format!("Bearer {}", jwt(&key, "k1", &claims))
+    };
+    let (alice, bob) = (token("alice"), token("bob"));
+    let session = open_session(&mcp, &alice).await;
+    // Bob's valid token on Alice's session id: no such session, whatever he asks.
+    let statuses = every_method_on(&mcp, &session, &bob).await;
+    assert!(
+        statuses.iter().all(|(_, status)| *status == 404),
+        "{statuses:?}"
+    );
+    // Nothing of Bob's went upstream, under his credential or Alice's.
+    let calls_upstream = seen.lock().unwrap().len();
+    assert!(seen.lock().unwrap().iter().all(|v| *v == alice), "{seen:?}");
+    // Alice's session still serves her, and her call goes upstream with her credential.
+    let call = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+        "params": {"name": "search_notes", "arguments": {"query": "mine"}}});
+    let answer = on_session(&mcp, &session, &alice, reqwest::Method::POST, Some(&call)).await;
+    assert_eq!(answer.status().as_u16(), 200);
+    assert!(answer.text().await.unwrap().contains("mine"));
+    let seen = seen.lock().unwrap();
+    assert!(seen.len() > calls_upstream);
+    assert!(seen.iter().all(|v| *v == alice), "{seen:?}");
+    drop(seen);
+    // Alice may end her own session.
+    let ended = on_session(&mcp, &session, &alice, reqwest::Method::DELETE, None).await;
+    assert_eq!(ended.status().as_u16(), 200);
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn without_client_auth_a_session_belongs_to_the_credential_that_opened_it() {
+    // The proxy checks no credential but forwards each: a session opened with Alice's is
+    // hers, and Bob's request naming it never goes upstream, with either credential.
+    let (url, seen) = recording_upstream().await;
+    let (_proxy, addr) = proxy(&["--upstream", &url, "--forward-authorization"], &[]);
+    listening(addr).await;
+    let mcp = format!("http://{addr}/mcp");
+    let session = open_session(&mcp, "Bearer alice-upstream-token").await;
+    let statuses = every_method_on(&mcp, &session, "Bearer bob-upstream-token").await;
+    assert!(
+        statuses.iter().all(|(_, status)| *status == 404),
+        "{statuses:?}"
+    );
+    let statuses = every_method_on(&mcp, &session, "Bearer alice-upstream-token").await;
+    assert!(
+        statuses.iter().all(|(_, status)| *status != 404),
+        "{statuses:?}"
+    );
+    let seen = seen.lock().unwrap();
+    assert!(!seen.is_empty());
+    assert!(
+        seen.iter().all(|v| v == "Bearer alice-upstream-token"),
+        "{seen:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_token_not_valid_yet_or_issued_in_the_future_is_refused() {
+    let (url, _) = recording_upstream().await;
+    let (key, jwk) = ed25519(15, "k1");
+    let (folder, jwks) = jwks_file("times", &[jwk]);
+    let (_proxy, addr) = proxy(
+        &[
+            "--upstream",
+            &url,
+            "--oauth-issuer",
+            ISSUER,
+            "--oauth-jwks",
+            &jwks,
+            "--oauth-audience",
+            "notes",
+        ],
+        &[],
+    );
+    listening(addr).await;
+    let base =
+        json!({"sub": "ada", "aud": "notes", "iss": ISSUER, "exp": now() + 10 * 365 * 86400});
+    let with = |claim: &str, value: u64| {
+        let mut claims = base.clone();
+        claims[claim] = json!(value);
+        format!("Bearer {}", jwt(&key, "k1", &claims))
+    };
+    // Valid from 2033: refused, whatever its expiry.
+    let (status, challenge) = knock(addr, &[("authorization", &with("nbf", 2_000_000_000))]).await;
+    assert_eq!(status, 401);
+    assert!(challenge.contains("not valid yet"), "{challenge}");
+    let (status, challenge) = knock(addr, &[("authorization", &with("iat", now() + 3600))]).await;
+    assert_eq!(status, 401);
+    assert!(challenge.contains("issued in the future"), "{challenge}");
+    // Within the leeway, both hold.
+    assert_eq!(
+        knock(addr, &[("authorization", &with("nbf", now() + 30))])
+            .await
+            .0,
+        200
+    );
+    assert_eq!(
+        knock(addr, &[("authorization", &with("iat", now() + 30))])
+            .await
+            .0,
+        200
+    );
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+/// A P-256 key: its PKCS#8 DER (to sign ES256) and its JWK, with neither `kid` nor `alg`.
+fn p256() -> (EncodingKey, Value) {
+    let pair = rcgen::KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256).unwrap();
+    let point = pair.public_key_raw();
+    use base64::Engine;
+    let b64 = |bytes: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
+    let jwk =
+        json!({"kty": "EC", "crv": "P-256", "x": b64(&point[1..33]), "y": b64(&point[33..65])});
+    (EncodingKey::from_ec_der(&pair.serialize_der()), jwk)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_token_without_kid_is_tried_against_every_key_and_scopes_are_required() {
+    let (url, _) = recording_upstream().await;
+    let (key, ec) = p256();
+    use base64::Engine;
+    let modulus = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode([0xc3u8; 256]);
+    // An RSA key first, neither naming an algorithm: the token fits both until tried.
+    let rsa = json!({"kty": "RSA", "n": modulus, "e": "AQAB", "kid": "r1"});
+    let (folder, jwks) = jwks_file("kidless", &[rsa, ec]);
+    let (_proxy, addr) = proxy(
+        &[
+            "--upstream",
+            &url,
+            "--oauth-issuer",
+            ISSUER,
+            "--oauth-jwks",
+            &jwks,
+            "--oauth-audience",
+            "notes",
+            "--require-scope",
+            "notes:read",
+        ],
+        &[],
+    );
+    listening(addr).await;
+    let token = |scope: &str| {
+        let claims = json!({"sub": "ada", "aud": "notes", "iss": ISSUER, "exp": now() + 300, "scope": scope});
+        let header = Header::new(Algorithm::ES256);
+        format!(
+            "Bearer {}",
+            jsonwebtoken::encode(&header, &claims, &key).unwrap()
+        )
+    };
+    assert_eq!(
+        knock(addr, &[("authorization", &token("notes:read other"))])
+            .await
+            .0,
+        200
+    );
+    // Without the scope: 403, naming it.
+    let (status, challenge) = knock(addr, &[("authorization", &token("other"))]).await;
+    assert_eq!(status, 403);
+    assert!(
+        challenge.contains("error=\"insufficient_scope\""),
+        "{challenge}"
+    );
+    assert!(challenge.contains("scope=\"notes:read\""), "{challenge}");
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_jwks_that_never_answers_stops_the_start_within_its_timeout() {
+    // Accepts connections, reads nothing, answers nothing.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let jwks_url = format!("http://{}/jwks.json", silent.local_addr().unwrap());
+    let held = tokio::spawn(async move {
+        let mut open = Vec::new();
+        while let Ok((stream, _)) = silent.accept().await {
+            open.push(stream);
+        }
+    });
+    let started = std::time::Instant::now();
+    let output = tokio::process::Command::new(BIN)
+        .args(["proxy", "--http", "127.0.0.1:0", "--oauth-issuer", ISSUER])
+        .args([
+            "--oauth-jwks",
+            &jwks_url,
+            "--upstream",
+            "http://127.0.0.1:9/mcp",
+        ])
+        .kill_on_drop(true)
+        .output();
+    let output = tokio::time::timeout(std::time::Duration::from_secs(60), output)
+        .await
+        .expect("the proxy stops by itself")
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("no answer within 10s"), "{said}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    held.abort();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_token_of_a_key_rotated_in_makes_the_jwks_be_read_again() {
+    let (url, _) = recording_upstream().await;
+    let (old, old_jwk) = ed25519(17, "old");
+    let (new, new_jwk) = ed25519(19, "new");
+    let set = Arc::new(Mutex::new(json!({"keys": [old_jwk.clone()]})));
+    let served = set.clone();
+    let reads = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = reads.clone();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let jwks_url = format!("http://{}/jwks.json", listener.local_addr().unwrap());
+    let app = axum::Router::new().route(
+        "/jwks.json",
+        axum::routing::get(move || {
+            counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let set = served.lock().unwrap().to_string();
+            async move { set }
+        }),
+    );
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let (_proxy, addr) = proxy(
+        &[
+            "--upstream",
+            &url,
+            "--oauth-issuer",
+            ISSUER,
+            "--oauth-jwks",
+            &jwks_url,
+            "--oauth-audience",
+            "notes",
+        ],
+        &[],
+    );
+    listening(addr).await;
+    let claims = json!({"sub": "ada", "aud": "notes", "iss": ISSUER, "exp": now() + 300});
+    let with = |key: &EncodingKey, kid: &str| format!("Bearer {}", jwt(key, kid, &claims));
+    assert_eq!(
+        knock(addr, &[("authorization", &with(&old, "old"))])
+            .await
+            .0,
+        200
+    );
+    // The issuer rotates: the new key's token makes the set be read again, once.
+    *set.lock().unwrap() = json!({"keys": [old_jwk, new_jwk]});
+    assert_eq!(
+        knock(addr, &[("authorization", &with(&new, "new"))])
+            .await
+            .0,
+        200
+    );
+    let after_rotation = reads.load(std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(after_rotation, 2);
+    // Forged `kid`s within the interval read nothing more.
+    for forged in ["a", "b", "c"] {
+        assert_eq!(
+            knock(addr, &[("authorization", &with(&new, forged))])
+                .await
+                .0,
+            401
+        );
+    }
+    assert_eq!(
+        reads.load(std::sync::atomic::Ordering::SeqCst),
+        after_rotation
+    );
 }

@@ -243,7 +243,9 @@ fn room(src: &Path, file: &Path) -> Option<String> {
 }
 
 /// The rooms of the gateway's `src`, bottom to top.
-const GATEWAY_ROOMS: [&str; 6] = ["relay", "upstream", "pool", "serve", "fleet", "lib"];
+const GATEWAY_ROOMS: [&str; 7] = [
+    "redact", "relay", "upstream", "pool", "serve", "fleet", "lib",
+];
 
 /// The rooms of the gateway's upstream side, bottom to top: what both transports share
 /// (`verbatim`: what the upstream wrote, kept as written), then stdio, what comes in, HTTP

@@ -27,15 +27,20 @@ pub(super) struct DoorArgs {
         long_help = "Act as an OAuth 2.1 resource server, as the MCP authorization \
                      specification describes: a request must carry a JWT signed by a key of \
                      --oauth-jwks, whose `iss` is URL, whose `aud` names --oauth-audience and \
-                     which has not expired; else 401. The protected-resource metadata is \
-                     served at /.well-known/oauth-protected-resource."
+                     which holds at this time (`exp`, `nbf`, `iat`, 60 s leeway); else 401. The \
+                     protected-resource metadata is served at \
+                     /.well-known/oauth-protected-resource."
     )]
     oauth_issuer: Option<String>,
     #[arg(
         long = "oauth-jwks",
         value_name = "FILE|URL",
         requires = "oauth_issuer",
-        help = "The issuer's JSON Web Key Set: a file, or an http:// URL read at start"
+        help = "The issuer's JSON Web Key Set: a file, or an http(s):// URL",
+        long_help = "The issuer's JSON Web Key Set: a file, or an http(s):// URL. A URL must \
+                     answer within 10 s at start (else the proxy stops, saying so), and is read \
+                     again as its Cache-Control max-age says (1 h by default). A token naming a \
+                     key the set lacks makes it be read again, at most once a minute."
     )]
     oauth_jwks: Option<String>,
     #[arg(
@@ -52,6 +57,13 @@ pub(super) struct DoorArgs {
         help = "This endpoint's URL as clients reach it (default: http://ADDR/mcp)"
     )]
     oauth_resource: Option<String>,
+    #[arg(
+        long = "require-scope",
+        value_name = "SCOPE",
+        requires = "oauth_issuer",
+        help = "A scope every token must grant (repeat for more); else 403 insufficient_scope"
+    )]
+    require_scope: Vec<String>,
     #[arg(
         long = "allow-origin",
         value_name = "ORIGIN",
@@ -79,6 +91,8 @@ pub(crate) enum Auth {
         jwks: String,
         audience: Option<String>,
         resource: Option<String>,
+        /// Scopes every token must grant.
+        scopes: Vec<String>,
     },
 }
 
@@ -99,6 +113,7 @@ impl DoorArgs {
                 jwks,
                 audience: self.oauth_audience,
                 resource: self.oauth_resource,
+                scopes: self.require_scope,
             },
             _ => Auth::Open,
         };

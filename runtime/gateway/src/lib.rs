@@ -52,6 +52,7 @@
 // rooms before it (`tests/tests/house.rs` checks it).
 pub mod fleet;
 mod pool;
+pub mod redact;
 mod relay;
 mod serve;
 mod upstream;
@@ -81,6 +82,9 @@ pub enum Upstream {
         args: Vec<String>,
         /// Variables set in its environment, over this process's own (which it inherits).
         env: Vec<(String, String)>,
+        /// Variables of this process's environment it does not inherit: the gateway's own
+        /// secrets, and other servers' (unless `env` sets them again).
+        withheld: Vec<String>,
     },
     /// A streamable HTTP endpoint (`http://host:port/mcp`), with headers sent on every
     /// request (a bearer token, an API key). A URL that refuses streamable HTTP's POST but
@@ -101,6 +105,7 @@ impl Upstream {
             program: program.into(),
             args,
             env: Vec::new(),
+            withheld: Vec::new(),
         }
     }
 
@@ -113,15 +118,16 @@ impl Upstream {
     }
 }
 
+/// How an upstream is named in logs and errors: the command and its arguments, or the URL,
+/// with what may be a secret left out ([`redact`]); never its environment or headers.
 impl std::fmt::Display for Upstream {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Upstream::Command { program, args, .. } => {
                 write!(f, "{program}")?;
-                args.iter().try_for_each(|a| write!(f, " {a}"))
+                redact::arguments(args).try_for_each(|a| write!(f, " {a}"))
             }
-            // The headers stay out: they may hold secrets.
-            Upstream::Http { url, .. } => f.write_str(url),
+            Upstream::Http { url, .. } => f.write_str(&redact::url(url)),
         }
     }
 }

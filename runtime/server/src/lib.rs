@@ -51,7 +51,7 @@ pub use transport::error::ServeError;
 pub mod auth {
     pub use super::transport::auth::{BearerToken, ClientAuth};
     #[cfg(feature = "oauth")]
-    pub use super::transport::auth::{JwtAuth, JwtError};
+    pub use super::transport::auth::{JwtAuth, JwtError, Refresh};
 }
 
 /// The `data.reason` of every JSON-RPC error the layer answers (and `data.cause` where a

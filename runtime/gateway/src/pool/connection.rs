@@ -93,8 +93,15 @@ impl Connection {
                 written: Verbatim::default(),
             };
             let opened = match upstream {
-                Upstream::Command { program, args, env } => {
-                    opening.command(program, args, env, lifecycle).await?
+                Upstream::Command {
+                    program,
+                    args,
+                    env,
+                    withheld,
+                } => {
+                    opening
+                        .command(program, args, env, withheld, lifecycle)
+                        .await?
                 }
                 Upstream::Http { url, headers } => {
                     let headers = request_headers(headers, credential)

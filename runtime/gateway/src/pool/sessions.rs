@@ -200,7 +200,8 @@ impl Gateway {
             .peer_info()
             .map(|info| (*info).clone())
             .unwrap_or_else(|| gateway_client(ClientCapabilities::default()));
-        self.session
+        let connection = self
+            .session
             .get(async || {
                 let connection = match state.take_ready(&client, &credential) {
                     Some(ready) => ready,
@@ -221,7 +222,15 @@ impl Gateway {
                 }
                 Ok(connection)
             })
-            .await
+            .await?;
+        // The session's own connection carries the credential it was opened with: a
+        // request sending another (a token refreshed, or someone else's) is not sent over it.
+        if state.options.forward_authorization && connection.credential() != &credential {
+            return Err(UpstreamError::Credential {
+                upstream: state.upstream.to_string(),
+            });
+        }
+        Ok(connection)
     }
 
     /// The connection stateless requests sending `credential` use: `server/discover` where

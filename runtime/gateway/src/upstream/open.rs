@@ -68,6 +68,16 @@ pub enum UpstreamError {
         /// What went wrong.
         reason: String,
     },
+    /// A session's request came with another `Authorization` than the one its upstream
+    /// connection was opened with (`forward_authorization`): it is not sent, so that no
+    /// request ever goes upstream under another credential than its own.
+    #[error(
+        "`{upstream}`: this session's upstream connection was opened with another credential; start a new session"
+    )]
+    Credential {
+        /// The upstream.
+        upstream: String,
+    },
     /// The command exited before it answered the handshake.
     #[error("`{upstream}` exited before it answered ({}){}", .exit.status, said(&.exit.stderr))]
     Exited {
@@ -265,10 +275,11 @@ impl Opening {
         program: &str,
         args: &[String],
         env: &[(String, String)],
+        withheld: &[String],
         lifecycle: ClientLifecycleMode,
     ) -> Result<Opened, UpstreamError> {
         let (mut child, stdout, stdin) =
-            Child::spawn(program, args, env).map_err(|error| UpstreamError::Start {
+            Child::spawn(program, args, env, withheld).map_err(|error| UpstreamError::Start {
                 upstream: self.name.clone(),
                 error,
             })?;

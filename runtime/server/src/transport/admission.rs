@@ -11,10 +11,16 @@
 //!
 //! Behind a reverse proxy the client address is the one a trusted proxy forwarded
 //! (`HttpConfig::trusted_proxies`), so the per-address share still tells clients apart.
+//!
+//! A session also belongs to the caller that opened it ([`Owner`]): a request naming it
+//! under another principal (or, without client auth, another `Authorization`) is answered
+//! as if the session did not exist, so a session id never stands in for a credential.
 
 use crate::limits::HttpConfig;
+use crate::request::info::Principal;
 use crate::transport::tagged::TaggedSessions;
 use rmcp::transport::streamable_http_server::session::{SessionId, SessionManager};
+use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -36,6 +42,34 @@ struct Use {
     in_flight: usize,
     /// The address that opened it, when the transport knows it.
     client: Option<IpAddr>,
+    /// Who opened it.
+    owner: Owner,
+}
+
+/// Who a request comes from, as far as sessions go: the principal client auth proved (its
+/// id and tenant), else the `Authorization` it sent (a credential the server does not
+/// check may still be forwarded upstream), else nobody. Kept as a digest: no credential
+/// is held in the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Owner(Option<[u8; 32]>);
+
+impl Owner {
+    /// The owner of a request with these extensions and headers.
+    pub(crate) fn of(extensions: &http::Extensions, headers: &http::HeaderMap) -> Owner {
+        let mut digest = Sha256::new();
+        if let Some(principal) = extensions.get::<Principal>() {
+            digest.update(b"principal\0");
+            digest.update(principal.id.as_bytes());
+            digest.update(b"\0");
+            digest.update(principal.tenant.as_deref().unwrap_or_default().as_bytes());
+        } else if let Some(credential) = headers.get(http::header::AUTHORIZATION) {
+            digest.update(b"authorization\0");
+            digest.update(credential.as_bytes());
+        } else {
+            return Owner(None);
+        }
+        Owner(Some(digest.finalize().into()))
+    }
 }
 
 /// No session can make room: every one the policy may close has a request in flight.
@@ -108,16 +142,23 @@ impl Admission {
         Ok(())
     }
 
-    /// A session was opened by `client`.
-    pub(crate) fn opened(&self, id: SessionId, client: Option<IpAddr>) {
+    /// A session was opened by `client`, for `owner`.
+    pub(crate) fn opened(&self, id: SessionId, client: Option<IpAddr>, owner: Owner) {
         self.uses().insert(
             id,
             Use {
                 last: Instant::now(),
                 in_flight: 0,
                 client,
+                owner,
             },
         );
+    }
+
+    /// Whether a request of `owner` may use session `id`: it opened it, or the session is
+    /// not in the table (rmcp answers for an unknown one).
+    pub(crate) fn belongs(&self, id: &SessionId, owner: Owner) -> bool {
+        self.uses().get(id).is_none_or(|used| used.owner == owner)
     }
 
     /// A request on session `id` begins; it ends when the guard drops (with the response

@@ -5,10 +5,10 @@
 //! | credential | accepted when | the handler's [`Principal`] |
 //! |---|---|---|
 //! | [`ClientAuth::Bearer`] | `Authorization: Bearer <token>` is the token (compared in constant time) | id `bearer` |
-//! | [`ClientAuth::Jwt`] | the JWT's signature is a JWKS key's, its issuer, audience and expiry hold | `sub`, `scope` |
+//! | [`ClientAuth::Jwt`] | the JWT's signature is a JWKS key's, its issuer, audience, times and required scopes hold | `sub`, `scope` |
 //!
 //! Any other request is answered HTTP 401 with `WWW-Authenticate: Bearer …` and a
-//! JSON-RPC error; the JWT mode names its protected-resource metadata there, and serves
+//! JSON-RPC error (a JWT that lacks a required scope: 403 `insufficient_scope`); the JWT mode names its protected-resource metadata there, and serves
 //! it at `/.well-known/oauth-protected-resource` (RFC 9728). Wrap a server's router:
 //! `auth.guard(server.router())`.
 
@@ -24,7 +24,7 @@ use ctutils::CtEq;
 use sha2::{Digest, Sha256};
 
 #[cfg(feature = "oauth")]
-pub use jwt::{JwtAuth, JwtError};
+pub use jwt::{JwtAuth, JwtError, Refresh};
 
 /// How clients prove who they are (see the module documentation).
 #[derive(Clone)]
@@ -61,10 +61,27 @@ impl std::fmt::Debug for BearerToken {
     }
 }
 
-/// Why a request was refused: no credential, or one that does not hold.
+/// Why a request was refused: no credential, one that does not hold, one signed by a key
+/// the server does not know (yet), or one without the scopes required (space-separated).
 pub(crate) enum Refusal {
     Missing,
     Invalid(&'static str),
+    #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
+    UnknownKey,
+    #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
+    Insufficient(String),
+}
+
+impl Refusal {
+    /// What the client is told.
+    fn why(&self) -> &'static str {
+        match self {
+            Refusal::Missing => "unauthorized: send Authorization: Bearer <token>",
+            Refusal::Invalid(why) => why,
+            Refusal::UnknownKey => "no key of the issuer signs such a token",
+            Refusal::Insufficient(_) => "forbidden: the token lacks a required scope",
+        }
+    }
 }
 
 /// The token of `Authorization: Bearer <token>` (the scheme in any case).
@@ -99,7 +116,7 @@ impl ClientAuth {
     }
 
     /// The principal `headers` prove, or why not.
-    fn principal(&self, headers: &HeaderMap) -> Result<Principal, Refusal> {
+    async fn principal(&self, headers: &HeaderMap) -> Result<Principal, Refusal> {
         let token = bearer(headers).ok_or(Refusal::Missing)?;
         match self {
             ClientAuth::Bearer(expected) => match expected.admits(token) {
@@ -107,7 +124,7 @@ impl ClientAuth {
                 false => Err(Refusal::Invalid("the bearer token is not this server's")),
             },
             #[cfg(feature = "oauth")]
-            ClientAuth::Jwt(jwt) => jwt.principal(token),
+            ClientAuth::Jwt(jwt) => jwt.check(token).await,
         }
     }
 
@@ -118,33 +135,42 @@ impl ClientAuth {
         if let ClientAuth::Jwt(jwt) = self {
             value.push_str(&format!(", resource_metadata=\"{}\"", jwt.metadata_url()));
         }
-        if let Refusal::Invalid(why) = refusal {
-            value.push_str(&format!(
-                ", error=\"invalid_token\", error_description=\"{why}\""
-            ));
+        match refusal {
+            Refusal::Missing => {}
+            Refusal::Insufficient(scopes) => value.push_str(&format!(
+                ", error=\"insufficient_scope\", scope=\"{scopes}\", error_description=\"{}\"",
+                refusal.why()
+            )),
+            _ => value.push_str(&format!(
+                ", error=\"invalid_token\", error_description=\"{}\"",
+                refusal.why()
+            )),
         }
         value
     }
 }
 
 /// The middleware: a request that proves a principal goes on carrying it; any other is
-/// answered 401.
+/// answered 401 (403 for a token without a required scope), and logged at most once per
+/// [`refusals::EVERY`](crate::transport::refusals::EVERY).
 async fn check(State(auth): State<ClientAuth>, mut request: Request, next: Next) -> Response {
-    match auth.principal(request.headers()) {
+    match auth.principal(request.headers()).await {
         Ok(principal) => {
             request.extensions_mut().insert(principal);
             next.run(request).await
         }
         Err(refusal) => {
-            let why = match &refusal {
-                Refusal::Missing => "unauthorized: send Authorization: Bearer <token>",
-                Refusal::Invalid(why) => why,
-            };
+            let why = refusal.why();
+            crate::transport::refusals::refused(why);
             let body = serde_json::json!({
                 "jsonrpc": "2.0", "id": null,
                 "error": {"code": -32001, "message": why},
             });
-            let mut response = (StatusCode::UNAUTHORIZED, body.to_string()).into_response();
+            let status = match refusal {
+                Refusal::Insufficient(_) => StatusCode::FORBIDDEN,
+                _ => StatusCode::UNAUTHORIZED,
+            };
+            let mut response = (status, body.to_string()).into_response();
             let headers = response.headers_mut();
             headers.insert(
                 header::CONTENT_TYPE,

@@ -6,7 +6,7 @@
 
 use crate::limits::HttpConfig;
 use crate::session::handler::Session;
-use crate::transport::admission::{Admission, InUse};
+use crate::transport::admission::{Admission, InUse, Owner};
 use crate::transport::media;
 use crate::transport::origin::Origins;
 use crate::transport::posted::{Posted, posted};
@@ -83,6 +83,15 @@ async fn front(State(front): State<Front>, request: Request, next: Next) -> Resp
         .get(SESSION_HEADER)
         .and_then(|v| v.to_str().ok())
         .map(SessionId::from);
+    let owner = Owner::of(request.extensions(), request.headers());
+    if let Some(id) = &session
+        && !front.admission.belongs(id, owner)
+    {
+        // Answered as rmcp answers a session it does not hold (404): the id alone
+        // tells another caller nothing, not even that the session exists.
+        tracing::debug!(session = %id, "a request named another caller's session; refused");
+        return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
+    }
     let in_flight = session.clone().map(|id| front.admission.begin(id));
     let method = request.method().clone();
     let mut response = if method == axum::http::Method::POST {
@@ -265,6 +274,7 @@ async fn open_session(front: &Front, request: Request, id: Value, next: Next) ->
         .get("x-forwarded-for")
         .and_then(|v| v.to_str().ok());
     let client = front.admission.client(peer, forwarded);
+    let owner = Owner::of(request.extensions(), request.headers());
     if front
         .admission
         .make_room(client, &front.sessions)
@@ -292,7 +302,7 @@ async fn open_session(front: &Front, request: Request, id: Value, next: Next) ->
         .get(SESSION_HEADER)
         .and_then(|v| v.to_str().ok())
     {
-        front.admission.opened(SessionId::from(id), client);
+        front.admission.opened(SessionId::from(id), client, owner);
     }
     response
 }

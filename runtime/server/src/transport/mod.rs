@@ -16,6 +16,8 @@ pub(crate) mod media;
 pub(crate) mod origin;
 #[cfg(feature = "http")]
 pub(crate) mod posted;
+#[cfg(feature = "http")]
+pub(crate) mod refusals;
 pub(crate) mod stdio;
 #[cfg(feature = "http")]
 pub(crate) mod straight;

@@ -1,4 +1,5 @@
-//! A command upstream: its process, started with this process's environment; its stderr
+//! A command upstream: its process, started with this process's environment less what it
+//! must not see (the gateway's secrets, other servers'); its stderr
 //! passed on to the gateway's own as it wrote it, a line at a time, the last lines kept so
 //! that a process that exits before it answers can be reported with what it said and how
 //! it ended.
@@ -39,13 +40,19 @@ pub struct UpstreamExit {
 }
 
 impl Child {
-    /// Starts `program args…`, its stdin and stdout piped for MCP, its stderr passed on.
+    /// Starts `program args…`, its stdin and stdout piped for MCP, its stderr passed on;
+    /// `env` set over this process's environment, less the variables `withheld`.
     pub(crate) fn spawn(
         program: &str,
         args: &[String],
         env: &[(String, String)],
+        withheld: &[String],
     ) -> std::io::Result<(Child, ChildStdout, ChildStdin)> {
-        let mut process = tokio::process::Command::new(program)
+        let mut command = tokio::process::Command::new(program);
+        for name in withheld {
+            command.env_remove(name);
+        }
+        let mut process = command
             .args(args)
             .envs(env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
@@ -152,7 +159,7 @@ mod tests {
     /// `sh -c SCRIPT`'s exit, within 10 s.
     async fn exit_of(script: &str) -> UpstreamExit {
         let args = ["-c".to_owned(), script.to_owned()];
-        let (mut child, _stdout, _stdin) = Child::spawn("sh", &args, &[]).unwrap();
+        let (mut child, _stdout, _stdin) = Child::spawn("sh", &args, &[], &[]).unwrap();
         child.exit(Duration::from_secs(10)).await.expect("it exits")
     }
 
