@@ -1,9 +1,12 @@
 //! Secrets kept out of the log: every value the command read from the environment for an
-//! upstream (`${VAR}`), the client-auth token, and a header given on the command line
-//! whose name says it is a credential. Each line the log writes passes through
+//! upstream (`${VAR}`), the client-auth token, a header whose name says it is a
+//! credential, and what the gateway leaves out when it names an upstream (a URL's query
+//! values and user information, a credential argument), wherever another library prints
+//! them (an HTTP client's error quotes the whole URL). Each line the log writes passes through
 //! [`Redacting`], which writes `…` in place of any of them; how an upstream is named is
 //! redacted where it is made (`mcp_tailor::gateway::redact`).
 
+use mcp_tailor::gateway::{Upstream, redact};
 use std::io::Write;
 use std::sync::{PoisonError, RwLock};
 
@@ -28,13 +31,59 @@ pub(crate) fn secret(value: &str) {
     }
 }
 
+/// Keeps out of the log what may be a secret in how `upstream` is reached: the values
+/// [`mcp_tailor::gateway::redact`] leaves out of its name, and its credential headers.
+pub(crate) fn upstream(upstream: &Upstream) {
+    match upstream {
+        Upstream::Command { args, .. } => {
+            for (arg, shown) in args.iter().zip(redact::arguments(args)) {
+                if *arg != shown {
+                    secret(arg.split_once('=').map_or(arg.as_str(), |(_, value)| value));
+                }
+            }
+        }
+        Upstream::Http { url, headers } => {
+            let before_fragment = url.split('#').next().unwrap_or_default();
+            if let Some((base, query)) = before_fragment.split_once('?') {
+                query
+                    .split('&')
+                    .filter_map(|pair| pair.split_once('='))
+                    .for_each(|(_, value)| secret(value));
+                url_user(base);
+            } else {
+                url_user(before_fragment);
+            }
+            for (name, value) in headers {
+                if redact::credential_name(name) {
+                    secret(value);
+                    secret(value.rsplit(' ').next().unwrap_or(value));
+                }
+            }
+        }
+    }
+}
+
+/// The user information of `url` (before its path), as secrets.
+fn url_user(url: &str) {
+    let Some((_, rest)) = url.split_once("://") else {
+        return;
+    };
+    let authority = rest.split('/').next().unwrap_or_default();
+    if let Some((user, _)) = authority.rsplit_once('@') {
+        secret(user);
+        if let Some((_, password)) = user.split_once(':') {
+            secret(password);
+        }
+    }
+}
+
 /// `text` with every known secret replaced by `…`.
 pub(crate) fn text(text: &str) -> String {
     let secrets = SECRETS.read().unwrap_or_else(PoisonError::into_inner);
     let mut out = text.to_owned();
     for secret in secrets.iter() {
         if out.contains(secret.as_str()) {
-            out = out.replace(secret.as_str(), mcp_tailor::gateway::redact::HIDDEN);
+            out = out.replace(secret.as_str(), redact::HIDDEN);
         }
     }
     out

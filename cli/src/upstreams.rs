@@ -103,6 +103,7 @@ pub(crate) async fn open(options: &ProxyOptions, tell: Option<Tell>) -> Result<O
             gateway_options.observer = observer(&tell, move || named.get().cloned());
             let mut upstream = upstream.clone();
             withhold(&mut upstream, &options.door);
+            crate::redact::upstream(&upstream);
             let gateway = Gateway::connect_with(upstream, gateway_options)
                 .await
                 .map_err(|e| e.to_string())?;
@@ -149,6 +150,7 @@ impl Many {
         let mut entries = servers::read(path)?;
         for entry in &mut entries {
             withhold(&mut entry.upstream, door);
+            crate::redact::upstream(&entry.upstream);
         }
         let own = entries.iter().map(|e| e.tailoring.clone()).collect();
         let members = entries

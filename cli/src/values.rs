@@ -66,9 +66,6 @@ pub(crate) fn header(spec: &str) -> Result<(String, String), String> {
         return Err(bad());
     }
     let value = expand(rest)?;
-    if mcp_tailor::gateway::redact::credential_name(name) {
-        crate::redact::secret(value.rsplit(' ').next().unwrap_or(&value));
-    }
     Ok((name.to_owned(), value))
 }
 
