@@ -66,6 +66,9 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
         }
         None => None,
     };
+    warn_if_open(listener.as_ref(), auth.is_some(), "the MCP endpoint");
+    // (`/metrics` has no auth of its own.)
+    warn_if_open(metrics_listener.as_ref(), false, "--metrics");
     let metrics = metrics_listener.as_ref().map(|_| Metrics::new());
     let tell: Option<Tell> = metrics.clone().map(|metrics| {
         Arc::new(move |server: &str, served: &Served<'_>| metrics.served(server, served)) as Tell
@@ -89,6 +92,19 @@ async fn bind(addr: Option<SocketAddr>, what: &str) -> Result<Option<TcpListener
             .map(Some)
             .map_err(|e| format!("{what}cannot listen on {addr}: {e}")),
         None => Ok(None),
+    }
+}
+
+/// Warns when `listener` takes connections from beyond this machine without client auth.
+fn warn_if_open(listener: Option<&TcpListener>, guarded: bool, what: &str) {
+    let Some(addr) = listener.and_then(|l| l.local_addr().ok()) else {
+        return;
+    };
+    if !guarded && !addr.ip().is_loopback() {
+        tracing::warn!(
+            "{what} listens on {addr}, beyond this machine, and asks no credential: anyone \
+             who reaches it may use it (--bearer-token-env or --oauth-issuer ask one)"
+        );
     }
 }
 

@@ -385,10 +385,11 @@ async fn another_principal_s_token_on_a_session_id_finds_no_session() {
     let answer = on_session(&mcp, &session, &alice, reqwest::Method::POST, Some(&call)).await;
     assert_eq!(answer.status().as_u16(), 200);
     assert!(answer.text().await.unwrap().contains("mine"));
-    let seen = seen.lock().unwrap();
-    assert!(seen.len() > calls_upstream);
-    assert!(seen.iter().all(|v| *v == alice), "{seen:?}");
-    drop(seen);
+    {
+        let seen = seen.lock().unwrap();
+        assert!(seen.len() > calls_upstream);
+        assert!(seen.iter().all(|v| *v == alice), "{seen:?}");
+    }
     // Alice may end her own session.
     let ended = on_session(&mcp, &session, &alice, reqwest::Method::DELETE, None).await;
     assert_eq!(ended.status().as_u16(), 200);

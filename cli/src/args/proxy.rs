@@ -96,16 +96,19 @@ pub(super) struct ProxyArgs {
         long = "upstream-sessions",
         value_name = "MODE",
         value_enum,
-        default_value_t = SessionsArg::PerClient,
-        help = "One upstream session per client (its own process, for a command), or one shared by all",
+        help = "One upstream session per client (its own process, for a command), or one shared by all \
+                (default: per-client for one upstream, shared for --servers)",
         long_help = "per-client: each client its own upstream session, opened with the client's \
                      own initialize (the first client takes the one the proxy opened at start \
-                     when it declares no capabilities). shared: one upstream session for all; \
-                     what the upstream asks a client (sampling, elicitation, roots) goes to the \
-                     client whose request is in flight, and is refused when that cannot be \
-                     told; its notifications go to every client."
+                     when it declares no capabilities); for a command upstream, a process per \
+                     client. shared: one upstream session for all; what the upstream asks a \
+                     client (sampling, elicitation, roots) goes to the client whose request is \
+                     in flight, and is refused when that cannot be told; its notifications go to \
+                     every client. Default: per-client for one upstream; shared for --servers, \
+                     where a session of its own would start every server of the file for each \
+                     client (seconds, and a gigabyte of processes, per session)."
     )]
-    upstream_sessions: SessionsArg,
+    upstream_sessions: Option<SessionsArg>,
     #[arg(
         long = "warm-spare",
         help = "Per client: keep an upstream session open ahead, so a new client does not wait for one to start"
@@ -207,6 +210,14 @@ impl ProxyArgs {
                 Source::Catalog(_) => unreachable!("proxy takes no catalog"),
             },
         };
+        // A fleet shares: a session of its own per client would start every server of the
+        // file for each client.
+        let sessions = match self.upstream_sessions {
+            Some(SessionsArg::PerClient) => UpstreamSessions::PerClient,
+            Some(SessionsArg::Shared) => UpstreamSessions::Shared,
+            None if matches!(upstream, Upstreams::Servers(_)) => UpstreamSessions::Shared,
+            None => UpstreamSessions::PerClient,
+        };
         Ok(ProxyOptions {
             tailoring: self.tailoring,
             http: self.http,
@@ -216,10 +227,7 @@ impl ProxyArgs {
             runner: self.reader.runner,
             model: self.reader.model,
             verbosity: self.reader.verbosity,
-            sessions: match self.upstream_sessions {
-                SessionsArg::PerClient => UpstreamSessions::PerClient,
-                SessionsArg::Shared => UpstreamSessions::Shared,
-            },
+            sessions,
             warm_spare: self.warm_spare,
             forward_authorization: self.forward_authorization,
             page_size: self.page_size.map(|size| size as usize),

@@ -66,6 +66,13 @@ pub struct HttpConfig {
     /// Connections served at once; further ones wait in the listen backlog until one
     /// closes. Default 512 (keep it under the process's file-descriptor limit).
     pub max_connections: usize,
+    /// Connections one client address may hold at once; a further one from that address
+    /// is closed as soon as it is accepted (and the refusal logged, at most every 10 s), so
+    /// one address holding connections open (half-sent headers, event streams) never takes
+    /// the connections of the others. Default 128, a quarter of `max_connections`. The
+    /// address is the peer's (a reverse proxy in front counts as one client: raise it, or
+    /// rely on the proxy's own limits).
+    pub max_connections_per_client: usize,
     /// A request's headers must arrive within this time, and an idle keep-alive
     /// connection is closed after it. Default 10 s.
     pub header_read_timeout: Duration,
@@ -110,6 +117,7 @@ impl Default for HttpConfig {
             replica_tag: None,
             session_idle_timeout: Duration::from_secs(120),
             max_connections: 512,
+            max_connections_per_client: 128,
             header_read_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
             max_body_bytes: 4 * 1024 * 1024,

@@ -390,6 +390,47 @@ async fn slow_clients_are_cut_off_and_never_lock_out_a_new_one() {
 }
 
 #[tokio::test]
+async fn one_address_holding_connections_half_open_never_takes_the_others() {
+    /// Whether the server ended `stream` within `within`.
+    async fn ended(stream: &mut TcpStream, within: Duration) -> bool {
+        let mut buffer = [0u8; 64];
+        let read = tokio::time::timeout(within, stream.read(&mut buffer)).await;
+        matches!(read, Ok(Ok(0) | Err(_)))
+    }
+    // Headers never finish: the header timeout (a minute here) would free nothing in
+    // time, so only the per-address share lets the other client in.
+    let mut config = HttpConfig::default();
+    config.max_connections = 16;
+    config.max_connections_per_client = 4;
+    config.header_read_timeout = Duration::from_secs(60);
+    let addr = serve(config).await;
+    let mut held = Vec::new();
+    for _ in 0..40 {
+        let mut stream = TcpStream::connect(addr).await.unwrap();
+        stream
+            .write_all(b"POST /mcp HTTP/1.1\r\nHost: x\r\n")
+            .await
+            .unwrap();
+        held.push(stream);
+    }
+    // Another address is served while all 40 stay open.
+    let other: std::net::IpAddr = "127.0.0.2".parse().unwrap();
+    let mut good = http::Conn::connect_from(addr, Some(other)).await.unwrap();
+    let body: Value = serde_json::from_str(&initialize(1)).unwrap();
+    let answered = tokio::time::timeout(Duration::from_secs(30), good.post(&body, &[])).await;
+    let reply = answered.expect("served before the header timeout").unwrap();
+    assert_eq!(reply.status, 200);
+    // The first four (accepted in the order they came) hold their places; every one past
+    // the share is closed as soon as it is accepted.
+    for stream in &mut held[4..] {
+        assert!(ended(stream, Duration::from_secs(10)).await);
+    }
+    for stream in &mut held[..4] {
+        assert!(!ended(stream, Duration::from_millis(100)).await);
+    }
+}
+
+#[tokio::test]
 async fn idle_keep_alive_connections_are_closed() {
     let mut config = HttpConfig::default();
     config.header_read_timeout = Duration::from_millis(500);

@@ -1,4 +1,5 @@
-//! The HTTP accept loop: a bounded number of connections, `TCP_NODELAY` on each (responses
+//! The HTTP accept loop: a bounded number of connections, and of them a bounded share per
+//! client address (a connection over its address's share is closed at once), `TCP_NODELAY` on each (responses
 //! leave in several writes; without it Nagle's algorithm and delayed ACKs stall every
 //! request after the first few on a keep-alive connection), and hyper's header-read timeout
 //! against slow clients. With `accept_threads` above one, as many loops share the listener,
@@ -11,8 +12,10 @@ use axum::extract::ConnectInfo;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
+use std::collections::HashMap;
+use std::net::IpAddr;
 use std::os::fd::AsFd;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
@@ -27,7 +30,49 @@ struct Shared {
     router: axum::Router,
     config: HttpConfig,
     permits: Arc<Semaphore>,
+    /// Connections open per client address.
+    per_client: Arc<Mutex<HashMap<IpAddr, usize>>>,
     stop: CancellationToken,
+}
+
+/// One connection counted against its address's share; dropping it gives the place back.
+struct Counted {
+    per_client: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    client: IpAddr,
+}
+
+impl Counted {
+    /// A place for a connection from `client`, or `None` when its share is full.
+    fn take(shared: &Shared, client: IpAddr) -> Option<Counted> {
+        let mut open = shared
+            .per_client
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let held = open.entry(client).or_insert(0);
+        if *held >= shared.config.max_connections_per_client.max(1) {
+            return None;
+        }
+        *held += 1;
+        Some(Counted {
+            per_client: shared.per_client.clone(),
+            client,
+        })
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        let mut open = self
+            .per_client
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(held) = open.get_mut(&self.client) {
+            *held -= 1;
+            if *held == 0 {
+                open.remove(&self.client);
+            }
+        }
+    }
 }
 
 pub(crate) async fn serve(
@@ -38,6 +83,7 @@ pub(crate) async fn serve(
 ) -> Result<(), ServeError> {
     let shared = Shared {
         permits: Arc::new(Semaphore::new(config.max_connections.max(1))),
+        per_client: Arc::default(),
         stop: CancellationToken::new(),
         router,
         config,
@@ -113,6 +159,14 @@ async fn accept(listener: tokio::net::TcpListener, shared: Shared) {
             },
             () = &mut stop => break,
         };
+        // Over its address's share: closed now, its permit given back with it.
+        let Some(counted) = Counted::take(&shared, peer.ip()) else {
+            drop(stream);
+            crate::transport::refusals::refused(
+                "a client address over its share of connections was closed",
+            );
+            continue;
+        };
         if let Err(error) = stream.set_nodelay(true) {
             tracing::debug!(%error, "could not set TCP_NODELAY");
         }
@@ -133,7 +187,7 @@ async fn accept(listener: tokio::net::TcpListener, shared: Shared) {
             if let Err(error) = connection.await {
                 tracing::debug!(%error, "connection ended with an error");
             }
-            drop(permit);
+            drop((permit, counted));
         });
     }
     if tokio::time::timeout(DRAIN, graceful.shutdown())
