@@ -164,6 +164,21 @@ fn jwt(key: &EncodingKey, kid: &str, claims: &Value) -> String {
 
 const ISSUER: &str = "https://issuer.example.com";
 
+/// `proxy --upstream URL` accepting `ISSUER`'s JWTs checked against `jwks`, with `extra`
+/// arguments.
+fn oauth_proxy(url: &str, jwks: &str, extra: &[&str]) -> (tokio::process::Child, SocketAddr) {
+    let mut args = vec![
+        "--upstream",
+        url,
+        "--oauth-issuer",
+        ISSUER,
+        "--oauth-jwks",
+        jwks,
+    ];
+    args.extend_from_slice(extra);
+    proxy(&args, &[])
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn an_oauth_resource_server_checks_issuer_audience_expiry_and_key() {
     let (url, seen) = recording_upstream().await;
@@ -173,17 +188,7 @@ async fn an_oauth_resource_server_checks_issuer_audience_expiry_and_key() {
     std::fs::create_dir_all(&folder).unwrap();
     let jwks = folder.join("jwks.json");
     std::fs::write(&jwks, json!({"keys": [jwk]}).to_string()).unwrap();
-    let (_proxy, addr) = proxy(
-        &[
-            "--upstream",
-            &url,
-            "--oauth-issuer",
-            ISSUER,
-            "--oauth-jwks",
-            jwks.to_str().unwrap(),
-        ],
-        &[],
-    );
+    let (_proxy, addr) = oauth_proxy(&url, jwks.to_str().unwrap(), &[]);
     listening(addr).await;
     let resource = format!("http://{addr}/mcp");
     let claims = |aud: &str, iss: &str, exp: u64| json!({"sub": "ada", "scope": "tools:read", "aud": aud, "iss": iss, "exp": exp});
@@ -244,19 +249,7 @@ async fn the_jwks_is_read_from_a_url() {
         }),
     );
     tokio::spawn(async move { axum::serve(listener, app).await });
-    let (_proxy, addr) = proxy(
-        &[
-            "--upstream",
-            &url,
-            "--oauth-issuer",
-            ISSUER,
-            "--oauth-jwks",
-            &jwks_url,
-            "--oauth-audience",
-            "mcp-notes",
-        ],
-        &[],
-    );
+    let (_proxy, addr) = oauth_proxy(&url, &jwks_url, &["--oauth-audience", "mcp-notes"]);
     listening(addr).await;
     let claims = json!({"sub": "ada", "aud": "mcp-notes", "iss": ISSUER, "exp": now() + 300});
     let token = format!("Bearer {}", jwt(&key, "k2", &claims));
@@ -348,19 +341,10 @@ async fn another_principal_s_token_on_a_session_id_finds_no_session() {
     let (url, seen) = recording_upstream().await;
     let (key, jwk) = ed25519(13, "k1");
     let (folder, jwks) = jwks_file("bound", &[jwk]);
-    let (_proxy, addr) = proxy(
-        &[
-            "--upstream",
-            &url,
-            "--oauth-issuer",
-            ISSUER,
-            "--oauth-jwks",
-            &jwks,
-            "--oauth-audience",
-            "notes",
-            "--forward-authorization",
-        ],
-        &[],
+    let (_proxy, addr) = oauth_proxy(
+        &url,
+        &jwks,
+        &["--oauth-audience", "notes", "--forward-authorization"],
     );
     listening(addr).await;
     let mcp = format!("http://{addr}/mcp");
@@ -428,19 +412,7 @@ async fn a_token_not_valid_yet_or_issued_in_the_future_is_refused() {
     let (url, _) = recording_upstream().await;
     let (key, jwk) = ed25519(15, "k1");
     let (folder, jwks) = jwks_file("times", &[jwk]);
-    let (_proxy, addr) = proxy(
-        &[
-            "--upstream",
-            &url,
-            "--oauth-issuer",
-            ISSUER,
-            "--oauth-jwks",
-            &jwks,
-            "--oauth-audience",
-            "notes",
-        ],
-        &[],
-    );
+    let (_proxy, addr) = oauth_proxy(&url, &jwks, &["--oauth-audience", "notes"]);
     listening(addr).await;
     let base =
         json!({"sub": "ada", "aud": "notes", "iss": ISSUER, "exp": now() + 10 * 365 * 86400});
@@ -492,20 +464,10 @@ async fn a_token_without_kid_is_tried_against_every_key_and_scopes_are_required(
     // An RSA key first, neither naming an algorithm: the token fits both until tried.
     let rsa = json!({"kty": "RSA", "n": modulus, "e": "AQAB", "kid": "r1"});
     let (folder, jwks) = jwks_file("kidless", &[rsa, ec]);
-    let (_proxy, addr) = proxy(
-        &[
-            "--upstream",
-            &url,
-            "--oauth-issuer",
-            ISSUER,
-            "--oauth-jwks",
-            &jwks,
-            "--oauth-audience",
-            "notes",
-            "--require-scope",
-            "notes:read",
-        ],
-        &[],
+    let (_proxy, addr) = oauth_proxy(
+        &url,
+        &jwks,
+        &["--oauth-audience", "notes", "--require-scope", "notes:read"],
     );
     listening(addr).await;
     let token = |scope: &str| {
@@ -586,19 +548,7 @@ async fn a_token_of_a_key_rotated_in_makes_the_jwks_be_read_again() {
         }),
     );
     tokio::spawn(async move { axum::serve(listener, app).await });
-    let (_proxy, addr) = proxy(
-        &[
-            "--upstream",
-            &url,
-            "--oauth-issuer",
-            ISSUER,
-            "--oauth-jwks",
-            &jwks_url,
-            "--oauth-audience",
-            "notes",
-        ],
-        &[],
-    );
+    let (_proxy, addr) = oauth_proxy(&url, &jwks_url, &["--oauth-audience", "notes"]);
     listening(addr).await;
     let claims = json!({"sub": "ada", "aud": "notes", "iss": ISSUER, "exp": now() + 300});
     let with = |key: &EncodingKey, kid: &str| format!("Bearer {}", jwt(key, kid, &claims));
