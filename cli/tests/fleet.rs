@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{BIN, RawSession, free_addr, listening, notes_behind, proxy, sh_server};
+use common::{BIN, RawSession, free_addr, listening, notes_behind, proxy, sh_server, sh_server_of};
 use mcp_tailor::mcp_tool;
 use mcp_tailor::server::{CallContext, Server};
 use serde_json::{Value, json};
@@ -156,6 +156,67 @@ async fn many_servers_behind_one_endpoint() {
     }
     let weather = "mcp_tailor_upstream_connections{server=\"weather\"}";
     assert!(text.contains(weather), "{text}");
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_of_an_old_revision_holds_no_client_back() {
+    let echo = r#"'{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"old_echo","inputSchema":{"type":"object"}}]}}\n' "$id""#;
+    let called = r#"'{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"old answers"}]}}\n' "$id""#;
+    let old = sh_server_of(
+        "old",
+        "2024-11-05",
+        &[
+            (r#"*'"method":"tools/list"'*"#, echo),
+            (r#"*'"method":"tools/call"'*"#, called),
+        ],
+    );
+    let folder = std::env::temp_dir().join(format!("mcp-tailor-eras-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let servers = json!({"mcpServers": {
+        "old": {"command": "sh", "args": ["-c", old]},
+        "shell": {"command": "sh", "args": ["-c", shell()]},
+    }});
+    let file = folder.join("servers.json");
+    std::fs::write(&file, servers.to_string()).unwrap();
+    for mode in ["shared", "per-client"] {
+        let args = [
+            "--servers",
+            file.to_str().unwrap(),
+            "--upstream-sessions",
+            mode,
+        ];
+        let (_proxy, addr) = proxy(&args, &[]);
+        listening(addr).await;
+        let mcp = format!("http://{addr}/mcp");
+        let client = reqwest::Client::new();
+        for version in ["2025-11-25", "2025-06-18", "2025-03-26"] {
+            let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                "params": {"protocolVersion": version, "capabilities": {},
+                "clientInfo": {"name": "eras", "version": "1"}}});
+            let opened = client
+                .post(&mcp)
+                .header("accept", "application/json, text/event-stream")
+                .header("content-type", "application/json")
+                .body(initialize.to_string())
+                .send()
+                .await
+                .unwrap();
+            let text = opened.text().await.unwrap();
+            assert!(
+                text.contains(&format!("\"protocolVersion\":\"{version}\"")),
+                "{mode}, {version}: {text}"
+            );
+        }
+        // The old server's tool is served, and called, to a client of the newest revision.
+        let session = RawSession::open(&mcp).await;
+        assert!(names(&session).await.contains("old_echo"), "{mode}");
+        let answered = call(&session, "old_echo", json!({})).await;
+        assert_eq!(
+            answered["result"]["content"][0]["text"], "old answers",
+            "{mode}: {answered}"
+        );
+    }
     std::fs::remove_dir_all(&folder).unwrap();
 }
 

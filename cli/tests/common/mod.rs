@@ -164,8 +164,13 @@ impl RawSession {
 /// the `printf` arguments that answer it, `$id` its id), and every other one with an empty
 /// result.
 pub fn sh_server(name: &str, cases: &[(&str, &str)]) -> String {
+    sh_server_of(name, "2025-06-18", cases)
+}
+
+/// [`sh_server`] answering `initialize` with protocol revision `version`.
+pub fn sh_server_of(name: &str, version: &str, cases: &[(&str, &str)]) -> String {
     let initialize = format!(
-        r#"'{{"jsonrpc":"2.0","id":%s,"result":{{"protocolVersion":"2025-06-18","capabilities":{{"tools":{{}}}},"serverInfo":{{"name":"{name}","version":"1.0.0"}}}}}}\n' "$id""#
+        r#"'{{"jsonrpc":"2.0","id":%s,"result":{{"protocolVersion":"{version}","capabilities":{{"tools":{{}}}},"serverInfo":{{"name":"{name}","version":"1.0.0"}}}}}}\n' "$id""#
     );
     let arms: String = [(r#"*'"method":"initialize"'*"#, initialize.as_str())]
         .iter()

@@ -122,7 +122,10 @@ impl Fleet {
         let mut down = Vec::new();
         for (index, (member, opened)) in members.into_iter().zip(opened).enumerate() {
             let gateway = match opened {
-                Ok(gateway) => Some(gateway),
+                Ok(gateway) => {
+                    tell_version(&member.name, &gateway);
+                    Some(gateway)
+                }
                 Err(error) => {
                     tracing::warn!("server `{}`: {error}; retrying", member.name);
                     down.push(index);
@@ -320,6 +323,7 @@ async fn retry(state: std::sync::Weak<FleetState>, index: usize) {
         let member = &fleet.members[index].member;
         match Gateway::connect_with(member.upstream.clone(), member.options.clone()).await {
             Ok(gateway) => {
+                tell_version(&member.name, &gateway);
                 tokio::spawn(relay_tool_changes(state.clone(), &gateway));
                 *fleet.members[index]
                     .gateway
@@ -353,12 +357,27 @@ fn relay_tool_changes(
     }
 }
 
+/// Logs what the fleet does for a member that speaks an older revision than its clients
+/// may: each client negotiates its own revision with the fleet (an old member no longer
+/// holds every client back to its own); the member is spoken to in its revision, and its
+/// answers pass on as it wrote them, which each later revision reads as they are (a
+/// revision adds fields and methods; it removes none a tool listing or call uses).
+fn tell_version(name: &str, gateway: &Gateway) {
+    let theirs = rmcp::ServerHandler::get_info(gateway).protocol_version;
+    if theirs < ProtocolVersion::LATEST_WITH_INITIALIZE && theirs.has_initialize() {
+        tracing::info!(
+            "server `{name}` speaks MCP {theirs}: it is spoken to in {theirs}, its answers \
+             passed on as written to clients of any revision"
+        );
+    }
+}
+
 /// What a fleet says of itself at `initialize`: every capability a member that answered
-/// has (tools always), and each member's instructions under its name.
+/// has (tools always), and each member's instructions under its name. Its revision is
+/// the newest the layer speaks: each member is spoken to in its own (`tell_version`).
 fn merged_info(members: &[MemberState]) -> ServerConfig {
     let mut capabilities = ServerCapabilities::default();
     let mut instructions = Vec::new();
-    let mut protocol: Option<ProtocolVersion> = None;
     for state in members {
         let Some(gateway) = state.gateway() else {
             continue;
@@ -379,20 +398,12 @@ fn merged_info(members: &[MemberState]) -> ServerConfig {
         if let Some(text) = info.instructions.filter(|t| !t.trim().is_empty()) {
             instructions.push(format!("## {}\n\n{text}", state.member.name));
         }
-        // The oldest revision a member speaks: what every member can be spoken to in.
-        protocol = Some(match protocol {
-            Some(known) if known <= info.protocol_version => known,
-            _ => info.protocol_version,
-        });
     }
     capabilities.tools.get_or_insert_with(Default::default);
     let mut info = ServerConfig::default();
     info.capabilities = capabilities;
     info.server_info = rmcp::model::Implementation::new("mcp-tailor", env!("CARGO_PKG_VERSION"));
     info.instructions = (!instructions.is_empty()).then(|| instructions.join("\n\n"));
-    if let Some(protocol) = protocol {
-        info.protocol_version = protocol;
-    }
     info
 }
 

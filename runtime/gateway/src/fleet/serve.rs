@@ -281,14 +281,10 @@ impl ServerHandler for Fleet {
         on_custom_request(CustomRequest) -> CustomResult;
     }
 
-    /// The revisions every member that is up can be spoken to in.
+    /// Every revision: each member is spoken to in its own, whatever its clients speak
+    /// (`tell_version`), so one old member holds no client back.
     fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
-        let mut versions: Vec<ProtocolVersion> = ProtocolVersion::KNOWN_VERSIONS.to_vec();
-        for (_, gateway) in self.present() {
-            let theirs = gateway.supported_protocol_versions();
-            versions.retain(|v| theirs.contains(v));
-        }
-        std::borrow::Cow::Owned(versions)
+        std::borrow::Cow::Borrowed(ProtocolVersion::KNOWN_VERSIONS)
     }
 
     async fn list_tools(
