@@ -4,6 +4,7 @@
 use crate::args::{InitOptions, Source, Sources};
 use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::UpstreamTools;
+use mcp_tailor::gateway::fleet::ToolFilter;
 use mcp_tailor::inspect::eval::Tasks;
 use mcp_tailor::inspect::init::{self, Draft};
 use mcp_tailor::inspect::{CallerCatalog, ReaderClass};
@@ -11,13 +12,18 @@ use mcp_tailor::server::Principal;
 use std::path::Path;
 use std::process::ExitCode;
 
+/// The exit code of `init --servers` when some servers were drafted and some were not
+/// (none drafted is a failure, 1): a script sees that the copy it got is partial.
+pub(crate) const SOME_SKIPPED: u8 = 3;
+
 pub(crate) fn run(options: InitOptions) -> ExitCode {
     let runtime = match crate::runtime() {
         Ok(runtime) => runtime,
         Err(code) => return code,
     };
     match runtime.block_on(init(&options)) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(Drafted::All) => ExitCode::SUCCESS,
+        Ok(Drafted::SomeSkipped) => ExitCode::from(SOME_SKIPPED),
         Err(message) => {
             eprintln!("mcp-tailor: {message}");
             ExitCode::FAILURE
@@ -25,9 +31,20 @@ pub(crate) fn run(options: InitOptions) -> ExitCode {
     }
 }
 
-async fn init(options: &InitOptions) -> Result<(), String> {
+/// What `init` drafted: everything asked, or (`--servers`) not every server.
+enum Drafted {
+    All,
+    SomeSkipped,
+}
+
+async fn init(options: &InitOptions) -> Result<Drafted, String> {
     match &options.source {
-        Sources::One(source) => draft(options, source, options.out.as_deref()).await,
+        Sources::One(source) => {
+            let out = options.out.as_deref();
+            draft(options, source, out, None)
+                .await
+                .map(|()| Drafted::All)
+        }
         Sources::Servers(file) => {
             let folder = options.out.as_deref().expect("clap requires --out");
             draft_servers(options, file, Path::new(folder)).await
@@ -35,12 +52,40 @@ async fn init(options: &InitOptions) -> Result<(), String> {
     }
 }
 
-/// `init --servers FILE --out FOLDER`: a draft of each server of FILE as `FOLDER/NAME.toml`,
-/// and a copy of FILE naming each as its server's `"tailoring"`. A server that cannot be
-/// drafted is said, and left without a file.
-async fn draft_servers(options: &InitOptions, file: &str, folder: &Path) -> Result<(), String> {
+/// The servers' own stderr, while `init --servers` drafts them one after another: each
+/// line under its server's name (a process ended late still writes after the next
+/// server's heading), with the warnings of the drafting.
+fn log_servers_stderr() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| "warn,mcp_tailor::upstream=info".into());
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(terminal)
+        .with_env_filter(filter)
+        .without_time()
+        .with_target(false)
+        .with_level(false)
+        .try_init();
+}
+
+/// `init --servers FILE --out FOLDER`: a draft of each server of FILE as `FOLDER/NAME.toml`
+/// (of the tools its `tools` filter lets through), and a copy of FILE naming each as its
+/// server's `"tailoring"`. A server that cannot be drafted is said, and left without a
+/// file.
+async fn draft_servers(
+    options: &InitOptions,
+    file: &str,
+    folder: &Path,
+) -> Result<Drafted, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: cannot read: {e}"))?;
-    let entries = crate::servers::parse(&text, folder).map_err(|e| format!("{file}: {e}"))?;
+    let mut entries = crate::servers::parse(&text, folder).map_err(|e| format!("{file}: {e}"))?;
+    log_servers_stderr();
+    for entry in &mut entries {
+        if let mcp_tailor::gateway::Upstream::Command { stderr_log, .. } = &mut entry.upstream {
+            *stderr_log = Some(entry.name.clone());
+        }
+    }
     let mut copy: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("{file}: {e}"))?;
     std::fs::create_dir_all(folder)
@@ -61,7 +106,7 @@ async fn draft_servers(options: &InitOptions, file: &str, folder: &Path) -> Resu
         let out = folder.join(format!("{name}.toml"));
         eprintln!("server `{}`:", entry.name);
         let source = Source::Upstream(entry.upstream.clone());
-        match draft(options, &source, out.to_str()).await {
+        match draft(options, &source, out.to_str(), Some(&entry.tools)).await {
             Ok(()) => {
                 drafted += 1;
                 let key = match copy.get("mcpServers") {
@@ -91,19 +136,29 @@ async fn draft_servers(options: &InitOptions, file: &str, folder: &Path) -> Resu
     );
     match drafted {
         0 => Err("no server could be drafted".to_owned()),
-        _ => Ok(()),
+        n if n < entries.len() => Ok(Drafted::SomeSkipped),
+        _ => Ok(Drafted::All),
     }
 }
 
-/// One server's (or catalog's) draft, to `out` or stdout.
-async fn draft(options: &InitOptions, source: &Source, out: Option<&str>) -> Result<(), String> {
+/// One server's (or catalog's) draft, to `out` or stdout, of the tools `filter` serves.
+async fn draft(
+    options: &InitOptions,
+    source: &Source,
+    out: Option<&str>,
+    filter: Option<&ToolFilter>,
+) -> Result<(), String> {
     let tasks = options
         .tasks
         .as_deref()
         .map(Tasks::load)
         .transpose()
         .map_err(|e| e.to_string())?;
-    let listed = crate::inspect::fetch(source).await?;
+    let mut listed = crate::inspect::fetch(source).await?;
+    // A denied tool is never served: it gets no words either.
+    if let Some(filter) = filter {
+        listed.tools.retain(|tool| filter.serves(&tool.name));
+    }
     let tools = &listed.tools;
     let source = match source {
         Source::Catalog(path) => path.clone(),

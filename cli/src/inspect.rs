@@ -33,7 +33,7 @@ pub(crate) fn run(options: InspectOptions) -> ExitCode {
             }
             Sources::Servers(file) => {
                 let door = crate::args::Door::default();
-                let many = Many::connect(file, options.tailoring.as_deref(), &door, |_| {
+                let many = Many::connect(file, options.tailoring.as_deref(), &door, false, |_| {
                     GatewayOptions::default()
                 })
                 .await?;

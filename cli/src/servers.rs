@@ -118,6 +118,7 @@ fn server(name: &str, entry: &Map<String, Value>, folder: &Path) -> Result<Serve
                 .collect::<Result<_, _>>()?,
             env: pairs(entry.get("env"), "env")?,
             withheld: Vec::new(),
+            stderr_log: None,
         },
         (None, Some(url)) => Upstream::Http {
             url,

@@ -102,8 +102,14 @@ pub(crate) async fn open(options: &ProxyOptions, tell: Option<Tell>) -> Result<O
             let named = name.clone();
             gateway_options.observer = observer(&tell, move || named.get().cloned());
             let mut upstream = upstream.clone();
-            withhold(&mut upstream, &options.door);
-            crate::redact::upstream(&upstream);
+            let program = match &upstream {
+                Upstream::Command { program, .. } => std::path::Path::new(program)
+                    .file_name()
+                    .map(|name| name.to_string_lossy().into_owned()),
+                Upstream::Http { .. } => None,
+            };
+            let logged_as = program.filter(|_| options.log_json);
+            prepare(&mut upstream, &options.door, logged_as);
             let gateway = Gateway::connect_with(upstream, gateway_options)
                 .await
                 .map_err(|e| e.to_string())?;
@@ -113,7 +119,7 @@ pub(crate) async fn open(options: &ProxyOptions, tell: Option<Tell>) -> Result<O
         }
         Upstreams::Servers(path) => {
             let whole = options.tailoring.as_deref();
-            let many = Many::connect(path, whole, &options.door, |entry| {
+            let many = Many::connect(path, whole, &options.door, options.log_json, |entry| {
                 member_options(options, &tell, entry)
             });
             Ok(Opened::Many(many.await?))
@@ -141,16 +147,18 @@ fn member_options(
 impl Many {
     /// Connects to every server of the `mcpServers` file at `path`, each with the options
     /// `options` gives it; `whole` is the file of the whole.
+    /// With `log_json`, each command server's stderr is logged as JSON lines under its name.
     pub(crate) async fn connect(
         path: &str,
         whole: Option<&str>,
         door: &Door,
+        log_json: bool,
         options: impl Fn(&ServerEntry) -> GatewayOptions,
     ) -> Result<Many, String> {
         let mut entries = servers::read(path)?;
         for entry in &mut entries {
-            withhold(&mut entry.upstream, door);
-            crate::redact::upstream(&entry.upstream);
+            let logged_as = log_json.then(|| entry.name.clone());
+            prepare(&mut entry.upstream, door, logged_as);
         }
         let own = entries.iter().map(|e| e.tailoring.clone()).collect();
         let members = entries
@@ -171,13 +179,25 @@ impl Many {
     }
 }
 
-/// Keeps the door's secret (the variable `--bearer-token-env` names) from a command
-/// upstream's environment: a client's credential is the gateway's to check, never an
-/// upstream's to read.
-fn withhold(upstream: &mut Upstream, door: &Door) {
-    if let (Upstream::Command { withheld, .. }, Auth::Bearer { env }) = (upstream, &door.auth) {
-        withheld.push(env.clone());
+/// Readies `upstream` to be opened: the door's secret (the variable `--bearer-token-env`
+/// names) kept from a command's environment (a client's credential is the gateway's to
+/// check, never an upstream's to read); its stderr logged as `logged_as` when given; what
+/// may be a secret in it kept out of the log.
+fn prepare(upstream: &mut Upstream, door: &Door, logged_as: Option<String>) {
+    if let Upstream::Command {
+        withheld,
+        stderr_log,
+        ..
+    } = upstream
+    {
+        if let Auth::Bearer { env } = &door.auth {
+            withheld.push(env.clone());
+        }
+        if logged_as.is_some() {
+            *stderr_log = logged_as;
+        }
     }
+    crate::redact::upstream(upstream);
 }
 
 /// The file at `path`, or an empty one.

@@ -10,6 +10,7 @@ mod common;
 use common::{BIN, RawSession, free_addr, listening, notes_behind, proxy, sh_server, sh_server_of};
 use mcp_tailor::mcp_tool;
 use mcp_tailor::server::{CallContext, Server};
+use mcp_tailor_test_support::eventually;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
@@ -293,5 +294,89 @@ async fn init_drafts_every_server_and_proxy_serves_the_copy() {
     assert!(inspected.status.success(), "{inspected:?}");
     let listed: Value = serde_json::from_slice(&inspected.stdout).unwrap();
     assert_eq!(listed["tools"], served_at_0["result"]["tools"]);
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn init_drafts_no_denied_tool_labels_each_server_s_stderr_and_says_when_one_is_skipped() {
+    let folder = std::env::temp_dir().join(format!("mcp-tailor-fleet-skip-{}", std::process::id()));
+    let drafts = folder.join("drafts");
+    std::fs::create_dir_all(&folder).unwrap();
+    let file = folder.join("mcp.json");
+    let banner = format!("printf '\\033[32mshell ready\\033[0m\\n' >&2\n{}", shell());
+    let servers = json!({"mcpServers": {
+        "shell": {"command": "sh", "args": ["-c", banner], "tools": {"deny": ["rm_*"]}},
+        "broken": {"command": "sh", "args": ["-c", "echo broken says why >&2; exit 4"]},
+    }});
+    std::fs::write(&file, servers.to_string()).unwrap();
+    let output = tokio::process::Command::new(BIN)
+        .args(["init", "--servers"])
+        .arg(&file)
+        .arg("--out")
+        .arg(&drafts)
+        .output()
+        .await
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    // Drafted in part: its own exit code, not success and not failure.
+    assert_eq!(output.status.code(), Some(3), "{said}");
+    assert!(said.contains("1 of 2 servers drafted"), "{said}");
+    // Each server's own lines carry its name, wherever they come; no colours.
+    let banner_line = said
+        .lines()
+        .find(|l| l.contains("shell ready"))
+        .expect("the banner");
+    assert!(banner_line.contains("server=\"shell\""), "{said}");
+    assert!(!banner_line.contains('\u{1b}'), "{said}");
+    // Of the shell's two tools, the one its filter denies is never served: not drafted.
+    assert!(said.contains("of 1 tool;"), "{said}");
+    let draft = std::fs::read_to_string(drafts.join("shell.toml")).unwrap();
+    assert!(
+        !draft.contains("[tools.rm_rf") && !draft.contains("\n# rm_rf"),
+        "a denied tool was drafted:\n{draft}"
+    );
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_json_log_holds_the_servers_stderr_as_json_lines_under_their_names() {
+    let folder = std::env::temp_dir().join(format!("mcp-tailor-fleet-json-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let banner = format!("printf '\\033[32mshell ready\\033[0m\\n' >&2\n{}", shell());
+    let servers = json!({"mcpServers": {"shell": {"command": "sh", "args": ["-c", banner]}}});
+    let file = folder.join("mcp.json");
+    std::fs::write(&file, servers.to_string()).unwrap();
+    let log = folder.join("stderr.log");
+    let mut child = tokio::process::Command::new(BIN)
+        .args([
+            "proxy",
+            "--log-format",
+            "json",
+            "--http",
+            "127.0.0.1:0",
+            "--servers",
+        ])
+        .arg(&file)
+        .stderr(std::fs::File::create(&log).unwrap())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let read = eventually(Duration::from_secs(20), || {
+        let log = log.clone();
+        async move {
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            (text.contains("shell ready") && text.contains("mcp-tailor proxy on")).then_some(text)
+        }
+    })
+    .await;
+    child.kill().await.unwrap();
+    let text = read.unwrap_or_else(|| std::fs::read_to_string(&log).unwrap());
+    for line in text.lines() {
+        let event: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        if event["fields"]["message"] == "shell ready" {
+            assert_eq!(event["fields"]["server"], "shell", "{line}");
+        }
+    }
+    assert!(text.contains(r#""message":"shell ready""#), "{text}");
     std::fs::remove_dir_all(&folder).unwrap();
 }

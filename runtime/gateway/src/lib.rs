@@ -85,6 +85,10 @@ pub enum Upstream {
         /// Variables of this process's environment it does not inherit: the gateway's own
         /// secrets, and other servers' (unless `env` sets them again).
         withheld: Vec<String>,
+        /// Its stderr logged a line an event (target `mcp_tailor::upstream`, field
+        /// `server`: this name, colours removed), for a log collector; `None` passes it on
+        /// to this process's stderr as written.
+        stderr_log: Option<String>,
     },
     /// A streamable HTTP endpoint (`http://host:port/mcp`), with headers sent on every
     /// request (a bearer token, an API key). A URL that refuses streamable HTTP's POST but
@@ -106,6 +110,7 @@ impl Upstream {
             args,
             env: Vec::new(),
             withheld: Vec::new(),
+            stderr_log: None,
         }
     }
 

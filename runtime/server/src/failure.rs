@@ -77,6 +77,9 @@ pub const TOOL_HANDLER_FAILURE: &str = "tool_handler_failure";
 pub const INNER_TOOLS_FAILURE: &str = "inner_tools_failure";
 /// `data.reason` of an unknown or hidden tool (`-32602`).
 pub const UNKNOWN_TOOL: &str = "unknown_tool";
+/// `data.reason` of a verbosity level that is not one of 0..=9 (`-32602`; HTTP 400 for
+/// the `X-MCP-Verbosity` header).
+pub const INVALID_LEVEL: &str = "invalid_level";
 /// `data.reason` of a cursor that is not valid for this request (`-32602`).
 pub const INVALID_CURSOR: &str = "invalid_cursor";
 /// `data.reason` of a session-only request made without a session (`-32600`).
@@ -118,6 +121,11 @@ pub fn unknown_tool(name: &str) -> ErrorData {
         format!("unknown tool `{name}`"),
         Some(json!({ "reason": UNKNOWN_TOOL, "name": name })),
     )
+}
+
+/// `-32602`, `data.reason = "invalid_level"`, saying which value is not a level.
+pub(crate) fn invalid_level(why: String) -> ErrorData {
+    ErrorData::invalid_params(why, Some(json!({ "reason": INVALID_LEVEL })))
 }
 
 /// `-32602`, `data.reason = "invalid_cursor"`.

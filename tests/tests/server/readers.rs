@@ -194,3 +194,37 @@ async fn a_session_changes_its_reader_and_is_told_to_list_again() {
         "Alpha, the first tool, in full."
     );
 }
+
+#[tokio::test]
+async fn a_level_that_is_not_one_is_refused_not_read_as_none() {
+    let server = abc(&Calls::default()).build().unwrap();
+    let client = connect(&server, "stdio", "some-client", Era::Legacy).await;
+    for bad in [json!(12), json!(-1), json!("abc"), json!(2.5), json!(null)] {
+        let refused = list(&client, None, json!({ META_VERBOSITY: bad.clone() }))
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code.0, -32602, "{bad}");
+        assert_eq!(refused.data.unwrap()["reason"], "invalid_level", "{bad}");
+    }
+    // A level as a number or its digits is read.
+    for good in [json!(0), json!("0")] {
+        let result = list(&client, None, json!({ META_VERBOSITY: good })).await;
+        assert_eq!(alpha(&result.unwrap()), "Alpha.");
+    }
+    let addr = http_server(&server).await;
+    for bad in ["12", "-1", "abc", ""] {
+        let (status, _, body) = mcp_tailor_test_support::http::exchange(
+            addr,
+            "POST",
+            "/mcp",
+            &format!("X-MCP-Verbosity: {bad}\r\n"),
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+        )
+        .await;
+        assert_eq!(status, 400, "{bad:?}: {body}");
+        assert!(
+            body.contains("-32602") && body.contains("0..=9"),
+            "{bad:?}: {body}"
+        );
+    }
+}

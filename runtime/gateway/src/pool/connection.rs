@@ -10,7 +10,7 @@ use crate::upstream::http::lane::HttpLane;
 use crate::upstream::http::legacy_sse::SseTasks;
 use crate::upstream::inbound::ProgressRoutes;
 use crate::upstream::open::{Credential, Learned, Opening, UpstreamError, request_headers};
-use crate::upstream::stdio::child::Child;
+use crate::upstream::stdio::child::{Child, Spawn};
 use crate::upstream::stdio::lane::Lane;
 use crate::upstream::verbatim::answer::Answer;
 use crate::upstream::verbatim::store::Verbatim;
@@ -98,10 +98,16 @@ impl Connection {
                     args,
                     env,
                     withheld,
+                    stderr_log,
                 } => {
-                    opening
-                        .command(program, args, env, withheld, lifecycle)
-                        .await?
+                    let spawn = Spawn {
+                        program,
+                        args,
+                        env,
+                        withheld,
+                        stderr_log: stderr_log.as_deref(),
+                    };
+                    opening.command(&spawn, lifecycle).await?
                 }
                 Upstream::Http { url, headers } => {
                     let headers = request_headers(headers, credential)

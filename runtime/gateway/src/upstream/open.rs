@@ -10,7 +10,7 @@ use crate::upstream::http::lane::HttpLane;
 use crate::upstream::http::legacy_sse::{self, NotOpened, SseLines, SseTasks};
 use crate::upstream::http::post::LastTarget;
 use crate::upstream::inbound::{FromLane, Inbound, ProgressRoutes};
-use crate::upstream::stdio::child::{Child, UpstreamExit};
+use crate::upstream::stdio::child::{Child, Spawn, UpstreamExit};
 use crate::upstream::stdio::lane::Lane;
 use crate::upstream::stdio::lines::Lines;
 use crate::upstream::verbatim::store::Verbatim;
@@ -269,17 +269,14 @@ impl Opening {
         }
     }
 
-    /// `program args…` started, and its handshake over stdio.
+    /// `spawn` started, and its handshake over stdio.
     pub(crate) async fn command(
         &self,
-        program: &str,
-        args: &[String],
-        env: &[(String, String)],
-        withheld: &[String],
+        spawn: &Spawn<'_>,
         lifecycle: ClientLifecycleMode,
     ) -> Result<Opened, UpstreamError> {
         let (mut child, stdout, stdin) =
-            Child::spawn(program, args, env, withheld).map_err(|error| UpstreamError::Start {
+            Child::spawn(spawn).map_err(|error| UpstreamError::Start {
                 upstream: self.name.clone(),
                 error,
             })?;

@@ -207,7 +207,10 @@ impl<H: ServerHandler + Clone> Server<H> {
     #[cfg(feature = "http")]
     pub fn router(&self) -> axum::Router {
         let server = self.clone();
-        http::router(self.http_config().clone(), move || server.session())
+        let reads_level_header = self.shared.readers.source.read_headers;
+        http::router(self.http_config().clone(), reads_level_header, move || {
+            server.session()
+        })
     }
 
     /// Serves streamable HTTP at `http://{addr}/mcp` until `shutdown` resolves.

@@ -96,7 +96,48 @@ fn level(text: &str) -> Option<u8> {
         .map(|l| l.min(mcp_tailor_core::MAX_VERBOSITY))
 }
 
+/// Why `value`, given as a level under `name`, is not one (a whole number 0..=9); `None`
+/// when it is.
+fn not_a_level(name: &str, value: &serde_json::Value) -> Option<String> {
+    let level = match value {
+        serde_json::Value::Number(n) => n.as_u64(),
+        serde_json::Value::String(s) => s.trim().parse::<u64>().ok(),
+        _ => None,
+    };
+    match level {
+        Some(level) if level <= u64::from(mcp_tailor_core::MAX_VERBOSITY) => None,
+        _ => {
+            let shown: String = value.to_string().chars().take(MAX_READER_NAME).collect();
+            Some(format!(
+                "`{name}` is {shown}: a level is a whole number 0..=9"
+            ))
+        }
+    }
+}
+
+/// Why the `X-MCP-Verbosity` header of `headers` is not a level; `None` when it is, or is
+/// absent.
+pub(crate) fn refused_level_header(headers: &http::HeaderMap) -> Option<String> {
+    let value = headers.get(HEADER_VERBOSITY)?;
+    let text = String::from_utf8_lossy(value.as_bytes());
+    not_a_level(
+        HEADER_VERBOSITY,
+        &serde_json::Value::String(text.into_owned()),
+    )
+}
+
 impl ReaderSource {
+    /// Why the level a request names in `_meta` is not one, when this source reads
+    /// `_meta`: a request naming 12, -1 or "abc" is refused, not served the server's own
+    /// words as if it named none.
+    pub(crate) fn refused_level(
+        &self,
+        meta: &serde_json::Map<String, serde_json::Value>,
+    ) -> Option<String> {
+        let value = meta.get(META_VERBOSITY).filter(|_| self.read_meta)?;
+        not_a_level(META_VERBOSITY, value)
+    }
+
     /// Adds (or replaces) an alias: a client calling itself `client_name` reads as `runner`.
     pub(crate) fn alias(&mut self, client_name: &str, runner: &str) {
         let key = client_name.to_lowercase();

@@ -150,6 +150,7 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
                 None,
             ));
         }
+        self.check_level(&context)?;
         context.peer.set_peer_info(request.clone());
         let deadline = self.deadline();
         let info = self
@@ -173,6 +174,7 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
         &self,
         mut context: RequestContext<RoleServer>,
     ) -> Result<DiscoverResult, ErrorData> {
+        self.check_level(&context)?;
         let deadline = self.deadline();
         let info = self.request_info(&mut context, None, deadline).await;
         let instructions = self.instructions(&info, deadline).await?;
@@ -189,6 +191,7 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
         request: Option<PaginatedRequestParams>,
         mut context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        self.check_level(&context)?;
         let deadline = self.deadline();
         let info = self.request_info(&mut context, None, deadline).await;
         let wrapped = if self.shared.wrapped.tools {

@@ -5,6 +5,7 @@
 //! does HTTP/1.1 with `TCP_NODELAY`.
 
 use crate::limits::HttpConfig;
+use crate::request::reader::refused_level_header;
 use crate::session::handler::Session;
 use crate::transport::admission::{Admission, InUse, Owner};
 use crate::transport::media;
@@ -47,6 +48,9 @@ struct Front {
     origins: Arc<Origins>,
     /// What goes straight to its session (`straight`).
     straight: Arc<Rules>,
+    /// Whether the server reads a level from `X-MCP-Verbosity` (and so refuses one that is
+    /// not a level).
+    reads_level_header: bool,
 }
 
 /// A JSON-RPC error response with an HTTP status.
@@ -77,6 +81,11 @@ async fn front(State(front): State<Front>, request: Request, next: Next) -> Resp
             -32600,
             "forbidden: this Origin may not call the server",
         );
+    }
+    if front.reads_level_header
+        && let Some(why) = refused_level_header(request.headers())
+    {
+        return jsonrpc_error(StatusCode::BAD_REQUEST, Value::Null, -32602, &why);
     }
     let session = request
         .headers()
@@ -321,6 +330,7 @@ pub(crate) fn service<H: ServerHandler>(
 /// defaults otherwise.
 pub(crate) fn router<H: ServerHandler>(
     config: HttpConfig,
+    reads_level_header: bool,
     session: impl Fn() -> Session<H> + Send + Sync + 'static,
 ) -> axum::Router {
     let mut local = LocalSessionManager::default();
@@ -343,6 +353,7 @@ pub(crate) fn router<H: ServerHandler>(
     // The builder refused a list that does not parse.
     let origins = Arc::new(Origins::parse(&config.allowed_origins).unwrap_or_default());
     let front_state = Front {
+        reads_level_header,
         origins,
         straight,
         config,

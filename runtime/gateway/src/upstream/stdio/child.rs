@@ -21,6 +21,31 @@ const TAIL_LINE_CHARS: usize = 1_000;
 /// without waiting for it.
 const HELD_BYTES: usize = 64 * 1024;
 
+/// What starting a command upstream takes: the program and its arguments; `env` set over
+/// this process's environment, less the variables `withheld`; the server name its stderr
+/// is logged under (`None`: passed on as written).
+pub(crate) struct Spawn<'a> {
+    pub(crate) program: &'a str,
+    pub(crate) args: &'a [String],
+    pub(crate) env: &'a [(String, String)],
+    pub(crate) withheld: &'a [String],
+    pub(crate) stderr_log: Option<&'a str>,
+}
+
+impl<'a> Spawn<'a> {
+    /// `program args…` in this process's environment, its stderr passed on.
+    #[cfg(test)]
+    pub(crate) fn plain(program: &'a str, args: &'a [String]) -> Spawn<'a> {
+        Spawn {
+            program,
+            args,
+            env: &[],
+            withheld: &[],
+            stderr_log: None,
+        }
+    }
+}
+
 /// A started upstream process. Dropping it kills the process (so none outlives its
 /// connection, or the gateway).
 pub(crate) struct Child {
@@ -40,21 +65,15 @@ pub struct UpstreamExit {
 }
 
 impl Child {
-    /// Starts `program args…`, its stdin and stdout piped for MCP, its stderr passed on;
-    /// `env` set over this process's environment, less the variables `withheld`.
-    pub(crate) fn spawn(
-        program: &str,
-        args: &[String],
-        env: &[(String, String)],
-        withheld: &[String],
-    ) -> std::io::Result<(Child, ChildStdout, ChildStdin)> {
-        let mut command = tokio::process::Command::new(program);
-        for name in withheld {
+    /// Starts `spawn`, its stdin and stdout piped for MCP, its stderr passed on (or logged).
+    pub(crate) fn spawn(spawn: &Spawn<'_>) -> std::io::Result<(Child, ChildStdout, ChildStdin)> {
+        let mut command = tokio::process::Command::new(spawn.program);
+        for name in spawn.withheld {
             command.env_remove(name);
         }
         let mut process = command
-            .args(args)
-            .envs(env.iter().map(|(k, v)| (k, v)))
+            .args(spawn.args)
+            .envs(spawn.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -68,7 +87,8 @@ impl Child {
             return Err(std::io::Error::other("the child's pipes were not opened"));
         };
         let tail = Arc::new(Mutex::new(VecDeque::with_capacity(TAIL_LINES)));
-        let reader = Some(tokio::spawn(pass_on(stderr, tail.clone())));
+        let logged = spawn.stderr_log.map(str::to_owned);
+        let reader = Some(tokio::spawn(pass_on(stderr, tail.clone(), logged)));
         let child = Child {
             process,
             tail,
@@ -100,7 +120,12 @@ impl Child {
 /// (never cut by a line of the gateway's own log), keeping the last few lines. Any bytes
 /// are passed on: a line that is not UTF-8 (a Latin-1 log) once stopped the reading, and
 /// the upstream died of `SIGPIPE` at its next write to stderr.
-async fn pass_on(mut stderr: tokio::process::ChildStderr, tail: Arc<Mutex<VecDeque<String>>>) {
+/// With `logged`, each whole line is instead a log event of that server ([`log_lines`]).
+async fn pass_on(
+    mut stderr: tokio::process::ChildStderr,
+    tail: Arc<Mutex<VecDeque<String>>>,
+    logged: Option<String>,
+) {
     let mut ours = tokio::io::stderr();
     let mut held: Vec<u8> = Vec::new();
     let mut chunk = vec![0; 8 * 1024];
@@ -120,13 +145,31 @@ async fn pass_on(mut stderr: tokio::process::ChildStderr, tail: Arc<Mutex<VecDeq
         if whole > 0 {
             // Flushed: tokio's stderr writes on a thread of its own, and what the gateway
             // says of this process must come after what the process said.
-            let _ = ours.write_all(&held[..whole]).await;
-            let _ = ours.flush().await;
+            match &logged {
+                Some(server) => log_lines(server, &held[..whole]),
+                None => {
+                    let _ = ours.write_all(&held[..whole]).await;
+                    let _ = ours.flush().await;
+                }
+            }
             keep(&tail, &held[..whole]);
             held.drain(..whole);
         }
         if read == 0 {
             return;
+        }
+    }
+}
+
+/// Each line of `written` as a log event of `server`: read lossily where it is not UTF-8,
+/// terminal escapes (colours) removed, so a collector reading JSON lines gets JSON.
+fn log_lines(server: &str, written: &[u8]) {
+    let written = written.strip_suffix(b"\n").unwrap_or(written);
+    for line in written.split(|&b| b == b'\n') {
+        let line = strip_ansi_escapes::strip_str(String::from_utf8_lossy(line));
+        let line = line.trim_end_matches('\r');
+        if !line.trim().is_empty() {
+            tracing::info!(target: "mcp_tailor::upstream", server, "{line}");
         }
     }
 }
@@ -159,7 +202,7 @@ mod tests {
     /// `sh -c SCRIPT`'s exit, within 10 s.
     async fn exit_of(script: &str) -> UpstreamExit {
         let args = ["-c".to_owned(), script.to_owned()];
-        let (mut child, _stdout, _stdin) = Child::spawn("sh", &args, &[], &[]).unwrap();
+        let (mut child, _stdout, _stdin) = Child::spawn(&Spawn::plain("sh", &args)).unwrap();
         child.exit(Duration::from_secs(10)).await.expect("it exits")
     }
 

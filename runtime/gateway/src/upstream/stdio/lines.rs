@@ -167,7 +167,10 @@ for line in sys.stdin:
     #[tokio::test]
     async fn requests_go_past_rmcp_and_their_answers_straight_back() {
         let args = ["-c".to_owned(), UPSTREAM.to_owned()];
-        let (child, stdout, stdin) = Child::spawn("python3", &args, &[], &[]).unwrap();
+        let (child, stdout, stdin) = Child::spawn(&crate::upstream::stdio::child::Spawn::plain(
+            "python3", &args,
+        ))
+        .unwrap();
         let mut lines = Lines::new(Box::new(stdout), Box::new(stdin), Verbatim::default());
         let lane = lines.lane();
         // What the transport gives rmcp: everything but the lane's answers.

@@ -38,6 +38,18 @@ impl<H: ServerHandler> Session<H> {
             .await
     }
 
+    /// `Err` (invalid params, `invalid_level`) when `context`'s `_meta` names a level that
+    /// is not one: a request that names a wording gets it or is told why not.
+    pub(super) fn check_level(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        match self.shared.readers.source.refused_level(&context.meta.0.0) {
+            Some(why) => Err(crate::failure::invalid_level(why)),
+            None => Ok(()),
+        }
+    }
+
     /// When a request begun now must be answered by.
     pub(super) fn deadline(&self) -> Instant {
         Instant::now() + self.shared.deadline
