@@ -19,7 +19,7 @@ pub(crate) enum Command {
         /// `-- COMMAND`), if given.
         source: Option<Source>,
     },
-    Proxy(ProxyOptions),
+    Proxy(Box<ProxyOptions>),
     Inspect(InspectOptions),
     Init(InitOptions),
 }
@@ -113,7 +113,7 @@ enum Sub {
                       unless --verbosity (or `fallback_verbosity = N` in the file) sets one: \
                       a file rewords only what a client asked for."
     )]
-    Proxy(ProxyArgs),
+    Proxy(Box<ProxyArgs>),
     #[command(
         about = "Show what each reader of a server's tools gets, as a tailoring file words them",
         long_about = "Show what each reader of the upstream's tools (or of a captured tools/list \
@@ -265,7 +265,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
                 source,
             }
         }
-        Sub::Proxy(args) => Command::Proxy(args.options()?),
+        Sub::Proxy(args) => Command::Proxy(Box::new(args.options()?)),
         Sub::Inspect(args) => {
             // A report's help needs no upstream (`mcp-tailor inspect eval --help`); its other
             // errors come after the upstream's, which name `inspect`'s own options.

@@ -32,13 +32,7 @@ pub(crate) async fn client_auth(
 ) -> Result<Option<ClientAuth>, String> {
     match &door.auth {
         Auth::Open => Ok(None),
-        Auth::Bearer { env } => {
-            let token = std::env::var(env).unwrap_or_default();
-            crate::redact::secret(&token);
-            let token = BearerToken::new(token.trim())
-                .ok_or_else(|| format!("--bearer-token-env {env}: ${env} is not set, or empty"))?;
-            Ok(Some(ClientAuth::Bearer(token)))
-        }
+        Auth::Bearer { env } => bearer(env, "--bearer-token-env").map(Some),
         Auth::Oauth {
             issuer,
             jwks,
@@ -67,6 +61,16 @@ pub(crate) async fn client_auth(
             Ok(Some(ClientAuth::Jwt(jwt)))
         }
     }
+}
+
+/// The bearer token held by the environment variable `env` (named by `option`), kept out
+/// of the log; `Err` when it is unset or empty.
+pub(crate) fn bearer(env: &str, option: &str) -> Result<ClientAuth, String> {
+    let token = std::env::var(env).unwrap_or_default();
+    crate::redact::secret(&token);
+    let token = BearerToken::new(token.trim())
+        .ok_or_else(|| format!("{option} {env}: ${env} is not set, or empty"))?;
+    Ok(ClientAuth::Bearer(token))
 }
 
 /// Reads the JWKS at `url` again each time its last answer's `max_age` runs out, for as

@@ -32,8 +32,7 @@ pub(crate) fn run(options: InspectOptions) -> ExitCode {
                 (fetch(source).await?, tailoring)
             }
             Sources::Servers(file) => {
-                let door = crate::args::Door::default();
-                let many = Many::connect(file, options.tailoring.as_deref(), &door, false, |_| {
+                let many = Many::connect(file, options.tailoring.as_deref(), &[], false, |_| {
                     GatewayOptions::default()
                 })
                 .await?;

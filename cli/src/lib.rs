@@ -26,7 +26,7 @@ pub fn main() -> ExitCode {
     };
     match command {
         Command::Check { file, source } => check(&file, source.as_ref()),
-        Command::Proxy(options) => proxy::run(options),
+        Command::Proxy(options) => proxy::run(*options),
         Command::Inspect(options) => inspect::run(options),
         Command::Init(options) => init::run(options),
     }

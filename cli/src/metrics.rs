@@ -20,6 +20,7 @@ use crate::upstreams::Proxied;
 use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::{Served, UpstreamCounts};
 use mcp_tailor::inspect::{Inspection, definitions};
+use mcp_tailor::server::auth::ClientAuth;
 use mcp_tailor::server::{Server, rmcp};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
@@ -261,7 +262,9 @@ pub(crate) async fn serve<P: Proxied>(
     listener: tokio::net::TcpListener,
     metrics: Arc<Metrics>,
     (server, proxied): (Server<P::Handler>, Arc<P>),
+    auth: Option<ClientAuth>,
 ) {
+    let served = server.clone();
     use axum::http::header::CONTENT_TYPE;
     let scrape = move || {
         let (metrics, server, proxied) = (metrics.clone(), server.clone(), proxied.clone());
@@ -277,7 +280,14 @@ pub(crate) async fn serve<P: Proxied>(
         }
     };
     let app = axum::Router::new().route("/metrics", axum::routing::get(scrape));
-    if let Err(error) = axum::serve(listener, app).await {
+    let app = match auth {
+        Some(auth) => auth.guard(app),
+        None => app,
+    };
+    // Served as the MCP endpoint is: the same connection limits, per-address share and
+    // header timeout, so a flood at the metrics port holds no more than one at the endpoint.
+    let forever = std::future::pending();
+    if let Err(error) = served.serve_http_on(listener, app, forever).await {
         tracing::error!("metrics: {error}");
     }
 }

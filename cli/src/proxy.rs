@@ -67,8 +67,15 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
         None => None,
     };
     warn_if_open(listener.as_ref(), auth.is_some(), "the MCP endpoint");
-    // (`/metrics` has no auth of its own.)
-    warn_if_open(metrics_listener.as_ref(), false, "--metrics");
+    let metrics_auth = match &options.metrics_token_env {
+        Some(env) => Some(crate::door::bearer(env, "--metrics-token-env")?),
+        None => None,
+    };
+    warn_if_open(
+        metrics_listener.as_ref(),
+        metrics_auth.is_some(),
+        "--metrics",
+    );
     let metrics = metrics_listener.as_ref().map(|_| Metrics::new());
     let tell: Option<Tell> = metrics.clone().map(|metrics| {
         Arc::new(move |server: &str, served: &Served<'_>| metrics.served(server, served)) as Tell
@@ -76,6 +83,7 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
     let front = Front {
         listener,
         metrics: metrics.zip(metrics_listener),
+        metrics_auth,
         auth,
     };
     match upstreams::open(&options, tell).await? {
@@ -112,6 +120,8 @@ fn warn_if_open(listener: Option<&TcpListener>, guarded: bool, what: &str) {
 struct Front {
     listener: Option<TcpListener>,
     metrics: Option<(Arc<Metrics>, TcpListener)>,
+    /// The token a scraper must send, if any.
+    metrics_auth: Option<ClientAuth>,
     auth: Option<ClientAuth>,
 }
 
@@ -159,7 +169,12 @@ async fn serve_proxied<P: Proxied>(
     tokio::spawn(watch::watch(server.clone(), proxied.clone()));
     if let Some((metrics, listener)) = front.metrics {
         let scraped = (server.clone(), proxied.clone());
-        tokio::spawn(crate::metrics::serve(listener, metrics, scraped));
+        tokio::spawn(crate::metrics::serve(
+            listener,
+            metrics,
+            scraped,
+            front.metrics_auth,
+        ));
     }
     tracing::info!("serving {} tailored", proxied.describe());
     match front.listener {

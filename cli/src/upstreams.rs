@@ -3,7 +3,7 @@
 //! words it — for a fleet, the file of the whole with each server's own file taken in
 //! under the names its tools are served by.
 
-use crate::args::{Auth, Door, ProxyOptions, Upstreams};
+use crate::args::{Auth, ProxyOptions, Upstreams};
 use crate::servers::{self, ServerEntry};
 use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::fleet::{Fleet, FleetMember};
@@ -109,7 +109,7 @@ pub(crate) async fn open(options: &ProxyOptions, tell: Option<Tell>) -> Result<O
                 Upstream::Http { .. } => None,
             };
             let logged_as = program.filter(|_| options.log_json);
-            prepare(&mut upstream, &options.door, logged_as);
+            prepare(&mut upstream, &gateway_secrets(options), logged_as);
             let gateway = Gateway::connect_with(upstream, gateway_options)
                 .await
                 .map_err(|e| e.to_string())?;
@@ -119,7 +119,8 @@ pub(crate) async fn open(options: &ProxyOptions, tell: Option<Tell>) -> Result<O
         }
         Upstreams::Servers(path) => {
             let whole = options.tailoring.as_deref();
-            let many = Many::connect(path, whole, &options.door, options.log_json, |entry| {
+            let secrets = gateway_secrets(options);
+            let many = Many::connect(path, whole, &secrets, options.log_json, |entry| {
                 member_options(options, &tell, entry)
             });
             Ok(Opened::Many(many.await?))
@@ -151,14 +152,14 @@ impl Many {
     pub(crate) async fn connect(
         path: &str,
         whole: Option<&str>,
-        door: &Door,
+        secrets: &[String],
         log_json: bool,
         options: impl Fn(&ServerEntry) -> GatewayOptions,
     ) -> Result<Many, String> {
         let mut entries = servers::read(path)?;
         for entry in &mut entries {
             let logged_as = log_json.then(|| entry.name.clone());
-            prepare(&mut entry.upstream, door, logged_as);
+            prepare(&mut entry.upstream, secrets, logged_as);
         }
         let own = entries.iter().map(|e| e.tailoring.clone()).collect();
         let members = entries
@@ -179,20 +180,29 @@ impl Many {
     }
 }
 
-/// Readies `upstream` to be opened: the door's secret (the variable `--bearer-token-env`
-/// names) kept from a command's environment (a client's credential is the gateway's to
-/// check, never an upstream's to read); its stderr logged as `logged_as` when given; what
-/// may be a secret in it kept out of the log.
-fn prepare(upstream: &mut Upstream, door: &Door, logged_as: Option<String>) {
+/// The environment variables holding the gateway's own secrets (the client-auth and
+/// scraper tokens): never an upstream's to read.
+fn gateway_secrets(options: &ProxyOptions) -> Vec<String> {
+    let door = match &options.door.auth {
+        Auth::Bearer { env } => Some(env.clone()),
+        _ => None,
+    };
+    door.into_iter()
+        .chain(options.metrics_token_env.clone())
+        .collect()
+}
+
+/// Readies `upstream` to be opened: the variables `secrets` kept from a command's
+/// environment; its stderr logged as `logged_as` when given; what may be a secret in it
+/// kept out of the log.
+fn prepare(upstream: &mut Upstream, secrets: &[String], logged_as: Option<String>) {
     if let Upstream::Command {
         withheld,
         stderr_log,
         ..
     } = upstream
     {
-        if let Auth::Bearer { env } = &door.auth {
-            withheld.push(env.clone());
-        }
+        withheld.extend(secrets.iter().cloned());
         if logged_as.is_some() {
             *stderr_log = logged_as;
         }

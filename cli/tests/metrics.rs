@@ -271,3 +271,35 @@ async fn prometheus_own_parser_reads_the_metrics() {
     );
     std::fs::remove_dir_all(&folder).unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_metrics_token_keeps_scrapers_without_it_out() {
+    let url = upstream().await;
+    let metrics = free_addr();
+    let metrics_at = metrics.to_string();
+    let args = [
+        "--upstream",
+        &url,
+        "--metrics",
+        &metrics_at,
+        "--metrics-token-env",
+        "METRICS_TEST_TOKEN",
+    ];
+    let (_child, addr) = common::proxy(&args, &[("METRICS_TEST_TOKEN", "scrape-0123456789")]);
+    listening(addr).await;
+    listening(metrics).await;
+    let client = reqwest::Client::new();
+    let at = format!("http://{metrics}/metrics");
+    let without = client.get(&at).send().await.unwrap();
+    assert_eq!(without.status().as_u16(), 401);
+    let wrong = client.get(&at).bearer_auth("scrape-012345678").send().await;
+    assert_eq!(wrong.unwrap().status().as_u16(), 401);
+    let with = client
+        .get(&at)
+        .bearer_auth("scrape-0123456789")
+        .send()
+        .await;
+    let with = with.unwrap();
+    assert_eq!(with.status().as_u16(), 200);
+    assert!(with.text().await.unwrap().contains("mcp_tailor_"));
+}

@@ -383,6 +383,130 @@ async fn slow_clients(child: &Child, plan: &Plan, problems: &mut Vec<String>) {
     drop(slow);
 }
 
+/// A thousand half-sent requests from one address, held open while a client at another
+/// address times its listings (each on a new connection): the flood's address holds only
+/// its share of the connections once the server is busy, so the other is served as usual.
+async fn half_open(child: &Child, problems: &mut Vec<String>) {
+    use tokio::io::AsyncWriteExt;
+    const FLOOD: usize = 1_000;
+    const LISTINGS: usize = 100;
+    let mut held = Vec::with_capacity(FLOOD);
+    for _ in 0..FLOOD {
+        if let Ok(mut stream) = tokio::net::TcpStream::connect(child.addr).await {
+            let _ = stream.write_all(b"POST /mcp HTTP/1.1\r\nHost: x\r\n").await;
+            held.push(stream);
+        }
+    }
+    let other = std::net::IpAddr::from([127, 0, 4, 1]);
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": modern_meta(None, None)}});
+    let mut times = Vec::new();
+    let mut served = 0;
+    for _ in 0..LISTINGS {
+        let started = Instant::now();
+        let reply = match Conn::connect_from(child.addr, Some(other)).await {
+            Ok(mut conn) => tokio::time::timeout(
+                Duration::from_secs(15),
+                conn.post(&list, &modern_headers("tools/list")),
+            )
+            .await
+            .ok()
+            .and_then(Result::ok),
+            Err(_) => None,
+        };
+        if reply.is_some_and(|r| r.status == 200) {
+            served += 1;
+        }
+        times.push(started.elapsed().as_secs_f64() * 1e3);
+    }
+    let (p50, p99) = percentiles(&mut times);
+    println!(
+        "half-open flood: {} half-sent requests from one address, held open; another address listed {LISTINGS} times, each on a new connection: p50 {p50:.2} ms, p99 {p99:.2} ms",
+        held.len()
+    );
+    check(
+        problems,
+        served == LISTINGS,
+        format!("every listing of the other address served ({served} of {LISTINGS})"),
+    );
+    check(
+        problems,
+        p50 < 50.0,
+        format!("its p50 under 50 ms ({p50:.2} ms)"),
+    );
+    drop(held);
+}
+
+/// One principal holds 512 event streams open, from eight addresses (within each address's
+/// share of connections): past its share of streams it is refused, and another principal
+/// opens a session, its stream, and lists.
+async fn streams_of_one_principal(child: &Child, problems: &mut Vec<String>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    const STREAMS: usize = 512;
+    /// A session as `principal` from `source`, then its event stream: the stream's status
+    /// and the connection holding it.
+    async fn stream(
+        addr: SocketAddr,
+        source: std::net::IpAddr,
+        principal: &str,
+    ) -> Option<(u16, tokio::net::TcpStream)> {
+        let mut conn = Conn::connect_from(addr, Some(source)).await.ok()?;
+        let who = ("X-Principal", principal.to_owned());
+        let session = conn
+            .post(&initialize(1, "streams"), std::slice::from_ref(&who))
+            .await
+            .ok()?
+            .session?;
+        let socket = tokio::net::TcpSocket::new_v4().ok()?;
+        socket.bind(SocketAddr::new(source, 0)).ok()?;
+        let mut stream = socket.connect(addr).await.ok()?;
+        let request = format!(
+            "GET /mcp HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\nX-Principal: {principal}\r\nMcp-Session-Id: {session}\r\nMCP-Protocol-Version: 2025-11-25\r\n\r\n"
+        );
+        stream.write_all(request.as_bytes()).await.ok()?;
+        let mut head = [0u8; 12];
+        tokio::time::timeout(Duration::from_secs(10), stream.read_exact(&mut head))
+            .await
+            .ok()?
+            .ok()?;
+        let status = std::str::from_utf8(&head[9..12]).ok()?.parse().ok()?;
+        Some((status, stream))
+    }
+    let mut held = Vec::new();
+    let (mut open, mut refused, mut failed) = (0, 0, 0);
+    for i in 0..STREAMS {
+        let source = std::net::IpAddr::from([127, 0, 5, 1 + (i % 8) as u8]);
+        match stream(child.addr, source, "hog").await {
+            Some((200, stream)) => {
+                open += 1;
+                held.push(stream);
+            }
+            Some((429, _)) => refused += 1,
+            _ => failed += 1,
+        }
+    }
+    let started = Instant::now();
+    let other = stream(child.addr, std::net::IpAddr::from([127, 0, 6, 1]), "other").await;
+    let waited = started.elapsed();
+    let config = servers::http_config();
+    println!(
+        "event streams: one principal asked for {STREAMS} from 8 addresses: {open} open, {refused} refused (429), {failed} failed; another principal's stream opened in {waited:.1?}"
+    );
+    check(
+        problems,
+        open == config.max_streams_per_principal && refused == STREAMS - open,
+        format!(
+            "the principal holds its share ({open} of {}), the rest refused ({refused})",
+            config.max_streams_per_principal
+        ),
+    );
+    check(
+        problems,
+        other.is_some_and(|(status, _)| status == 200),
+        "another principal is served while they stay open".into(),
+    );
+    drop(held);
+}
+
 async fn hostile_input(child: &Child, problems: &mut Vec<String>) {
     let mut conn = Conn::connect(child.addr).await.unwrap();
     let headers = modern_headers("tools/list");
@@ -524,6 +648,8 @@ async fn suite(plan: &Plan) -> Vec<String> {
     faults(&child, plan, &mut problems).await;
     hostile_input(&child, &mut problems).await;
     slow_clients(&child, plan, &mut problems).await;
+    half_open(&child, &mut problems).await;
+    streams_of_one_principal(&child, &mut problems).await;
     abandoned(&child, plan, &mut problems).await;
     task_flood(&child, plan, &mut problems).await;
     let alive = child.alive();

@@ -36,6 +36,8 @@ pub(crate) struct ProxyOptions {
     pub(crate) door: Door,
     /// Where Prometheus reads the metrics (`--metrics`).
     pub(crate) metrics: Option<SocketAddr>,
+    /// The variable holding the token a scraper must send (`--metrics-token-env`).
+    pub(crate) metrics_token_env: Option<String>,
     /// The log's lines: for people, or one JSON object each.
     pub(crate) log_json: bool,
 }
@@ -148,6 +150,13 @@ pub(super) struct ProxyArgs {
     )]
     metrics: Option<SocketAddr>,
     #[arg(
+        long = "metrics-token-env",
+        value_name = "NAME",
+        requires = "metrics",
+        help = "Require Authorization: Bearer <the value of $NAME> at /metrics (a scraper's token)"
+    )]
+    metrics_token_env: Option<String>,
+    #[arg(
         long = "log-format",
         value_name = "FORMAT",
         value_enum,
@@ -233,6 +242,7 @@ impl ProxyArgs {
             page_size: self.page_size.map(|size| size as usize),
             door: self.door.door(),
             metrics: self.metrics,
+            metrics_token_env: self.metrics_token_env,
             log_json: self.log_format == LogFormat::Json,
         })
     }

@@ -66,15 +66,23 @@ pub struct HttpConfig {
     /// Connections served at once; further ones wait in the listen backlog until one
     /// closes. Default 512 (keep it under the process's file-descriptor limit).
     pub max_connections: usize,
-    /// Connections one client address may hold at once; a further one from that address
-    /// is closed as soon as it is accepted (and the refusal logged, at most every 10 s), so
-    /// one address holding connections open (half-sent headers, event streams) never takes
-    /// the connections of the others. Default 128, a quarter of `max_connections`. The
-    /// address is the peer's (a reverse proxy in front counts as one client: raise it, or
-    /// rely on the proxy's own limits).
+    /// Connections one client address may hold while the server is busy (three quarters
+    /// of `max_connections` in use): past it, a further one from that address is closed as
+    /// soon as it is accepted (and the refusal logged, at most every 10 s), so one address
+    /// holding connections open (half-sent headers, event streams) never takes the
+    /// connections of the others; below it, many clients behind one address are served as
+    /// any. Default 128, a quarter of `max_connections`. The address is the peer's (a
+    /// reverse proxy in front counts as one client: raise it, or rely on the proxy's own
+    /// limits).
     pub max_connections_per_client: usize,
+    /// Event streams (`GET` on a session) one principal may hold open at once, when client
+    /// auth proves principals; a further one is answered HTTP 429 with `Retry-After`, so a
+    /// principal holding streams open from many addresses never takes every connection.
+    /// Default 128. With one shared bearer token every client is one principal: raise it
+    /// to the streams the deployment holds, or give clients tokens of their own.
+    pub max_streams_per_principal: usize,
     /// A request's headers must arrive within this time, and an idle keep-alive
-    /// connection is closed after it. Default 10 s.
+    /// connection is closed after it. Default 5 s.
     pub header_read_timeout: Duration,
     /// A request's body must arrive within this time (HTTP 408 otherwise). Default 30 s.
     pub body_timeout: Duration,
@@ -118,7 +126,8 @@ impl Default for HttpConfig {
             session_idle_timeout: Duration::from_secs(120),
             max_connections: 512,
             max_connections_per_client: 128,
-            header_read_timeout: Duration::from_secs(10),
+            max_streams_per_principal: 128,
+            header_read_timeout: Duration::from_secs(5),
             body_timeout: Duration::from_secs(30),
             max_body_bytes: 4 * 1024 * 1024,
             json_answers: true,

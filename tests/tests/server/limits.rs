@@ -7,7 +7,7 @@
 use crate::common::*;
 use mcp_tailor::server::limits::HttpConfig;
 use mcp_tailor::server::{BuildError, Presentation, ShortSecret};
-use mcp_tailor_test_support::http;
+use mcp_tailor_test_support::{eventually, http};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -316,7 +316,7 @@ async fn open_with(addr: SocketAddr, extra: &str) -> String {
         addr,
         "POST",
         "/mcp",
-        &on_session(&id),
+        &format!("{extra}{}", on_session(&id)),
         &initialized.to_string(),
     )
     .await;
@@ -420,14 +420,60 @@ async fn one_address_holding_connections_half_open_never_takes_the_others() {
     let answered = tokio::time::timeout(Duration::from_secs(30), good.post(&body, &[])).await;
     let reply = answered.expect("served before the header timeout").unwrap();
     assert_eq!(reply.status, 200);
-    // The first four (accepted in the order they came) hold their places; every one past
-    // the share is closed as soon as it is accepted.
-    for stream in &mut held[4..] {
+    // Below three quarters of the connections (12 of 16) one address may hold more than
+    // its share (4): the first 12, accepted in the order they came, hold their places.
+    // Past it, every one over the share is closed as soon as it is accepted.
+    for stream in &mut held[12..] {
         assert!(ended(stream, Duration::from_secs(10)).await);
     }
-    for stream in &mut held[..4] {
+    for stream in &mut held[..12] {
         assert!(!ended(stream, Duration::from_millis(100)).await);
     }
+}
+
+#[tokio::test]
+async fn a_principal_holding_event_streams_open_never_takes_another_s() {
+    /// Opens a session as `principal` and its event stream; the stream's HTTP status, and
+    /// the connection that holds it open.
+    async fn stream_as(addr: SocketAddr, principal: &str) -> (String, TcpStream) {
+        let who = format!("X-Test-Principal: {principal}\r\n");
+        let id = open_with(addr, &who).await;
+        let mut stream = TcpStream::connect(addr).await.unwrap();
+        let request = format!(
+            "GET /mcp HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n{who}{}\r\n",
+            on_session(&id)
+        );
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut head = [0u8; 12];
+        tokio::time::timeout(Duration::from_secs(10), stream.read_exact(&mut head))
+            .await
+            .expect("an answer within 10 s")
+            .unwrap();
+        (String::from_utf8_lossy(&head[9..12]).into_owned(), stream)
+    }
+    let mut config = HttpConfig::default();
+    config.max_streams_per_principal = 3;
+    let addr = serve(config).await;
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        let (status, stream) = stream_as(addr, "hog").await;
+        assert_eq!(status, "200");
+        held.push(stream);
+    }
+    // Past its share: 429, while its three stay open.
+    let (status, _) = stream_as(addr, "hog").await;
+    assert_eq!(status, "429");
+    // Another principal is not held back by it.
+    let (status, _other) = stream_as(addr, "other").await;
+    assert_eq!(status, "200");
+    // A stream that closes gives its place back.
+    drop(held.pop());
+    let reopened = eventually(Duration::from_secs(10), || async {
+        let (status, stream) = stream_as(addr, "hog").await;
+        (status == "200").then_some(stream)
+    })
+    .await;
+    assert!(reopened.is_some(), "a closed stream's place is given back");
 }
 
 #[tokio::test]

@@ -1,5 +1,6 @@
-//! The HTTP accept loop: a bounded number of connections, and of them a bounded share per
-//! client address (a connection over its address's share is closed at once), `TCP_NODELAY` on each (responses
+//! The HTTP accept loop: a bounded number of connections, of which an address past its
+//! share gets no more while the server is busy (such a connection is closed at once),
+//! `TCP_NODELAY` on each (responses
 //! leave in several writes; without it Nagle's algorithm and delayed ACKs stall every
 //! request after the first few on a keep-alive connection), and hyper's header-read timeout
 //! against slow clients. With `accept_threads` above one, as many loops share the listener,
@@ -35,6 +36,13 @@ struct Shared {
     stop: CancellationToken,
 }
 
+/// Connections in use past which an address holding its share gets no more: three
+/// quarters of `max`. Below it, many clients behind one address (a NAT, a load test) are
+/// served as any; past it, the last quarter stays for the addresses within their share.
+fn busy(max: usize) -> usize {
+    max - max / 4
+}
+
 /// One connection counted against its address's share; dropping it gives the place back.
 struct Counted {
     per_client: Arc<Mutex<HashMap<IpAddr, usize>>>,
@@ -42,14 +50,17 @@ struct Counted {
 }
 
 impl Counted {
-    /// A place for a connection from `client`, or `None` when its share is full.
+    /// A place for a connection from `client`, or `None` when its address holds its share
+    /// while the server is busy: past [`busy`] connections in use (this one counted).
     fn take(shared: &Shared, client: IpAddr) -> Option<Counted> {
         let mut open = shared
             .per_client
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         let held = open.entry(client).or_insert(0);
-        if *held >= shared.config.max_connections_per_client.max(1) {
+        let max = shared.config.max_connections.max(1);
+        let in_use = max - shared.permits.available_permits();
+        if *held >= shared.config.max_connections_per_client.max(1) && in_use > busy(max) {
             return None;
         }
         *held += 1;

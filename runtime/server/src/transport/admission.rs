@@ -50,14 +50,16 @@ struct Use {
 /// id and tenant), else the `Authorization` it sent (a credential the server does not
 /// check may still be forwarded upstream), else nobody. Kept as a digest: no credential
 /// is held in the table.
+/// (The flag: whether the digest is of a principal client auth proved.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Owner(Option<[u8; 32]>);
+pub(crate) struct Owner(Option<[u8; 32]>, bool);
 
 impl Owner {
     /// The owner of a request with these extensions and headers.
     pub(crate) fn of(extensions: &http::Extensions, headers: &http::HeaderMap) -> Owner {
         let mut digest = Sha256::new();
-        if let Some(principal) = extensions.get::<Principal>() {
+        let principal = extensions.get::<Principal>();
+        if let Some(principal) = principal {
             digest.update(b"principal\0");
             digest.update(principal.id.as_bytes());
             digest.update(b"\0");
@@ -66,14 +68,69 @@ impl Owner {
             digest.update(b"authorization\0");
             digest.update(credential.as_bytes());
         } else {
-            return Owner(None);
+            return Owner(None, false);
         }
-        Owner(Some(digest.finalize().into()))
+        Owner(Some(digest.finalize().into()), principal.is_some())
     }
 }
 
 /// No session can make room: every one the policy may close has a request in flight.
 pub(crate) struct Full;
+
+/// The event streams each principal holds open.
+pub(crate) struct Streams {
+    max: usize,
+    open: Mutex<HashMap<[u8; 32], usize>>,
+}
+
+/// One open event stream of a principal; dropping it (with the response body) closes it.
+pub(crate) struct Streaming {
+    streams: Arc<Streams>,
+    principal: [u8; 32],
+}
+
+impl Streams {
+    pub(crate) fn new(config: &HttpConfig) -> Self {
+        Streams {
+            max: config.max_streams_per_principal.max(1),
+            open: Mutex::default(),
+        }
+    }
+
+    fn open(&self) -> std::sync::MutexGuard<'_, HashMap<[u8; 32], usize>> {
+        self.open.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A place for one more stream of the principal `owner` proves: `Ok(None)` when the
+    /// request proves none (no client auth), `Err` when its share is full.
+    pub(crate) fn begin(self: &Arc<Self>, owner: Owner) -> Result<Option<Streaming>, Full> {
+        let Owner(Some(principal), true) = owner else {
+            return Ok(None);
+        };
+        let mut open = self.open();
+        let held = open.entry(principal).or_insert(0);
+        if *held >= self.max {
+            return Err(Full);
+        }
+        *held += 1;
+        Ok(Some(Streaming {
+            streams: self.clone(),
+            principal,
+        }))
+    }
+}
+
+impl Drop for Streaming {
+    fn drop(&mut self) {
+        let mut open = self.streams.open();
+        if let Some(held) = open.get_mut(&self.principal) {
+            *held -= 1;
+            if *held == 0 {
+                open.remove(&self.principal);
+            }
+        }
+    }
+}
 
 impl Admission {
     pub(crate) fn new(config: &HttpConfig) -> Self {

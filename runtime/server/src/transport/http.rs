@@ -7,7 +7,7 @@
 use crate::limits::HttpConfig;
 use crate::request::reader::refused_level_header;
 use crate::session::handler::Session;
-use crate::transport::admission::{Admission, InUse, Owner};
+use crate::transport::admission::{Admission, InUse, Owner, Streaming, Streams};
 use crate::transport::media;
 use crate::transport::origin::Origins;
 use crate::transport::posted::{Posted, posted};
@@ -44,6 +44,8 @@ struct Front {
     config: HttpConfig,
     sessions: Arc<TaggedSessions>,
     admission: Arc<Admission>,
+    /// The event streams each principal holds open.
+    streams: Arc<Streams>,
     /// The origins allowed besides the endpoint's own.
     origins: Arc<Origins>,
     /// What goes straight to its session (`straight`).
@@ -101,8 +103,30 @@ async fn front(State(front): State<Front>, request: Request, next: Next) -> Resp
         tracing::debug!(session = %id, "a request named another caller's session; refused");
         return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
     }
-    let in_flight = session.clone().map(|id| front.admission.begin(id));
     let method = request.method().clone();
+    // A session's event stream counts against its principal's share while it is open.
+    let streaming = match (&session, method == axum::http::Method::GET) {
+        (Some(_), true) => match front.streams.begin(owner) {
+            Ok(streaming) => streaming,
+            Err(_) => {
+                crate::transport::refusals::refused(
+                    "a principal over its share of event streams was refused",
+                );
+                let mut response = jsonrpc_error(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    Value::Null,
+                    -32000,
+                    "too many open event streams for this caller; close one, or retry later",
+                );
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+                return response;
+            }
+        },
+        _ => None,
+    };
+    let in_flight = session.clone().map(|id| front.admission.begin(id));
     let mut response = if method == axum::http::Method::POST {
         post(&front, request, session.as_ref(), next).await
     } else {
@@ -121,6 +145,7 @@ async fn front(State(front): State<Front>, request: Request, next: Next) -> Resp
                 Body::new(Guarded {
                     body,
                     _in_flight: in_flight,
+                    _streaming: streaming,
                 }),
             )
         }
@@ -128,10 +153,12 @@ async fn front(State(front): State<Front>, request: Request, next: Next) -> Resp
     }
 }
 
-/// A response body that keeps its request in flight until it ends or is dropped.
+/// A response body that keeps its request in flight (and its event stream counted) until
+/// it ends or is dropped.
 struct Guarded {
     body: Body,
     _in_flight: InUse,
+    _streaming: Option<Streaming>,
 }
 
 impl HttpBody for Guarded {
@@ -350,10 +377,12 @@ pub(crate) fn router<H: ServerHandler>(
     let straight = Arc::new(Rules::new(&rmcp_config));
     let service = StreamableHttpService::new(move || Ok(session()), sessions.clone(), rmcp_config);
     let admission = Arc::new(Admission::new(&config));
+    let streams = Arc::new(Streams::new(&config));
     // The builder refused a list that does not parse.
     let origins = Arc::new(Origins::parse(&config.allowed_origins).unwrap_or_default());
     let front_state = Front {
         reads_level_header,
+        streams,
         origins,
         straight,
         config,
