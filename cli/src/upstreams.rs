@@ -69,6 +69,7 @@ fn gateway_options(options: &ProxyOptions, deadline: Duration) -> GatewayOptions
         sessions: options.sessions,
         warm_spare: options.warm_spare,
         forward_authorization: options.forward_authorization,
+        max_sessions_per_holder: options.max_upstream_sessions,
         ..GatewayOptions::default()
     }
 }

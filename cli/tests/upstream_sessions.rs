@@ -209,6 +209,32 @@ async fn per_client_each_session_has_its_own_upstream_ended_with_it() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn per_client_one_address_holds_at_most_its_upstream_sessions() {
+    let url = upstream().await;
+    let (_proxy, addr, pid) = http_proxy(&["--max-upstream-sessions", "2"], &url).await;
+    let mut sessions = Vec::new();
+    for _ in 0..2 {
+        let session = HttpSession::open(addr, json!({})).await;
+        assert_eq!(session.list().await, ["search_notes"]);
+        sessions.push(session);
+    }
+    // A third session of the same address: served no upstream, and starts none.
+    let third = HttpSession::open(addr, json!({})).await;
+    assert!(third.list().await.is_empty());
+    assert_eq!(settles_at(pid, 2).await, 2);
+    // An ended session gives its place back.
+    assert_eq!(sessions.pop().unwrap().close().await, 200);
+    let fourth = HttpSession::open(addr, json!({})).await;
+    let listed = mcp_tailor_test_support::eventually(Duration::from_secs(10), || async {
+        let names = fourth.list().await;
+        (!names.is_empty()).then_some(names)
+    })
+    .await;
+    assert_eq!(listed.as_deref(), Some(&["search_notes".to_owned()][..]));
+    assert_eq!(settles_at(pid, 2).await, 2);
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn with_threads_a_session_is_served_on_any_connection_and_all_end_with_the_proxy() {
     let url = upstream().await;
     let (mut proxy, addr, pid) = http_proxy(&["--threads", "3"], &url).await;

@@ -4,7 +4,9 @@
 //! `mcpServers` file. Read by rmcp's own client over streamable HTTP: every tool is listed
 //! once under a unique name (the two memories' tools prefixed), a call reaches each server,
 //! a denied tool is neither listed nor callable, and when server-everything is killed
-//! mid-run the others keep answering. Run with `--ignored`, `MCP_TAILOR_SERVERS` and
+//! mid-run the others keep answering. And twenty sessions of a fleet of four start no more
+//! processes than its mode allows (counted in `/proc`), each on its own revision though
+//! server-github speaks 2024-11-05. Run with `--ignored`, `MCP_TAILOR_SERVERS` and
 //! `MCP_TAILOR_PYTHON`.
 
 use mcp_tailor::server::rmcp::model::{
@@ -219,5 +221,108 @@ async fn one_gateway_in_front_of_real_servers_from_an_mcp_servers_file() {
     let listed = client.list_all_tools().await.unwrap();
     assert!(listed.iter().any(|t| t.name == "notes_read_graph"));
     client.cancel().await.unwrap();
+    std::fs::remove_dir_all(&scratch).unwrap();
+}
+
+/// The live (not zombie) processes whose parent is `pid`.
+fn children(pid: u32) -> usize {
+    let mut found = 0;
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // `PID (COMM) STATE PPID …`; COMM may hold spaces and parentheses.
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.len() > 1 && fields[0] != "Z" && fields[1] == pid.to_string() {
+            found += 1;
+        }
+    }
+    found
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs the pinned third-party servers; run by .ci/run"]
+async fn twenty_sessions_of_a_fleet_start_no_more_processes_than_its_mode_allows() {
+    let npm = PathBuf::from(std::env::var("MCP_TAILOR_SERVERS").expect("MCP_TAILOR_SERVERS"));
+    let python = std::env::var("MCP_TAILOR_PYTHON").expect("MCP_TAILOR_PYTHON");
+    let script = |package: &str| {
+        npm.join("node_modules/@modelcontextprotocol")
+            .join(package)
+            .join("dist/index.js")
+            .display()
+            .to_string()
+    };
+    let scratch = target().join("fleet-sessions-scratch");
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).unwrap();
+    // Four real servers over stdio; server-github speaks 2024-11-05.
+    let servers = json!({"mcpServers": {
+        "memory": {"command": "node", "args": [script("server-memory")],
+            "env": {"MEMORY_FILE_PATH": scratch.join("memory.jsonl").display().to_string()}},
+        "files": {"command": "node", "args": [script("server-filesystem"), scratch.display().to_string()]},
+        "github": {"command": "node", "args": [script("server-github")]},
+        "time": {"command": python, "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"]},
+    }});
+    let file = scratch.join("mcp.json");
+    std::fs::write(&file, servers.to_string()).unwrap();
+    const MEMBERS: usize = 4;
+    const SESSIONS: usize = 20;
+    const CAP: usize = 2;
+    for (mode, most) in [("shared", MEMBERS), ("per-client", MEMBERS * CAP)] {
+        let port = free_port();
+        let proxy = tokio::process::Command::new(target().join("debug").join("mcp-tailor"))
+            .args(["proxy", "--servers"])
+            .arg(&file)
+            .args(["--http", &format!("127.0.0.1:{port}")])
+            .args(["--upstream-sessions", mode])
+            .args(["--max-upstream-sessions", &CAP.to_string()])
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let pid = proxy.id().unwrap();
+        listening(port, "the gateway").await;
+        let mut clients = Vec::new();
+        let mut firsts = Vec::new();
+        for _ in 0..SESSIONS {
+            let uri = format!("http://127.0.0.1:{port}/mcp");
+            let client = ().serve(StreamableHttpClientTransport::from_uri(uri)).await.unwrap();
+            // Every client on the revision it asked for, whatever its members speak.
+            let info = client.peer_info().expect("initialized");
+            assert_eq!(info.protocol_version.to_string(), "2025-11-25", "{mode}");
+            let started = std::time::Instant::now();
+            let listed = client.list_all_tools().await;
+            firsts.push(started.elapsed());
+            if mode == "shared" {
+                assert!(listed.unwrap().iter().any(|t| t.name == "get_current_time"));
+            }
+            clients.push(client);
+        }
+        let processes = children(pid);
+        println!(
+            "{mode}: {SESSIONS} sessions, {processes} upstream processes; first tools/list of each: {:?}",
+            firsts.iter().map(|d| d.as_millis()).collect::<Vec<_>>()
+        );
+        assert!(
+            processes <= most,
+            "{mode}: {processes} processes, at most {most}"
+        );
+        if mode == "shared" {
+            assert_eq!(processes, MEMBERS);
+            // Shared: no session waits for a server to start. (Within 2× of the first's,
+            // or under 25 ms where the first's is too short to double meaningfully.)
+            let bound = (firsts[0] * 2).max(Duration::from_millis(25));
+            assert!(
+                firsts.iter().all(|first| *first <= bound),
+                "{firsts:?} against {bound:?}"
+            );
+        }
+        for client in clients {
+            let _ = client.cancel().await;
+        }
+    }
     std::fs::remove_dir_all(&scratch).unwrap();
 }

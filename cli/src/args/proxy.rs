@@ -27,6 +27,8 @@ pub(crate) struct ProxyOptions {
     pub(crate) verbosity: Option<u8>,
     /// One upstream session per client, or one shared; a warm spare.
     pub(crate) sessions: UpstreamSessions,
+    /// Per client: the upstream sessions one principal (or address) may hold.
+    pub(crate) max_upstream_sessions: usize,
     pub(crate) warm_spare: bool,
     /// Send the upstream each client's own `Authorization`.
     pub(crate) forward_authorization: bool,
@@ -111,6 +113,14 @@ pub(super) struct ProxyArgs {
                      client (seconds, and a gigabyte of processes, per session)."
     )]
     upstream_sessions: Option<SessionsArg>,
+    #[arg(
+        long = "max-upstream-sessions",
+        value_name = "N",
+        default_value_t = 16,
+        value_parser = clap::value_parser!(u32).range(1..),
+        help = "Per client, for a command upstream: the processes one principal may hold, or one address without client auth"
+    )]
+    max_upstream_sessions: u32,
     #[arg(
         long = "warm-spare",
         help = "Per client: keep an upstream session open ahead, so a new client does not wait for one to start"
@@ -237,6 +247,7 @@ impl ProxyArgs {
             model: self.reader.model,
             verbosity: self.reader.verbosity,
             sessions,
+            max_upstream_sessions: self.max_upstream_sessions as usize,
             warm_spare: self.warm_spare,
             forward_authorization: self.forward_authorization,
             page_size: self.page_size.map(|size| size as usize),

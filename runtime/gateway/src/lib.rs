@@ -58,6 +58,7 @@ mod serve;
 mod upstream;
 
 use pool::connection::{Connection, gateway_client};
+use pool::sessions::{Held, Holders};
 use pool::slot::{Slot, Slots};
 use relay::downstream::SessionKey;
 use rmcp::model::ServerConfig;
@@ -146,6 +147,8 @@ pub struct Gateway {
     session: Slot,
     /// This downstream session, as the gateway tells sessions apart.
     key: SessionKey,
+    /// Per client: this session's place among its holder's upstream sessions.
+    held: std::sync::OnceLock<Held>,
 }
 
 /// What every clone of a gateway shares.
@@ -174,6 +177,8 @@ struct GatewayState {
     ready: std::sync::Mutex<Option<Connection>>,
     /// How many session keys were given out.
     sessions_seen: std::sync::atomic::AtomicU64,
+    /// Per client: the upstream sessions each holder has open.
+    holders: Arc<Holders>,
 }
 
 impl Clone for Gateway {
@@ -182,6 +187,7 @@ impl Clone for Gateway {
             shared: self.shared.clone(),
             session: Slot::default(),
             key: self.shared.next_session(),
+            held: std::sync::OnceLock::new(),
         }
     }
 }
@@ -253,11 +259,13 @@ impl Gateway {
             shared: shared_slot,
             ready: std::sync::Mutex::new(ready),
             sessions_seen: Default::default(),
+            holders: Arc::default(),
         });
         let gateway = Gateway {
             key: state.next_session(),
             shared: state,
             session: Slot::default(),
+            held: std::sync::OnceLock::new(),
         };
         if let Some(listed) = tools {
             gateway.remember_tools(&listed.tools, true);

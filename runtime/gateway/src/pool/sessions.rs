@@ -9,8 +9,9 @@ use crate::relay::downstream::SessionKey;
 use crate::upstream::open::{Credential, UpstreamError};
 use rmcp::model::{ClientCapabilities, ClientConfig};
 use rmcp::service::{Peer, RoleServer};
-use std::sync::Arc;
+use std::collections::HashMap;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 /// How downstream sessions get an upstream connection.
@@ -45,6 +46,74 @@ pub struct GatewayOptions {
     pub forward_authorization: bool,
     /// Told of every request the gateway serves (for metrics); none by default.
     pub observer: Option<Observer>,
+    /// Per client, for a command upstream: the upstream sessions (each a process) one
+    /// holder may have open at once — the principal client auth proved, else the client's
+    /// address. A session past it is answered an upstream failure naming the limit.
+    /// Default 16. (An HTTP upstream's sessions cost no process here: not counted.)
+    pub max_sessions_per_holder: usize,
+}
+
+/// Who holds a per-client upstream session: the principal client auth proved, else the
+/// client's address, else (stdio) the one client.
+fn holder(extensions: &rmcp::model::Extensions) -> String {
+    let parts = extensions.get::<http::request::Parts>();
+    let principal = parts.and_then(|p| p.extensions.get::<mcp_tailor_server::Principal>());
+    let address = parts.and_then(|p| {
+        p.extensions
+            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+    });
+    match (principal, address) {
+        (Some(principal), _) => format!(
+            "principal {} {}",
+            principal.id,
+            principal.tenant.as_deref().unwrap_or_default()
+        ),
+        (None, Some(address)) => format!("address {}", address.0.ip()),
+        (None, None) => "local".to_owned(),
+    }
+}
+
+/// The per-client upstream sessions each holder has open.
+#[derive(Default)]
+pub(crate) struct Holders(Mutex<HashMap<String, usize>>);
+
+/// One per-client upstream session counted against its holder; dropping it (with its
+/// downstream session) gives the place back.
+pub(crate) struct Held {
+    holders: Arc<Holders>,
+    holder: String,
+}
+
+impl Holders {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A place for one more upstream session of `holder`, or `None` at `max`.
+    fn take(self: &Arc<Self>, holder: String, max: usize) -> Option<Held> {
+        let mut held = self.lock();
+        let count = held.entry(holder.clone()).or_insert(0);
+        if *count >= max.max(1) {
+            return None;
+        }
+        *count += 1;
+        Some(Held {
+            holders: self.clone(),
+            holder,
+        })
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        let mut held = self.holders.lock();
+        if let Some(count) = held.get_mut(&self.holder) {
+            *count -= 1;
+            if *count == 0 {
+                held.remove(&self.holder);
+            }
+        }
+    }
 }
 
 /// One request a gateway served: its method (`custom` for a method of no revision), whether
@@ -90,6 +159,7 @@ impl Default for GatewayOptions {
             warm_spare: false,
             forward_authorization: false,
             observer: None,
+            max_sessions_per_holder: 16,
         }
     }
 }
@@ -181,6 +251,7 @@ impl Gateway {
         &self,
         peer: &Peer<RoleServer>,
         credential: Credential,
+        extensions: &rmcp::model::Extensions,
     ) -> Result<Arc<Connection>, UpstreamError> {
         let state = &self.shared;
         if state.options.sessions == UpstreamSessions::Shared {
@@ -203,6 +274,19 @@ impl Gateway {
         let connection = self
             .session
             .get(async || {
+                // A command's session is a process: its place among its holder's, taken
+                // once, kept with the session. (An HTTP upstream's costs no process here.)
+                let process = matches!(state.upstream, crate::Upstream::Command { .. });
+                if process && self.held.get().is_none() {
+                    let max = state.options.max_sessions_per_holder;
+                    let held = state.holders.take(holder(extensions), max).ok_or_else(|| {
+                        UpstreamError::Holder {
+                            upstream: state.upstream.to_string(),
+                            max,
+                        }
+                    })?;
+                    let _ = self.held.set(held);
+                }
                 let connection = match state.take_ready(&client, &credential) {
                     Some(ready) => ready,
                     None => {

@@ -35,7 +35,8 @@ impl Gateway {
     ) -> Result<Arc<Connection>, ErrorData> {
         let credential = self.credential(&context.extensions);
         let opened = if has_session(context) && !self.shared.bridges_sessions() {
-            self.session_connection(&context.peer, credential).await
+            self.session_connection(&context.peer, credential, &context.extensions)
+                .await
         } else {
             self.stateless_connection(credential).await
         };
@@ -424,7 +425,10 @@ impl ServerHandler for Gateway {
             }
             return;
         }
-        if let Err(error) = self.session_connection(&context.peer, credential).await {
+        if let Err(error) = self
+            .session_connection(&context.peer, credential, &context.extensions)
+            .await
+        {
             tracing::warn!("{error}");
         }
     }

@@ -78,6 +78,17 @@ pub enum UpstreamError {
         /// The upstream.
         upstream: String,
     },
+    /// The client's holder (its principal, or its address) has as many upstream sessions
+    /// of its own open as `GatewayOptions::max_sessions_per_holder` allows.
+    #[error(
+        "`{upstream}`: this client already holds {max} upstream sessions of its own (the most per principal or address); end one, or serve them --upstream-sessions shared"
+    )]
+    Holder {
+        /// The upstream.
+        upstream: String,
+        /// The limit.
+        max: usize,
+    },
     /// The command exited before it answered the handshake.
     #[error("`{upstream}` exited before it answered ({}){}", .exit.status, said(&.exit.stderr))]
     Exited {
