@@ -28,6 +28,11 @@ fn shell() -> String {
     )
 }
 
+/// [`shell`], first saying "shell ready" in green on stderr, as servers greet.
+fn greeting_shell() -> String {
+    format!("printf '\\033[32mshell ready\\033[0m\\n' >&2\n{}", shell())
+}
+
 /// Lists the weather.
 #[mcp_tool]
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -303,7 +308,7 @@ async fn init_drafts_no_denied_tool_labels_each_server_s_stderr_and_says_when_on
     let drafts = folder.join("drafts");
     std::fs::create_dir_all(&folder).unwrap();
     let file = folder.join("mcp.json");
-    let banner = format!("printf '\\033[32mshell ready\\033[0m\\n' >&2\n{}", shell());
+    let banner = greeting_shell();
     let servers = json!({"mcpServers": {
         "shell": {"command": "sh", "args": ["-c", banner], "tools": {"deny": ["rm_*"]}},
         "broken": {"command": "sh", "args": ["-c", "echo broken says why >&2; exit 4"]},
@@ -342,7 +347,7 @@ async fn init_drafts_no_denied_tool_labels_each_server_s_stderr_and_says_when_on
 async fn a_json_log_holds_the_servers_stderr_as_json_lines_under_their_names() {
     let folder = std::env::temp_dir().join(format!("mcp-tailor-fleet-json-{}", std::process::id()));
     std::fs::create_dir_all(&folder).unwrap();
-    let banner = format!("printf '\\033[32mshell ready\\033[0m\\n' >&2\n{}", shell());
+    let banner = greeting_shell();
     let servers = json!({"mcpServers": {"shell": {"command": "sh", "args": ["-c", banner]}}});
     let file = folder.join("mcp.json");
     std::fs::write(&file, servers.to_string()).unwrap();

@@ -14,6 +14,7 @@ use common::{BIN, listening, serve, upstream};
 use http_session::{HttpSession, names};
 use mcp_tailor::mcp_tool;
 use mcp_tailor::server::{CallContext, Server};
+use mcp_tailor_test_support::children;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::process::Stdio;
@@ -22,30 +23,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
-
-/// The live (not zombie) processes whose parent is `pid`.
-fn children(pid: u32) -> Vec<u32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        // `PID (COMM) STATE PPID …`; COMM may hold spaces and parentheses.
-        let Some((_, rest)) = stat.rsplit_once(')') else {
-            continue;
-        };
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        if fields.len() > 1 && fields[0] != "Z" && fields[1] == pid.to_string() {
-            found.extend(
-                entry
-                    .file_name()
-                    .to_str()
-                    .and_then(|p| p.parse::<u32>().ok()),
-            );
-        }
-    }
-    found
-}
 
 /// Waits until `pid` has had `count` children for 300 ms (a process being killed is still
 /// listed for a moment), or 10 s pass; how many it has.

@@ -14,12 +14,23 @@ use mcp_tailor::server::rmcp::model::{
 };
 use mcp_tailor::server::rmcp::transport::StreamableHttpClientTransport;
 use mcp_tailor::server::rmcp::{RoleClient, ServiceExt as _, service::RunningService};
-use mcp_tailor_test_support::target;
+use mcp_tailor_test_support::{children, target};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
+
+/// The script of the pinned npm server `package` (`server-memory`), as installed under
+/// `MCP_TAILOR_SERVERS`.
+fn script(package: &str) -> String {
+    let npm = PathBuf::from(std::env::var("MCP_TAILOR_SERVERS").expect("MCP_TAILOR_SERVERS"));
+    npm.join("node_modules/@modelcontextprotocol")
+        .join(package)
+        .join("dist/index.js")
+        .display()
+        .to_string()
+}
 
 /// A free loopback port.
 fn free_port() -> u16 {
@@ -67,15 +78,7 @@ fn text(result: &Value) -> &str {
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs the pinned third-party servers; run by .ci/run"]
 async fn one_gateway_in_front_of_real_servers_from_an_mcp_servers_file() {
-    let npm = PathBuf::from(std::env::var("MCP_TAILOR_SERVERS").expect("MCP_TAILOR_SERVERS"));
     let python = std::env::var("MCP_TAILOR_PYTHON").expect("MCP_TAILOR_PYTHON");
-    let script = |package: &str| {
-        npm.join("node_modules/@modelcontextprotocol")
-            .join(package)
-            .join("dist/index.js")
-            .display()
-            .to_string()
-    };
     let scratch = target().join("fleet-scratch");
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).unwrap();
@@ -224,37 +227,10 @@ async fn one_gateway_in_front_of_real_servers_from_an_mcp_servers_file() {
     std::fs::remove_dir_all(&scratch).unwrap();
 }
 
-/// The live (not zombie) processes whose parent is `pid`.
-fn children(pid: u32) -> usize {
-    let mut found = 0;
-    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        // `PID (COMM) STATE PPID …`; COMM may hold spaces and parentheses.
-        let Some((_, rest)) = stat.rsplit_once(')') else {
-            continue;
-        };
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        if fields.len() > 1 && fields[0] != "Z" && fields[1] == pid.to_string() {
-            found += 1;
-        }
-    }
-    found
-}
-
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs the pinned third-party servers; run by .ci/run"]
 async fn twenty_sessions_of_a_fleet_start_no_more_processes_than_its_mode_allows() {
-    let npm = PathBuf::from(std::env::var("MCP_TAILOR_SERVERS").expect("MCP_TAILOR_SERVERS"));
     let python = std::env::var("MCP_TAILOR_PYTHON").expect("MCP_TAILOR_PYTHON");
-    let script = |package: &str| {
-        npm.join("node_modules/@modelcontextprotocol")
-            .join(package)
-            .join("dist/index.js")
-            .display()
-            .to_string()
-    };
     let scratch = target().join("fleet-sessions-scratch");
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).unwrap();
@@ -301,7 +277,7 @@ async fn twenty_sessions_of_a_fleet_start_no_more_processes_than_its_mode_allows
             }
             clients.push(client);
         }
-        let processes = children(pid);
+        let processes = children(pid).len();
         println!(
             "{mode}: {SESSIONS} sessions, {processes} upstream processes; first tools/list of each: {:?}",
             firsts.iter().map(|d| d.as_millis()).collect::<Vec<_>>()

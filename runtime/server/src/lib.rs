@@ -22,6 +22,7 @@ pub mod limits;
 mod listing;
 mod request;
 mod session;
+mod shares;
 mod transport;
 #[doc(hidden)]
 pub mod verbatim;
@@ -92,5 +93,6 @@ pub mod seam {
     pub use super::call::context::{has_session, is_direct};
     pub use super::failure::{internal, timed_out, unknown_tool};
     pub use super::session::passed_on::optional;
+    pub use super::shares::{Place, Shares};
     pub use super::verbatim;
 }

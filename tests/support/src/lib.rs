@@ -1,8 +1,9 @@
 //! # mcp-tailor-test-support
 //!
 //! What the workspace's tests share, written once: a raw HTTP/1.1 client ([`http`]) and
-//! server side ([`raw`]), the workspace's paths ([`workspace`], [`target`]), and a poller
-//! for a state that comes in its own time ([`eventually`]).
+//! server side ([`raw`]), the workspace's paths ([`workspace`], [`target`]), a poller
+//! for a state that comes in its own time ([`eventually`]), and a process's children as
+//! the system sees them ([`children`]).
 
 pub mod http;
 pub mod raw;
@@ -43,6 +44,30 @@ where
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+/// The live (not zombie) processes whose parent is `pid`, read from `/proc`.
+pub fn children(pid: u32) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // `PID (COMM) STATE PPID …`; COMM may hold spaces and parentheses.
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.len() > 1 && fields[0] != "Z" && fields[1] == pid.to_string() {
+            found.extend(
+                entry
+                    .file_name()
+                    .to_str()
+                    .and_then(|p| p.parse::<u32>().ok()),
+            );
+        }
+    }
+    found
 }
 
 #[cfg(test)]

@@ -7,11 +7,11 @@ use crate::GatewayState;
 use crate::pool::connection::{Connection, gateway_client};
 use crate::relay::downstream::SessionKey;
 use crate::upstream::open::{Credential, UpstreamError};
+use mcp_tailor_server::seam::{Place, Shares};
 use rmcp::model::{ClientCapabilities, ClientConfig};
 use rmcp::service::{Peer, RoleServer};
-use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 /// How downstream sessions get an upstream connection.
@@ -74,47 +74,11 @@ fn holder(extensions: &rmcp::model::Extensions) -> String {
 }
 
 /// The per-client upstream sessions each holder has open.
-#[derive(Default)]
-pub(crate) struct Holders(Mutex<HashMap<String, usize>>);
+pub(crate) type Holders = Shares<String>;
 
 /// One per-client upstream session counted against its holder; dropping it (with its
 /// downstream session) gives the place back.
-pub(crate) struct Held {
-    holders: Arc<Holders>,
-    holder: String,
-}
-
-impl Holders {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// A place for one more upstream session of `holder`, or `None` at `max`.
-    fn take(self: &Arc<Self>, holder: String, max: usize) -> Option<Held> {
-        let mut held = self.lock();
-        let count = held.entry(holder.clone()).or_insert(0);
-        if *count >= max.max(1) {
-            return None;
-        }
-        *count += 1;
-        Some(Held {
-            holders: self.clone(),
-            holder,
-        })
-    }
-}
-
-impl Drop for Held {
-    fn drop(&mut self) {
-        let mut held = self.holders.lock();
-        if let Some(count) = held.get_mut(&self.holder) {
-            *count -= 1;
-            if *count == 0 {
-                held.remove(&self.holder);
-            }
-        }
-    }
-}
+pub(crate) type Held = Place<String>;
 
 /// One request a gateway served: its method (`custom` for a method of no revision), whether
 /// it was answered with a result, and how long it took.
@@ -279,12 +243,13 @@ impl Gateway {
                 let process = matches!(state.upstream, crate::Upstream::Command { .. });
                 if process && self.held.get().is_none() {
                     let max = state.options.max_sessions_per_holder;
-                    let held = state.holders.take(holder(extensions), max).ok_or_else(|| {
-                        UpstreamError::Holder {
+                    let held = state
+                        .holders
+                        .take_below(holder(extensions), max)
+                        .ok_or_else(|| UpstreamError::Holder {
                             upstream: state.upstream.to_string(),
                             max,
-                        }
-                    })?;
+                        })?;
                     let _ = self.held.set(held);
                 }
                 let connection = match state.take_ready(&client, &credential) {

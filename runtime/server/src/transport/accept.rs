@@ -8,15 +8,15 @@
 //! requests start (a session opened on it), stays on the thread that accepted it.
 
 use crate::limits::HttpConfig;
+use crate::shares::Shares;
 use crate::transport::error::ServeError;
 use axum::extract::ConnectInfo;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
-use std::collections::HashMap;
 use std::net::IpAddr;
 use std::os::fd::AsFd;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
@@ -32,7 +32,7 @@ struct Shared {
     config: HttpConfig,
     permits: Arc<Semaphore>,
     /// Connections open per client address.
-    per_client: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    per_client: Arc<Shares<IpAddr>>,
     stop: CancellationToken,
 }
 
@@ -41,49 +41,6 @@ struct Shared {
 /// served as any; past it, the last quarter stays for the addresses within their share.
 fn busy(max: usize) -> usize {
     max - max / 4
-}
-
-/// One connection counted against its address's share; dropping it gives the place back.
-struct Counted {
-    per_client: Arc<Mutex<HashMap<IpAddr, usize>>>,
-    client: IpAddr,
-}
-
-impl Counted {
-    /// A place for a connection from `client`, or `None` when its address holds its share
-    /// while the server is busy: past [`busy`] connections in use (this one counted).
-    fn take(shared: &Shared, client: IpAddr) -> Option<Counted> {
-        let mut open = shared
-            .per_client
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        let held = open.entry(client).or_insert(0);
-        let max = shared.config.max_connections.max(1);
-        let in_use = max - shared.permits.available_permits();
-        if *held >= shared.config.max_connections_per_client.max(1) && in_use > busy(max) {
-            return None;
-        }
-        *held += 1;
-        Some(Counted {
-            per_client: shared.per_client.clone(),
-            client,
-        })
-    }
-}
-
-impl Drop for Counted {
-    fn drop(&mut self) {
-        let mut open = self
-            .per_client
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if let Some(held) = open.get_mut(&self.client) {
-            *held -= 1;
-            if *held == 0 {
-                open.remove(&self.client);
-            }
-        }
-    }
 }
 
 pub(crate) async fn serve(
@@ -170,8 +127,15 @@ async fn accept(listener: tokio::net::TcpListener, shared: Shared) {
             },
             () = &mut stop => break,
         };
-        // Over its address's share: closed now, its permit given back with it.
-        let Some(counted) = Counted::take(&shared, peer.ip()) else {
+        // Over its address's share while the server is busy: closed now, its permit given
+        // back with it.
+        let max = shared.config.max_connections.max(1);
+        let in_use = max - shared.permits.available_permits();
+        let share = shared.config.max_connections_per_client.max(1);
+        let counted = shared
+            .per_client
+            .take(peer.ip(), |held| held < share || in_use <= busy(max));
+        let Some(counted) = counted else {
             drop(stream);
             crate::transport::refusals::refused(
                 "a client address over its share of connections was closed",

@@ -18,6 +18,7 @@
 
 use crate::limits::HttpConfig;
 use crate::request::info::Principal;
+use crate::shares::{Place, Shares};
 use crate::transport::tagged::TaggedSessions;
 use rmcp::transport::streamable_http_server::session::{SessionId, SessionManager};
 use sha2::{Digest, Sha256};
@@ -50,9 +51,12 @@ struct Use {
 /// id and tenant), else the `Authorization` it sent (a credential the server does not
 /// check may still be forwarded upstream), else nobody. Kept as a digest: no credential
 /// is held in the table.
-/// (The flag: whether the digest is of a principal client auth proved.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Owner(Option<[u8; 32]>, bool);
+pub(crate) struct Owner {
+    digest: Option<[u8; 32]>,
+    /// Whether the digest is of a principal client auth proved.
+    proved: bool,
+}
 
 impl Owner {
     /// The owner of a request with these extensions and headers.
@@ -68,67 +72,48 @@ impl Owner {
             digest.update(b"authorization\0");
             digest.update(credential.as_bytes());
         } else {
-            return Owner(None, false);
+            return Owner {
+                digest: None,
+                proved: false,
+            };
         }
-        Owner(Some(digest.finalize().into()), principal.is_some())
+        Owner {
+            digest: Some(digest.finalize().into()),
+            proved: principal.is_some(),
+        }
     }
 }
 
 /// No session can make room: every one the policy may close has a request in flight.
 pub(crate) struct Full;
 
-/// The event streams each principal holds open.
+/// The event streams each principal holds open, at most `max` each.
 pub(crate) struct Streams {
     max: usize,
-    open: Mutex<HashMap<[u8; 32], usize>>,
+    open: Arc<Shares<[u8; 32]>>,
 }
 
 /// One open event stream of a principal; dropping it (with the response body) closes it.
-pub(crate) struct Streaming {
-    streams: Arc<Streams>,
-    principal: [u8; 32],
-}
+pub(crate) type Streaming = Place<[u8; 32]>;
 
 impl Streams {
     pub(crate) fn new(config: &HttpConfig) -> Self {
         Streams {
-            max: config.max_streams_per_principal.max(1),
-            open: Mutex::default(),
+            max: config.max_streams_per_principal,
+            open: Arc::default(),
         }
-    }
-
-    fn open(&self) -> std::sync::MutexGuard<'_, HashMap<[u8; 32], usize>> {
-        self.open.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// A place for one more stream of the principal `owner` proves: `Ok(None)` when the
     /// request proves none (no client auth), `Err` when its share is full.
-    pub(crate) fn begin(self: &Arc<Self>, owner: Owner) -> Result<Option<Streaming>, Full> {
-        let Owner(Some(principal), true) = owner else {
+    pub(crate) fn begin(&self, owner: Owner) -> Result<Option<Streaming>, Full> {
+        let (Some(principal), true) = (owner.digest, owner.proved) else {
             return Ok(None);
         };
-        let mut open = self.open();
-        let held = open.entry(principal).or_insert(0);
-        if *held >= self.max {
-            return Err(Full);
-        }
-        *held += 1;
-        Ok(Some(Streaming {
-            streams: self.clone(),
-            principal,
-        }))
-    }
-}
-
-impl Drop for Streaming {
-    fn drop(&mut self) {
-        let mut open = self.streams.open();
-        if let Some(held) = open.get_mut(&self.principal) {
-            *held -= 1;
-            if *held == 0 {
-                open.remove(&self.principal);
-            }
-        }
+        self.open
+            .take_below(principal, self.max)
+            .map(Some)
+            .ok_or(Full)
     }
 }
 
