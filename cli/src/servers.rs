@@ -42,7 +42,23 @@ pub(crate) struct ServerEntry {
 pub(crate) fn read(path: &str) -> Result<Vec<ServerEntry>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
     let folder = Path::new(path).parent().unwrap_or(Path::new(""));
-    parse(&text, folder).map_err(|e| format!("{path}: {e}"))
+    parse(&text, folder).map_err(|e| in_file(path, &e))
+}
+
+/// An error of `parse` as said of the file at `path`: `PATH:LINE:COL: …` where it names a
+/// place (`LINE:COL: …`), else `PATH: …`.
+pub(crate) fn in_file(path: &str, error: &str) -> String {
+    let place = error.split_once(": ").filter(|(at, _)| {
+        let parts: Vec<&str> = at.split(':').collect();
+        parts.len() == 2
+            && parts
+                .iter()
+                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    });
+    match place {
+        Some((at, rest)) => format!("{path}:{at}: {rest}"),
+        None => format!("{path}: {error}"),
+    }
 }
 
 /// The servers of `text`; relative tailoring paths are taken from `folder`.
@@ -237,6 +253,16 @@ mod tests {
         );
         let vs_code = r#"{"servers": {"git": {"type": "stdio", "command": "uvx", "args": ["mcp-server-git"]}}}"#;
         assert_eq!(parse(vs_code, Path::new("")).unwrap()[0].name, "git");
+    }
+
+    #[test]
+    fn an_error_with_a_place_is_said_at_file_line_col() {
+        let typo = "{\"mcpServers\": {\"a\": {\"command\": \"x\",\n  \"tool\": {}}}}";
+        let said = super::in_file("mcp.json", &parse(typo, Path::new("")).unwrap_err());
+        assert!(said.starts_with("mcp.json:2:"), "{said}");
+        assert!(said.contains(": server `a`: unknown key `tool`"), "{said}");
+        let said = super::in_file("mcp.json", &parse("{}", Path::new("")).unwrap_err());
+        assert!(said.starts_with("mcp.json: expected"), "{said}");
     }
 
     #[test]

@@ -241,6 +241,27 @@ async fn a_servers_file_that_cannot_be_served_is_named() {
     assert_eq!(output.status.code(), Some(1));
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(said.contains("server `x`: expected `command`"), "{said}");
+    // A typo stops the start where it is, with the key it likely meant; the denied tool
+    // is never served.
+    std::fs::write(
+        &file,
+        "{\"mcpServers\": {\"x\": {\"command\": \"sh\",\n  \"tools\": {\"denny\": [\"rm_rf\"]}}}}",
+    )
+    .unwrap();
+    let output = tokio::process::Command::new(BIN)
+        .args(["proxy", "--servers"])
+        .arg(&file)
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&output.stderr);
+    let at = format!("{}:2:", file.display());
+    assert!(said.contains(&at), "{said}");
+    assert!(
+        said.contains("unknown key `denny`; did you mean `deny`?"),
+        "{said}"
+    );
     std::fs::remove_dir_all(&folder).unwrap();
 }
 

@@ -1,33 +1,45 @@
 //! Secrets stay where they belong, tried as an attacker would: a fleet's command upstream
 //! started with the client-auth secret or another server's `${VAR}` value in its
-//! environment could hand it to any client (a server with a `get-env` tool did); and a
-//! log line at any level that prints a credential leaks it to whoever reads the logs.
+//! environment could hand it to any client (a server with a `get-env` tool did), so each
+//! child's `/proc/PID/environ` is read; and a log line at any level that prints a
+//! credential leaks it to whoever reads the logs.
 
 mod common;
 
 use common::{listening, proxy, sh_server};
-use mcp_tailor_test_support::eventually;
-use std::path::Path;
+use mcp_tailor_test_support::{children, eventually};
 use std::time::Duration;
 
-/// A shell server named `name` that first writes its whole environment to `dump`.
-fn dumping(name: &str, dump: &Path) -> String {
-    format!("env > '{}'\n{}", dump.display(), sh_server(name, &[]))
+/// The environment of each child of `pid` that names itself in `SECRETS_TEST_WHO`, by
+/// that name: `/proc/PID/environ`, as the system holds it.
+fn environments(pid: u32) -> std::collections::BTreeMap<String, String> {
+    children(pid)
+        .into_iter()
+        .filter_map(|child| {
+            let environ = std::fs::read(format!("/proc/{child}/environ")).ok()?;
+            let environ = String::from_utf8_lossy(&environ).replace('\0', "\n");
+            let who = environ
+                .lines()
+                .find_map(|line| line.strip_prefix("SECRETS_TEST_WHO="))?
+                .to_owned();
+            Some((who, environ))
+        })
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn no_upstream_holds_the_gateway_s_secret_or_another_server_s_values() {
     let folder = std::env::temp_dir().join(format!("mcp-tailor-secrets-{}", std::process::id()));
     std::fs::create_dir_all(&folder).unwrap();
-    let (a_env, b_env) = (folder.join("a.env"), folder.join("b.env"));
     let file = serde_json::json!({"mcpServers": {
-        "a": {"command": "sh", "args": ["-c", dumping("a", &a_env)],
-              "env": {"A_TOKEN": "${SECRETS_TEST_A}"}},
-        "b": {"command": "sh", "args": ["-c", dumping("b", &b_env), "${SECRETS_TEST_B}"]},
+        "a": {"command": "sh", "args": ["-c", sh_server("a", &[])],
+              "env": {"A_TOKEN": "${SECRETS_TEST_A}", "SECRETS_TEST_WHO": "a"}},
+        "b": {"command": "sh", "args": ["-c", sh_server("b", &[]), "${SECRETS_TEST_B}"],
+              "env": {"SECRETS_TEST_WHO": "b"}},
     }});
     let servers = folder.join("mcp.json");
     std::fs::write(&servers, file.to_string()).unwrap();
-    let (_proxy, addr) = proxy(
+    let (proxy, addr) = proxy(
         &[
             "--servers",
             servers.to_str().unwrap(),
@@ -41,22 +53,19 @@ async fn no_upstream_holds_the_gateway_s_secret_or_another_server_s_values() {
         ],
     );
     listening(addr).await;
-    let read = |path: &Path| {
-        let path = path.to_owned();
-        async move {
-            std::fs::read_to_string(&path)
-                .ok()
-                .filter(|t| !t.is_empty())
-        }
-    };
-    let a = eventually(Duration::from_secs(20), || read(&a_env)).await;
-    let b = eventually(Duration::from_secs(20), || read(&b_env)).await;
-    let (a, b) = (a.expect("a started"), b.expect("b started"));
+    let pid = proxy.id().unwrap();
+    let found = eventually(Duration::from_secs(20), || async {
+        let found = environments(pid);
+        (found.len() == 2).then_some(found)
+    })
+    .await;
+    let found = found.expect("both servers started");
+    let (a, b) = (&found["a"], &found["b"]);
     // Each has what its own entry gives it, and the user's environment.
     assert!(a.contains("A_TOKEN=a-secret-0123456789"), "{a}");
     assert!(a.contains("PATH="), "{a}");
     // Never the door's secret; never the other's value.
-    for (what, env) in [("a", &a), ("b", &b)] {
+    for (what, env) in [("a", a), ("b", b)] {
         assert!(!env.contains("door-secret"), "{what}: {env}");
     }
     assert!(!a.contains("b-secret"), "{a}");
