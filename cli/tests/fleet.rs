@@ -33,6 +33,18 @@ fn greeting_shell() -> String {
     format!("printf '\\033[32mshell ready\\033[0m\\n' >&2\n{}", shell())
 }
 
+/// `init --servers FILE --out DRAFTS`, run to its end.
+async fn init_servers(file: &std::path::Path, drafts: &std::path::Path) -> std::process::Output {
+    tokio::process::Command::new(BIN)
+        .args(["init", "--servers"])
+        .arg(file)
+        .arg("--out")
+        .arg(drafts)
+        .output()
+        .await
+        .unwrap()
+}
+
 /// Lists the weather.
 #[mcp_tool]
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -277,14 +289,7 @@ async fn init_drafts_every_server_and_proxy_serves_the_copy() {
     let servers =
         json!({"mcpServers": {"a": {"url": a}, "b": {"url": b, "tools": {"allow": ["search_*"]}}}});
     std::fs::write(&file, servers.to_string()).unwrap();
-    let output = tokio::process::Command::new(BIN)
-        .args(["init", "--servers"])
-        .arg(&file)
-        .arg("--out")
-        .arg(&drafts)
-        .output()
-        .await
-        .unwrap();
+    let output = init_servers(&file, &drafts).await;
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{said}");
     assert!(said.contains("2 of 2 servers drafted"), "{said}");
@@ -335,14 +340,7 @@ async fn init_drafts_no_denied_tool_labels_each_server_s_stderr_and_says_when_on
         "broken": {"command": "sh", "args": ["-c", "echo broken says why >&2; exit 4"]},
     }});
     std::fs::write(&file, servers.to_string()).unwrap();
-    let output = tokio::process::Command::new(BIN)
-        .args(["init", "--servers"])
-        .arg(&file)
-        .arg("--out")
-        .arg(&drafts)
-        .output()
-        .await
-        .unwrap();
+    let output = init_servers(&file, &drafts).await;
     let said = String::from_utf8_lossy(&output.stderr);
     // Drafted in part: its own exit code, not success and not failure.
     assert_eq!(output.status.code(), Some(3), "{said}");
