@@ -34,47 +34,22 @@ pub(crate) fn secret(value: &str) {
 /// Keeps out of the log what may be a secret in how `upstream` is reached: the values
 /// [`mcp_tailor::gateway::redact`] leaves out of its name, and its credential headers.
 pub(crate) fn upstream(upstream: &Upstream) {
-    match upstream {
-        Upstream::Command { args, .. } => {
-            for (arg, shown) in args.iter().zip(redact::arguments(args)) {
-                if *arg != shown {
-                    secret(arg.split_once('=').map_or(arg.as_str(), |(_, value)| value));
-                }
-            }
-        }
+    let hidden = match upstream {
+        Upstream::Command { args, .. } => redact::redact_arguments(args)
+            .into_iter()
+            .flat_map(|arg| arg.hidden)
+            .collect(),
         Upstream::Http { url, headers } => {
-            let before_fragment = url.split('#').next().unwrap_or_default();
-            if let Some((base, query)) = before_fragment.split_once('?') {
-                query
-                    .split('&')
-                    .filter_map(|pair| pair.split_once('='))
-                    .for_each(|(_, value)| secret(value));
-                url_user(base);
-            } else {
-                url_user(before_fragment);
-            }
             for (name, value) in headers {
                 if redact::credential_name(name) {
                     secret(value);
                     secret(value.rsplit(' ').next().unwrap_or(value));
                 }
             }
+            redact::redact_url(url).hidden
         }
-    }
-}
-
-/// The user information of `url` (before its path), as secrets.
-fn url_user(url: &str) {
-    let Some((_, rest)) = url.split_once("://") else {
-        return;
     };
-    let authority = rest.split('/').next().unwrap_or_default();
-    if let Some((user, _)) = authority.rsplit_once('@') {
-        secret(user);
-        if let Some((_, password)) = user.split_once(':') {
-            secret(password);
-        }
-    }
+    hidden.into_iter().for_each(secret);
 }
 
 /// `text` with every known secret replaced by `…`.

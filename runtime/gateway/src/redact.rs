@@ -40,8 +40,40 @@ fn token_like(text: &str) -> bool {
         && text.chars().any(|c| c.is_ascii_alphabetic())
 }
 
+/// How a value is shown in logs and errors, and what was left out of it (for a log writer
+/// that replaces those values wherever another library prints them).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Redacted<'a> {
+    /// The value as it may be shown.
+    pub shown: String,
+    /// Each part left out, as it was.
+    pub hidden: Vec<&'a str>,
+}
+
+impl<'a> Redacted<'a> {
+    fn plain(text: &str) -> Redacted<'a> {
+        Redacted {
+            shown: text.to_owned(),
+            hidden: Vec::new(),
+        }
+    }
+
+    fn hiding(shown: String, hidden: &'a str) -> Redacted<'a> {
+        Redacted {
+            shown,
+            hidden: vec![hidden],
+        }
+    }
+}
+
 /// `url` with its user information and every query value left out.
 pub fn url(url: &str) -> String {
+    redact_url(url).shown
+}
+
+/// `url` with its user information and every query value left out, and those values.
+pub fn redact_url(url: &str) -> Redacted<'_> {
+    let mut hidden = Vec::new();
     let (before_fragment, fragment) = match url.split_once('#') {
         Some((before, fragment)) => (before, Some(fragment)),
         None => (url, None),
@@ -50,65 +82,84 @@ pub fn url(url: &str) -> String {
         Some((base, query)) => (base, Some(query)),
         None => (before_fragment, None),
     };
-    let mut out = match base.split_once("://") {
+    let mut shown = match base.split_once("://") {
         Some((scheme, rest)) => {
             let authority_end = rest.find('/').unwrap_or(rest.len());
             let (authority, path) = rest.split_at(authority_end);
             match authority.rsplit_once('@') {
-                Some((_, host)) => format!("{scheme}://{HIDDEN}@{host}{path}"),
+                Some((user, host)) => {
+                    hidden.push(user);
+                    hidden.extend(user.split_once(':').map(|(_, password)| password));
+                    format!("{scheme}://{HIDDEN}@{host}{path}")
+                }
                 None => base.to_owned(),
             }
         }
         None => base.to_owned(),
     };
     if let Some(query) = query {
-        out.push('?');
+        shown.push('?');
         let pairs: Vec<String> = query
             .split('&')
             .map(|pair| match pair.split_once('=') {
-                Some((name, _)) => format!("{name}={HIDDEN}"),
+                Some((name, value)) => {
+                    hidden.push(value);
+                    format!("{name}={HIDDEN}")
+                }
                 None => pair.to_owned(),
             })
             .collect();
-        out.push_str(&pairs.join("&"));
+        shown.push_str(&pairs.join("&"));
     }
-    if fragment.is_some() {
-        out.push_str("#…");
+    if let Some(fragment) = fragment {
+        hidden.push(fragment);
+        shown.push_str("#…");
     }
-    out
+    Redacted { shown, hidden }
 }
 
 /// A command's arguments as they may be logged: a credential's value left out, whether
 /// it follows its name (`--token=…`, `TOKEN=…`) or comes as the next argument
 /// (`--token …`); URLs as [`url`] leaves them; a token-like argument left out whole.
 pub fn arguments(args: &[String]) -> impl Iterator<Item = String> + '_ {
+    redact_arguments(args).into_iter().map(|arg| arg.shown)
+}
+
+/// Each of `args` as [`arguments`] shows it, and what it leaves out.
+pub fn redact_arguments(args: &[String]) -> Vec<Redacted<'_>> {
     let mut after_secret_flag = false;
-    args.iter().map(move |arg| {
-        let follows_secret = std::mem::take(&mut after_secret_flag);
-        if follows_secret && !arg.starts_with('-') {
-            return HIDDEN.to_owned();
-        }
-        if let Some((name, value)) = arg.split_once('=')
-            && !name.contains("://")
-        {
-            return match credential_name(name) || token_like(value) {
-                true => format!("{name}={HIDDEN}"),
-                false if value.contains("://") => format!("{name}={}", url(value)),
-                false => arg.clone(),
-            };
-        }
-        if arg.starts_with('-') && credential_name(arg) {
-            after_secret_flag = true;
-            return arg.clone();
-        }
-        if arg.contains("://") {
-            return url(arg);
-        }
-        match token_like(arg) {
-            true => HIDDEN.to_owned(),
-            false => arg.clone(),
-        }
-    })
+    args.iter()
+        .map(|arg| {
+            let follows_secret = std::mem::take(&mut after_secret_flag);
+            if follows_secret && !arg.starts_with('-') {
+                return Redacted::hiding(HIDDEN.to_owned(), arg);
+            }
+            if let Some((name, value)) = arg.split_once('=')
+                && !name.contains("://")
+            {
+                if credential_name(name) || token_like(value) {
+                    return Redacted::hiding(format!("{name}={HIDDEN}"), value);
+                }
+                if value.contains("://") {
+                    let value = redact_url(value);
+                    let shown = format!("{name}={}", value.shown);
+                    return Redacted { shown, ..value };
+                }
+                return Redacted::plain(arg);
+            }
+            if arg.starts_with('-') && credential_name(arg) {
+                after_secret_flag = true;
+                return Redacted::plain(arg);
+            }
+            if arg.contains("://") {
+                return redact_url(arg);
+            }
+            match token_like(arg) {
+                true => Redacted::hiding(HIDDEN.to_owned(), arg),
+                false => Redacted::plain(arg),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -130,6 +181,20 @@ mod tests {
             url("http://127.0.0.1:8080/mcp"),
             "http://127.0.0.1:8080/mcp"
         );
+    }
+
+    #[test]
+    fn what_is_left_out_is_said_as_it_was() {
+        let url = super::redact_url("https://user:pw@h/mcp?api_key=abc&v=2");
+        assert_eq!(url.hidden, ["user:pw", "pw", "abc", "2"]);
+        let args: Vec<String> = ["--token", "s3cr3t", "--url=http://h/?key=k1", "-y"]
+            .map(String::from)
+            .into();
+        let hidden: Vec<&str> = super::redact_arguments(&args)
+            .into_iter()
+            .flat_map(|arg| arg.hidden)
+            .collect();
+        assert_eq!(hidden, ["s3cr3t", "k1"]);
     }
 
     #[test]
