@@ -94,8 +94,12 @@ async fn front(State(front): State<Front>, request: Request, next: Next) -> Resp
         .get(SESSION_HEADER)
         .and_then(|v| v.to_str().ok())
         .map(SessionId::from);
-    let owner = Owner::of(request.extensions(), request.headers());
-    if let Some(id) = &session
+    // Who asks, read only for a request on a session (an `initialize` is read where its
+    // session opens).
+    let owner = session
+        .as_ref()
+        .map(|_| Owner::of(request.extensions(), request.headers()));
+    if let (Some(id), Some(owner)) = (&session, owner)
         && !front.admission.belongs(id, owner)
     {
         // Answered as rmcp answers a session it does not hold (404): the id alone
@@ -105,8 +109,8 @@ async fn front(State(front): State<Front>, request: Request, next: Next) -> Resp
     }
     let method = request.method().clone();
     // A session's event stream counts against its principal's share while it is open.
-    let streaming = match (&session, method == axum::http::Method::GET) {
-        (Some(_), true) => match front.streams.begin(owner) {
+    let streaming = match (owner, method == axum::http::Method::GET) {
+        (Some(owner), true) => match front.streams.begin(owner) {
             Ok(streaming) => streaming,
             Err(_) => {
                 crate::transport::refusals::refused(
