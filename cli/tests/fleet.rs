@@ -7,10 +7,12 @@
 
 mod common;
 
-use common::{BIN, RawSession, free_addr, listening, notes_behind, proxy, sh_server, sh_server_of};
+use common::{
+    BIN, RawSession, free_addr, listening, log_holding, notes_behind, proxy, sh_server,
+    sh_server_of,
+};
 use mcp_tailor::mcp_tool;
 use mcp_tailor::server::{CallContext, Server};
-use mcp_tailor_test_support::eventually;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
@@ -31,6 +33,16 @@ fn shell() -> String {
 /// [`shell`], first saying "shell ready" in green on stderr, as servers greet.
 fn greeting_shell() -> String {
     format!("printf '\\033[32mshell ready\\033[0m\\n' >&2\n{}", shell())
+}
+
+/// `proxy --servers FILE`, run to its end (a file it cannot serve).
+async fn proxy_servers(file: &std::path::Path) -> std::process::Output {
+    tokio::process::Command::new(BIN)
+        .args(["proxy", "--servers"])
+        .arg(file)
+        .output()
+        .await
+        .unwrap()
 }
 
 /// `init --servers FILE --out DRAFTS`, run to its end.
@@ -244,12 +256,7 @@ async fn a_servers_file_that_cannot_be_served_is_named() {
     std::fs::create_dir_all(&folder).unwrap();
     let file = folder.join("servers.json");
     std::fs::write(&file, r#"{"mcpServers": {"x": {"args": []}}}"#).unwrap();
-    let output = tokio::process::Command::new(BIN)
-        .args(["proxy", "--servers"])
-        .arg(&file)
-        .output()
-        .await
-        .unwrap();
+    let output = proxy_servers(&file).await;
     assert_eq!(output.status.code(), Some(1));
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(said.contains("server `x`: expected `command`"), "{said}");
@@ -260,12 +267,7 @@ async fn a_servers_file_that_cannot_be_served_is_named() {
         "{\"mcpServers\": {\"x\": {\"command\": \"sh\",\n  \"tools\": {\"denny\": [\"rm_rf\"]}}}}",
     )
     .unwrap();
-    let output = tokio::process::Command::new(BIN)
-        .args(["proxy", "--servers"])
-        .arg(&file)
-        .output()
-        .await
-        .unwrap();
+    let output = proxy_servers(&file).await;
     assert_eq!(output.status.code(), Some(1));
     let said = String::from_utf8_lossy(&output.stderr);
     let at = format!("{}:2:", file.display());
@@ -385,14 +387,8 @@ async fn a_json_log_holds_the_servers_stderr_as_json_lines_under_their_names() {
         .kill_on_drop(true)
         .spawn()
         .unwrap();
-    let read = eventually(Duration::from_secs(20), || {
-        let log = log.clone();
-        async move {
-            let text = std::fs::read_to_string(&log).unwrap_or_default();
-            (text.contains("shell ready") && text.contains("mcp-tailor proxy on")).then_some(text)
-        }
-    })
-    .await;
+    let told = ["shell ready", "mcp-tailor proxy on"];
+    let read = log_holding(&log, &told, Duration::from_secs(20)).await;
     child.kill().await.unwrap();
     let text = read.unwrap_or_else(|| std::fs::read_to_string(&log).unwrap());
     for line in text.lines() {

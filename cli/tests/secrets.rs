@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{listening, proxy, sh_server};
+use common::{listening, log_holding, proxy, sh_server};
 use mcp_tailor_test_support::{children, eventually};
 use std::time::Duration;
 
@@ -113,17 +113,12 @@ async fn no_secret_reaches_the_log_at_any_level() {
         .spawn()
         .unwrap();
     // Both failures told (each names its server), the endpoint served.
-    let told = eventually(Duration::from_secs(30), || {
-        let log = log.clone();
-        async move {
-            let text = std::fs::read_to_string(&log).unwrap_or_default();
-            (text.contains("`sh -c exit 3")
-                && text.contains("127.0.0.1:9/mcp?api_key=…")
-                && text.contains("mcp-tailor proxy on"))
-            .then_some(text)
-        }
-    })
-    .await;
+    let failures = [
+        "`sh -c exit 3",
+        "127.0.0.1:9/mcp?api_key=…",
+        "mcp-tailor proxy on",
+    ];
+    let told = log_holding(&log, &failures, Duration::from_secs(30)).await;
     child.kill().await.unwrap();
     let text = told.unwrap_or_else(|| std::fs::read_to_string(&log).unwrap());
     assert!(text.contains("--token=…"), "{text}");

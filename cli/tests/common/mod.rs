@@ -82,6 +82,20 @@ pub async fn listening(addr: SocketAddr) {
     }
 }
 
+/// The text of the log file at `log` once it holds each of `texts`, within `within`;
+/// `None` when the time ran out.
+pub async fn log_holding(
+    log: &std::path::Path,
+    texts: &[&str],
+    within: std::time::Duration,
+) -> Option<String> {
+    mcp_tailor_test_support::eventually(within, || async {
+        let text = std::fs::read_to_string(log).unwrap_or_default();
+        texts.iter().all(|t| text.contains(t)).then_some(text)
+    })
+    .await
+}
+
 /// `proxy --http ADDR -- UPSTREAM…` (a command upstream), for the caller to set up and
 /// spawn.
 pub fn proxy_of(addr: SocketAddr, upstream: &[&str]) -> Command {

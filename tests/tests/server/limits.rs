@@ -335,9 +335,17 @@ async fn ping(addr: SocketAddr, id: &str) -> u16 {
 /// Opens session `id`'s standalone response stream (`GET /mcp`) and keeps it open: the
 /// session has a request in flight while the stream lives.
 async fn listen(addr: SocketAddr, id: &str) -> TcpStream {
+    let (status, stream) = listen_with(addr, id, "").await;
+    assert_eq!(status, "200", "the stream opens");
+    stream
+}
+
+/// Opens session `id`'s event stream with the `extra` headers; its HTTP status, and the
+/// connection that holds it open.
+async fn listen_with(addr: SocketAddr, id: &str, extra: &str) -> (String, TcpStream) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let request = format!(
-        "GET /mcp HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n{}\r\n",
+        "GET /mcp HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n{extra}{}\r\n",
         on_session(id)
     );
     stream.write_all(request.as_bytes()).await.unwrap();
@@ -346,8 +354,7 @@ async fn listen(addr: SocketAddr, id: &str) -> TcpStream {
         .await
         .expect("the stream's head within 10 s")
         .unwrap();
-    assert_eq!(&head[9..12], b"200", "the stream opens");
-    stream
+    (String::from_utf8_lossy(&head[9..12]).into_owned(), stream)
 }
 
 #[tokio::test]
@@ -438,18 +445,7 @@ async fn a_principal_holding_event_streams_open_never_takes_another_s() {
     async fn stream_as(addr: SocketAddr, principal: &str) -> (String, TcpStream) {
         let who = format!("X-Test-Principal: {principal}\r\n");
         let id = open_with(addr, &who).await;
-        let mut stream = TcpStream::connect(addr).await.unwrap();
-        let request = format!(
-            "GET /mcp HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n{who}{}\r\n",
-            on_session(&id)
-        );
-        stream.write_all(request.as_bytes()).await.unwrap();
-        let mut head = [0u8; 12];
-        tokio::time::timeout(Duration::from_secs(10), stream.read_exact(&mut head))
-            .await
-            .expect("an answer within 10 s")
-            .unwrap();
-        (String::from_utf8_lossy(&head[9..12]).into_owned(), stream)
+        listen_with(addr, &id, &who).await
     }
     let mut config = HttpConfig::default();
     config.max_streams_per_principal = 3;
