@@ -55,6 +55,27 @@ async fn listening(port: u16, what: &str) {
     }
 }
 
+/// `mcp-tailor proxy --servers FILE --http 127.0.0.1:PORT EXTRA…`, its stderr to
+/// `stderr`, listening; the process and its port.
+async fn fleet_gateway(
+    file: &std::path::Path,
+    extra: &[&str],
+    stderr: Stdio,
+) -> (tokio::process::Child, u16) {
+    let port = free_port();
+    let proxy = tokio::process::Command::new(target().join("debug").join("mcp-tailor"))
+        .args(["proxy", "--servers"])
+        .arg(file)
+        .args(["--http", &format!("127.0.0.1:{port}")])
+        .args(extra)
+        .stderr(stderr)
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    listening(port, "the gateway").await;
+    (proxy, port)
+}
+
 type Client = RunningService<RoleClient, ()>;
 
 /// `tools/call` through `client`: the result as JSON, or the error.
@@ -107,16 +128,7 @@ async fn one_gateway_in_front_of_real_servers_from_an_mcp_servers_file() {
     }});
     let file = scratch.join("mcp.json");
     std::fs::write(&file, servers.to_string()).unwrap();
-    let port = free_port();
-    let _proxy = tokio::process::Command::new(target().join("debug").join("mcp-tailor"))
-        .args(["proxy", "--servers"])
-        .arg(&file)
-        .args(["--http", &format!("127.0.0.1:{port}")])
-        .stderr(Stdio::inherit())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    listening(port, "the gateway").await;
+    let (_proxy, port) = fleet_gateway(&file, &[], Stdio::inherit()).await;
     let transport = StreamableHttpClientTransport::from_uri(format!("http://127.0.0.1:{port}/mcp"));
     let client = ().serve(transport).await.unwrap();
 
@@ -248,19 +260,10 @@ async fn twenty_sessions_of_a_fleet_start_no_more_processes_than_its_mode_allows
     const SESSIONS: usize = 20;
     const CAP: usize = 2;
     for (mode, most) in [("shared", MEMBERS), ("per-client", MEMBERS * CAP)] {
-        let port = free_port();
-        let proxy = tokio::process::Command::new(target().join("debug").join("mcp-tailor"))
-            .args(["proxy", "--servers"])
-            .arg(&file)
-            .args(["--http", &format!("127.0.0.1:{port}")])
-            .args(["--upstream-sessions", mode])
-            .args(["--max-upstream-sessions", &CAP.to_string()])
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap();
+        let cap = CAP.to_string();
+        let extra = ["--upstream-sessions", mode, "--max-upstream-sessions", &cap];
+        let (proxy, port) = fleet_gateway(&file, &extra, Stdio::null()).await;
         let pid = proxy.id().unwrap();
-        listening(port, "the gateway").await;
         let mut clients = Vec::new();
         let mut firsts = Vec::new();
         for _ in 0..SESSIONS {
