@@ -161,13 +161,25 @@ async fn pass_on(
     }
 }
 
+/// The lines of `written`, a whole number of lines (the last newline ends one, it begins
+/// none).
+fn lines(written: &[u8]) -> impl DoubleEndedIterator<Item = &[u8]> {
+    let written = written.strip_suffix(b"\n").unwrap_or(written);
+    written.split(|&b| b == b'\n')
+}
+
+/// A line as text to quote or log: read lossily where it is not UTF-8, terminal escapes
+/// (colours) removed, without its carriage return.
+fn readable(line: &[u8]) -> String {
+    let line = strip_ansi_escapes::strip_str(String::from_utf8_lossy(line));
+    line.trim_end_matches('\r').to_owned()
+}
+
 /// Each line of `written` as a log event of `server`: read lossily where it is not UTF-8,
 /// terminal escapes (colours) removed, so a collector reading JSON lines gets JSON.
 fn log_lines(server: &str, written: &[u8]) {
-    let written = written.strip_suffix(b"\n").unwrap_or(written);
-    for line in written.split(|&b| b == b'\n') {
-        let line = strip_ansi_escapes::strip_str(String::from_utf8_lossy(line));
-        let line = line.trim_end_matches('\r');
+    for line in lines(written) {
+        let line = readable(line);
         if !line.trim().is_empty() {
             tracing::info!(target: "mcp_tailor::upstream", server, "{line}");
         }
@@ -178,12 +190,10 @@ fn log_lines(server: &str, written: &[u8]) {
 /// lossily, terminal escapes (colours) removed, cut to [`TAIL_LINE_CHARS`].
 fn keep(tail: &Mutex<VecDeque<String>>, written: &[u8]) {
     let mut tail = tail.lock().unwrap_or_else(PoisonError::into_inner);
-    let written = written.strip_suffix(b"\n").unwrap_or(written);
-    let mut last: Vec<&[u8]> = written.rsplit(|&b| b == b'\n').take(TAIL_LINES).collect();
+    let mut last: Vec<&[u8]> = lines(written).rev().take(TAIL_LINES).collect();
     last.reverse();
     for line in last {
-        let line = strip_ansi_escapes::strip_str(String::from_utf8_lossy(line));
-        let line = line.trim_end_matches('\r');
+        let line = readable(line);
         let mut kept: String = line.chars().take(TAIL_LINE_CHARS).collect();
         if kept.len() < line.len() {
             kept.push('…');
