@@ -112,13 +112,13 @@ async fn jwks_text(source: &str) -> Result<(String, Option<Duration>), String> {
         .build()
         .map_err(|e| failed(&e))?;
     let response = client.get(source).send().await.map_err(|e| {
-        let e = crate::redact::error_chain(&e);
-        match e.contains("timed out") || e.contains("operation timed out") {
+        let said = crate::redact::error_chain(&e);
+        match e.is_timeout() {
             true => failed(&format!(
-                "no answer within {}s ({e})",
+                "no answer within {}s ({said})",
                 JWKS_TIMEOUT.as_secs()
             )),
-            false => failed(&e),
+            false => failed(&said),
         }
     })?;
     let status = response.status();
