@@ -79,8 +79,7 @@ async fn draft_servers(
     folder: &Path,
 ) -> Result<Drafted, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: cannot read: {e}"))?;
-    let mut entries =
-        crate::servers::parse(&text, folder).map_err(|e| crate::servers::in_file(file, &e))?;
+    let mut entries = crate::servers::parse(&text, folder, file)?;
     log_servers_stderr();
     for entry in &mut entries {
         if let mcp_tailor::gateway::Upstream::Command { stderr_log, .. } = &mut entry.upstream {

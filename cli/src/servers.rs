@@ -42,29 +42,19 @@ pub(crate) struct ServerEntry {
 pub(crate) fn read(path: &str) -> Result<Vec<ServerEntry>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
     let folder = Path::new(path).parent().unwrap_or(Path::new(""));
-    parse(&text, folder).map_err(|e| in_file(path, &e))
+    parse(&text, folder, path)
 }
 
-/// An error of `parse` as said of the file at `path`: `PATH:LINE:COL: …` where it names a
-/// place (`LINE:COL: …`), else `PATH: …`.
-pub(crate) fn in_file(path: &str, error: &str) -> String {
-    let place = error.split_once(": ").filter(|(at, _)| {
-        let parts: Vec<&str> = at.split(':').collect();
-        parts.len() == 2
-            && parts
-                .iter()
-                .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-    });
-    match place {
-        Some((at, rest)) => format!("{path}:{at}: {rest}"),
-        None => format!("{path}: {error}"),
-    }
+/// The servers of `text`, the file `name` (said in errors: `NAME:LINE:COL: …` where a
+/// key is wrong, else `NAME: …`); relative tailoring paths are taken from `folder`.
+pub(crate) fn parse(text: &str, folder: &Path, name: &str) -> Result<Vec<ServerEntry>, String> {
+    keys::check(text, name)?;
+    entries(text, folder).map_err(|e| format!("{name}: {e}"))
 }
 
-/// The servers of `text`; relative tailoring paths are taken from `folder`.
-pub(crate) fn parse(text: &str, folder: &Path) -> Result<Vec<ServerEntry>, String> {
+/// The servers of `text`, whose keys `parse` has checked.
+fn entries(text: &str, folder: &Path) -> Result<Vec<ServerEntry>, String> {
     let file: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-    keys::check(text)?;
     let servers = file
         .get("mcpServers")
         .or_else(|| file.get("servers"))
@@ -85,20 +75,10 @@ pub(crate) fn parse(text: &str, folder: &Path) -> Result<Vec<ServerEntry>, Strin
     }
     // What one server's entry names is its own: every other command is started without it
     // (unless its own entry names it too).
-    let every: Vec<BTreeSet<String>> = entries.iter().map(|e| e.variables.clone()).collect();
-    for (index, entry) in entries.iter_mut().enumerate() {
+    let named: BTreeSet<String> = entries.iter().flat_map(|e| e.variables.clone()).collect();
+    for entry in &mut entries {
         if let Upstream::Command { withheld, .. } = &mut entry.upstream {
-            let others = every
-                .iter()
-                .enumerate()
-                .filter(|(other, _)| *other != index);
-            let theirs: BTreeSet<&String> = others.flat_map(|(_, names)| names).collect();
-            withheld.extend(
-                theirs
-                    .into_iter()
-                    .filter(|name| !entry.variables.contains(*name))
-                    .cloned(),
-            );
+            withheld.extend(named.difference(&entry.variables).cloned());
         }
     }
     Ok(entries)
@@ -230,7 +210,7 @@ mod tests {
             "remote": {"url": "http://127.0.0.1:9/mcp", "headers": {"X-Key": "k"}},
             "off": {"command": "x", "disabled": true}
         }}"#;
-        let servers = parse(claude, Path::new("/etc/mcp")).unwrap();
+        let servers = parse(claude, Path::new("/etc/mcp"), "mcp.json").unwrap();
         assert_eq!(servers.len(), 2);
         assert_eq!(servers[0].name, "memory");
         let Upstream::Command {
@@ -252,22 +232,25 @@ mod tests {
             matches!(&servers[1].upstream, Upstream::Http { headers, .. } if headers.len() == 1)
         );
         let vs_code = r#"{"servers": {"git": {"type": "stdio", "command": "uvx", "args": ["mcp-server-git"]}}}"#;
-        assert_eq!(parse(vs_code, Path::new("")).unwrap()[0].name, "git");
+        assert_eq!(
+            parse(vs_code, Path::new(""), "mcp.json").unwrap()[0].name,
+            "git"
+        );
     }
 
     #[test]
     fn an_error_with_a_place_is_said_at_file_line_col() {
         let typo = "{\"mcpServers\": {\"a\": {\"command\": \"x\",\n  \"tool\": {}}}}";
-        let said = super::in_file("mcp.json", &parse(typo, Path::new("")).unwrap_err());
+        let said = parse(typo, Path::new(""), "mcp.json").unwrap_err();
         assert!(said.starts_with("mcp.json:2:"), "{said}");
         assert!(said.contains(": server `a`: unknown key `tool`"), "{said}");
-        let said = super::in_file("mcp.json", &parse("{}", Path::new("")).unwrap_err());
+        let said = parse("{}", Path::new(""), "mcp.json").unwrap_err();
         assert!(said.starts_with("mcp.json: expected"), "{said}");
     }
 
     #[test]
     fn what_cannot_be_served_is_named() {
-        let error = |text: &str| parse(text, Path::new("")).unwrap_err();
+        let error = |text: &str| parse(text, Path::new(""), "mcp.json").unwrap_err();
         assert!(error("{}").contains("mcpServers"));
         assert!(error(r#"{"mcpServers": {"a": {}}}"#).contains("server `a`: expected `command`"));
         assert!(

@@ -66,9 +66,9 @@ const TOOLS: [&str; 2] = ["allow", "deny"];
 /// The transports `type` may name.
 const TYPES: [&str; 4] = ["stdio", "http", "streamable-http", "sse"];
 
-/// Checks every entry's keys in `text`, an `mcpServers` (or VS Code `servers`) file; the
-/// first unknown one as `LINE:COL: message`.
-pub(crate) fn check(text: &str) -> Result<(), String> {
+/// Checks every entry's keys in `text`, an `mcpServers` (or VS Code `servers`) file named
+/// `name`; the first unknown one as `NAME:LINE:COL: message`.
+pub(crate) fn check(text: &str, name: &str) -> Result<(), String> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     match File.deserialize(&mut deserializer) {
         Ok(()) => Ok(()),
@@ -78,7 +78,11 @@ pub(crate) fn check(text: &str) -> Result<(), String> {
             let message = error.to_string();
             let suffix = format!(" at line {} column {}", error.line(), error.column());
             let message = message.strip_suffix(&suffix).unwrap_or(&message);
-            Err(format!("{}:{}: {message}", error.line(), error.column()))
+            Err(format!(
+                "{name}:{}:{}: {message}",
+                error.line(),
+                error.column()
+            ))
         }
         Err(_) => Ok(()),
     }
@@ -86,26 +90,11 @@ pub(crate) fn check(text: &str) -> Result<(), String> {
 
 /// `unknown key `X``, with the key it likely means.
 fn unknown(key: &str, known: &[&str], place: &str) -> String {
-    let hint = match mcp_closest(key, known) {
+    let hint = match mcp_tailor_model::errors::did_you_mean(key, known) {
         Some(close) => format!("; did you mean `{close}`?"),
         None => format!("; known keys: {}", known.join(", ")),
     };
     format!("{place}: unknown key `{key}`{hint}")
-}
-
-/// The known key closest to `word`, when close enough to be a misspelling.
-fn mcp_closest<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
-    known
-        .iter()
-        .map(|k| {
-            (
-                strsim::jaro_winkler(&word.to_lowercase(), &k.to_lowercase()),
-                *k,
-            )
-        })
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, k)| k)
 }
 
 /// The whole file: its `mcpServers` (or `servers`) object checked, the rest skipped.
@@ -260,19 +249,26 @@ mod tests {
     #[test]
     fn a_typo_in_an_entry_is_named_where_it_is_with_the_key_meant() {
         let file = "{\"mcpServers\": {\n  \"fs\": {\"command\": \"x\",\n    \"tools\": {\"denny\": [\"write_file\"]}}}}";
-        let error = check(file).unwrap_err();
-        assert!(error.starts_with("3:"), "{error}");
+        let error = check(file, "mcp.json").unwrap_err();
+        assert!(error.starts_with("mcp.json:3:"), "{error}");
         assert!(
             error.contains("server `fs` `tools`: unknown key `denny`; did you mean `deny`?"),
             "{error}"
         );
-        let error =
-            check(r#"{"mcpServers": {"fs": {"command": "x", "disabeld": true}}}"#).unwrap_err();
+        let error = check(
+            r#"{"mcpServers": {"fs": {"command": "x", "disabeld": true}}}"#,
+            "mcp.json",
+        )
+        .unwrap_err();
         assert!(
             error.contains("unknown key `disabeld`; did you mean `disabled`?"),
             "{error}"
         );
-        let error = check(r#"{"mcpServers": {"fs": {"command": "x", "tool": {}}}}"#).unwrap_err();
+        let error = check(
+            r#"{"mcpServers": {"fs": {"command": "x", "tool": {}}}}"#,
+            "mcp.json",
+        )
+        .unwrap_err();
         assert!(error.contains("did you mean `tools`?"), "{error}");
     }
 
@@ -280,20 +276,29 @@ mod tests {
     fn other_clients_keys_are_read_ignored_or_refused_on_purpose() {
         let ok = r#"{"mcpServers": {"a": {"type": "stdio", "command": "x", "timeout": 60,
             "autoApprove": [], "description": "d", "disabled": false}}, "inputs": []}"#;
-        assert_eq!(check(ok), Ok(()));
-        let error = check(r#"{"servers": {"a": {"command": "x", "excludeTools": ["rm"]}}}"#);
+        assert_eq!(check(ok, "mcp.json"), Ok(()));
+        let error = check(
+            r#"{"servers": {"a": {"command": "x", "excludeTools": ["rm"]}}}"#,
+            "mcp.json",
+        );
         assert!(
             error
                 .unwrap_err()
                 .contains("`excludeTools` is another client's key")
         );
-        let error = check(r#"{"servers": {"a": {"type": "websocket", "url": "x"}}}"#);
+        let error = check(
+            r#"{"servers": {"a": {"type": "websocket", "url": "x"}}}"#,
+            "mcp.json",
+        );
         assert!(error.unwrap_err().contains("`type` is \"websocket\""));
         // Shapes are the reading's to refuse, in its own words.
         assert_eq!(
-            check(r#"{"mcpServers": {"a": {"command": "x", "tools": "no"}}}"#),
+            check(
+                r#"{"mcpServers": {"a": {"command": "x", "tools": "no"}}}"#,
+                "mcp.json"
+            ),
             Ok(())
         );
-        assert_eq!(check("not json"), Ok(()));
+        assert_eq!(check("not json", "mcp.json"), Ok(()));
     }
 }
