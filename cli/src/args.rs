@@ -128,9 +128,10 @@ enum Sub {
     #[command(
         about = "Draft a tailoring file from a server's own words",
         long_about = "Draft a commented tailoring file for every tool and described argument of \
-                      the server (levels 0..=2 terse, 3..=6 clipped, 7..=9 left to the server's \
-                      own words), checked like `check`, to FILE or stdout; print what each level \
-                      costs before and after on stderr."
+                      the server (levels 0..=2 terse, 3..=6 shorter, 7..=9 left to the server's \
+                      own words; each level the server's own sentences whole, its rules kept), \
+                      checked like `check`, to FILE or stdout; print what each level costs \
+                      before and after, what it finds, and its audit on stderr."
     )]
     Init(InitArgs),
 }

@@ -266,6 +266,8 @@ async fn summary(
         100.0 * (1.0 - floor as f64 / before[0].max(1) as f64)
     ));
     out.push_str(&findability(&draft.findability));
+    out.push('\n');
+    out.push_str(&draft.audit.summary());
     if !draft.kept_for_tasks.is_empty() {
         out.push_str(&format!(
             "\nterse texts keep task words for: {}",

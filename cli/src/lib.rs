@@ -75,6 +75,45 @@ fn runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
     })
 }
 
+/// What `init`'s audit finds of the entries `tailoring` has from `init` (`drafted_from`)
+/// against `tools`: each level made of the server's own sentences, its rules kept, levels
+/// that shrink as they fall; and the level-0 descriptions over the bound, each with why.
+fn audited(
+    tailoring: &mcp_tailor::Tailoring,
+    tools: &[mcp_tailor::server::rmcp::model::Tool],
+) -> Vec<String> {
+    use mcp_tailor::inspect::init;
+    let drafted: Vec<_> = tools
+        .iter()
+        .filter(|tool| {
+            tailoring
+                .tools()
+                .any(|(name, entry)| name == tool.name && entry.drafted_from().is_some())
+        })
+        .cloned()
+        .collect();
+    if drafted.is_empty() {
+        return Vec::new();
+    }
+    let audit = init::audit(&drafted, tailoring, init::bound(init::TERSE_TOKENS));
+    let mut out: Vec<String> = audit
+        .findings
+        .iter()
+        .map(|f| format!("drafted words: {f}"))
+        .collect();
+    for over in &audit.over {
+        let why = match over.why {
+            init::OverWhy::Rules => "its rules go last",
+            _ => "a search finds it by these words",
+        };
+        out.push(format!(
+            "drafted words: {} [0..=2]: {} tokens, over {} ({why})",
+            over.tool, over.tokens, audit.bound
+        ));
+    }
+    out
+}
+
 /// `check FILE`: every error, then 1; or the warnings, then 0.
 fn check(file: &str, source: Option<&args::Source>) -> ExitCode {
     let tailoring = match mcp_tailor::Tailoring::load(file) {
@@ -92,11 +131,14 @@ fn check(file: &str, source: Option<&args::Source>) -> ExitCode {
     if let Some(source) = source {
         let fetched = crate::runtime().map(|runtime| runtime.block_on(inspect::fetch(source)));
         match fetched {
-            Ok(Ok(listed)) => warnings.extend(
-                mcp_tailor::inspect::drift(&tailoring, &listed.tools)
-                    .iter()
-                    .map(ToString::to_string),
-            ),
+            Ok(Ok(listed)) => {
+                warnings.extend(
+                    mcp_tailor::inspect::drift(&tailoring, &listed.tools)
+                        .iter()
+                        .map(ToString::to_string),
+                );
+                warnings.extend(audited(&tailoring, &listed.tools));
+            }
             Ok(Err(message)) => {
                 eprintln!("mcp-tailor: {message}");
                 return ExitCode::FAILURE;

@@ -203,3 +203,47 @@ fn lint_notes_the_servers_own_schema_without_failing() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A hand-written level of an upstream's tool is held to the server's words as `init`'s
+/// drafts are: `lint` names a rule it drops and a value the server never said.
+#[test]
+fn lint_names_a_dropped_rule_and_a_value_the_server_never_said() {
+    let catalog = serde_json::json!({"tools": [{
+        "name": "list_issues",
+        "description": "List the issues of a project.",
+        "inputSchema": {"type": "object", "properties": {
+            "assignee_id": {"type": "string", "description":
+                "Return issues assigned to the given user ID. Mutually exclusive with assignee_username."},
+            "assignee_username": {"type": "string"}
+        }}
+    }]});
+    let dir = folder_with(
+        "lint-rules",
+        &catalog,
+        "[tools.list_issues.arguments.assignee_id]\n\
+         description = { levels = [{ verbosity = \"0..=2\", text = \"The assignee's ID ('42').\" }] }\n",
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_mcp-tailor"))
+        .args([
+            "inspect",
+            "--tailoring",
+            "tailoring.toml",
+            "--catalog",
+            "catalog.json",
+            "lint",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let text = stdout(&output);
+    assert!(!output.status.success(), "{text}");
+    assert!(
+        text.contains("drops the server's rule \"Mutually exclusive with assignee_username.\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("says 42, which the server's words do not"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

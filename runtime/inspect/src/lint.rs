@@ -49,7 +49,7 @@ impl std::fmt::Display for Finding {
 }
 
 /// Every property name of a JSON Schema, at every nesting level (`$defs` included).
-fn property_names(schema: &Value, out: &mut BTreeSet<String>) {
+pub(crate) fn property_names(schema: &Value, out: &mut BTreeSet<String>) {
     match schema {
         Value::Object(map) => {
             if let Some(Value::Object(properties)) = map.get("properties") {
@@ -229,6 +229,7 @@ pub fn lint(
                 tools: &tool_names,
             };
             names_arguments |= unknown_arguments(&string, &known, &mut findings);
+            keeps_the_servers_rules(&string, &known, &mut findings);
             terse_costs_more(&string, &mut findings);
             over_budget(&string, config, &mut findings);
         }
@@ -311,8 +312,20 @@ struct Known<'a> {
 fn unknown_arguments(string: &Strings<'_>, known: &Known<'_>, findings: &mut Vec<Finding>) -> bool {
     let properties = known.properties;
     let mut names_arguments = false;
+    let tool = string.def.name();
+    // What the server's own words name: a file's text repeating it (a level `init` drafted
+    // of the server's sentences) is judged where the server says it.
+    let servers: BTreeSet<String> = string
+        .texts()
+        .into_iter()
+        .filter(|text| string.servers_own(text))
+        .flat_map(|text| {
+            named_arguments(text, tool)
+                .into_iter()
+                .map(|(name, _)| name)
+        })
+        .collect();
     for text in string.texts() {
-        let tool = string.def.name();
         // Of a server's own words, the names its signatures give.
         let checked = string
             .servers_own(text)
@@ -321,6 +334,7 @@ fn unknown_arguments(string: &Strings<'_>, known: &Known<'_>, findings: &mut Vec
             if properties.contains(&name) {
                 names_arguments = true;
             } else if checked.as_ref().is_none_or(|names| names.contains(&name))
+                && (checked.is_some() || !servers.contains(&name))
                 && !as_value
                 && !known.tools.contains(name.as_str())
                 && !known.values.contains(&name)
@@ -343,6 +357,81 @@ fn unknown_arguments(string: &Strings<'_>, known: &Known<'_>, findings: &mut Vec
         }
     }
     names_arguments
+}
+
+/// A file's text that drops a rule the server's own words state (`Mutually exclusive with
+/// assignee_username.`, checked as `init` tells rules: a tool's naming its call or an
+/// argument), or says a quoted value, number or code span they do not (one the schema
+/// names, an argument, a tool or a value, aside): what a model trusts of the upstream must
+/// be the upstream's. Only where the server's words are read at some level (an upstream's
+/// tool), once per text.
+fn keeps_the_servers_rules(string: &Strings<'_>, known: &Known<'_>, findings: &mut Vec<Finding>) {
+    let properties = known.properties;
+    let texts = string.texts();
+    let Some(own) = texts.iter().copied().find(|text| string.servers_own(text)) else {
+        return;
+    };
+    let units = match string.key {
+        "description" => {
+            let names: Vec<String> = properties.iter().cloned().collect();
+            crate::init::units::units(own, &|text| crate::init::rules::is_call_rule(text, &names))
+        }
+        _ => crate::init::units::units(own, &crate::init::rules::is_rule),
+    };
+    let squeezed = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let own_squeezed = squeezed(own);
+    for text in texts
+        .into_iter()
+        .filter(|text| !text.trim().is_empty() && *text != own)
+    {
+        let said = squeezed(text);
+        for unit in units.iter().filter(|unit| unit.rule) {
+            if !unit
+                .forms()
+                .iter()
+                .any(|form| said.contains(&squeezed(form)))
+            {
+                findings.push(string.finding(
+                    text,
+                    format!(
+                        "drops the server's rule \"{}\"; a rule a valid call depends on is the last thing a level drops",
+                        unit.text
+                    ),
+                ));
+            }
+        }
+        let quoted = text
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(|code| format!("`{code}`"))
+            .chain(
+                text.split('"')
+                    .skip(1)
+                    .step_by(2)
+                    .map(|value| format!("\"{value}\"")),
+            )
+            .chain(
+                text.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+                    .map(|n| n.trim_matches('.'))
+                    .filter(|n| n.starts_with(|c: char| c.is_ascii_digit()))
+                    .map(str::to_owned),
+            );
+        for value in quoted {
+            let bare = value.trim_matches(['`', '"']);
+            let named = known.properties.contains(bare)
+                || known.values.contains(bare)
+                || known.tools.contains(bare);
+            if !named && !own_squeezed.contains(&squeezed(&value)) {
+                findings.push(string.finding(
+                    text,
+                    format!(
+                        "says {value}, which the server's words do not; say only what they say"
+                    ),
+                ));
+            }
+        }
+    }
 }
 
 /// A terser level whose text costs more tokens than a richer level's, per reader; each pair

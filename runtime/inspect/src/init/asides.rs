@@ -23,11 +23,6 @@ impl Aside {
         };
         text[self.bytes.start + 1..end].trim()
     }
-
-    /// Whether byte `at` of the text is inside the aside, past its opening mark.
-    pub(super) fn holds(&self, at: usize) -> bool {
-        self.bytes.start < at && at < self.bytes.end
-    }
 }
 
 /// The outermost asides of `text`, in order.
@@ -97,18 +92,6 @@ fn literal(inner: &str) -> bool {
         .is_some_and(|end| !inner[..end].contains(char::is_whitespace))
 }
 
-/// `text` with its asides left out.
-pub(super) fn outside(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut from = 0;
-    for aside in asides(text) {
-        out.push_str(&text[from..aside.bytes.start]);
-        from = aside.bytes.end;
-    }
-    out.push_str(&text[from..]);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,10 +107,6 @@ mod tests {
         assert_eq!(found[1].inner(text), "'all'");
         assert_eq!(found[2].inner(text), "open");
         assert!(!found[2].closed);
-        assert_eq!(
-            outside(text),
-            "Size  of items[0], as 'WxH[,mobile]', all field(s) "
-        );
     }
 
     #[test]
@@ -137,10 +116,6 @@ mod tests {
         let found = asides(text);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].inner(text), "CSS pixels");
-        assert_eq!(
-            outside(text),
-            "Include each box as [box=x,y,width,height] in the snapshot "
-        );
         assert_eq!(asides("Run it (In the background)").len(), 1);
         // Words are an aside still (mcp-atlassian's `space_key`).
         assert_eq!(

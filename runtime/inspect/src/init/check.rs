@@ -102,7 +102,7 @@ pub fn draft_checked(
     }
     let mut drafts = tool_drafts_with(tools, &budgets, &checker.terms);
     checker.check(&mut drafts, source, &notes, caps);
-    let mut draft = render(&drafts, source, &notes);
+    let mut draft = super::audited(tools, render(&drafts, source, &notes), &budgets);
     draft.findability = checker.findability(&draft.text);
     Ok(draft)
 }
@@ -263,9 +263,16 @@ impl<'a> Checker<'a> {
                     if !(kept_more || argued || (described && draft.step_up(level))) {
                         continue;
                     }
-                    if let Some(cap) = caps[level as usize]
-                        && parsed(drafts, source, notes)
-                            .is_none_or(|t| band_tokens(self.tools, &t, level.verbosity()) > cap)
+                    // A step at 0..=2 is read at 3..=6 too: every capped band holds.
+                    let over = |tailoring: &Tailoring| {
+                        [Level::Terse, Level::Middle].iter().any(|&band| {
+                            caps[band as usize].is_some_and(|cap| {
+                                band_tokens(self.tools, tailoring, band.verbosity()) > cap
+                            })
+                        })
+                    };
+                    if caps.iter().any(Option::is_some)
+                        && parsed(drafts, source, notes).is_none_or(|t| over(&t))
                     {
                         drafts[tool] = before;
                         continue;
@@ -355,9 +362,6 @@ impl<'a> Checker<'a> {
     }
 }
 
-/// A budget that holds all of an argument's facts.
-const ALL_FACTS: usize = usize::MAX / 2;
-
 /// The queries made of each tool's own words: its title, and each clause ([`clauses`]) of
 /// its description's sentences and of its arguments' facts (values, formats, units), and
 /// the values its arguments' examples quote (`2 weeks ago, yesterday`). The rest of an
@@ -388,17 +392,33 @@ fn own_queries(tools: &[Tool]) -> Vec<Query> {
         let mut described = Vec::new();
         super::described(&own.input_schema, &own.input_schema, "", &mut described);
         for (path, text, schema) in described {
+            let units = super::words::argument_units(&text, &schema);
             // Its quoted examples, each aside's as one query: `2 weeks ago, yesterday`.
-            for values in super::facts::example_values(&text) {
-                push(&values.join(", "), Some(&path));
+            for unit in &units {
+                for (aside, _) in &unit.asides {
+                    let inner = &unit.text[aside.start + 1..aside.end - 1];
+                    if super::facts::quoted_examples(inner) {
+                        let values: Vec<&str> = inner
+                            .split(super::facts::QUOTES)
+                            .skip(1)
+                            .step_by(2)
+                            .collect();
+                        push(&values.join(", "), Some(&path));
+                    }
+                }
             }
-            if let Some(facts) = super::facts::facts(&text, &schema, ALL_FACTS) {
-                texts.push((Some(path), facts));
+            let facts: Vec<String> = units
+                .iter()
+                .filter(|u| u.prose() && super::facts::is_fact(&u.lean(), &schema))
+                .map(|u| u.lean())
+                .collect();
+            if !facts.is_empty() {
+                texts.push((Some(path), facts.join(" ")));
             }
         }
         for (argument, text) in &texts {
             for paragraph in plain::paragraphs(text) {
-                for sentence in super::clip::sentences(&paragraph) {
+                for sentence in super::units::sentences(&paragraph) {
                     for clause in clauses(sentence) {
                         push(&clause, argument.as_deref());
                     }
@@ -449,7 +469,7 @@ fn served(tool: &Tool, tailoring: &Tailoring, ctx: &RenderCtx<'_>) -> Tool {
 }
 
 /// `tools` as `tailoring` words them for a reader at `level` naming no runner.
-fn served_all(tools: &[Tool], tailoring: &Tailoring, level: u8) -> Vec<Tool> {
+pub(super) fn served_all(tools: &[Tool], tailoring: &Tailoring, level: u8) -> Vec<Tool> {
     let ctx = RenderCtx::new().verbosity(level);
     tools
         .iter()

@@ -1,411 +1,238 @@
-//! What an argument's description says that its name and type do not — allowed values,
-//! formats, units, ranges, defaults — and its first sentence with just those asides:
-//! the terse and middle wordings of an argument.
+//! What makes a piece of an argument's description a fact its name and type do not
+//! carry: the words that mark one, a quoted value, a number — and what is no fact (an
+//! example, code).
 
-use super::asides::{Aside, asides};
-use super::clip::{BREAKS, examples_at, fit, fit_clauses, sentences, tidy, without_examples};
-use super::plain::plain;
-use crate::count_tokens;
-use kind::{
-    Fact, QUOTES, fact, is_code, is_example, is_fact, quoted_examples, without_stated_lead,
-};
+/// Words that mark a fact an argument's name and type do not carry, of any type (a
+/// boolean's too).
+const ANY_TYPE: &[&str] = &[
+    "one of",
+    "either",
+    "must",
+    "default",
+    "defaults",
+    "omit",
+    "omitted",
+    "unset",
+    "be ignored",
+    "is ignored",
+    "are ignored",
+    "only",
+    "not",
+    "cannot be",
+    "required",
+    "optional",
+];
 
-/// One sentence of a text, with its asides.
-struct Piece<'a> {
-    sentence: &'a str,
-    /// Each aside, closed or not, and what it says up to its examples (a closed one's).
-    asides: Vec<(Aside, String)>,
+/// Words that mark a format, unit or range: a fact of any type but a boolean. (`maximum` is
+/// none: `Maximum number of rules to return` is what a `limit` is; its number is the
+/// fact.)
+const FORMATS: &[&str] = &[
+    "format",
+    "iso",
+    "yyyy",
+    "regex",
+    "glob",
+    "pattern",
+    "between",
+    "at most",
+    "at least",
+    "up to",
+    "range",
+    "ms",
+    "milliseconds",
+    "seconds",
+    "minutes",
+    "hours",
+    "days",
+    "bytes",
+    "kb",
+    "mb",
+    "percent",
+    "%",
+    "utc",
+    "base64",
+    "url",
+    "uri",
+    "absolute",
+    "relative",
+    "comma-separated",
+    "case-sensitive",
+    "case-insensitive",
+];
+
+/// Fact words that only qualify what their sentence says (`(not the MCP)`): a
+/// parenthetical holding no other fact is read with its sentence.
+const QUALIFIERS: &[&str] = &["only", "not", "cannot be", "must"];
+
+/// What makes `required` or `optional` a fact: the condition it holds under (`required
+/// when pod has multiple containers`, `optional if using local chart path`); alone, the
+/// schema says it.
+const CONDITIONS: &[&str] = &["if ", "when ", "unless ", "for ", "only "];
+
+/// Whether `lower` says when it is `word` (`required`, `optional`): [`CONDITIONS`].
+fn conditioned(lower: &str, word: &str) -> bool {
+    lower.match_indices(word).any(|(at, _)| {
+        let after = &lower[at + word.len()..];
+        after
+            .strip_prefix(' ')
+            .is_some_and(|after| CONDITIONS.iter().any(|c| after.starts_with(c)))
+    })
 }
 
-impl Piece<'_> {
-    /// The sentence's words outside its asides.
-    fn main(&self) -> String {
-        self.with(|_| false)
+/// Whether `word` names a standard by its number (`rfc3339`, `iso8601`, `iso-8601`).
+fn standard(word: &str) -> bool {
+    ["rfc", "iso"].iter().any(|name| {
+        word.strip_prefix(name)
+            .map(|rest| rest.trim_start_matches('-'))
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+    })
+}
+
+/// The marks a quoted value is set off by.
+pub(crate) const QUOTES: [char; 3] = ['\'', '"', '`'];
+
+/// Whether a piece of text is code (`() => { … }`), whose brackets and marks are no
+/// markup or asides.
+pub(crate) fn is_code(piece: &str) -> bool {
+    piece.contains("=>") || (piece.contains('{') && piece.contains('}'))
+}
+
+/// Whether a piece of text is an example (`e.g. 'main'`, `Bad: 'auth' or 'hooks'`), not
+/// a fact.
+pub(crate) fn is_example(piece: &str) -> bool {
+    let lower = piece.trim_start().to_ascii_lowercase();
+    [
+        "e.g",
+        "eg.",
+        "for example",
+        "for instance",
+        "such as",
+        "example",
+        "like ",
+        "good:",
+        "bad:",
+        "correct:",
+        "incorrect:",
+        "right:",
+        "wrong:",
+        "avoid:",
+    ]
+    .iter()
+    .any(|marker| lower.starts_with(marker))
+}
+
+/// Whether an aside is only examples of values a user types, each quoted and short
+/// (`e.g. "/api/.*user"`, `for example 'main' or 'dev'`), none of them code.
+pub(crate) fn quoted_examples(aside: &str) -> bool {
+    /// A longer quoted example is a sentence or code, not a value.
+    const LONGEST: usize = 40;
+    if !is_example(aside) {
+        return false;
     }
-
-    /// What each closed aside says, up to its examples; not an aside of the sentence's
-    /// examples (`such as, [{ category: 'A' }]`), nor code.
-    fn groups(&self) -> impl Iterator<Item = &str> {
-        let examples = examples_at(self.sentence).unwrap_or(self.sentence.len());
-        self.asides
-            .iter()
-            .filter(move |(aside, said)| {
-                aside.closed && !said.is_empty() && aside.bytes.start < examples && !is_code(said)
-            })
-            .map(|(_, said)| said.as_str())
-    }
-
-    /// The sentence with the closed asides `keep` picks, each as it says it, where it
-    /// stands (`'relevance' (default) or 'date'`), and no other.
-    fn with(&self, keep: impl Fn(&str) -> bool) -> String {
-        let mut out = String::with_capacity(self.sentence.len());
-        let mut from = 0;
-        for (aside, said) in &self.asides {
-            out.push_str(&self.sentence[from..aside.bytes.start]);
-            if aside.closed && !said.is_empty() && keep(said) {
-                out.push_str(&format!("({said})"));
-            }
-            from = aside.bytes.end;
-        }
-        out.push_str(&self.sentence[from..]);
-        tidy(&out)
-    }
-
-    /// `said` (what this sentence states) with the examples of values a user types that
-    /// close the sentence, quoted (`(e.g. "/api/.*user")`): the words a user's query may
-    /// hold. Without them where the sentence has none, or has other examples too (the last
-    /// of three formats' examples would read as the only format's).
-    fn with_example_values(&self, said: &str) -> String {
-        let end = self.sentence.trim_end_matches(['.', ' ']).len();
-        let examples = self
-            .asides
-            .iter()
-            .filter(|(aside, _)| is_example(aside.inner(self.sentence)))
-            .count();
-        let closing = self.asides.last().filter(|(aside, _)| {
-            examples == 1
-                && aside.closed
-                && aside.bytes.end == end
-                && quoted_examples(aside.inner(self.sentence))
-        });
-        match closing {
-            Some((aside, _)) => format!("{said} ({})", tidy(aside.inner(self.sentence))),
-            None => said.to_owned(),
-        }
-    }
+    let Some(first) = aside.find(QUOTES) else {
+        return false;
+    };
+    let parts: Vec<&str> = aside[first..].split(QUOTES).collect();
+    // Quoted values at the odd places; between them only separators.
+    let values = parts.iter().skip(1).step_by(2);
+    let between = parts.iter().skip(2).step_by(2);
+    parts.len() % 2 == 1
+        && values
+            .clone()
+            .all(|v| !v.is_empty() && v.len() <= LONGEST && !is_code(v))
+        && between
+            .map(|b| b.trim_matches([' ', ',', '.', ';']))
+            .all(|b| matches!(b, "" | "or" | "and" | "etc"))
 }
 
-/// The pieces of a text: its sentences, each with its asides.
-fn pieces(plain: &str) -> Vec<Piece<'_>> {
-    sentences(plain)
-        .into_iter()
-        .map(|sentence| Piece {
-            sentence,
-            asides: asides(sentence)
-                .into_iter()
-                .map(|aside| {
-                    let said = tidy(without_examples(aside.inner(sentence)));
-                    (aside, said)
-                })
-                .collect(),
-        })
-        .collect()
+/// What makes a piece a fact.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Fact {
+    /// A value, format, unit, range or default: it says something on its own.
+    Standing,
+    /// Only a qualifier (`not`, `only`, `must`, or a fact word alone: `default`): it says
+    /// something of its sentence.
+    Qualifier,
 }
 
-/// The part of an argument's description that says what its name and type do not (allowed
-/// values, formats, units, ranges, defaults): the pieces holding such a fact — a sentence's
-/// words, or a parenthetical on its own — examples left out, within `budget` tokens; `None`
-/// when there is none. Where they do not fit, a sentence's parenthetical values speak for
-/// it (`Maximum number of channels to return (default 100, max 200)`: `default 100, max
-/// 200`).
-pub(crate) fn facts(
-    description: &str,
-    schema: &serde_json::Value,
-    budget: usize,
-) -> Option<String> {
-    let (kept, values) = gathered(description, schema);
-    fitted(&kept, &values, schema, budget).map(capitalized)
+/// Whether a piece says what an argument's name and type do not: a fact word (one the
+/// schema states itself — a `default`, an `enum` and its values, `required` without a
+/// condition — aside; a boolean has no format or unit), a quoted value, or a number (a
+/// word that begins with a digit, or a standard's: `RFC3339`).
+pub(crate) fn is_fact(piece: &str, schema: &serde_json::Value) -> bool {
+    fact(piece, schema).is_some()
 }
 
-/// [`facts`] where they fit `budget` whole: each piece as the description says it (or its
-/// values alone), none cut inside — `Accepts: ISO 8601 format.` of three formats would
-/// read as the only one.
-pub(crate) fn whole_facts(
-    description: &str,
-    schema: &serde_json::Value,
-    budget: usize,
-) -> Option<String> {
-    let (kept, values) = gathered(description, schema);
-    let said = fitted(&kept, &values, schema, budget)?;
-    let whole = |part: &str| kept.iter().chain(&values).any(|piece| piece == part);
-    parts(said.trim_end_matches('.'))
-        .into_iter()
-        .all(whole)
-        .then(|| capitalized(said))
-}
-
-/// The examples of values a user types that `description` quotes, each aside's in order
-/// (`["2 weeks ago", "yesterday"]`): the words a user's query may hold. Empty where it
-/// quotes none, or only code.
-pub(crate) fn example_values(description: &str) -> Vec<Vec<String>> {
-    let plain = plain(description);
-    let mut asides: Vec<Vec<String>> = Vec::new();
-    for piece in pieces(&plain) {
-        for (aside, _) in &piece.asides {
-            let inner = aside.inner(piece.sentence);
-            if quoted_examples(inner) {
-                let values = inner.split(QUOTES).skip(1).step_by(2);
-                asides.push(values.map(str::to_owned).collect());
-            }
-        }
-    }
-    asides
-}
-
-/// `text` with `values` quoted after it as its examples: `Accepts: relative dates (e.g.
-/// '2 weeks ago', 'yesterday').`
-pub(crate) fn with_examples(text: &str, values: &[String]) -> String {
-    let quoted: Vec<String> = values
-        .iter()
-        .map(|v| match v.contains('\'') {
-            true => format!("`{v}`"),
-            false => format!("'{v}'"),
-        })
-        .collect();
-    let text = text.trim_end_matches(['.', ' ']);
-    format!("{text} (e.g. {}).", quoted.join(", "))
-}
-
-/// `facts` beginning as a description does: a first word in lower case letters alone gets
-/// its capital (`required when pod has multiple containers`, `optional - the tag` less its
-/// lead); a name, a value or code (`insert_content`, `'local'`, `iPhone`) stays as written.
-fn capitalized(facts: String) -> String {
-    let first = facts.split([' ', ',', ';', ':']).next().unwrap_or("");
-    let word = !first.is_empty() && first.chars().all(|c| c.is_ascii_lowercase() || c == '-');
-    match word {
-        true => facts[..1].to_ascii_uppercase() + &facts[1..],
-        false => facts,
-    }
-}
-
-/// The facts `said` joins with `; `, each whole: a `; ` inside an aside parts none
-/// (git-mcp-server's `(create mode only; has no effect on list or delete)`, once drafted
-/// as "Overwrite an existing tag (create mode only.").
-fn parts(said: &str) -> Vec<&str> {
-    let asides = asides(said);
-    let mut parts = Vec::new();
-    let mut from = 0;
-    let outside = |&(at, _): &(usize, &str)| !asides.iter().any(|a| a.holds(at));
-    for (at, _) in said.match_indices("; ").filter(outside) {
-        parts.push(&said[from..at]);
-        from = at + 2;
-    }
-    parts.push(&said[from..]);
-    parts
-}
-
-/// The pieces that state facts (`kept`), or their `values` alone, within `budget` tokens.
-fn fitted(
-    kept: &[String],
-    values: &[String],
-    schema: &serde_json::Value,
-    budget: usize,
-) -> Option<String> {
-    if kept.is_empty() {
+/// What makes `piece` a fact, if anything does ([`is_fact`]).
+pub(crate) fn fact(piece: &str, schema: &serde_json::Value) -> Option<Fact> {
+    if is_example(piece) {
         return None;
     }
-    let (joined, shorter) = (kept.join("; "), values.join("; "));
-    if count_tokens(&joined) > budget && count_tokens(&shorter) <= budget {
-        return Some(shorter);
-    }
-    // What the cut left of a piece must still be a fact; a condition cut off from what it
-    // conditions (`If not supplied.`, `optional - if not provided.`) says nothing.
-    let fitted = fit(&joined, budget);
-    let mut said: Vec<&str> = parts(fitted.trim_end_matches('.'));
-    let mut cut = false;
-    while let Some(last) = said.pop() {
-        let whole = without_lone_condition(last);
-        cut |= whole != last;
-        if is_fact(whole, schema) && !cut_off(whole, kept) {
-            said.push(whole);
-            break;
-        }
-        cut = true;
-    }
-    match (said.is_empty(), cut) {
-        (true, _) => None,
-        (false, false) => Some(fitted),
-        (false, true) => Some(format!("{}.", said.join("; "))),
-    }
-}
-
-/// The pieces of `description` that state facts, and each piece's values alone where it
-/// has any (else the piece).
-fn gathered(description: &str, schema: &serde_json::Value) -> (Vec<String>, Vec<String>) {
-    let mut kept: Vec<String> = Vec::new();
-    // Each piece's values alone where it has any, else what `kept` keeps of it.
-    let mut values: Vec<String> = Vec::new();
-    for piece in pieces(&plain(description)) {
-        let before = kept.len();
-        let main = piece.main();
-        // An example's parentheticals are the example's (`getByRole('button')`).
-        if is_example(&main) || is_code(&main) {
-            continue;
-        }
-        // An aside that only qualifies its sentence (`(not the MCP)`, `(default)`) is read
-        // in it, where it stands.
-        let qualifying = |group: &str| fact(group, schema) == Some(Fact::Qualifier);
-        let sentence = piece.with(qualifying);
-        let sentence = without_examples(sentence.trim_end_matches(['.', ' ']));
-        if is_fact(sentence, schema) {
-            kept.push(piece.with_example_values(without_stated_lead(sentence)));
-        }
-        let sentence_kept = kept.len() > before;
-        kept.extend(
-            piece
-                .groups()
-                .filter(|group| fact(group, schema) == Some(Fact::Standing))
-                .map(|group| without_stated_lead(group).to_owned()),
-        );
-        let groups = &kept[before + usize::from(sentence_kept)..];
-        values.extend_from_slice(match groups.is_empty() {
-            true => &kept[before..],
-            false => groups,
-        });
-    }
-    (kept, values)
-}
-
-/// Whether `said` is what a cut left of a list of quoted values (`must contain 'filename',
-/// 'mime_type'` of three) — a part of the values reads as all of them — or of a sentence
-/// whose condition it cut off (`Do not pass anything to this param | if no commit sha is
-/// specified`): what held under a condition would read as holding always.
-fn cut_off(said: &str, kept: &[String]) -> bool {
-    let said = said.trim_end_matches('.');
-    kept.iter()
-        .filter_map(|piece| piece.strip_prefix(said))
-        .any(|lost| {
-            let lost = lost.trim_start_matches(BREAKS).to_ascii_lowercase();
-            let condition = ["if ", "when ", "unless ", "except ", "only "]
-                .iter()
-                .any(|word| lost.starts_with(word));
-            (said.contains(QUOTES) && lost.contains(QUOTES)) || condition
-        })
-}
-
-/// `clause` without the condition it ends on, cut off from what it conditions (`If not
-/// supplied`, `optional - if not provided`, `When false`): a last part (after ` - `, `, `
-/// or `: `), or a whole clause of four words at most, that begins with a subordinating
-/// word.
-fn without_lone_condition(clause: &str) -> &str {
-    let clause = clause.trim();
-    let start = [" - ", ", ", ": "]
-        .iter()
-        .filter_map(|mark| clause.rfind(mark).map(|at| at + mark.len()))
-        .max()
-        .unwrap_or(0);
-    let lower = clause[start..].to_ascii_lowercase();
-    let condition = ["if ", "when ", "unless ", "whether ", "once ", "while "]
-        .iter()
-        .any(|word| lower.starts_with(word));
-    // A whole sentence may begin with its condition, no comma after it (`If omitted
-    // returns the currently selected request`): alone, a condition is a few words.
-    let lone = start > 0 || lower.split_whitespace().count() <= 4;
-    match condition && lone {
-        true => clause[..start].trim_end_matches([' ', '-', ',', ':']),
-        false => clause,
-    }
-}
-
-/// An argument's middle wording: its first sentence's words with the parentheticals that
-/// state facts (examples and other asides out), then the sentences after it that state
-/// facts, while they fit (`Maximum number of results. Defaults to 10, at most 50.`) —
-/// within `budget` tokens; empty when that sentence is code. A first sentence that only
-/// says what the schema states (`OPTIONAL.`) is none. It states the terse level's `facts`
-/// too: where they are not among the sentences that fit, the first sentence is cut to make
-/// room for them (context7's `query`: "What to look up in the library's documentation. Do
-/// not include any sensitive or confidential information.").
-pub(crate) fn argument_sentence(
-    description: &str,
-    schema: &serde_json::Value,
-    facts: Option<&str>,
-    budget: usize,
-) -> String {
-    let plain = plain(description);
-    let mut pieces = pieces(&plain).into_iter().skip_while(|piece| {
-        let main = piece
-            .main()
-            .trim_end_matches(['.', ' '])
-            .to_ascii_lowercase();
-        ["optional", "required"].contains(&main.as_str())
-    });
-    let Some(piece) = pieces.next() else {
-        return String::new();
+    let lower = piece.to_ascii_lowercase();
+    let values: Vec<String> = schema
+        .get("enum")
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_str().map(str::to_ascii_lowercase))
+        .collect();
+    let boolean = schema.get("type").and_then(serde_json::Value::as_str) == Some("boolean");
+    let stated = |word: &str| match word {
+        "default" | "defaults" => schema.get("default").is_some(),
+        "one of" | "either" => !values.is_empty(),
+        "format" => !values.is_empty() || boolean,
+        "required" | "optional" => !conditioned(&lower, word),
+        _ => values.iter().any(|v| v == word) || (boolean && FORMATS.contains(&word)),
     };
-    // Code is no prose to shorten: its parentheses are no asides (`(element) => { … }`).
-    // Examples that are code (`such as, [{ category: 'A' }]`) go; words stay (`such as
-    // `ArrowLeft` or `a``).
-    if is_code(without_examples(&piece.main())) {
-        return String::new();
-    }
-    let bare = piece.with(|group| is_fact(group, schema));
-    let bare = without_code_examples(bare.trim_end_matches(['.', ' ']));
-    // (The values added are quoted and no code: `quoted_examples` read them.)
-    let text = piece.with_example_values(bare);
-    let text = text.as_str();
-    let mut kept = fit(text, budget);
-    for piece in pieces {
-        let main = piece.main();
-        if is_example(&main) || is_code(&main) {
-            continue;
-        }
-        let sentence = piece.with(|group| is_fact(group, schema));
-        let sentence = without_examples(sentence.trim_end_matches(['.', ' ']));
-        if !is_fact(sentence, schema) {
-            continue;
-        }
-        let longer = format!("{}. {sentence}.", kept.trim_end_matches('.'));
-        if count_tokens(&longer) > budget {
-            break;
-        }
-        kept = longer;
-    }
-    match facts {
-        // The terse facts before the example values, where not both fit.
-        Some(facts) if !states(&kept, facts) => match with_facts(text, facts, budget) {
-            alone if alone == facts && text != bare => with_facts(bare, facts, budget),
-            both => both,
-        },
-        _ => kept,
-    }
-}
-
-/// `text` without its examples where they are code or hold brackets (`such as, [{
-/// category: 'A' }]`); with them where they are words (`such as `ArrowLeft` or `a``).
-fn without_code_examples(text: &str) -> &str {
-    let head = without_examples(text);
-    let examples = text[head.len()..].trim_start_matches(BREAKS);
-    match is_code(examples) || examples.contains(['[', '{']) {
-        true => head,
-        false => text,
-    }
-}
-
-/// Whether `text` says every word of `facts` (its marks and case aside).
-pub(crate) fn states(text: &str, facts: &str) -> bool {
-    let word = |w: &str| {
-        w.trim_matches(|c: char| c.is_ascii_punctuation() && !QUOTES.contains(&c))
-            .to_ascii_lowercase()
-    };
-    let said: Vec<String> = text.split_whitespace().map(word).collect();
-    facts
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '%' || c == '-'))
+        .collect();
+    // "format" is a fact where a format is named (`in ISO format`, `Markdown format`), not
+    // in `The format of the content`.
+    let named = piece
         .split_whitespace()
-        .map(word)
-        .all(|w| said.contains(&w))
-}
-
-/// `first` cut at its clauses to leave room for `facts` within `budget` tokens, then
-/// `facts`; `facts` alone where no clause of it fits, or where they are its own values
-/// (`Whether to list local branches ('local'), remote branches ('remote') …`: a part of it
-/// would repeat one of them).
-fn with_facts(first: &str, facts: &str, budget: usize) -> String {
-    let bare = facts.trim_end_matches('.');
-    let values = bare
-        .split(QUOTES)
         .skip(1)
-        .step_by(2)
-        .any(|value| first.contains(value));
-    let room = budget.saturating_sub(count_tokens(bare) + 2);
-    // A condition cut off from what it conditions says nothing (`If supplied.`).
-    let both = fit_clauses(first, room)
-        .filter(|_| !values)
-        .map(|first| without_lone_condition(first.trim_end_matches('.')).to_owned())
-        .filter(|first| !first.is_empty())
-        .map(|first| format!("{first}. {bare}."))
-        .filter(|both| count_tokens(both) <= budget);
-    both.unwrap_or_else(|| facts.to_owned())
+        .any(|w| w.starts_with(char::is_uppercase));
+    let said = |fact: &&str| {
+        !stated(fact)
+            && (*fact != "format" || named || piece.contains(':'))
+            && if fact.contains(' ') || *fact == "%" {
+                lower.contains(fact)
+            } else {
+                words.contains(fact)
+            }
+    };
+    let fact_word = ANY_TYPE
+        .iter()
+        .chain(FORMATS)
+        .filter(|f| !QUALIFIERS.contains(f))
+        .any(said);
+    let qualifier = QUALIFIERS.iter().any(said);
+    // A quoted word the schema does not state as a value or the default.
+    let default = schema
+        .get("default")
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_ascii_lowercase);
+    let quoted = QUOTES.iter().any(|q| {
+        lower.matches(*q).count() >= 2
+            && lower.split(*q).skip(1).step_by(2).any(|inner| {
+                !inner.is_empty()
+                    && !inner.contains(' ')
+                    && !values.iter().any(|v| v == inner)
+                    && default.as_deref() != Some(inner)
+            })
+    });
+    // A number (`30`, `1.5`, `10s`), not a name with a digit in it (`Context7`, `o200k`);
+    // a standard's (`RFC3339`) is one.
+    let number = words
+        .iter()
+        .any(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()) || standard(w));
+    // A fact word alone (`(default)`, `(optional)`) qualifies its sentence too.
+    let alone = words.iter().filter(|w| !w.is_empty()).count() == 1;
+    let standing = quoted || number || (fact_word && !alone);
+    match (standing, fact_word || qualifier) {
+        (true, _) => Some(Fact::Standing),
+        (false, true) => Some(Fact::Qualifier),
+        (false, false) => None,
+    }
 }
-
-mod kind;
-#[cfg(test)]
-mod tests;

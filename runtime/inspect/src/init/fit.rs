@@ -79,9 +79,9 @@ impl fmt::Display for Fit {
 
 /// The scales a band's budgets are tried at, largest first: a tool's terse description
 /// within this many tokens (its other budgets in proportion, [`scaled`]).
-pub(super) const SCALES: [usize; 10] = [24, 16, 12, 10, 8, 6, 4, 3, 2, 0];
+pub(super) const SCALES: [usize; 10] = [48, 32, 24, 16, 12, 8, 6, 4, 2, 0];
 
-/// `budgets` with `level`'s band scaled to `scale` ([`SCALES`]): at 16, the defaults; at 0
+/// `budgets` with `level`'s band scaled to `scale` ([`SCALES`]): at 32, the defaults; at 0
 /// nothing.
 pub(super) fn scaled(mut budgets: Budgets, level: Level, scale: usize) -> Budgets {
     let of = |default: usize| default * scale / super::TERSE_TOKENS;

@@ -4,38 +4,51 @@
 //! costs before and after a draft is the listing `proxy` serves, counted as `inspect`
 //! counts it: [`CallerCatalog::sizes`](super::CallerCatalog::sizes).)
 //!
-//! The draft overlays the server (see [`Tailoring`](mcp_tailor_core::Tailoring)): levels 7..=9 are left to the server's
-//! own words. A tool's title (for people) is left out at 0..=2. For a tool's description, levels 0..=2 read its first sentence, markup,
-//! examples and parentheticals cut, within [`TERSE_TOKENS`]; 3..=6 its first paragraph, or
-//! the sentences of it that fit [`MIDDLE_TOKENS`] (a first paragraph many tools share
-//! leads none of them: their next one does). For an argument's description, 0..=2
-//! read nothing (`false`) — unless the text says what the argument's name and type do not
-//! (allowed values, formats, units, ranges, a default the schema does not state; quoted
-//! values and numbers count too), then that part within [`FACT_TOKENS`] (or
-//! [`ARGUMENT_TOKENS`] where no fact fits fewer whole; never more than 3..=6 reads) — and 3..=6 its first sentence and the sentences after it that state facts, within [`ARGUMENT_TOKENS`]. A wording no shorter than the server's is left out.
+//! The draft overlays the server (see [`Tailoring`](mcp_tailor_core::Tailoring)): levels
+//! 7..=9 are left to the server's own words. Every other level is **made of the server's
+//! own units** (`units.rs`: sentences, list items, code blocks), in its order, each whole
+//! or left out whole — less, at most, an aside that states no rule (for an argument, no
+//! fact either). A rule a valid call depends on (`rules.rs`) stays at every level that
+//! says anything in its place, and no unit is kept without what it refers to. 3..=6 says
+//! all that 0..=2 says; neither is longer than the server's words.
+//!
+//! | text | 0..=2 (`words.rs`) | 3..=6 |
+//! |---|---|---|
+//! | a tool's title | left out | the server's |
+//! | a tool's description | its lead sentence, within [`TERSE_TOKENS`]; its rules | the sentences of its lead paragraph within [`MIDDLE_TOKENS`]; its rules |
+//! | an argument's description | the sentences stating what its name and type do not (values, formats, units, ranges, a default), within [`FACT_TOKENS`] (the first at least); its rules | its first sentence and those facts within [`ARGUMENT_TOKENS`]; its rules |
+//!
+//! A first paragraph many tools share leads none of them: their next one does. A wording
+//! no shorter than the server's is left out.
 //!
 //! Where the tools' schemas hold boilerplate no reader needs (zod's `$schema`, pydantic's
 //! titles), `[schemas]` leaves it out at 0..=6.
 //!
 //! Then every draft checks itself ([`draft_checked`], `check.rs`): queries made of the
 //! server's own clauses are ranked against each band by every search, and a band that
-//! loses one steps up its ladder toward the server's words. What tells a tool apart
-//! (`sharpen.rs`) gives the ladder its first rungs; `--fit` (`fit.rs`) sets the budgets.
+//! loses one steps up its ladder toward the server's words — at 0..=2 never past
+//! [`bound`] tokens beyond its rules. What tells a tool apart (`sharpen.rs`) gives the
+//! ladder its first rungs; `--fit` (`fit.rs`) sets the budgets. Last, [`audit`] reads the
+//! file back as `proxy` serves it and proves the promises above ([`Draft::audit`]).
 
 mod asides;
+mod audit;
 mod check;
-mod clip;
 mod facts;
 mod fit;
 mod plain;
 mod prints;
 mod render;
+pub(crate) mod rules;
 mod shared;
 mod sharpen;
 mod toml_text;
+pub(crate) mod units;
 mod update;
+mod words;
 
 use super::{count_tokens, listing_json};
+pub use audit::{Audit, AuditFinding, Broken, Over, OverWhy, RuleCount, audit};
 pub use check::{Findability, Found, Options, TOP, draft_checked};
 pub use fit::{Fit, FitError};
 use mcp_tailor_core::Lean;
@@ -45,16 +58,25 @@ pub use prints::fingerprint;
 use render::render;
 use rmcp::model::{ListToolsResult, Tool};
 use serde_json::{Map, Value};
+use units::Picks;
 pub use update::{Update, update};
 
 /// The token budget of a tool's terse description (levels 0..=2).
-pub const TERSE_TOKENS: usize = 16;
+pub const TERSE_TOKENS: usize = 32;
+/// What a tool's level-0 description says beyond its rules at most, for a terse budget
+/// (48 for [`TERSE_TOKENS`]): its first sentence within the budget, then the sentences a
+/// search needs, to half as much again.
+pub const fn bound(terse: usize) -> usize {
+    terse * 3 / 2
+}
+
 /// The token budget of a tool's middle description (levels 3..=6).
 pub const MIDDLE_TOKENS: usize = 48;
 /// The token budget of an argument's description at 3..=6.
 pub const ARGUMENT_TOKENS: usize = 24;
-/// The token budget of the facts an argument's description keeps at 0..=2.
-pub const FACT_TOKENS: usize = 12;
+/// The token budget of the facts an argument's description keeps at 0..=2 (its first
+/// fact at least).
+pub const FACT_TOKENS: usize = 24;
 
 /// The token budgets a draft words its texts within; 0 says nothing (`false`) at that
 /// band, the tools' titles too.
@@ -115,6 +137,9 @@ pub struct Draft {
     /// What the server's own words and each drafted band cost and find
     /// ([`draft_checked`]; empty for [`draft`]).
     pub findability: Vec<Findability>,
+    /// What its levels say of the server's words ([`audit`]): nothing broken, and the
+    /// level-0 descriptions over [`Budgets::terse`] with why.
+    pub audit: Audit,
 }
 
 impl Default for Budgets {
@@ -123,34 +148,37 @@ impl Default for Budgets {
     }
 }
 
-/// One tool's drafted wording: its description's terse and middle texts (`None`: leave
-/// the server's), and each described argument's (its path; `None` at 0..=2 says nothing).
+/// One tool's drafted wording: its description's terse and middle picks of its units
+/// (`None`: leave the server's), and each described argument's.
 #[derive(Clone)]
 struct ToolDraft {
     name: String,
     /// The fingerprint of the server's own words ([`fingerprint`]).
     print: String,
-    /// The server's own description, as one line of plain text.
-    own: String,
+    /// The units of the server's own description ([`units`]).
+    units: Vec<units::Unit>,
     /// The levels its title is left out at (for people: a terse reader does without it);
     /// `None`: it has none.
     untitled: Option<&'static str>,
     /// The boilerplate its input and output schemas hold (`[schemas]`).
     lean: Lean,
     own_tokens: usize,
-    /// The terse and middle texts (`None`: the server's words; empty: nothing).
-    terse: Option<String>,
-    middle: Option<String>,
+    /// The tokens its terse text says beyond its rules at most ([`Budgets::terse`]): no
+    /// step of the check goes past it.
+    bound: usize,
+    /// The terse and middle picks (`None`: the server's words; empty: nothing).
+    terse: Option<Picks>,
+    middle: Option<Picks>,
     /// The next wordings up from each ([`sharpen`]), shortest first: each holds more of
     /// what tells the tool apart.
-    more: [Vec<String>; 2],
+    more: [Vec<Picks>; 2],
     /// The server's own words less their sentences that tell nothing apart
     /// ([`sharpen::pruned`]): the last wording before them; `None` where none goes.
-    pruned: Option<String>,
+    pruned: Option<Picks>,
     /// How far up its ladder each level stands ([`ToolDraft::ladder`]): a check steps a
     /// level up where a search loses the tool.
     step: [usize; 2],
-    /// Words a task finds the tool by, kept in its drafted levels.
+    /// Words a task finds the tool by: its drafted levels keep the units that say them.
     kept: Vec<String>,
     arguments: Vec<ArgumentDraft>,
 }
@@ -159,14 +187,15 @@ struct ToolDraft {
 struct ArgumentDraft {
     path: String,
     own: String,
-    /// Its facts at 0..=2 (`None`: nothing).
-    terse: Option<String>,
-    /// Its text at 3..=6 (`None`: the server's words; empty: nothing).
-    middle: Option<String>,
-    /// Its terse and middle texts with the values its examples quote that they do not say,
-    /// where there are some and the whole is shorter than its own words: the next step up
-    /// of each.
-    exemplified: [Option<String>; 2],
+    /// The units of its own words ([`words::argument_units`]).
+    units: Vec<units::Unit>,
+    /// Its picks at 0..=2 (empty: nothing; `None`: its own words).
+    terse: Option<Picks>,
+    /// Its picks at 3..=6, what 0..=2 says included (`None`: its own words).
+    middle: Option<Picks>,
+    /// Its terse and middle picks with their asides back, where that is shorter than its
+    /// own words: the next step up of each.
+    whole: [Option<Picks>; 2],
     /// How far up its ladder each level stands ([`ArgumentDraft::ladder`]).
     step: [usize; 2],
 }
@@ -174,7 +203,18 @@ struct ArgumentDraft {
 /// Drafts a tailoring file for `tools`, naming `source` (a command, URL or file) in its
 /// header: the first wording of each level, unchecked ([`draft_checked`] checks it).
 pub fn draft(tools: &[Tool], source: &str) -> Draft {
-    render(&tool_drafts(tools, &Budgets::DEFAULT), source, &[])
+    audited(
+        tools,
+        render(&tool_drafts(tools, &Budgets::DEFAULT), source, &[]),
+        &Budgets::DEFAULT,
+    )
+}
+
+/// `draft` with its [`audit`] of `tools`, level 0's bound the terse budget.
+fn audited(tools: &[Tool], mut draft: Draft, budgets: &Budgets) -> Draft {
+    let tailoring = mcp_tailor_core::Tailoring::from_toml_str(&draft.text).unwrap_or_default();
+    draft.audit = audit(tools, &tailoring, bound(budgets.terse));
+    draft
 }
 
 /// Every tool's draft within `budgets`, terse texts without the context every tool
@@ -185,20 +225,15 @@ fn tool_drafts(tools: &[Tool], budgets: &Budgets) -> Vec<ToolDraft> {
 
 /// [`tool_drafts`], each tool's own terms `own` (made once by a caller that drafts often).
 fn tool_drafts_with(tools: &[Tool], budgets: &Budgets, own: &sharpen::OwnTerms) -> Vec<ToolDraft> {
-    let paragraphs: Vec<Vec<String>> = tools
-        .iter()
-        .map(|tool| plain::paragraphs(tool.description.as_deref().unwrap_or_default()))
-        .collect();
-    let leads = shared::leads(&paragraphs);
+    let units: Vec<Vec<units::Unit>> = tools.iter().map(words::tool_units).collect();
+    let leads = shared::leads(&units);
     let mut drafts: Vec<ToolDraft> = tools
         .iter()
-        .zip(&paragraphs)
+        .zip(units)
         .zip(leads)
-        .map(|((tool, own), lead)| tool_draft(tool, own, lead, budgets))
+        .map(|((tool, units), lead)| tool_draft(tool, units, lead, budgets))
         .collect();
-    shared::heads(&mut drafts);
-    shared::tails(&mut drafts);
-    sharpen::sharpen(&mut drafts, &paragraphs, own, budgets);
+    sharpen::sharpen(&mut drafts, own, budgets);
     drafts
 }
 
@@ -249,94 +284,36 @@ fn listing(tools: &[Tool]) -> String {
     )
 }
 
-/// One tool's draft, its terse and middle texts from its paragraph `lead` (of
-/// `paragraphs`, [`plain::paragraphs`], never empty): the middle keeps those before it
-/// where all fit.
-fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize, budgets: &Budgets) -> ToolDraft {
+/// One tool's draft from its description's `units`, led by paragraph `lead`
+/// ([`shared::leads`]).
+fn tool_draft(tool: &Tool, units: Vec<units::Unit>, lead: usize, budgets: &Budgets) -> ToolDraft {
     let own = tool.description.as_deref().unwrap_or_default();
     let own_tokens = count_tokens(own);
-    // A budget of 0 says nothing; a described tool's nothing is still drafted.
-    let shorter = |text: String, budget: usize| match budget {
-        0 => (!own.trim().is_empty()).then(String::new),
-        _ => (!text.is_empty() && count_tokens(&text) < own_tokens && !same_words(&text, own))
-            .then_some(text),
+    // A budget of 0 says nothing; a described tool's nothing is still drafted. A wording
+    // no shorter than the server's, or only its markup less, reads the server's.
+    let shorter = |picks: Picks, budget: usize| match budget {
+        0 => (!own.trim().is_empty()).then(Picks::default),
+        // Nothing fits: it says nothing (a check steps it up where that loses it).
+        _ if picks.is_empty() => (!own.trim().is_empty()).then(Picks::default),
+        _ => {
+            let text = picks.text(&units);
+            (count_tokens(&text) < own_tokens && !same_words(&text, own)).then_some(picks)
+        }
     };
-    let paragraph = paragraphs[lead].as_str();
-    let terse = shorter(clip::terse(paragraph, budgets.terse), budgets.terse);
-    let with_before = paragraphs[..=lead].join(" ");
-    let middle_text = match count_tokens(&with_before) <= budgets.middle {
-        true => with_before.as_str(),
-        false => paragraph,
-    };
-    // (The same as the terse text, it is still drafted: a level the file leaves out reads
-    // the server's own words, all of them.)
-    let middle = shorter(clip::middle(middle_text, budgets.middle), budgets.middle);
+    let terse = words::terse(&units, lead, budgets.terse);
+    let middle = words::middle(&units, lead, budgets.middle).union(&units, &terse);
+    let terse = shorter(terse, budgets.terse);
+    let middle = shorter(middle, budgets.middle);
     let mut arguments = Vec::new();
     described(&tool.input_schema, &tool.input_schema, "", &mut arguments);
     let arguments = arguments
         .into_iter()
-        .filter_map(|(path, own, schema)| {
-            let tokens = count_tokens(&own);
-            // A fact too long for its budget gets the middle one, not dropped (Slack's
-            // `thread_ts`: "…in the format '1234567890.123456'").
-            let facts = (budgets.facts > 0)
-                .then(|| {
-                    facts::whole_facts(&own, &schema, budgets.facts).or_else(|| {
-                        facts::facts(&own, &schema, budgets.argument.max(budgets.facts))
-                    })
-                })
-                .flatten()
-                // No longer than the server's words, nor all of them said another way
-                // (`Show logs since absolute time; RFC3339`): all of them are facts then.
-                .map(|t| {
-                    if count_tokens(&t) >= tokens || facts::states(&t, &own) {
-                        own.clone()
-                    } else {
-                        t
-                    }
-                });
-            // Facts (values, formats, units, ranges, defaults) stay at every level.
-            let middle = match budgets.argument {
-                0 => Some(String::new()),
-                budget => Some(facts::argument_sentence(
-                    &own,
-                    &schema,
-                    facts.as_deref(),
-                    budget,
-                ))
-                .filter(|m| m.len() > 1 && count_tokens(m) < tokens && !same_words(m, &own)),
-            };
-            let terse = facts.map(|t| match &middle {
-                Some(m) if count_tokens(m) < count_tokens(&t) => m.clone(),
-                _ => t,
-            });
-            // Its own words at every level: nothing to draft.
-            let unchanged = middle.is_none() && terse.as_ref().is_some_and(|t| same_words(t, &own));
-            let values: Vec<String> = facts::example_values(&own).concat();
-            let exemplified = [terse.as_deref(), middle.as_deref()].map(|text| {
-                let text = text.filter(|t| !t.is_empty())?;
-                let unsaid: Vec<String> = values
-                    .iter()
-                    .filter(|v| !text.contains(v.as_str()))
-                    .cloned()
-                    .collect();
-                let with = facts::with_examples(text, &unsaid);
-                (!unsaid.is_empty() && count_tokens(&with) < tokens).then_some(with)
-            });
-            (!unchanged).then_some(ArgumentDraft {
-                path,
-                own,
-                terse,
-                middle,
-                exemplified,
-                step: [0, 0],
-            })
-        })
+        .filter_map(|(path, own, schema)| words::argument(path, own, &schema, budgets))
         .collect();
     ToolDraft {
         name: tool.name.to_string(),
         print: fingerprint(tool),
-        own: paragraph.to_owned(),
+        units,
         // A title in `annotations.title` is a title too: clients show it where `title` is absent.
         untitled: [
             tool.title.as_deref(),
@@ -355,6 +332,7 @@ fn tool_draft(tool: &Tool, paragraphs: &[String], lead: usize, budgets: &Budgets
             .map_or_else(Lean::default, Lean::found_in)
             .or(Lean::found_in(&tool.input_schema)),
         own_tokens,
+        bound: bound(budgets.terse),
         terse,
         middle,
         more: [Vec::new(), Vec::new()],

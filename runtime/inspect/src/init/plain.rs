@@ -1,7 +1,17 @@
-//! A description's markup reduced to plain prose, a line per paragraph: what `clip` and
-//! `facts` read.
+//! A description's markup reduced to plain prose, a line per paragraph: what the searches
+//! of `init`'s check read (a drafted level keeps the server's units as written).
 
-use super::clip::dangling;
+/// Words a phrase does not end on: a code span of one is read with its marks.
+const DANGLING: &str = "a an the and or but nor of to from in into on onto at by for with \
+    without via per as than if when where which that whose its their your this these is are \
+    be over under after before about between through during against within across using \
+    like including such last first next based according depending";
+
+/// Whether `word` is one a phrase does not end on ([`DANGLING`]).
+fn dangling(word: &str) -> bool {
+    let word = word.to_ascii_lowercase();
+    DANGLING.split_whitespace().any(|w| w == word)
+}
 
 /// `text` as plain prose, a line per paragraph: fenced code dropped, Markdown emphasis,
 /// headings, bullets, links and HTML tags reduced to their words, whitespace collapsed; a

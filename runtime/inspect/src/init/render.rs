@@ -4,7 +4,7 @@
 
 use super::prints::entry_print;
 use super::toml_text::{key, string};
-use super::{ARGUMENT_TOKENS, Draft, FACT_TOKENS, Level, MIDDLE_TOKENS, TERSE_TOKENS, ToolDraft};
+use super::{ARGUMENT_TOKENS, Draft, Level, MIDDLE_TOKENS, TERSE_TOKENS, ToolDraft};
 use crate::count_tokens;
 use mcp_tailor_core::Lean;
 use std::fmt::Write as _;
@@ -48,14 +48,17 @@ pub(super) fn render(drafts: &[ToolDraft], source: &str, notes: &[String]) -> Dr
         "# Drafted by `mcp-tailor init` from {source}: {} tool{}.\n\
          #\n\
          # This file overlays the server's own words: a level it does not cover reads them.\n\
-         # Tools, levels 0..=2: no title; the first sentence, asides cut (at most {TERSE_TOKENS} tokens);\n\
-         #   3..=6: the first paragraph, or what of it fits {MIDDLE_TOKENS} tokens; 7..=9: the server's.\n\
-         # Arguments, 0..=2: nothing (`false`), or the facts its name and type do not carry (at most {FACT_TOKENS} tokens, or {ARGUMENT_TOKENS} for one that needs them);\n\
-         #   3..=6: the first sentence, and those after it that state facts (at most {ARGUMENT_TOKENS} tokens); 7..=9: the server's.\n\
+         # Every level is the server's own sentences, each whole (less an aside that states no rule), in its order;\n\
+         #   every rule a valid call depends on stays wherever a level says anything; 3..=6 says all 0..=2 says.\n\
+         # Tools, levels 0..=2: no title; the first sentence within {TERSE_TOKENS} tokens (at most {bound} beyond the rules);\n\
+         #   3..=6: the sentences of the first paragraph that fit {MIDDLE_TOKENS} tokens; 7..=9: the server's.\n\
+         # Arguments, 0..=2: nothing (`false`), or the sentences stating facts its name and type do not carry;\n\
+         #   3..=6: the first sentence, and those stating facts (within {ARGUMENT_TOKENS} tokens); 7..=9: the server's.\n\
          # `drafted_from`: fingerprints of the server's words and of the entry drafted (`check FILE --catalog …`, `init --update FILE`).\n\
          # Edit freely: `mcp-tailor check FILE`, then `mcp-tailor inspect --tailoring FILE matrix …`.",
         drafts.len(),
-        if drafts.len() == 1 { "" } else { "s" }
+        if drafts.len() == 1 { "" } else { "s" },
+        bound = super::bound(TERSE_TOKENS),
     );
     for note in notes {
         let _ = writeln!(out, "# {note}");
@@ -144,14 +147,12 @@ pub(super) fn render(drafts: &[ToolDraft], source: &str, notes: &[String]) -> Dr
             let [terse, middle] = [Level::Terse, Level::Middle]
                 .map(|level| argument.text(level).filter(|_| !left(level)));
             let levels: Vec<String> = match (terse, middle) {
-                (Some(terse), Some(middle)) if terse == middle => vec![("0..=6", terse)],
-                _ => [("0..=2", terse), ("3..=6", middle)]
-                    .into_iter()
-                    .filter_map(|(levels, text)| Some((levels, text?)))
-                    .collect(),
+                (Some(terse), Some(middle)) if terse == middle => vec![("0..=6", Some(terse))],
+                (terse, middle) => vec![("0..=2", terse), ("3..=6", middle)],
             }
             .into_iter()
-            .map(|(levels, text)| format!("{{ verbosity = \"{levels}\", text = {} }}", said(text)))
+            .filter_map(|(levels, text)| Some((levels, text?)))
+            .map(|(levels, text)| format!("{{ verbosity = \"{levels}\", text = {} }}", said(&text)))
             .collect();
             if levels.is_empty() {
                 continue;
@@ -174,6 +175,7 @@ pub(super) fn render(drafts: &[ToolDraft], source: &str, notes: &[String]) -> Dr
         arguments,
         kept_for_tasks,
         findability: Vec::new(),
+        audit: Default::default(),
     }
 }
 

@@ -9,8 +9,8 @@
 //! | an imperative or a limit (`MUST … before …`, `no more than 3 times`) | 3..=6 | always |
 //! | the server's own words less the sentences enough tools say word for word | 0..=2, 3..=6 | the last step before its own words |
 
-use super::clip::{fit_clauses, sentences};
 use super::shared::enough;
+use super::units::{Form, Picks, Unit};
 use super::{Budgets, ToolDraft};
 use crate::count_tokens;
 use bm25::{DefaultTokenizer, Language, Tokenizer};
@@ -88,31 +88,27 @@ impl OwnTerms {
     }
 }
 
-/// Each draft's sharper wordings from `paragraphs` (its tool's plain description): the
-/// next one up from its terse and middle texts ([`ToolDraft::more`]), a terse text that
-/// holds none of its own terms takes the sharper one, and the middle text keeps its
-/// imperatives ([`imperatives`]).
-pub(super) fn sharpen(
-    drafts: &mut [ToolDraft],
-    paragraphs: &[Vec<String>],
-    own: &OwnTerms,
-    budgets: &Budgets,
-) {
-    let shared = shared_sentences(paragraphs);
-    let imperatives = imperatives(paragraphs, &shared);
+/// Each draft's sharper wordings: the next one up from its terse and middle picks
+/// ([`ToolDraft::more`]), a terse text that holds none of its own terms takes the sharper
+/// one, and the middle text keeps its imperatives ([`imperative`]). Every wording is whole
+/// units of the tool's own ([`Picks`]).
+pub(super) fn sharpen(drafts: &mut [ToolDraft], own: &OwnTerms, budgets: &Budgets) {
+    let shared = shared_sentences(drafts);
     for (at, draft) in drafts.iter_mut().enumerate() {
-        let sentences: Vec<&str> = paragraphs[at].iter().flat_map(|p| sentences(p)).collect();
+        let units = &draft.units;
+        let tokens = |picks: &Picks| count_tokens(&picks.text(units));
+        let prose: Vec<usize> = (0..units.len()).filter(|&u| units[u].prose()).collect();
         if let Some(middle) = &draft.middle
             && budgets.middle > 0
         {
             let mut kept = middle.clone();
-            for sentence in &imperatives[at] {
-                if !kept.contains(sentence.as_str()) {
-                    kept = format!("{kept} {sentence}");
+            for &u in &prose {
+                if imperative(&units[u].text) && !shared.contains(&units[u].text) {
+                    kept.add(units, u, Form::Lean);
                 }
             }
             // Longer than the server's words, the level reads those: they say it too.
-            draft.middle = (count_tokens(&kept) < draft.own_tokens).then_some(kept);
+            draft.middle = (tokens(&kept) < draft.own_tokens).then_some(kept);
         }
         for (slot, budget) in [(0, budgets.terse), (1, budgets.middle)] {
             let base = match slot {
@@ -122,109 +118,105 @@ pub(super) fn sharpen(
             let Some(base) = base.filter(|_| budget > 0) else {
                 continue;
             };
-            // At 0..=2, first the first sentence with the examples and asides the terse
-            // text cut (`for example switch between the light and dark color scheme`).
-            let whole = sentences
-                .first()
-                .filter(|_| slot == 0)
-                .and_then(|first| fit_clauses(first, 2 * budgets.terse))
-                .filter(|whole| own.added(at, whole, &base) > 0);
-            let next = sharper(own, at, &base, &sentences, budgets.terse.max(1));
-            draft.more[slot] = [whole, next]
+            // At 0..=2, first the first sentence whole: with the asides its lean form
+            // leaves out (`for example switch between the light and dark color scheme`).
+            let first = base.units().next().filter(|_| slot == 0);
+            let whole = first.map(|first| {
+                let mut whole = base.clone();
+                whole.add(units, first, Form::Whole);
+                whole
+            });
+            let whole =
+                whole.filter(|whole| own.added(at, &whole.text(units), &base.text(units)) > 0);
+            // Then, one at a time, the units adding most of its own terms: at 0..=2 while
+            // what it says beyond its rules stays within the bound.
+            let mut rungs: Vec<Picks> = whole.into_iter().collect();
+            let mut last = base.clone();
+            while let Some(next) = sharper(own, at, units, &last, budgets.terse.max(1)) {
+                let within = count_tokens(&next.beyond_rules(units)) <= draft.bound;
+                if slot == 0 && !within {
+                    break;
+                }
+                rungs.push(next.clone());
+                last = next;
+                if slot == 1 {
+                    break;
+                }
+            }
+            draft.more[slot] = rungs
                 .into_iter()
-                .flatten()
-                .filter(|text| count_tokens(text) < draft.own_tokens)
+                .filter(|picks| tokens(picks) < draft.own_tokens)
                 .collect();
         }
-        draft.pruned = pruned(&sentences, &shared).filter(|t| count_tokens(t) < draft.own_tokens);
-        let said = draft.terse.as_deref().unwrap_or_default();
-        if own.added(at, said, "") == 0 && !said.is_empty() && !draft.more[0].is_empty() {
+        draft.pruned = pruned(units, &prose, &shared).filter(|p| tokens(p) < draft.own_tokens);
+        let said = draft
+            .terse
+            .as_ref()
+            .map(|t| t.text(units))
+            .unwrap_or_default();
+        if own.added(at, &said, "") == 0 && !said.is_empty() && !draft.more[0].is_empty() {
             draft.terse = Some(draft.more[0].remove(0));
         }
     }
 }
 
-/// `base` and the sentence of `sentences` that adds most of tool `at`'s own terms to it
-/// (the earliest of equals), fitted to `budget` tokens at its clause breaks (never inside a
-/// clause, a list or an aside; an imperative whole or not at all); `None` where none adds
-/// any.
+/// `base` and the unit of `units` that adds most of tool `at`'s own terms to it (the
+/// earliest of equals), lean, where that is `budget` tokens at most; `None` where none
+/// adds any.
 fn sharper(
     own: &OwnTerms,
     at: usize,
-    base: &str,
-    sentences: &[&str],
+    units: &[Unit],
+    base: &Picks,
     budget: usize,
-) -> Option<String> {
-    let (best, added) = sentences
-        .iter()
-        .filter(|sentence| !base.contains(*sentence))
-        .filter_map(|sentence| match imperative(sentence) {
-            true => (count_tokens(sentence) <= budget).then(|| (*sentence).to_owned()),
-            false => fit_clauses(sentence, budget),
-        })
-        .map(|fitted| {
-            let added = own.added(at, &fitted, base);
-            (fitted, added)
-        })
-        .fold((None, 0), |(best, most), (fitted, added)| {
-            match added > most {
-                true => (Some(fitted), added),
-                false => (best, most),
-            }
+) -> Option<Picks> {
+    let said = base.text(units);
+    let (best, added) = (0..units.len())
+        .filter(|&u| units[u].prose() && !base.holds(u))
+        .filter(|&u| count_tokens(&units[u].lean()) <= budget || imperative(&units[u].text))
+        .map(|u| (u, own.added(at, &units[u].lean(), &said)))
+        .fold((None, 0), |(best, most), (u, added)| match added > most {
+            true => (Some(u), added),
+            false => (best, most),
         });
     let best = best.filter(|_| added > 0)?;
-    let base = base.trim_end();
-    let base = match base.ends_with(['.', '!', '?']) {
-        true => base.to_owned(),
-        false => format!("{base}."),
-    };
-    Some(format!("{base} {best}"))
+    let mut next = base.clone();
+    next.add(units, best, Form::Lean);
+    Some(next.with_rules(units))
 }
 
-/// `sentences` (one tool's) less those enough tools say word for word (`shared`, such as
-/// `Only works within allowed directories.`): they tell no tool apart. The first stays: it
-/// says what the tool does. `None` where none goes.
-pub(super) fn pruned(sentences: &[&str], shared: &HashSet<&str>) -> Option<String> {
-    let kept: Vec<&str> = sentences
+/// A tool's prose units less those enough tools say word for word (`shared`, such as
+/// `Returns JSON.`): they tell no tool apart. The first stays, it says what the tool does;
+/// so does every rule. `None` where none goes.
+pub(super) fn pruned(units: &[Unit], prose: &[usize], shared: &HashSet<String>) -> Option<Picks> {
+    let kept = prose
         .iter()
         .enumerate()
-        .filter(|&(i, s)| i == 0 || !shared.contains(s))
-        .map(|(_, s)| *s)
-        .collect();
-    (kept.len() < sentences.len()).then(|| kept.join(" "))
+        .filter(|&(i, &u)| i == 0 || units[u].rule || !shared.contains(&units[u].text))
+        .map(|(_, &u)| u);
+    let picks = Picks::of(units, kept, Form::Whole);
+    (picks.units().count() < units.iter().filter(|u| u.prose()).count()).then_some(picks)
 }
 
-/// The sentences of `paragraphs` (every tool's) that enough tools say word for word
+/// The unit texts every tool of `drafts` says that enough tools say word for word
 /// ([`enough`]).
-fn shared_sentences(paragraphs: &[Vec<String>]) -> HashSet<&str> {
+fn shared_sentences(drafts: &[ToolDraft]) -> HashSet<String> {
     let mut said: HashMap<&str, usize> = HashMap::new();
-    for own in paragraphs {
-        let sentences: HashSet<&str> = own.iter().flat_map(|p| sentences(p)).collect();
-        for sentence in sentences {
-            *said.entry(sentence).or_default() += 1;
+    for draft in drafts {
+        let texts: HashSet<&str> = draft
+            .units
+            .iter()
+            .filter(|u| u.prose())
+            .map(|u| u.text.as_str())
+            .collect();
+        for text in texts {
+            *said.entry(text).or_default() += 1;
         }
     }
-    let needed = enough(paragraphs.len());
+    let needed = enough(drafts.len());
     said.into_iter()
         .filter(|&(_, tools)| tools >= needed)
-        .map(|(sentence, _)| sentence)
-        .collect()
-}
-
-/// Each tool's imperatives and limits, whole: its sentences that say what a reader must,
-/// must not, or may at most do (`You MUST call this function before …`, `Do not call this
-/// tool more than 3 times`), unless enough tools say the same sentence (`shared`: that is
-/// context, not the tool's).
-pub(super) fn imperatives(paragraphs: &[Vec<String>], shared: &HashSet<&str>) -> Vec<Vec<String>> {
-    paragraphs
-        .iter()
-        .map(|own| {
-            own.iter()
-                .flat_map(|p| sentences(p))
-                .filter(|s| imperative(s) && !shared.contains(s))
-                .map(str::to_owned)
-                .collect()
-        })
+        .map(|(text, _)| text.to_owned())
         .collect()
 }
 
@@ -277,38 +269,24 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_sentence_enough_tools_share_is_no_tools_imperative() {
-        let tool = |own: &str| vec![format!("Do something. {own}")];
-        let mut paragraphs: Vec<Vec<String>> = (0..4)
-            .map(|_| tool("Never write outside the root."))
-            .collect();
-        paragraphs.push(tool("Never call this before `login`."));
-        let kept = imperatives(&paragraphs, &shared_sentences(&paragraphs));
-        assert!(kept[0].is_empty());
-        assert_eq!(kept[4], ["Never call this before `login`."]);
+    fn units_of(text: &str) -> Vec<Unit> {
+        crate::init::units::units(text, &crate::init::rules::is_rule)
     }
 
     #[test]
-    fn a_sentence_enough_tools_say_word_for_word_is_pruned_but_a_first() {
-        let tool = |own: &str| vec![format!("{own} Only works within allowed directories.")];
-        let mut paragraphs: Vec<Vec<String>> = ["Read a file.", "Write a file.", "Move a file."]
-            .into_iter()
-            .map(tool)
-            .collect();
-        paragraphs.push(vec![
-            "Only works within allowed directories. Lists them.".into(),
-        ]);
-        let shared = shared_sentences(&paragraphs);
+    fn a_sentence_enough_tools_say_word_for_word_is_pruned_but_a_first_or_a_rule() {
+        let shared: HashSet<String> = ["Returns JSON.", "Only works within allowed directories."]
+            .map(str::to_owned)
+            .into();
+        let units = units_of("Read a file. Returns JSON. Only works within allowed directories.");
+        let pruned_text = pruned(&units, &[0, 1, 2], &shared).map(|p| p.text(&units));
         assert_eq!(
-            shared,
-            HashSet::from(["Only works within allowed directories."])
+            pruned_text.as_deref(),
+            Some("Read a file. Only works within allowed directories.")
         );
-        let of =
-            |at: usize| -> Vec<&str> { paragraphs[at].iter().flat_map(|p| sentences(p)).collect() };
-        assert_eq!(pruned(&of(0), &shared).as_deref(), Some("Read a file."));
         // The first sentence says what the tool does: it stays; nothing else goes.
-        assert_eq!(pruned(&of(3), &shared), None);
+        let units = units_of("Returns JSON. Lists them.");
+        assert_eq!(pruned(&units, &[0, 1], &shared), None);
     }
 
     #[test]
@@ -337,15 +315,17 @@ mod tests {
             ("edit_file", "Edit a file.".to_owned()),
         ];
         let own = OwnTerms::new(&texts);
-        let sentences = ["Read a file.", "Image and audio files come back as base64."];
+        let units = units_of("Read a file. Image and audio files come back as base64.");
+        let base = Picks::of(&units, [0], Form::Lean);
         assert_eq!(
-            sharper(&own, 0, "Read a file.", &sentences, 16).as_deref(),
+            sharper(&own, 0, &units, &base, 16)
+                .map(|p| p.text(&units))
+                .as_deref(),
             Some("Read a file. Image and audio files come back as base64.")
         );
         // Nothing of its own to add: no sharper wording.
-        assert_eq!(
-            sharper(&own, 2, "Write a file.", &["Write a file."], 16),
-            None
-        );
+        let units = units_of("Write a file.");
+        let base = Picks::of(&units, [0], Form::Lean);
+        assert_eq!(sharper(&own, 2, &units, &base, 16), None);
     }
 }

@@ -1,11 +1,14 @@
-mod clip;
-
 use super::render::comment;
 use super::*;
 
 /// One tool's draft, as `draft` makes it among no others.
 fn tool_draft(tool: &Tool) -> ToolDraft {
     tool_drafts(std::slice::from_ref(tool), &Budgets::DEFAULT).remove(0)
+}
+
+/// What a tool's draft reads at `level` (`None`: the server's words).
+fn said(draft: &ToolDraft, level: Level) -> Option<String> {
+    draft.text(level)
 }
 
 fn tool(description: &str, argument: &str) -> Tool {
@@ -28,37 +31,46 @@ fn a_level_that_only_drops_the_full_stop_is_not_drafted() {
         "Search the index.",
         "Number of characters to return, at most 500.",
     ));
-    assert_eq!(draft.middle, None);
-    assert_eq!(draft.terse, None);
+    assert_eq!(said(&draft, Level::Middle), None);
+    assert_eq!(said(&draft, Level::Terse), None);
     // All of it a fact, kept at every level: the argument keeps its own words.
-    assert!(draft.arguments.is_empty(), "{:?}", draft.arguments[0].terse);
+    assert!(
+        draft.arguments.is_empty(),
+        "{:?}",
+        draft.arguments[0].text(Level::Terse)
+    );
     // Nor is a fact drafted longer than the words it comes from (pieces joined by `; `).
     let joined = tool_draft(&tool("Search.", "If not supplied branches('all')"));
     assert!(
         joined.arguments.is_empty(),
         "{:?}",
-        joined.arguments[0].terse
+        joined.arguments[0].text(Level::Terse)
     );
     // A real cut is drafted.
     let longer = tool_draft(&tool(
         "Search the index. Results come back ranked by relevance, best first, with scores.",
         "Maximum number of characters to return. Larger values cost more tokens and time.",
     ));
-    assert_eq!(longer.terse.as_deref(), Some("Search the index."));
+    assert_eq!(
+        said(&longer, Level::Terse).as_deref(),
+        Some("Search the index.")
+    );
     // Nor one that only drops the marks of code spans (Playwright's `key`).
     let marked = tool_draft(&tool(
         "Press a key.",
         "Name of the key to press or a character to generate, such as `ArrowLeft` or `a`",
     ));
-    assert_eq!(marked.arguments[0].middle, None);
+    assert!(marked.arguments.is_empty());
     assert_eq!(
-        longer.arguments[0].middle.as_deref(),
-        Some("Maximum number of characters to return")
+        longer.arguments[0].text(Level::Middle).as_deref(),
+        Some("Maximum number of characters to return.")
     );
 }
 
+/// A label many tools begin with (`Notion | Retrieve a user`) is the server's sentence:
+/// kept whole, never cut to what follows it.
 #[test]
-fn a_label_every_tool_begins_with_is_cut_from_the_terse_texts() {
+fn a_label_every_tool_begins_with_stays_in_its_sentence() {
     let named = |name: &str, description: &str| {
         let mut tool = tool(description, "");
         tool.name = name.to_owned().into();
@@ -67,36 +79,29 @@ fn a_label_every_tool_begins_with_is_cut_from_the_terse_texts() {
     let tools = [
         named(
             "a",
-            "Notion | Retrieve a user\nError Responses:\n400: Bad request",
+            "Notion | Retrieve a user. Error Responses: 400 means a bad request.",
         ),
-        named("b", "Notion | List all users\nError Responses:\n400: 400"),
+        named(
+            "b",
+            "Notion | List all users. Error Responses: 400 means a bad request.",
+        ),
         named(
             "c",
-            "Notion | Search by title\nError Responses:\n400: Bad request",
-        ),
-        named("d", "Notion | Archive"),
-        named(
-            "e",
-            "Slack: Post a message to a channel of the workspace, as the bot user.",
+            "Notion | Search by title. Error Responses: 400 means a bad request.",
         ),
     ];
     let terse: Vec<Option<String>> = tool_drafts(&tools, &Budgets::DEFAULT)
-        .into_iter()
-        .map(|d| d.terse)
+        .iter()
+        .map(|d| said(d, Level::Terse))
         .collect();
     assert_eq!(
-        terse[..4],
+        terse,
         [
-            Some("Retrieve a user".to_owned()),
-            Some("List all users".to_owned()),
-            Some("Search by title".to_owned()),
-            // One word would stay: the label stays too.
-            None,
+            Some("Notion | Retrieve a user.".to_owned()),
+            Some("Notion | List all users.".to_owned()),
+            Some("Notion | Search by title.".to_owned()),
         ]
     );
-    // A label of one tool tells it apart.
-    let slack = terse[4].as_deref().unwrap_or_default();
-    assert!(slack.starts_with("Slack: Post a message"), "{slack}");
 }
 
 /// firecrawl-mcp's `firecrawl_map`: a first paragraph of one sentence, then pages more. Its
@@ -121,7 +126,7 @@ fn a_middle_text_the_same_as_the_terse_one_still_covers_its_levels() {
         (tool.description.unwrap_or_default().to_string(), limit)
     };
     let map = "Map a website to discover all indexed URLs on the site.";
-    let path = serde_json::json!("Absolute or relative path to a local file to parse");
+    let path = serde_json::json!("Absolute or relative path to a local file to parse.");
     for level in 0..=6 {
         assert_eq!(
             worded(level),
@@ -149,7 +154,7 @@ fn a_fact_too_long_for_the_terse_budget_is_not_dropped() {
          in the format without the period can be converted by adding the period such that 6 \
          numbers come after it.",
     ));
-    let terse = draft.arguments[0].terse.as_deref().unwrap_or_default();
+    let terse = draft.arguments[0].text(Level::Terse).unwrap_or_default();
     assert!(terse.contains("'1234567890.123456'"), "{terse:?}");
 }
 
@@ -163,8 +168,8 @@ fn the_facts_of_the_terse_levels_stay_at_the_middle_ones() {
          Example: { headless: true, args: ['--no-sandbox'] }",
     ));
     let argument = &draft.arguments[0];
-    for text in [&argument.terse, &argument.middle] {
-        let text = text.as_deref().unwrap_or_default();
+    for level in [Level::Terse, Level::Middle] {
+        let text = argument.text(level).unwrap_or_default();
         assert!(text.contains("browser restarts"), "{text:?}");
     }
 }
@@ -191,19 +196,27 @@ fn a_first_paragraph_many_tools_share_does_not_lead() {
     tools.push(tool("Lists objects of a type.\n\nPaginated.", "Max 10."));
     let drafts = tool_drafts(&tools, &Budgets::DEFAULT);
     for (draft, purpose) in drafts.iter().zip(purposes) {
-        assert_eq!(draft.terse.as_deref(), Some(purpose));
+        let item = format!("1. {purpose}");
+        assert_eq!(said(draft, Level::Terse), Some(item.clone()));
         // The middle level keeps the warning where both fit.
-        let middle = draft.middle.as_deref().unwrap_or_default();
-        assert!(middle.starts_with("Data Modification Warning:"), "{middle}");
-        assert!(middle.ends_with(purpose), "{middle}");
+        let middle = said(draft, Level::Middle).unwrap_or_default();
+        assert!(
+            middle.starts_with("1. Data Modification Warning:"),
+            "{middle}"
+        );
+        assert!(middle.ends_with(&item), "{middle}");
     }
     // A first paragraph of its own leads.
-    assert_eq!(drafts[3].own, "Lists objects of a type.");
+    assert_eq!(
+        said(&drafts[3], Level::Terse).as_deref(),
+        Some("Lists objects of a type.")
+    );
     // Two tools sharing one are not enough.
     let drafts = tool_drafts(&tools[1..], &Budgets::DEFAULT);
-    assert_eq!(
-        drafts[0].terse.as_deref(),
-        Some("Data Modification Warning: This tool modifies HubSpot data.")
+    assert!(
+        said(&drafts[0], Level::Terse)
+            .unwrap_or_default()
+            .starts_with("1. Data Modification Warning: This tool modifies HubSpot data.")
     );
 }
 
@@ -257,14 +270,11 @@ fn a_terse_text_with_nothing_of_its_own_says_more_of_its_own_words() {
     // "Read a file." alone would read as every reading tool: its first sentence whole
     // says what sets it apart; the next sentence is one step up.
     assert_eq!(
-        media.terse.as_deref(),
+        said(media, Level::Terse).as_deref(),
         Some("Read a file and return it as a base64-encoded content block with its MIME type.")
     );
-    assert!(
-        media.more[0][0].contains("Image and audio files"),
-        "{:?}",
-        media.more
-    );
+    let next = media.more[0][0].text(&media.units);
+    assert!(next.contains("Image and audio files"), "{next}");
 }
 
 #[test]
@@ -276,7 +286,7 @@ fn the_middle_text_keeps_what_a_reader_must_not_do() {
                that changed since then may be stale or missing until the next rebuild runs.\n\n\
                Do not call this tool more than 3 times per question.";
     let drafted = tool_draft(&tool(own, ""));
-    let middle = drafted.middle.expect("a middle text");
+    let middle = said(&drafted, Level::Middle).expect("a middle text");
     assert!(
         middle.ends_with("Do not call this tool more than 3 times per question."),
         "{middle}"
@@ -284,20 +294,23 @@ fn the_middle_text_keeps_what_a_reader_must_not_do() {
     assert!(!middle.contains("rebuilt every night"), "{middle}");
 }
 
+/// An argument's rungs put back its asides whole, where they stood: never values gathered
+/// from them into another aside.
 #[test]
-fn an_examples_rung_adds_only_the_values_its_text_lacks() {
-    // Its middle text closes with one example already; the rung adds the others.
-    let own = r#"Only return requests whose URL matches this regexp (e.g. "/api/.*user"). Matching is case-sensitive, at most 200 results (e.g. "/v1/", "/v2/")."#;
+fn an_asides_rung_puts_them_back_where_they_stood() {
+    let own = r#"Only return requests whose URL matches this regexp (e.g. "/api/.*user"). Matching is case-sensitive (unlike `grep -i`), at most 200 results."#;
     let draft = tool_draft(&tool("Search the index.", own));
     let argument = &draft.arguments[0];
+    let units = &argument.units;
     for level in [Level::Terse, Level::Middle] {
         let rungs = argument.ladder(level);
-        let top = rungs[rungs.len() - 2].unwrap();
-        assert_eq!(top.matches("/api/.*user").count(), 1, "{top}");
-        assert!(top.ends_with("(e.g. '/v1/', '/v2/')."), "{top}");
-        // Each rung says more than the one below it.
         for (at, rung) in rungs.iter().enumerate() {
+            // Each rung says more than the one below it, and only the server's units.
             assert!(!rungs[..at].contains(rung), "{rungs:#?}");
+            if let Some(rung) = rung {
+                let text = rung.text(units);
+                assert!(units::faithful(units, &text).is_some(), "{text}");
+            }
         }
     }
 }

@@ -1,52 +1,88 @@
 //! Each drafted level's ladder: the wordings it may read, least first, and a step up it —
 //! a tool's description (its first wording, sharper ones, the middle text, the server's
 //! words less what tells nothing apart, the server's words) and an argument's (its facts,
-//! its middle text, its own words).
+//! with their asides, its middle text, with its asides, its own words). Every rung is
+//! whole units of the server's own; a level reads at least what the level below it reads.
 
+use super::super::units::{Form, Picks};
 use super::super::{ArgumentDraft, Level, ToolDraft};
 
 impl ToolDraft {
     /// The wordings `level` may read, least first: its first one, a sharper one, at 0..=2
     /// the middle one, the server's own words less what tells nothing apart, and the
     /// server's own words (`None`); only the last where nothing shorter was drafted.
-    pub(in crate::init) fn ladder(&self, level: Level) -> Vec<Option<&str>> {
+    pub(in crate::init) fn ladder(&self, level: Level) -> Vec<Option<&Picks>> {
         let (base, middle) = match level {
-            Level::Terse => (self.terse.as_deref(), self.middle.as_deref()),
-            Level::Middle => (self.middle.as_deref(), None),
+            Level::Terse => (self.terse.as_ref(), self.middle.as_ref()),
+            Level::Middle => (self.middle.as_ref(), None),
         };
         let Some(base) = base else {
             return vec![None];
         };
         let mut ladder = vec![Some(base)];
-        let more = self.more[level as usize].iter().map(String::as_str);
-        for text in more.chain(middle).chain(self.pruned.as_deref()) {
-            if ladder.last() != Some(&Some(text)) && !text.is_empty() {
-                ladder.push(Some(text));
+        for picks in self.more[level as usize]
+            .iter()
+            .chain(middle)
+            .chain(self.pruned.as_ref())
+        {
+            if ladder.last() != Some(&Some(picks)) && !picks.is_empty() && self.holds(level, picks)
+            {
+                ladder.push(Some(picks));
             }
         }
-        ladder.push(None);
+        // 0..=2 reads the server's own words only where they are short too.
+        let all = Picks::of(&self.units, 0..self.units.len(), Form::Whole);
+        if self.holds(level, &all) {
+            ladder.push(None);
+        }
         ladder
     }
 
-    /// The text `level` reads, words kept included; `None`: the server's own words.
-    pub(in crate::init) fn text(&self, level: Level) -> Option<String> {
-        let ladder = self.ladder(level);
-        let base = ladder[self.step[level as usize].min(ladder.len() - 1)];
+    /// Whether `level` may read `picks`: at 0..=2, what they say beyond the rules within
+    /// the bound.
+    fn holds(&self, level: Level, picks: &Picks) -> bool {
+        level == Level::Middle
+            || crate::count_tokens(&picks.beyond_rules(&self.units)) <= self.bound
+    }
+
+    /// The picks `level` reads, the units saying words kept included, and at 3..=6 what
+    /// 0..=2 reads; `None`: the server's own words.
+    pub(in crate::init) fn picks(&self, level: Level) -> Option<Picks> {
         if self.left(level) {
             return None;
         }
-        // The server's own words have every word kept.
-        let base = base?;
-        match self.kept.is_empty() {
-            true => Some(base.to_owned()),
-            false => Some(with_words(base, &self.kept)),
+        let ladder = self.ladder(level);
+        let mut picks = ladder[self.step[level as usize].min(ladder.len() - 1)]?.clone();
+        if level == Level::Middle {
+            picks = picks.union(&self.units, &self.picks(Level::Terse)?);
         }
+        for word in &self.kept {
+            let saying = (0..self.units.len()).find(|&u| {
+                self.units[u].prose() && self.units[u].text.to_lowercase().contains(word.as_str())
+            });
+            if let Some(unit) = saying.filter(|&u| !picks.holds(u)) {
+                picks.add(&self.units, unit, Form::Lean);
+                picks = picks.with_rules(&self.units);
+            }
+        }
+        Some(picks)
     }
 
-    /// Whether `level` steps up to the server's own words, its arguments' included.
+    /// The text `level` reads; `None`: the server's own words.
+    pub(in crate::init) fn text(&self, level: Level) -> Option<String> {
+        let picks = self.picks(level)?;
+        let text = picks.text(&self.units);
+        // Said no shorter than the server's own words, it reads them.
+        (picks.is_empty() || crate::count_tokens(&text) < self.own_tokens).then_some(text)
+    }
+
+    /// Whether `level` steps up to the server's own words, its arguments' included (at
+    /// 3..=6 too where 0..=2 does: a level never says less than the one below).
     pub(in crate::init) fn left(&self, level: Level) -> bool {
         let ladder = self.ladder(level);
-        ladder.len() > 1 && self.step[level as usize] + 1 >= ladder.len()
+        let at = self.step[level as usize].min(ladder.len() - 1);
+        let own = ladder.len() > 1 && ladder[at].is_none();
+        own || (level == Level::Middle && self.left(Level::Terse))
     }
 
     /// Steps `level` one wording up its ladder; whether there was one.
@@ -61,19 +97,19 @@ impl ToolDraft {
 
 impl ArgumentDraft {
     /// The wordings `level` may read, least first (empty: nothing): at 0..=2 its facts
-    /// (then with its examples' values); then its middle text (then with them); then the
+    /// (then with their asides); then its middle text (then with its asides); then the
     /// server's own words (`None`).
-    pub(in crate::init) fn ladder(&self, level: Level) -> Vec<Option<&str>> {
+    pub(in crate::init) fn ladder(&self, level: Level) -> Vec<Option<&Picks>> {
         let mut ladder = match level {
-            Level::Terse => vec![
-                Some(self.terse.as_deref().unwrap_or_default()),
-                self.exemplified[0].as_deref(),
-            ],
+            Level::Terse => match &self.terse {
+                Some(terse) => vec![Some(terse), self.whole[0].as_ref()],
+                None => Vec::new(),
+            },
             Level::Middle => Vec::new(),
         };
-        ladder.push(self.middle.as_deref());
-        ladder.push(self.exemplified[1].as_deref());
-        let mut rungs: Vec<Option<&str>> = Vec::new();
+        ladder.push(self.middle.as_ref());
+        ladder.push(self.whole[1].as_ref());
+        let mut rungs: Vec<Option<&Picks>> = Vec::new();
         for rung in ladder.into_iter().flatten() {
             if !rungs.contains(&Some(rung)) {
                 rungs.push(Some(rung));
@@ -83,10 +119,20 @@ impl ArgumentDraft {
         rungs
     }
 
-    /// The text `level` reads (empty: nothing; `None`: the server's own words).
-    pub(in crate::init) fn text(&self, level: Level) -> Option<&str> {
-        let ladder = self.ladder(level);
-        ladder[self.step[level as usize].min(ladder.len() - 1)]
+    /// The text `level` reads (empty: nothing; `None`: the server's own words); at 3..=6
+    /// what 0..=2 reads too.
+    pub(in crate::init) fn text(&self, level: Level) -> Option<String> {
+        let at = |level: Level| {
+            let ladder = self.ladder(level);
+            ladder[self.step[level as usize].min(ladder.len() - 1)].cloned()
+        };
+        let mut picks = at(level)?;
+        if level == Level::Middle {
+            picks = picks.union(&self.units, &at(Level::Terse)?);
+        }
+        let text = picks.text(&self.units);
+        (picks.is_empty() || crate::count_tokens(&text) < crate::count_tokens(&self.own))
+            .then_some(text)
     }
 
     /// Steps `level` one wording up its ladder; whether there was one.
@@ -97,13 +143,4 @@ impl ArgumentDraft {
         *step = (*step + 1).min(top);
         up
     }
-}
-
-/// A text that keeps `words`: `Search files (glob, pattern).`
-fn with_words(text: &str, words: &[String]) -> String {
-    let text = text.trim_end_matches('.');
-    if text.is_empty() {
-        return format!("{}.", words.join(", "));
-    }
-    format!("{text} ({}).", words.join(", "))
 }
