@@ -2,7 +2,9 @@
 //! tags, asides left open or inside words, quotes, lists, conditions, numbers and non-ASCII
 //! text, for up to four tools' descriptions (at times with a first paragraph they share) and
 //! their arguments' of each kind of schema. No draft panics, each is a tailoring file
-//! that passes every rule `check` applies, and no drafted text is longer than the server's.
+//! that passes every rule `check` applies, its audit finds nothing broken (each level the
+//! server's own units, its rules kept, shrinking as it falls), and no drafted text is
+//! longer than the server's.
 
 use mcp_tailor::Tailoring;
 use mcp_tailor::inspect::count_tokens;
@@ -165,6 +167,13 @@ proptest! {
         if let Err(error) = Tailoring::parse("draft.toml", &drafted_file.text) {
             prop_assert!(false, "{error}\n{}", drafted_file.text);
         }
+        // Every level the server's own units, its rules kept, shrinking as it falls.
+        prop_assert!(
+            drafted_file.audit.is_clean(),
+            "{}\n{}",
+            drafted_file.audit.summary(),
+            drafted_file.text
+        );
         let longest = tools
             .iter()
             .map(|tool| count_tokens(tool.description.as_deref().unwrap_or_default()))

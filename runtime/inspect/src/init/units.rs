@@ -67,7 +67,12 @@ impl Unit {
     /// Its text without the asides its lean form leaves out: the least it says whole.
     pub(crate) fn lean(&self) -> String {
         let mut kept = self.asides.iter().map(|(_, kept)| *kept);
-        self.without(|_| !kept.next().unwrap_or(true))
+        let lean = self.without(|_| !kept.next().unwrap_or(true));
+        // All asides, it says nothing without them: it is read whole.
+        match lean.trim().is_empty() {
+            true => self.text.clone(),
+            false => lean,
+        }
     }
 
     /// Marks the asides `keep` picks as kept by its lean form too.
@@ -298,6 +303,11 @@ impl Cutter<'_> {
                     // Closed, saying something, and not code's (`find_organizations()`).
                     .filter(|a| a.closed && !a.inner(&text).is_empty())
                     .filter(|a| text[..a.bytes.start].matches('`').count() % 2 == 0)
+                    // Nor a link's text or address (`[docs](https://…)`).
+                    .filter(|a| {
+                        !text[a.bytes.end..].starts_with('(')
+                            && !text[..a.bytes.start].ends_with(']')
+                    })
                     .map(|a| {
                         let kept = (self.rule)(a.inner(&text));
                         (a.bytes, kept)
@@ -560,34 +570,71 @@ pub(crate) fn compose(units: &[Unit], picks: &[(usize, Form)]) -> String {
 
 /// What a text's reading of `units` keeps: each unit it reads, in order — `None` where the
 /// text says something that is not the units', whole (or less asides), in their order.
+/// Where two readings fit (`Read` then `Read Read`), the one that keeps most units is not
+/// asked for: any reading proves the text is the server's.
 pub(crate) fn faithful(units: &[Unit], text: &str) -> Option<Vec<usize>> {
     let squeeze = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
     let text = squeeze(text);
-    let mut rest = text.as_str();
+    let forms: Vec<Vec<String>> = units
+        .iter()
+        .map(|unit| {
+            let mut forms: Vec<String> = unit
+                .forms()
+                .iter()
+                .map(|form| squeeze(form))
+                .filter(|form| !form.is_empty())
+                .collect();
+            forms.sort_by_key(|form| std::cmp::Reverse(form.len()));
+            forms.dedup();
+            forms
+        })
+        .collect();
+    // From unit `at` and byte `from` of the text on: the units that read the rest, if any.
+    // A place that cannot is remembered, so each is tried once.
+    let mut dead = std::collections::HashSet::new();
     let mut kept = Vec::new();
-    for (at, unit) in units.iter().enumerate() {
-        if rest.is_empty() {
-            break;
-        }
-        let found = unit
-            .forms()
-            .into_iter()
-            .map(|form| squeeze(&form))
-            .filter(|form| {
-                !form.is_empty()
-                    && rest.starts_with(form.as_str())
-                    && rest[form.len()..]
-                        .chars()
-                        .next()
-                        .is_none_or(char::is_whitespace)
-            })
-            .max_by_key(String::len);
-        if let Some(form) = found {
-            rest = rest[form.len()..].trim_start();
-            kept.push(at);
-        }
+    read(&forms, &text, 0, 0, &mut kept, &mut dead).then_some(kept)
+}
+
+/// Whether `text[from..]` is read by units from `at` on ([`faithful`]), each it reads
+/// pushed to `kept`.
+fn read(
+    forms: &[Vec<String>],
+    text: &str,
+    at: usize,
+    from: usize,
+    kept: &mut Vec<usize>,
+    dead: &mut std::collections::HashSet<(usize, usize)>,
+) -> bool {
+    let rest = &text[from..];
+    if rest.is_empty() {
+        return true;
     }
-    rest.is_empty().then_some(kept)
+    if at == forms.len() || dead.contains(&(at, from)) {
+        return false;
+    }
+    for form in &forms[at] {
+        let ends = rest.starts_with(form.as_str())
+            && rest[form.len()..]
+                .chars()
+                .next()
+                .is_none_or(char::is_whitespace);
+        if !ends {
+            continue;
+        }
+        let next = from + form.len() + usize::from(rest.len() > form.len());
+        kept.push(at);
+        if read(forms, text, at + 1, next, kept, dead) {
+            return true;
+        }
+        kept.pop();
+    }
+    // Or the unit is left out.
+    if read(forms, text, at + 1, from, kept, dead) {
+        return true;
+    }
+    dead.insert((at, from));
+    false
 }
 
 impl Unit {
