@@ -257,10 +257,19 @@ impl<'a> Checker<'a> {
                     }) {
                         argued |= argument.step_up(level);
                     }
+                    // A lost query of the description: first the server's sentence that
+                    // says it, where the level may read it; else a step up.
+                    let mut found_more = false;
+                    for &query in lost[tool]
+                        .iter()
+                        .filter(|&&q| !self.queries[q].task && self.queries[q].argument.is_none())
+                    {
+                        found_more |= draft.find(level, &self.queries[query].text);
+                    }
                     let described = lost[tool]
                         .iter()
                         .any(|&q| self.queries[q].argument.is_none());
-                    if !(kept_more || argued || (described && draft.step_up(level))) {
+                    if !(kept_more || argued || found_more || (described && draft.step_up(level))) {
                         continue;
                     }
                     // A step at 0..=2 is read at 3..=6 too: every capped band holds.

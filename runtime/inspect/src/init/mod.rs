@@ -180,6 +180,9 @@ struct ToolDraft {
     step: [usize; 2],
     /// Words a task finds the tool by: its drafted levels keep the units that say them.
     kept: Vec<String>,
+    /// Per level, the units the check added: each says a query the level lost
+    /// ([`ToolDraft::find`]).
+    found: [Vec<usize>; 2],
     arguments: Vec<ArgumentDraft>,
 }
 
@@ -339,6 +342,7 @@ fn tool_draft(tool: &Tool, units: Vec<units::Unit>, lead: usize, budgets: &Budge
         pruned: None,
         step: [0, 0],
         kept: Vec::new(),
+        found: [Vec::new(), Vec::new()],
         arguments,
     }
 }

@@ -56,6 +56,19 @@ impl ToolDraft {
         if level == Level::Middle {
             picks = picks.union(&self.units, &self.picks(Level::Terse)?);
         }
+        // What the check found, each where it keeps the level within its bound (a step up
+        // since may have taken its room).
+        for &unit in &self.found[level as usize] {
+            if !picks.holds(unit) {
+                let mut more = picks.clone();
+                more.add(&self.units, unit, Form::Lean);
+                let more = more.with_rules(&self.units);
+                if self.holds(level, &more) {
+                    picks = more;
+                }
+            }
+        }
+        // The units saying a task's words, whatever the bound: the user asked for them.
         for word in &self.kept {
             let saying = (0..self.units.len()).find(|&u| {
                 self.units[u].prose() && self.units[u].text.to_lowercase().contains(word.as_str())
@@ -83,6 +96,30 @@ impl ToolDraft {
         let at = self.step[level as usize].min(ladder.len() - 1);
         let own = ladder.len() > 1 && ladder[at].is_none();
         own || (level == Level::Middle && self.left(Level::Terse))
+    }
+
+    /// Adds to what `level` reads the server's unit that says `query` (a clause of it),
+    /// where it reads it not yet and, at 0..=2, may within its bound; whether it did.
+    pub(in crate::init) fn find(&mut self, level: Level, query: &str) -> bool {
+        let query = query.to_lowercase();
+        let Some(unit) = (0..self.units.len())
+            .find(|&u| self.units[u].prose() && self.units[u].text.to_lowercase().contains(&query))
+        else {
+            return false;
+        };
+        if self.picks(level).is_none_or(|picks| picks.holds(unit)) {
+            return false;
+        }
+        self.found[level as usize].push(unit);
+        // Read now (within the bound), and no shorter than the server's words only where
+        // those hold too: the level then reads them.
+        let all = Picks::of(&self.units, 0..self.units.len(), Form::Whole);
+        let within = self.picks(level).is_some_and(|picks| picks.holds(unit))
+            && (self.text(level).is_some() || self.holds(level, &all));
+        if !within {
+            self.found[level as usize].pop();
+        }
+        within
     }
 
     /// Steps `level` one wording up its ladder; whether there was one.
