@@ -2,10 +2,10 @@
 //! refers to. A level that says anything of a tool or an argument keeps every rule of it
 //! (`units::Picks::with_rules`); a unit is never kept without what it refers to.
 //!
-//! The forms are the words these sentences are built on in the catalogs captured in
-//! `cli/tests/init/` and `tests/findability/` (29 servers; BENCHMARKS.md §8 counts each
-//! form's sentences there): a requirement, a prohibition, how arguments go together, the
-//! condition a value or an argument holds under, and what must always be done.
+//! The forms are the words these sentences are built on in the 30 catalogs captured in
+//! `cli/tests/init/` and `tests/findability/` (BENCHMARKS.md §8 counts the rules found in
+//! each): a requirement, a prohibition, how arguments go together, the condition a value
+//! or an argument holds under, and what must always be done.
 
 use super::units::{Kind, Unit};
 
