@@ -1,13 +1,10 @@
-//! The rules a valid call depends on, told from prose by their forms, and what a sentence
-//! refers to. A level that says anything of a tool or an argument keeps every rule of it
-//! (`units::Picks::with_rules`); a unit is never kept without what it refers to.
+//! The rules a valid call depends on, told from prose by their forms. A level that says
+//! anything of a tool or an argument keeps every rule of it (`units::Picks::with_rules`).
 //!
 //! The forms are the words these sentences are built on in the 30 catalogs captured in
 //! `cli/tests/init/` and `tests/findability/` (BENCHMARKS.md §8 counts the rules found in
 //! each): a requirement, a prohibition, how arguments go together, the condition a value
 //! or an argument holds under, and what must always be done.
-
-use super::units::{Kind, Unit};
 
 /// One form of rule: its name and the word sequences that state it (`*` stands for any
 /// one word).
@@ -203,7 +200,7 @@ pub(crate) fn is_call_rule(text: &str, names: &[String]) -> bool {
 }
 
 /// The lower-case words of `text` (letters, digits, `'` and `_` inside a word).
-fn words(text: &str) -> Vec<String> {
+pub(super) fn words(text: &str) -> Vec<String> {
     text.to_lowercase()
         .replace('’', "'")
         .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '_'))
@@ -214,82 +211,11 @@ fn words(text: &str) -> Vec<String> {
 }
 
 /// Whether `words` hold `phrase`'s words in a row.
-fn said(words: &[String], phrase: &str) -> bool {
+pub(super) fn said(words: &[String], phrase: &str) -> bool {
     let phrase: Vec<&str> = phrase.split(' ').collect();
     words
         .windows(phrase.len())
         .any(|run| run.iter().zip(&phrase).all(|(w, p)| *p == "*" || w == p))
-}
-
-/// What unit `at` of `units` (the units before it cut) cannot be read without: the unit
-/// before it where it begins by pointing back (`This must…`, `Otherwise…`), or speaks of
-/// "the above"; the unit that first names an option, a step or a method it names (`If
-/// using Option 1…`).
-pub(crate) fn refers(units: &[Unit], at: usize) -> Vec<usize> {
-    let unit = &units[at];
-    let words = words(&unit.text);
-    let mut needs = Vec::new();
-    let first = words.first().map(String::as_str).unwrap_or_default();
-    let second = words.get(1).map(String::as_str).unwrap_or_default();
-    // `This tool …` speaks of the tool, `This is …` of what came before.
-    let subjects = [
-        "tool",
-        "tools",
-        "function",
-        "endpoint",
-        "operation",
-        "command",
-        "server",
-        "method",
-        "api",
-        "action",
-        "parameter",
-        "argument",
-        "field",
-        "value",
-        "option",
-        "call",
-    ];
-    let pointing = matches!(first, "this" | "these" | "those" | "that" | "such" | "it")
-        && !subjects.contains(&second)
-        && !(first == "it" && unit.paragraph == 0 && at <= 1);
-    let back = pointing
-        || matches!(
-            first,
-            "otherwise" | "then" | "also" | "additionally" | "alternatively"
-        )
-        || [
-            "the above",
-            "see above",
-            "as above",
-            "listed above",
-            "shown above",
-        ]
-        .iter()
-        .any(|p| said(&words, p));
-    if back && let Some(before) = (0..at).rev().find(|&b| units[b].kind != Kind::Heading) {
-        needs.push(before);
-    }
-    // A named option, step or method: the unit that first names it.
-    for window in words.windows(2) {
-        let [name, number] = window else { continue };
-        if matches!(
-            name.as_str(),
-            "option" | "step" | "method" | "approach" | "mode"
-        ) && number
-            .chars()
-            .all(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
-            && let Some(first) = (0..at).find(|&b| {
-                let named = super::rules::words(&units[b].text);
-                named.windows(2).any(|w| w[0] == *name && w[1] == *number)
-            })
-        {
-            needs.push(first);
-        }
-    }
-    needs.sort_unstable();
-    needs.dedup();
-    needs
 }
 
 #[cfg(test)]

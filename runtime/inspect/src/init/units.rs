@@ -5,7 +5,7 @@
 //! the server's order; [`faithful`] tells whether a text is.
 
 use super::asides::asides;
-use super::rules;
+use super::rules::{said, words};
 use std::ops::Range;
 
 /// What a unit is.
@@ -324,7 +324,7 @@ impl Cutter<'_> {
         self.units.push(unit);
         let at = self.units.len() - 1;
         if prose {
-            let needs = rules::refers(&self.units, at);
+            let needs = refers(&self.units, at);
             self.units[at].needs.extend(needs);
         }
         at
@@ -336,6 +336,77 @@ impl Cutter<'_> {
         opened_paragraphs(&mut self.units);
         self.units
     }
+}
+
+/// What unit `at` of `units` (the units before it cut) cannot be read without: the unit
+/// before it where it begins by pointing back (`This must…`, `Otherwise…`), or speaks of
+/// "the above"; the unit that first names an option, a step or a method it names (`If
+/// using Option 1…`).
+pub(crate) fn refers(units: &[Unit], at: usize) -> Vec<usize> {
+    let unit = &units[at];
+    let words = words(&unit.text);
+    let mut needs = Vec::new();
+    let first = words.first().map(String::as_str).unwrap_or_default();
+    let second = words.get(1).map(String::as_str).unwrap_or_default();
+    // `This tool …` speaks of the tool, `This is …` of what came before.
+    let subjects = [
+        "tool",
+        "tools",
+        "function",
+        "endpoint",
+        "operation",
+        "command",
+        "server",
+        "method",
+        "api",
+        "action",
+        "parameter",
+        "argument",
+        "field",
+        "value",
+        "option",
+        "call",
+    ];
+    let pointing = matches!(first, "this" | "these" | "those" | "that" | "such" | "it")
+        && !subjects.contains(&second)
+        && !(first == "it" && unit.paragraph == 0 && at <= 1);
+    let back = pointing
+        || matches!(
+            first,
+            "otherwise" | "then" | "also" | "additionally" | "alternatively"
+        )
+        || [
+            "the above",
+            "see above",
+            "as above",
+            "listed above",
+            "shown above",
+        ]
+        .iter()
+        .any(|p| said(&words, p));
+    if back && let Some(before) = (0..at).rev().find(|&b| units[b].kind != Kind::Heading) {
+        needs.push(before);
+    }
+    // A named option, step or method: the unit that first names it.
+    for window in words.windows(2) {
+        let [name, number] = window else { continue };
+        if matches!(
+            name.as_str(),
+            "option" | "step" | "method" | "approach" | "mode"
+        ) && number
+            .chars()
+            .all(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
+            && let Some(first) = (0..at).find(|&b| {
+                let named = super::rules::words(&units[b].text);
+                named.windows(2).any(|w| w[0] == *name && w[1] == *number)
+            })
+        {
+            needs.push(first);
+        }
+    }
+    needs.sort_unstable();
+    needs.dedup();
+    needs
 }
 
 /// What a unit opens across a blank line: where one ending with a colon ends its

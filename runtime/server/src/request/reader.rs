@@ -116,7 +116,8 @@ fn not_a_level(name: &str, value: &serde_json::Value) -> Option<String> {
 }
 
 /// Why the `X-MCP-Verbosity` header of `headers` is not a level; `None` when it is, or is
-/// absent.
+/// absent. (The HTTP front asks it.)
+#[cfg(feature = "http")]
 pub(crate) fn refused_level_header(headers: &http::HeaderMap) -> Option<String> {
     let value = headers.get(HEADER_VERBOSITY)?;
     let text = String::from_utf8_lossy(value.as_bytes());
