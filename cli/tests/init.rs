@@ -55,6 +55,23 @@ fn init_catalog(catalog: &Path, out: &Path, tasks: Option<&Path>) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// What `inspect list` serves of `catalog` through `draft` at `level`: the `tools/list`
+/// result, as JSON text.
+fn served(draft: &Path, catalog: &Path, level: &str) -> String {
+    let output = run(&[
+        "inspect",
+        "--tailoring",
+        draft.to_str().unwrap(),
+        "--catalog",
+        catalog.to_str().unwrap(),
+        "list",
+        "--verbosity",
+        level,
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
 /// The `n`th column of a table's row for `level` (the cost table, `inspect tokens`).
 fn column(table: &str, level: usize, n: usize) -> &str {
     table
@@ -140,20 +157,7 @@ fn every_described_argument_is_drafted_by_its_path() {
     // A level 0 reader of the upstream through this file reads no argument description;
     // level 9 reads the server's own.
     let catalog = fixture("server-github.json");
-    let list = |level: &str| {
-        let output = run(&[
-            "inspect",
-            "--tailoring",
-            draft.to_str().unwrap(),
-            "--catalog",
-            catalog.to_str().unwrap(),
-            "list",
-            "--verbosity",
-            level,
-        ]);
-        assert!(output.status.success(), "{output:?}");
-        String::from_utf8_lossy(&output.stdout).into_owned()
-    };
+    let list = |level: &str| served(&draft, &catalog, level);
     let terse = list("0");
     assert!(!terse.contains("Text of the review comment"), "{terse}");
     assert!(terse.contains("The relative path to the file being commented on"));

@@ -6,7 +6,14 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 fn inspect(args: &[&str]) -> Output {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inspect");
+    inspect_in(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inspect"),
+        args,
+    )
+}
+
+/// `inspect --tailoring tailoring.toml --catalog catalog.json ARGS…` in `dir`.
+fn inspect_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mcp-tailor"))
         .args([
             "inspect",
@@ -181,18 +188,7 @@ fn lint_notes_the_servers_own_schema_without_failing() {
         "[tools.search.description]\n\
          levels = [{ verbosity = \"0..=2\", text = \"Search by `query`.\" }]\n",
     );
-    let output = Command::new(env!("CARGO_BIN_EXE_mcp-tailor"))
-        .args([
-            "inspect",
-            "--tailoring",
-            "tailoring.toml",
-            "--catalog",
-            "catalog.json",
-            "lint",
-        ])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
+    let output = inspect_in(&dir, &["lint"]);
     let text = stdout(&output);
     assert!(output.status.success(), "{text}");
     assert!(text.starts_with("lint: no findings (1 tool"), "{text}");
@@ -223,18 +219,7 @@ fn lint_names_a_dropped_rule_and_a_value_the_server_never_said() {
         "[tools.list_issues.arguments.assignee_id]\n\
          description = { levels = [{ verbosity = \"0..=2\", text = \"The assignee's ID ('42').\" }] }\n",
     );
-    let output = Command::new(env!("CARGO_BIN_EXE_mcp-tailor"))
-        .args([
-            "inspect",
-            "--tailoring",
-            "tailoring.toml",
-            "--catalog",
-            "catalog.json",
-            "lint",
-        ])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
+    let output = inspect_in(&dir, &["lint"]);
     let text = stdout(&output);
     assert!(!output.status.success(), "{text}");
     assert!(

@@ -10,7 +10,7 @@
 //! | levels shrink as they fall | tokens: level 0 ≤ 3 ≤ the server's, per tool and argument |
 //! | a short level 0 | a tool's level-0 description within 48 tokens, or named by `init` as over for its rules |
 
-use super::{fixture, out_file, run};
+use super::{fixture, init_catalog, out_file, served};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -26,24 +26,16 @@ fn catalog(name: &str) -> PathBuf {
 }
 
 /// The phrases of rules a valid call depends on, as the issue that asked for this named
-/// them: a level that says anything in their place keeps them. (`only if`, `required
-/// when` and the like bind an argument; a tool's description keeps those naming the call.)
+/// them: a level that says anything in their place keeps them. Those of the call hold in
+/// any place; `only if`, `required when` and the like bind an argument, in its own words.
 const ARGUMENT_RULES: &[&str] = &[
     "required for",
     "required when",
     "not supported",
     "only if",
     "only when",
-    "mutually exclusive",
-    "exactly one",
-    "at least one of",
-    "must be provided together",
-    "must be one of",
-    "never call",
-    "always pass",
-    "do not pass",
 ];
-const TOOL_RULES: &[&str] = &[
+const CALL_RULES: &[&str] = &[
     "exactly one",
     "mutually exclusive",
     "at least one of",
@@ -68,18 +60,7 @@ struct Place {
 /// each level of `levels` through `draft`, beside the server's own.
 fn places(catalog: &std::path::Path, draft: &std::path::Path) -> Vec<Place> {
     let listed = |level: &str| -> Vec<Value> {
-        let output = run(&[
-            "inspect",
-            "--tailoring",
-            draft.to_str().unwrap(),
-            "--catalog",
-            catalog.to_str().unwrap(),
-            "list",
-            "--verbosity",
-            level,
-        ]);
-        assert!(output.status.success(), "{output:?}");
-        let listed: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let listed: Value = serde_json::from_str(&served(draft, catalog, level)).unwrap();
         listed["tools"].as_array().unwrap().clone()
     };
     let own: Value = serde_json::from_str(&std::fs::read_to_string(catalog).unwrap()).unwrap();
@@ -185,15 +166,7 @@ fn groups(text: &str, open: char, close: char) -> Vec<&str> {
 fn holds(name: &str) {
     let catalog = catalog(name);
     let draft = out_file(&format!("words-{name}"));
-    let output = run(&[
-        "init",
-        "--catalog",
-        catalog.to_str().unwrap(),
-        "--out",
-        draft.to_str().unwrap(),
-    ]);
-    assert!(output.status.success(), "{output:?}");
-    let report = String::from_utf8_lossy(&output.stderr).into_owned();
+    let report = init_catalog(&catalog, &draft, None);
     assert!(report.contains("\nwords: ok"), "{name}: {report}");
     assert!(!report.contains("found by);"), "{name}: {report}");
     let over_line = report
@@ -248,12 +221,8 @@ fn holds(name: &str) {
             }
             // Rules last: every rule phrase of the place.
             let lower = squeezed(text).to_lowercase();
-            let phrases = if tool_level {
-                TOOL_RULES
-            } else {
-                ARGUMENT_RULES
-            };
-            for phrase in phrases {
+            let argument_rules = if tool_level { &[][..] } else { ARGUMENT_RULES };
+            for phrase in CALL_RULES.iter().chain(argument_rules) {
                 if squeezed(own).to_lowercase().contains(phrase) {
                     assert!(
                         lower.contains(phrase),
