@@ -1,6 +1,6 @@
 //! What a tailoring file's levels say of a catalog, audited against the server's own
 //! words: each level made only of the server's units, whole or less asides, in its order
-//! ([`units::faithful`]); every rule kept where the level says anything, and nothing kept
+//! ([`faithful`]); every rule kept where the level says anything, and nothing kept
 //! without what it refers to; level 0 never longer than 3..=6, nor 3..=6 than the
 //! server's words; a level-0 tool description within its bound, or why not. `init` audits
 //! every draft it writes; `check --catalog` audits any file.

@@ -28,7 +28,7 @@
 //! server's own clauses are ranked against each band by every search, and a band that
 //! loses one steps up its ladder toward the server's words — at 0..=2 never past
 //! [`bound`] tokens beyond its rules. What tells a tool apart (`sharpen.rs`) gives the
-//! ladder its first rungs; `--fit` (`fit.rs`) sets the budgets. Last, [`audit`] reads the
+//! ladder its first rungs; `--fit` (`fit.rs`) sets the budgets. Last, [`audit`](fn@audit) reads the
 //! file back as `proxy` serves it and proves the promises above ([`Draft::audit`]).
 
 mod asides;
@@ -137,7 +137,7 @@ pub struct Draft {
     /// What the server's own words and each drafted band cost and find
     /// ([`draft_checked`]; empty for [`draft`]).
     pub findability: Vec<Findability>,
-    /// What its levels say of the server's words ([`audit`]): nothing broken, and the
+    /// What its levels say of the server's words ([`audit`](fn@audit)): nothing broken, and the
     /// level-0 descriptions over [`Budgets::terse`] with why.
     pub audit: Audit,
 }
@@ -213,7 +213,7 @@ pub fn draft(tools: &[Tool], source: &str) -> Draft {
     )
 }
 
-/// `draft` with its [`audit`] of `tools`, level 0's bound the terse budget.
+/// `draft` with its [`audit`](fn@audit) of `tools`, level 0's bound the terse budget.
 fn audited(tools: &[Tool], mut draft: Draft, budgets: &Budgets) -> Draft {
     let tailoring = mcp_tailor_core::Tailoring::from_toml_str(&draft.text).unwrap_or_default();
     draft.audit = audit(tools, &tailoring, bound(budgets.terse));

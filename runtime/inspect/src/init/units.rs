@@ -33,7 +33,7 @@ pub(crate) struct Unit {
     /// The closed asides of `text` (`( … )`, `[ … ]`) a level may leave out, and whether
     /// its lean form keeps each (one that states a rule, or an argument's fact).
     pub(crate) asides: Vec<(Range<usize>, bool)>,
-    /// Whether it states a rule a valid call depends on ([`rules::is_rule`]).
+    /// Whether it states a rule a valid call depends on ([`is_rule`](super::rules::is_rule)).
     pub(crate) rule: bool,
     /// The units it cannot be read without: what it refers to, the list it opens, the
     /// rule its list is the options of.
@@ -90,7 +90,8 @@ impl Unit {
 }
 
 /// The units of `text`, in order, `rule` telling which state a rule (an argument's
-/// description: [`rules::is_rule`]; a tool's: [`rules::is_call_rule`]).
+/// description: [`is_rule`](super::rules::is_rule); a tool's:
+/// [`is_call_rule`](super::rules::is_call_rule)).
 pub(crate) fn units(text: &str, rule: &dyn Fn(&str) -> bool) -> Vec<Unit> {
     let mut cutter = Cutter {
         rule,
