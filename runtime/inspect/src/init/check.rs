@@ -405,7 +405,7 @@ fn own_queries(tools: &[Tool]) -> Vec<Query> {
             // Its quoted examples, each aside's as one query: `2 weeks ago, yesterday`.
             for unit in &units {
                 for (aside, _) in &unit.asides {
-                    let inner = &unit.text[aside.start + 1..aside.end - 1];
+                    let inner = unit.inner(aside);
                     if super::facts::quoted_examples(inner) {
                         let values: Vec<&str> = inner
                             .split(super::facts::QUOTES)

@@ -5,9 +5,9 @@
 //! | kept | where | when |
 //! |---|---|---|
 //! | the sentence holding most of the tool's own terms | 0..=2 | its terse text holds none |
-//! | the same, as the next wording a check steps up to | 0..=2, 3..=6 | a search loses the tool |
+//! | the same, one sentence a step, as the next wordings a check steps up to | 0..=2 (within its bound), 3..=6 | a search loses the tool |
 //! | an imperative or a limit (`MUST … before …`, `no more than 3 times`) | 3..=6 | always |
-//! | the server's own words less the sentences enough tools say word for word | 0..=2, 3..=6 | the last step before its own words |
+//! | the server's own words less the sentences enough tools say word for word (a rule stays) | 3..=6 (0..=2 within its bound) | the last step before its own words |
 
 use super::shared::enough;
 use super::units::{Form, Picks, Unit};

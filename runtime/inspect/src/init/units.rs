@@ -46,8 +46,7 @@ impl Unit {
         let mut out = String::with_capacity(self.text.len());
         let mut from = 0;
         for (aside, _) in &self.asides {
-            let inner = &self.text[aside.start + 1..aside.end - 1];
-            if !drop(inner) {
+            if !drop(self.inner(aside)) {
                 continue;
             }
             out.push_str(&self.text[from..aside.start]);
@@ -75,10 +74,20 @@ impl Unit {
         }
     }
 
+    /// What the aside at `bytes` of its text says, its marks left out.
+    pub(crate) fn inner(&self, bytes: &Range<usize>) -> &str {
+        &self.text[bytes.start + 1..bytes.end - 1]
+    }
+
     /// Marks the asides `keep` picks as kept by its lean form too.
     pub(crate) fn keeping(&mut self, keep: impl Fn(&str) -> bool) {
-        for (aside, kept) in &mut self.asides {
-            *kept |= keep(&self.text[aside.start + 1..aside.end - 1]);
+        let kept: Vec<bool> = self
+            .asides
+            .iter()
+            .map(|(bytes, _)| keep(self.inner(bytes)))
+            .collect();
+        for ((_, was), now) in self.asides.iter_mut().zip(kept) {
+            *was |= now;
         }
     }
 
