@@ -119,8 +119,7 @@ pub(crate) fn argument(
     // thing a level drops.
     let terse = match budgets.facts {
         0 => Picks::default(),
-        facts_budget => {
-            let budget = facts_budget;
+        budget => {
             let mut picks = Picks::default();
             for &at in &facts {
                 let mut more = picks.clone();
