@@ -13,6 +13,7 @@ pub mod eval;
 pub mod init;
 mod inspection;
 mod lint;
+mod prose;
 mod readers;
 mod report;
 mod tokens;

@@ -7,9 +7,9 @@
 
 use super::check::served_all;
 use super::described;
-use super::units::{Form, Unit, compose, faithful, ruled};
 use super::words::{argument_units, tool_units};
 use crate::count_tokens;
+use crate::prose::{Form, Unit, compose, faithful, ruled};
 use mcp_tailor_core::Tailoring;
 use rmcp::model::Tool;
 use std::collections::BTreeMap;

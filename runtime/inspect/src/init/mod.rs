@@ -6,9 +6,9 @@
 //!
 //! The draft overlays the server (see [`Tailoring`](mcp_tailor_core::Tailoring)): levels
 //! 7..=9 are left to the server's own words. Every other level is **made of the server's
-//! own units** (`units.rs`: sentences, list items, code blocks), in its order, each whole
+//! own units** (`prose/`: sentences, list items, code blocks), in its order, each whole
 //! or left out whole — less, at most, an aside that states no rule (for an argument, no
-//! fact either). A rule a valid call depends on (`rules.rs`) stays at every level that
+//! fact either). A rule a valid call depends on (`prose/rules.rs`) stays at every level that
 //! says anything in its place, and no unit is kept without what it refers to. 3..=6 says
 //! all that 0..=2 says; neither is longer than the server's words.
 //!
@@ -31,7 +31,6 @@
 //! ladder its first rungs; `--fit` (`fit.rs`) sets the budgets. Last, [`audit`](fn@audit) reads the
 //! file back as `proxy` serves it and proves the promises above ([`Draft::audit`]).
 
-mod asides;
 mod audit;
 mod check;
 mod facts;
@@ -39,15 +38,14 @@ mod fit;
 mod plain;
 mod prints;
 mod render;
-pub(crate) mod rules;
 mod shared;
 mod sharpen;
 mod toml_text;
-pub(crate) mod units;
 mod update;
 mod words;
 
 use super::{count_tokens, listing_json};
+use crate::prose::{Picks, Unit};
 pub use audit::{Audit, AuditFinding, Broken, Over, OverWhy, RuleCount, audit};
 pub use check::{Findability, Found, Options, TOP, draft_checked};
 pub use fit::{Fit, FitError};
@@ -58,7 +56,6 @@ pub use prints::fingerprint;
 use render::render;
 use rmcp::model::{ListToolsResult, Tool};
 use serde_json::{Map, Value};
-use units::Picks;
 pub use update::{Update, update};
 
 /// The token budget of a tool's terse description (levels 0..=2).
@@ -155,8 +152,8 @@ struct ToolDraft {
     name: String,
     /// The fingerprint of the server's own words ([`fingerprint`]).
     print: String,
-    /// The units of the server's own description ([`units`]).
-    units: Vec<units::Unit>,
+    /// The units of the server's own description ([`crate::prose::units`]).
+    units: Vec<Unit>,
     /// The levels its title is left out at (for people: a terse reader does without it);
     /// `None`: it has none.
     untitled: Option<&'static str>,
@@ -191,7 +188,7 @@ struct ArgumentDraft {
     path: String,
     own: String,
     /// The units of its own words ([`words::argument_units`]).
-    units: Vec<units::Unit>,
+    units: Vec<Unit>,
     /// Its picks at 0..=2 (empty: nothing; `None`: its own words).
     terse: Option<Picks>,
     /// Its picks at 3..=6, what 0..=2 says included (`None`: its own words).
@@ -228,7 +225,7 @@ fn tool_drafts(tools: &[Tool], budgets: &Budgets) -> Vec<ToolDraft> {
 
 /// [`tool_drafts`], each tool's own terms `own` (made once by a caller that drafts often).
 fn tool_drafts_with(tools: &[Tool], budgets: &Budgets, own: &sharpen::OwnTerms) -> Vec<ToolDraft> {
-    let units: Vec<Vec<units::Unit>> = tools.iter().map(words::tool_units).collect();
+    let units: Vec<Vec<Unit>> = tools.iter().map(words::tool_units).collect();
     let leads = shared::leads(&units);
     let mut drafts: Vec<ToolDraft> = tools
         .iter()
@@ -289,7 +286,7 @@ fn listing(tools: &[Tool]) -> String {
 
 /// One tool's draft from its description's `units`, led by paragraph `lead`
 /// ([`shared::leads`]).
-fn tool_draft(tool: &Tool, units: Vec<units::Unit>, lead: usize, budgets: &Budgets) -> ToolDraft {
+fn tool_draft(tool: &Tool, units: Vec<Unit>, lead: usize, budgets: &Budgets) -> ToolDraft {
     let own = tool.description.as_deref().unwrap_or_default();
     let own_tokens = count_tokens(own);
     // A budget of 0 says nothing; a described tool's nothing is still drafted. A wording

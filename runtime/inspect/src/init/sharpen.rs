@@ -10,9 +10,9 @@
 //! | the server's own words less the sentences enough tools say word for word (a rule stays) | 3..=6 (0..=2 within its bound) | the last step before its own words |
 
 use super::shared::enough;
-use super::units::{Form, Picks, Unit};
 use super::{Budgets, ToolDraft};
 use crate::count_tokens;
+use crate::prose::{Form, Picks, Unit};
 use bm25::{DefaultTokenizer, Language, Tokenizer};
 use std::collections::{HashMap, HashSet};
 
@@ -270,7 +270,7 @@ mod tests {
     }
 
     fn units_of(text: &str) -> Vec<Unit> {
-        crate::init::units::units(text, &crate::init::rules::is_rule)
+        crate::prose::units(text, &crate::prose::rules::is_rule)
     }
 
     #[test]

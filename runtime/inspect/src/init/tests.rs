@@ -309,7 +309,7 @@ fn an_asides_rung_puts_them_back_where_they_stood() {
             assert!(!rungs[..at].contains(rung), "{rungs:#?}");
             if let Some(rung) = rung {
                 let text = rung.text(units);
-                assert!(units::faithful(units, &text).is_some(), "{text}");
+                assert!(crate::prose::faithful(units, &text).is_some(), "{text}");
             }
         }
     }

@@ -1,15 +1,14 @@
 //! The first wording of each drafted level, picked from the server's own units
-//! ([`units`](super::units)): a tool's description at 0..=2 reads its lead sentence, at
+//! ([`prose`](crate::prose)): a tool's description at 0..=2 reads its lead sentence, at
 //! 3..=6 the sentences of its lead paragraph that fit; an argument's at 0..=2 its facts,
 //! at 3..=6 its first sentence and its facts. Every level keeps every rule of what it
 //! words where it says anything, and a level never says less than the one below it.
 
 use super::facts::{Fact, fact, is_example};
-use super::rules;
-use super::units::{Form, Picks, Unit, units};
 use super::{ArgumentDraft, Budgets};
 use crate::count_tokens;
 use crate::lint::property_names;
+use crate::prose::{Form, Picks, Unit, rules, units};
 use rmcp::model::Tool;
 use serde_json::Value;
 use std::collections::BTreeSet;

@@ -4,8 +4,8 @@
 //! with their asides, its middle text, with its asides, its own words). Every rung is
 //! whole units of the server's own; a level reads at least what the level below it reads.
 
-use super::super::units::{Form, Picks};
 use super::super::{ArgumentDraft, Level, ToolDraft};
+use crate::prose::{Form, Picks};
 
 impl ToolDraft {
     /// The wordings `level` may read, least first: its first one, a sharper one, at 0..=2

@@ -1,5 +1,6 @@
+use super::rules::is_rule;
+use super::unit::Kind;
 use super::*;
-use crate::init::rules::is_rule;
 
 fn units(text: &str) -> Vec<Unit> {
     super::units(text, &is_rule)

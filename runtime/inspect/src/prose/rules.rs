@@ -1,5 +1,5 @@
 //! The rules a valid call depends on, told from prose by their forms. A level that says
-//! anything of a tool or an argument keeps every rule of it (`units::Picks::with_rules`).
+//! anything of a tool or an argument keeps every rule of it (`Picks::with_rules`).
 //!
 //! The forms are the words these sentences are built on in the 30 catalogs captured in
 //! `cli/tests/init/` and `tests/findability/` (BENCHMARKS.md §8 counts the rules found in

@@ -1,102 +1,10 @@
-//! A server's description cut into the units a drafted level keeps whole or leaves out
-//! whole: its sentences, list items, code blocks and headings, each as written, with the
-//! asides a level may leave out, whether it states a rule ([`rules`](super::rules)), and
-//! the units it cannot be read without. A level's text is [`compose`]d of such units, in
-//! the server's order; [`faithful`] tells whether a text is.
+//! A description cut into its units ([`units`]): sentences never split inside brackets,
+//! quotes or code; list items with the lines they wrap to; fenced, indented and JSON
+//! blocks; headings. Each unit learns what it refers to and the list it opens.
 
 use super::asides::asides;
 use super::rules::{said, words};
-use std::ops::Range;
-
-/// What a unit is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
-    /// A sentence of prose (a line that introduces a list, ending with a colon, too).
-    Sentence,
-    /// A list's item, its marker kept (`- Use …`, `1. Read …`), with the lines it wraps to.
-    Item,
-    /// A fenced or indented block (code, YAML, JSON): whole or not at all, never read as
-    /// prose.
-    Code,
-    /// A heading (`## Usage`, `Examples:`): it names what follows and says nothing.
-    Heading,
-}
-
-/// One unit of a description.
-#[derive(Clone, Debug)]
-pub(crate) struct Unit {
-    /// As the server wrote it; prose with its spaces and line breaks one space each.
-    pub(crate) text: String,
-    pub(crate) kind: Kind,
-    /// The paragraph it stands in (blank lines and headings part them).
-    pub(crate) paragraph: usize,
-    /// The closed asides of `text` (`( … )`, `[ … ]`) a level may leave out, and whether
-    /// its lean form keeps each (one that states a rule, or an argument's fact).
-    pub(crate) asides: Vec<(Range<usize>, bool)>,
-    /// Whether it states a rule a valid call depends on ([`is_rule`](super::rules::is_rule)).
-    pub(crate) rule: bool,
-    /// The units it cannot be read without: what it refers to, the list it opens, the
-    /// rule its list is the options of.
-    pub(crate) needs: Vec<usize>,
-}
-
-impl Unit {
-    /// Its text with the asides `drop` picks left out whole, and the space before each.
-    pub(crate) fn without(&self, mut drop: impl FnMut(&str) -> bool) -> String {
-        let mut out = String::with_capacity(self.text.len());
-        let mut from = 0;
-        for (aside, _) in &self.asides {
-            if !drop(self.inner(aside)) {
-                continue;
-            }
-            out.push_str(&self.text[from..aside.start]);
-            let rest = &self.text[aside.end..];
-            if rest.is_empty()
-                || rest.starts_with(|c: char| c.is_whitespace() || ",.;:!?)".contains(c))
-            {
-                let kept = out.trim_end().len();
-                out.truncate(kept);
-            }
-            from = aside.end;
-        }
-        out.push_str(&self.text[from..]);
-        out
-    }
-
-    /// Its text without the asides its lean form leaves out: the least it says whole.
-    pub(crate) fn lean(&self) -> String {
-        let mut kept = self.asides.iter().map(|(_, kept)| *kept);
-        let lean = self.without(|_| !kept.next().unwrap_or(true));
-        // All asides, it says nothing without them: it is read whole.
-        match lean.trim().is_empty() {
-            true => self.text.clone(),
-            false => lean,
-        }
-    }
-
-    /// What the aside at `bytes` of its text says, its marks left out.
-    pub(crate) fn inner(&self, bytes: &Range<usize>) -> &str {
-        &self.text[bytes.start + 1..bytes.end - 1]
-    }
-
-    /// Marks the asides `keep` picks as kept by its lean form too.
-    pub(crate) fn keeping(&mut self, keep: impl Fn(&str) -> bool) {
-        let kept: Vec<bool> = self
-            .asides
-            .iter()
-            .map(|(bytes, _)| keep(self.inner(bytes)))
-            .collect();
-        for ((_, was), now) in self.asides.iter_mut().zip(kept) {
-            *was |= now;
-        }
-    }
-
-    /// Whether a level may read it at all (a heading or a code block says no claim of its
-    /// own: it goes with what needs it).
-    pub(crate) fn prose(&self) -> bool {
-        matches!(self.kind, Kind::Sentence | Kind::Item)
-    }
-}
+use super::unit::{Kind, Unit};
 
 /// The units of `text`, in order, `rule` telling which state a rule (an argument's
 /// description: [`is_rule`](super::rules::is_rule); a tool's:
@@ -352,12 +260,12 @@ impl Cutter<'_> {
 /// before it where it begins by pointing back (`This must…`, `Otherwise…`), or speaks of
 /// "the above"; the unit that first names an option, a step or a method it names (`If
 /// using Option 1…`).
-pub(crate) fn refers(units: &[Unit], at: usize) -> Vec<usize> {
+fn refers(units: &[Unit], at: usize) -> Vec<usize> {
     let unit = &units[at];
-    let words = words(&unit.text);
+    let own = words(&unit.text);
     let mut needs = Vec::new();
-    let first = words.first().map(String::as_str).unwrap_or_default();
-    let second = words.get(1).map(String::as_str).unwrap_or_default();
+    let first = own.first().map(String::as_str).unwrap_or_default();
+    let second = own.get(1).map(String::as_str).unwrap_or_default();
     // `This tool …` speaks of the tool, `This is …` of what came before.
     let subjects = [
         "tool",
@@ -393,12 +301,12 @@ pub(crate) fn refers(units: &[Unit], at: usize) -> Vec<usize> {
             "shown above",
         ]
         .iter()
-        .any(|p| said(&words, p));
+        .any(|p| said(&own, p));
     if back && let Some(before) = (0..at).rev().find(|&b| units[b].kind != Kind::Heading) {
         needs.push(before);
     }
     // A named option, step or method: the unit that first names it.
-    for window in words.windows(2) {
+    for window in own.windows(2) {
         let [name, number] = window else { continue };
         if matches!(
             name.as_str(),
@@ -407,7 +315,7 @@ pub(crate) fn refers(units: &[Unit], at: usize) -> Vec<usize> {
             .chars()
             .all(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
             && let Some(first) = (0..at).find(|&b| {
-                let named = super::rules::words(&units[b].text);
+                let named = words(&units[b].text);
                 named.windows(2).any(|w| w[0] == *name && w[1] == *number)
             })
         {
@@ -519,222 +427,3 @@ pub(crate) fn sentences(text: &str) -> Vec<&str> {
     }
     out
 }
-
-/// How a picked unit is read: whole, or without the asides that state no rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) enum Form {
-    Lean,
-    Whole,
-}
-
-/// A level's text as the units it keeps: each unit's index and form, in the server's
-/// order. Empty says nothing.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Picks(Vec<(usize, Form)>);
-
-impl Picks {
-    /// The picks of `units` at `at` (and what each needs), each in `form`.
-    pub(crate) fn of(units: &[Unit], at: impl IntoIterator<Item = usize>, form: Form) -> Picks {
-        let mut picks = Picks::default();
-        for unit in at {
-            picks.add(units, unit, form);
-        }
-        picks
-    }
-
-    /// Adds unit `at` in `form` (a unit picked twice is read in its larger form), with the
-    /// units it needs, each whole where it is.
-    pub(crate) fn add(&mut self, units: &[Unit], at: usize, form: Form) {
-        let mut todo = vec![(at, form)];
-        while let Some((at, form)) = todo.pop() {
-            match self.0.iter_mut().find(|(u, _)| *u == at) {
-                Some((_, had)) if *had >= form => continue,
-                Some((_, had)) => *had = form,
-                None => self.0.push((at, form)),
-            }
-            todo.extend(units[at].needs.iter().map(|&n| (n, Form::Lean)));
-        }
-        self.0.sort();
-    }
-
-    /// These picks and `other`'s.
-    pub(crate) fn union(&self, units: &[Unit], other: &Picks) -> Picks {
-        let mut out = self.clone();
-        for &(at, form) in &other.0 {
-            out.add(units, at, form);
-        }
-        out
-    }
-
-    /// With every rule of `units`, where it says anything: a rule is the last thing a
-    /// level drops.
-    pub(crate) fn with_rules(mut self, units: &[Unit]) -> Picks {
-        if !self.0.is_empty() {
-            for (at, unit) in units.iter().enumerate() {
-                if unit.rule {
-                    self.add(units, at, Form::Lean);
-                }
-            }
-        }
-        self
-    }
-
-    /// Whether it picks unit `at`.
-    pub(crate) fn holds(&self, at: usize) -> bool {
-        self.0.iter().any(|&(u, _)| u == at)
-    }
-
-    /// The units it picks, in order.
-    pub(crate) fn units(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().map(|&(at, _)| at)
-    }
-
-    /// Whether it says nothing.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// What it reads beyond the rules and what they need: the part a level's budget
-    /// holds.
-    pub(crate) fn beyond_rules(&self, units: &[Unit]) -> String {
-        let ruled = ruled(units);
-        let free: Vec<(usize, Form)> = self
-            .0
-            .iter()
-            .copied()
-            .filter(|&(at, _)| !ruled[at])
-            .collect();
-        compose(units, &free)
-    }
-
-    /// The text it reads ([`compose`]).
-    pub(crate) fn text(&self, units: &[Unit]) -> String {
-        compose(units, &self.0)
-    }
-}
-
-/// Which of `units` are rules, or what a rule needs (and what that needs, in turn).
-pub(crate) fn ruled(units: &[Unit]) -> Vec<bool> {
-    let mut ruled: Vec<bool> = units.iter().map(|u| u.rule).collect();
-    let mut todo: Vec<usize> = (0..units.len()).filter(|&u| ruled[u]).collect();
-    while let Some(at) = todo.pop() {
-        for &need in &units[at].needs {
-            if !ruled[need] {
-                ruled[need] = true;
-                todo.push(need);
-            }
-        }
-    }
-    ruled
-}
-
-/// The text of `picks` of `units`: a list item or a block on a line of its own (and what
-/// follows one), sentences joined by a space.
-pub(crate) fn compose(units: &[Unit], picks: &[(usize, Form)]) -> String {
-    let mut out = String::new();
-    let mut last: Option<Kind> = None;
-    for &(at, form) in picks {
-        let unit = &units[at];
-        let text = match form {
-            Form::Whole => unit.text.clone(),
-            Form::Lean => unit.lean(),
-        };
-        if let Some(last) = last {
-            let own_line = unit.kind != Kind::Sentence || last != Kind::Sentence;
-            out.push(if own_line { '\n' } else { ' ' });
-        }
-        out.push_str(&text);
-        last = Some(unit.kind);
-    }
-    out
-}
-
-/// What a text's reading of `units` keeps: each unit it reads, in order — `None` where the
-/// text says something that is not the units', whole (or less asides), in their order.
-/// Where two readings fit (`Read` then `Read Read`), the one that keeps most units is not
-/// asked for: any reading proves the text is the server's.
-pub(crate) fn faithful(units: &[Unit], text: &str) -> Option<Vec<usize>> {
-    let squeeze = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
-    let text = squeeze(text);
-    let forms: Vec<Vec<String>> = units
-        .iter()
-        .map(|unit| {
-            let mut forms: Vec<String> = unit
-                .forms()
-                .iter()
-                .map(|form| squeeze(form))
-                .filter(|form| !form.is_empty())
-                .collect();
-            forms.sort_by_key(|form| std::cmp::Reverse(form.len()));
-            forms.dedup();
-            forms
-        })
-        .collect();
-    // From unit `at` and byte `from` of the text on: the units that read the rest, if any.
-    // A place that cannot is remembered, so each is tried once.
-    let mut dead = std::collections::HashSet::new();
-    let mut kept = Vec::new();
-    read(&forms, &text, 0, 0, &mut kept, &mut dead).then_some(kept)
-}
-
-/// Whether `text[from..]` is read by units from `at` on ([`faithful`]), each it reads
-/// pushed to `kept`.
-fn read(
-    forms: &[Vec<String>],
-    text: &str,
-    at: usize,
-    from: usize,
-    kept: &mut Vec<usize>,
-    dead: &mut std::collections::HashSet<(usize, usize)>,
-) -> bool {
-    let rest = &text[from..];
-    if rest.is_empty() {
-        return true;
-    }
-    if at == forms.len() || dead.contains(&(at, from)) {
-        return false;
-    }
-    for form in &forms[at] {
-        let ends = rest.starts_with(form.as_str())
-            && rest[form.len()..]
-                .chars()
-                .next()
-                .is_none_or(char::is_whitespace);
-        if !ends {
-            continue;
-        }
-        let next = from + form.len() + usize::from(rest.len() > form.len());
-        kept.push(at);
-        if read(forms, text, at + 1, next, kept, dead) {
-            return true;
-        }
-        kept.pop();
-    }
-    // Or the unit is left out.
-    if read(forms, text, at + 1, from, kept, dead) {
-        return true;
-    }
-    dead.insert((at, from));
-    false
-}
-
-impl Unit {
-    /// Every form it may be read in: whole, and less each set of its asides (of its first
-    /// eight).
-    pub(crate) fn forms(&self) -> Vec<String> {
-        let count = self.asides.len().min(8);
-        (0..1u32 << count)
-            .map(|mask| {
-                let mut index = 0;
-                self.without(|_| {
-                    let i = index;
-                    index += 1;
-                    i < count && mask & (1 << i) != 0
-                })
-            })
-            .collect()
-    }
-}
-
-#[cfg(test)]
-mod tests;
