@@ -8,9 +8,9 @@
 #![warn(unreachable_pub)]
 
 // The rooms, bottom to top: verbatim (and the listings it restored), callbacks,
-// build_error, failure → request → instructions → call → catalog → listing → limits →
-// session → transport → build. Each imports only from the rooms before it (`tests/tests/house.rs` checks it;
-// rustfmt sorts the lines below).
+// build_error, failure → request → instructions → call → catalog → listing → surface →
+// limits → session → transport → build. Each imports only from the rooms before it
+// (`tests/tests/house.rs` checks it; rustfmt sorts the lines below).
 mod build;
 mod build_error;
 mod call;
@@ -23,6 +23,8 @@ mod listing;
 mod request;
 mod session;
 mod shares;
+#[cfg(feature = "index")]
+mod surface;
 mod transport;
 #[doc(hidden)]
 pub mod verbatim;
@@ -44,6 +46,8 @@ pub use request::era::Era;
 pub use request::info::{Principal, RequestInfo};
 pub use request::reader::Reader;
 pub use session::handler::Session;
+#[cfg(feature = "index")]
+pub use surface::{Finder, IndexSurface, Surface, SurfaceRule};
 pub use transport::error::ServeError;
 
 /// Who may call the streamable HTTP endpoint: a bearer token, or (feature `oauth`) OAuth
@@ -63,6 +67,10 @@ pub mod reason {
         INVALID_LEVEL, NO_SESSION, TOO_MANY_TASKS, TOOL_HANDLER_FAILURE, TOOL_PRESENTATION_FAILURE,
         UNKNOWN_TOOL, UPSTREAM_FAILURE,
     };
+    #[cfg(feature = "index")]
+    pub use super::surface::arguments::INVALID_ARGUMENTS;
+    #[cfg(feature = "index")]
+    pub use super::surface::choice::INVALID_SURFACE;
 }
 
 /// Names on the wire and in the environment: the `_meta` keys and HTTP headers that name a
@@ -77,6 +85,10 @@ pub mod wire {
         META_RUNNER, META_VERBOSITY,
     };
     pub use super::session::set_reader::SET_READER_METHOD;
+    #[cfg(feature = "index")]
+    pub use super::surface::index::{CALL_TOOL, DEFAULT_LIMIT, SEARCH_TOOLS};
+    #[cfg(feature = "index")]
+    pub use super::surface::{HEADER_SURFACE, META_SURFACE};
     #[cfg(feature = "http")]
     pub use super::transport::http::MCP_PATH;
 }

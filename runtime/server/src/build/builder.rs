@@ -66,6 +66,8 @@ struct Settings {
     reporter: Option<Reporter>,
     default_principal: Principal,
     max_tasks_per_principal: usize,
+    #[cfg(feature = "index")]
+    index: Option<crate::surface::IndexSurface>,
     #[cfg(feature = "http")]
     http: crate::limits::HttpConfig,
 }
@@ -96,6 +98,8 @@ impl Server {
                 reporter: None,
                 default_principal: Principal::anonymous(),
                 max_tasks_per_principal: 100,
+                #[cfg(feature = "index")]
+                index: None,
                 #[cfg(feature = "http")]
                 http: crate::limits::HttpConfig::default(),
             },
@@ -341,6 +345,14 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
         self
     }
 
+    /// Offers the index surface (`search_tools` and `call_tool` in place of the catalog) to
+    /// the readers `index` gives it; every other reader keeps the catalog (feature `index`).
+    #[cfg(feature = "index")]
+    pub fn index(mut self, index: crate::surface::IndexSurface) -> Self {
+        self.settings.index = Some(index);
+        self
+    }
+
     /// Builds the server, rejecting duplicate tool names (registered twice, or registered
     /// and served by the wrapped handler), `.tailor()` names the wrapped handler does not
     /// serve, invalid icons or `_meta`, a cursor secret under 32 bytes, and an invalid
@@ -448,6 +460,8 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
             subscribers: Default::default(),
             tasks,
             wrapped,
+            #[cfg(feature = "index")]
+            index: self.settings.index,
             #[cfg(feature = "http")]
             http: self.settings.http,
         });

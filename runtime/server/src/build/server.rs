@@ -81,7 +81,8 @@ impl<H: ServerHandler + Clone> Server<H> {
 
     /// [`list_tools_as`](Self::list_tools_as), with `wrapped` as the wrapped handler's
     /// whole tool list (e.g. another server's, as the gateway or a captured catalog read
-    /// it): tailored, filtered and paged with the registered tools, as on the wire.
+    /// it): tailored, filtered and paged with the registered tools, as on the wire — on
+    /// the index surface where the server's default gives it (feature `index`).
     pub async fn list_tools_wrapping(
         &self,
         wrapped: Vec<Tool>,
@@ -98,6 +99,17 @@ impl<H: ServerHandler + Clone> Server<H> {
             fallback_verbosity: self.shared.readers.fallback_verbosity,
             ..RequestInfo::default()
         });
+        #[cfg(feature = "index")]
+        if let Some(surface) = &self.shared.index
+            && surface.surface_for(&info)? == crate::surface::Surface::Index
+        {
+            let listing = &self.shared.listing;
+            let found = Default::default();
+            return crate::surface::index::index_listing(
+                listing, surface, &info, wrapped, &found, cursor, deadline,
+            )
+            .await;
+        }
         list_tools(&self.shared.listing, &info, wrapped, cursor, deadline).await
     }
 

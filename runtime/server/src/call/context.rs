@@ -28,6 +28,9 @@ pub(crate) struct SessionState {
     log_level: Mutex<Option<LoggingLevel>>,
     /// Whether an `initialize` succeeded on this session.
     initialized: std::sync::atomic::AtomicBool,
+    /// The tools `search_tools` found in this session, listed natively on the index
+    /// surface when it loads what it finds.
+    found: Mutex<std::collections::BTreeSet<String>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -35,6 +38,21 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl SessionState {
+    /// The tools found in this session so far.
+    #[cfg_attr(not(feature = "index"), allow(dead_code))]
+    pub(crate) fn found(&self) -> std::collections::BTreeSet<String> {
+        lock(&self.found).clone()
+    }
+
+    /// Adds `names` to the tools found; whether any was new.
+    #[cfg_attr(not(feature = "index"), allow(dead_code))]
+    pub(crate) fn add_found<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> bool {
+        let mut found = lock(&self.found);
+        let before = found.len();
+        found.extend(names.into_iter().map(str::to_owned));
+        found.len() > before
+    }
+
     /// The reader the session chose, if any.
     pub(crate) fn reader(&self) -> Option<Reader> {
         lock(&self.reader).clone()

@@ -209,6 +209,18 @@ pub(crate) async fn list_tools(
     cursor: Option<&str>,
     deadline: Instant,
 ) -> Result<ListToolsResult, ErrorData> {
+    let tools = presented(listing, info, wrapped, deadline).await?;
+    paged(listing, info, tools, cursor)
+}
+
+/// The whole catalog as this reader is presented it: visible tools only, worded for the
+/// reader (and the file), then the host's presentation.
+pub(crate) async fn presented(
+    listing: &Listing,
+    info: &Arc<RequestInfo>,
+    wrapped: Vec<Tool>,
+    deadline: Instant,
+) -> Result<Vec<Tool>, ErrorData> {
     let ctx = info.render_ctx();
     let with_icons = info.supports_icons();
     // The whole presented catalog is computed before paging: the cursor binds its digest.
@@ -227,7 +239,42 @@ pub(crate) async fn list_tools(
     }
     wrapped_candidates(listing, &file, wrapped, info, &mut tools)?;
     present(listing, &mut tools, info, deadline).await?;
+    Ok(tools)
+}
 
+/// The visible tools in their own words, the whole of them: a registered tool at its
+/// most verbose level, a wrapped handler's tool as it listed it; no file, no presentation.
+/// (What a search over the catalog reads.)
+#[cfg(feature = "index")]
+pub(crate) async fn own_words(
+    listing: &Listing,
+    info: &Arc<RequestInfo>,
+    wrapped: Vec<Tool>,
+    deadline: Instant,
+) -> Vec<Tool> {
+    let ctx = mcp_tailor_core::RenderCtx::new().verbosity(mcp_tailor_core::MAX_VERBOSITY);
+    let mut tools = Vec::with_capacity(listing.catalog.entries().len() + wrapped.len());
+    for entry in listing.catalog.entries() {
+        if is_visible(listing, entry, info, deadline).await {
+            tools.push(entry.render(&ctx, false));
+        }
+    }
+    tools.extend(
+        wrapped
+            .into_iter()
+            .filter(|tool| wrapped_is_visible(listing, &tool.name, info)),
+    );
+    tools
+}
+
+/// The page of `tools` (the whole presented catalog) `cursor` asks for, with the next
+/// cursor and the cache hints.
+pub(crate) fn paged(
+    listing: &Listing,
+    info: &RequestInfo,
+    mut tools: Vec<Tool>,
+    cursor: Option<&str>,
+) -> Result<ListToolsResult, ErrorData> {
     let page_size = listing.page_size.max(1);
     let paged = cursor.is_some() || tools.len() > page_size;
     let binding = paged.then(|| binding(listing, info, &tools, page_size));

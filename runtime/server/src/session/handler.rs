@@ -9,12 +9,13 @@
 //! wrapped, 754 KiB of a thread's 2 MiB stack unboxed, 117 KiB boxed).
 #![allow(deprecated)] // rmcp marks logging, resource subscriptions and roots deprecated.
 
+#[cfg(feature = "index")]
+mod index;
 mod serving;
 
 use crate::call::context::SessionState;
 use crate::catalog::wrapped::{NoHandler, merge_capabilities, wrapped_tools};
-use crate::failure::unknown_tool;
-use crate::listing::list::{is_visible, list_tools, wrapped_is_visible};
+use crate::listing::list::list_tools;
 use crate::session::passed_on::passed_on;
 use crate::session::registration::{self, Handles};
 use crate::session::server_state::ServerState;
@@ -194,6 +195,15 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
         self.check_level(&context)?;
         let deadline = self.deadline();
         let info = self.request_info(&mut context, None, deadline).await;
+        let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
+        #[cfg(feature = "index")]
+        if let Some(surface) = &self.shared.index
+            && surface.surface_for(&info)? == crate::surface::Surface::Index
+        {
+            return self
+                .list_index(surface, &info, context, cursor, deadline)
+                .await;
+        }
         let wrapped = if self.shared.wrapped.tools {
             info.restore(&mut context);
             wrapped_tools(
@@ -205,7 +215,6 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
         } else {
             Vec::new()
         };
-        let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
         list_tools(&self.shared.listing, &info, wrapped, cursor, deadline).await
     }
 
@@ -216,19 +225,26 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
     ) -> Result<CallToolResponse, ErrorData> {
         let deadline = self.deadline();
         let info = self.request_info(&mut context, None, deadline).await;
-        let shared = &self.shared;
-        // Eligibility is checked here on its own; presented descriptors play no part.
-        if let Some(entry) = shared.listing.catalog.get(&request.name) {
-            if !is_visible(&shared.listing, entry, &info, deadline).await {
-                return Err(unknown_tool(&request.name));
+        #[cfg(feature = "index")]
+        if let Some(surface) = &self.shared.index {
+            use crate::surface::index::{CALL_TOOL, SEARCH_TOOLS};
+            let name: &str = &request.name;
+            if (name == SEARCH_TOOLS || name == CALL_TOOL)
+                && surface.surface_for(&info)? == crate::surface::Surface::Index
+            {
+                if name == SEARCH_TOOLS {
+                    let found = self
+                        .search_tools(surface, &request, context, &info, deadline)
+                        .await?;
+                    return Ok(CallToolResponse::Complete(found));
+                }
+                let named = self
+                    .named_call(request, &mut context, &info, deadline)
+                    .await?;
+                return self.call_by_name(named, context, info, deadline).await;
             }
-            return self.call_registered(entry, request, context, info).await;
         }
-        if !shared.wrapped.tools || !wrapped_is_visible(&shared.listing, &request.name, &info) {
-            return Err(unknown_tool(&request.name));
-        }
-        info.restore(&mut context);
-        Box::pin(self.wrapped.call_tool(request, self.scoped(context, &info))).await
+        self.call_by_name(request, context, info, deadline).await
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

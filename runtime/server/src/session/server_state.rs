@@ -30,6 +30,9 @@ pub(crate) struct ServerState {
     /// What the wrapped handler declared at `build`, read on every request instead of
     /// asking it again.
     pub(crate) wrapped: WrappedFacts,
+    /// The index surface, for the readers that get it.
+    #[cfg(feature = "index")]
+    pub(crate) index: Option<crate::surface::IndexSurface>,
     /// The limits of the streamable HTTP server.
     #[cfg(feature = "http")]
     pub(crate) http: crate::limits::HttpConfig,

@@ -5,7 +5,8 @@
 use super::Session;
 use crate::call::context::{CallContext, has_session};
 use crate::call::tasks::{Call, TaskSupport};
-use crate::failure::{FailureKind, TOOL_HANDLER_FAILURE, internal, report};
+use crate::failure::{FailureKind, TOOL_HANDLER_FAILURE, internal, report, unknown_tool};
+use crate::listing::list::{is_visible, wrapped_is_visible};
 use crate::request::info::{RequestInfo, principal_in};
 use crate::request::reader::ResolvedReader;
 use futures::FutureExt as _;
@@ -160,6 +161,30 @@ impl<H: ServerHandler> Session<H> {
                 self.shared.tasks.run(&principal, call, slot).await
             }
         }
+    }
+
+    /// Calls the tool `request` names, when this caller may see it: a registered tool here,
+    /// else the wrapped handler's. Eligibility is checked on its own; presented descriptors
+    /// play no part.
+    pub(super) async fn call_by_name(
+        &self,
+        request: CallToolRequestParams,
+        mut context: RequestContext<RoleServer>,
+        info: Arc<RequestInfo>,
+        deadline: Instant,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let shared = &self.shared;
+        if let Some(entry) = shared.listing.catalog.get(&request.name) {
+            if !is_visible(&shared.listing, entry, &info, deadline).await {
+                return Err(unknown_tool(&request.name));
+            }
+            return self.call_registered(entry, request, context, info).await;
+        }
+        if !shared.wrapped.tools || !wrapped_is_visible(&shared.listing, &request.name, &info) {
+            return Err(unknown_tool(&request.name));
+        }
+        info.restore(&mut context);
+        Box::pin(self.wrapped.call_tool(request, self.scoped(context, &info))).await
     }
 
     /// The principal of a request, for the tasks it may see.

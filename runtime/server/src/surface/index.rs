@@ -1,0 +1,280 @@
+//! The index surface's two tools. `search_tools`' description is the index: one line per
+//! tool, its exact name first, then its words at the index level (whole sentences, the
+//! finder's gist) — or names alone where the words would pass the budget. Its answer is
+//! the found tools as MCP `Tool` objects: name, the reader's description, the whole input
+//! schema. `call_tool` calls a tool by name (`session` serves both).
+
+use super::IndexSurface;
+use crate::listing::list::{Listing, paged, presented};
+use crate::request::info::RequestInfo;
+use rmcp::ErrorData;
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, ListToolsResult, Tool};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use tokio::time::Instant;
+
+/// The index surface's search: `{"query": string, "limit": integer}`.
+pub const SEARCH_TOOLS: &str = "search_tools";
+/// The index surface's call: `{"name": string, "arguments": object}`.
+pub const CALL_TOOL: &str = "call_tool";
+/// How many tools `search_tools` answers when the call names no `limit`.
+pub const DEFAULT_LIMIT: usize = 5;
+/// The most tools one `search_tools` answer holds, whatever `limit` says.
+const MAX_LIMIT: usize = 50;
+
+/// How `search_tools`' description opens, before the index's lines.
+const SEARCH_OPENING: &str = "Find tools for a task; answers their input schemas. Tools:";
+/// `call_tool`'s description.
+const CALL_DESCRIPTION: &str = "Call a tool by name with its arguments.";
+
+fn schema(value: Value) -> Arc<JsonObject> {
+    match value {
+        Value::Object(map) => Arc::new(map),
+        _ => Arc::default(),
+    }
+}
+
+/// The index's lines of `tools` (presented at the index level), one per tool.
+pub(crate) fn lines(surface: &IndexSurface, tools: &[Tool]) -> String {
+    let names = || {
+        tools
+            .iter()
+            .map(|tool| tool.name.as_ref())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let worded = tools
+        .iter()
+        .map(|tool| {
+            let gist = tool
+                .description
+                .as_deref()
+                .map(|text| {
+                    let gist = surface.finder.gist(text);
+                    gist.split_whitespace().collect::<Vec<_>>().join(" ")
+                })
+                .unwrap_or_default();
+            match gist.is_empty() {
+                true => tool.name.to_string(),
+                false => format!("{}: {gist}", tool.name),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    match surface.budget {
+        Some(budget) if surface.finder.tokens(&worded) > budget => names(),
+        _ => worded,
+    }
+}
+
+/// The two tools the index surface lists, `search_tools` carrying `lines`.
+pub(crate) fn listed(lines: &str) -> [Tool; 2] {
+    let search = Tool::new(
+        SEARCH_TOOLS,
+        format!("{SEARCH_OPENING}\n{lines}"),
+        schema(json!({
+            "type": "object",
+            "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}},
+            "required": ["query"],
+        })),
+    );
+    let call = Tool::new(
+        CALL_TOOL,
+        CALL_DESCRIPTION,
+        schema(json!({
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "arguments": {"type": "object"}},
+            "required": ["name"],
+        })),
+    );
+    [search, call]
+}
+
+/// The index surface's `tools/list` page at `cursor`: `search_tools` with the index's lines,
+/// `call_tool`, then (where the surface loads what it finds) the tools in `found`, as the
+/// reader reads them natively. `wrapped` is the wrapped handler's whole tool list.
+pub(crate) async fn index_listing(
+    listing: &Listing,
+    surface: &IndexSurface,
+    info: &Arc<RequestInfo>,
+    wrapped: Vec<Tool>,
+    found: &BTreeSet<String>,
+    cursor: Option<&str>,
+    deadline: Instant,
+) -> Result<ListToolsResult, ErrorData> {
+    let mut at_level = (**info).clone();
+    at_level.reader.verbosity = Some(surface.level);
+    let lined = presented(listing, &Arc::new(at_level), wrapped.clone(), deadline).await?;
+    let mut tools = listed(&lines(surface, &lined)).to_vec();
+    if surface.load_on_find && !found.is_empty() {
+        let native = presented(listing, info, wrapped, deadline).await?;
+        tools.extend(
+            native
+                .into_iter()
+                .filter(|tool| found.contains(tool.name.as_ref())),
+        );
+    }
+    paged(listing, info, tools, cursor)
+}
+
+/// What a `search_tools` call asks.
+#[derive(Debug)]
+pub(crate) struct Query {
+    pub(crate) query: String,
+    pub(crate) limit: usize,
+}
+
+/// What a `call_tool` call names.
+#[derive(Debug)]
+pub(crate) struct Named {
+    pub(crate) name: String,
+    pub(crate) arguments: JsonObject,
+}
+
+fn refused(tool: &str, why: &str) -> ErrorData {
+    ErrorData::invalid_params(
+        format!("`{tool}`: {why}"),
+        Some(json!({ "reason": super::arguments::INVALID_ARGUMENTS, "name": tool })),
+    )
+}
+
+impl Query {
+    /// The query and limit of `search_tools`' arguments.
+    pub(crate) fn read(arguments: Option<&JsonObject>) -> Result<Query, ErrorData> {
+        let arguments = arguments.ok_or_else(|| refused(SEARCH_TOOLS, "`query` is required"))?;
+        let query = match arguments.get("query") {
+            Some(Value::String(query)) => query.clone(),
+            _ => return Err(refused(SEARCH_TOOLS, "`query` is required: a string")),
+        };
+        let limit = match arguments.get("limit") {
+            None | Some(Value::Null) => DEFAULT_LIMIT,
+            Some(limit) => match limit.as_u64() {
+                Some(n) if n >= 1 => (n as usize).min(MAX_LIMIT),
+                _ => {
+                    return Err(refused(
+                        SEARCH_TOOLS,
+                        "`limit` is a whole number, 1 or more",
+                    ));
+                }
+            },
+        };
+        Ok(Query { query, limit })
+    }
+}
+
+impl Named {
+    /// The tool and arguments of `call_tool`'s arguments.
+    pub(crate) fn read(arguments: Option<&JsonObject>) -> Result<Named, ErrorData> {
+        let arguments = arguments.ok_or_else(|| refused(CALL_TOOL, "`name` is required"))?;
+        let name = match arguments.get("name") {
+            Some(Value::String(name)) => name.clone(),
+            _ => return Err(refused(CALL_TOOL, "`name` is required: a tool's name")),
+        };
+        let arguments = match arguments.get("arguments") {
+            None | Some(Value::Null) => JsonObject::new(),
+            Some(Value::Object(arguments)) => arguments.clone(),
+            Some(_) => return Err(refused(CALL_TOOL, "`arguments` is an object")),
+        };
+        Ok(Named { name, arguments })
+    }
+}
+
+/// `search_tools`' answer: the found tools (name, description, input schema), in
+/// `structuredContent` and as the same JSON in text.
+pub(crate) fn answer(found: &[Tool]) -> CallToolResult {
+    let tools: Vec<Value> = found
+        .iter()
+        .map(|tool| {
+            let mut object = json!({ "name": tool.name });
+            if let Some(description) = &tool.description {
+                object["description"] = json!(description);
+            }
+            object["inputSchema"] = Value::Object((*tool.input_schema).clone());
+            object
+        })
+        .collect();
+    let structured = json!({ "tools": tools });
+    let mut result = CallToolResult::success(vec![ContentBlock::text(structured.to_string())]);
+    result.structured_content = Some(structured);
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::surface::Finder;
+
+    /// Words as the first sentence up to ". ", and a token per word.
+    struct Words;
+    impl Finder for Words {
+        fn rank(&self, _: &[Tool], _: &str) -> Vec<usize> {
+            Vec::new()
+        }
+        fn gist<'a>(&self, description: &'a str) -> &'a str {
+            description
+                .split_once(". ")
+                .map_or(description, |(first, _)| first)
+        }
+        fn tokens(&self, text: &str) -> usize {
+            text.split_whitespace().count()
+        }
+    }
+
+    fn tool(name: &str, description: &str) -> Tool {
+        Tool::new(name.to_owned(), description.to_owned(), Arc::default())
+    }
+
+    #[test]
+    fn a_line_is_the_name_then_the_gist_on_one_line_or_the_name_past_the_budget() {
+        let tools = [
+            tool("read_file", "Read a file\nfrom disk. Large files are cut."),
+            tool("list", ""),
+        ];
+        let surface = IndexSurface::new(Words);
+        assert_eq!(
+            lines(&surface, &tools),
+            "read_file: Read a file from disk\nlist"
+        );
+        assert_eq!(
+            lines(&surface.clone().budget(7), &tools),
+            "read_file: Read a file from disk\nlist"
+        );
+        assert_eq!(lines(&surface.budget(6), &tools), "read_file\nlist");
+        let [search, call] = listed("read_file\nlist");
+        assert!(
+            search
+                .description
+                .unwrap()
+                .ends_with("Tools:\nread_file\nlist")
+        );
+        assert_eq!(call.input_schema["required"], json!(["name"]));
+    }
+
+    #[test]
+    fn a_search_and_a_call_are_read_or_refused_with_why() {
+        let args = |v: Value| v.as_object().cloned();
+        let q = Query::read(args(json!({"query": "move"})).as_ref()).unwrap();
+        assert_eq!((q.query.as_str(), q.limit), ("move", DEFAULT_LIMIT));
+        assert_eq!(
+            Query::read(args(json!({"query": "x", "limit": 900})).as_ref())
+                .unwrap()
+                .limit,
+            MAX_LIMIT
+        );
+        assert!(Query::read(args(json!({"query": "x", "limit": 0})).as_ref()).is_err());
+        assert!(
+            Query::read(None)
+                .unwrap_err()
+                .message
+                .contains("`query` is required")
+        );
+        let n = Named::read(args(json!({"name": "read_file"})).as_ref()).unwrap();
+        assert_eq!((n.name.as_str(), n.arguments.len()), ("read_file", 0));
+        assert!(Named::read(args(json!({"name": "a", "arguments": [1]})).as_ref()).is_err());
+        let answered = answer(&[tool("read_file", "Read a file.")]);
+        let structured = answered.structured_content.unwrap();
+        assert_eq!(structured["tools"][0]["name"], "read_file");
+        assert_eq!(structured["tools"][0]["inputSchema"], json!({}));
+    }
+}
