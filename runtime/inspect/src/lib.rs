@@ -21,6 +21,7 @@ mod upstream;
 
 pub use catalog::{CallerCatalog, Size, listing_json};
 pub use drift::drift;
+pub use eval::IndexFinder;
 pub use init::fingerprint;
 pub use inspection::{InspectError, Inspection, listing_server};
 pub use lint::{Finding, LintConfig, lint};

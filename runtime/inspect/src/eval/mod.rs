@@ -19,7 +19,7 @@ pub use findings::{below_floor, lost_at_terser_levels};
 pub use plot::{PlotError, svg};
 pub use report::{json, text};
 pub use search::{
-    CODEX_LIMIT, FASTMCP_LIMIT, FastmcpSearch, Index, Search, SearchEntry, ToolSearch,
+    CODEX_LIMIT, FASTMCP_LIMIT, FastmcpSearch, Index, IndexFinder, Search, SearchEntry, ToolSearch,
 };
 #[cfg(feature = "embedding")]
 pub use search::{EMBEDDING_LIMIT, EmbeddingError, EmbeddingModel, EmbeddingSearch};

@@ -14,11 +14,13 @@ mod codex;
 #[cfg(feature = "embedding")]
 mod embedding;
 mod fastmcp;
+mod finder;
 
 pub use codex::{CODEX_LIMIT, ToolSearch};
 #[cfg(feature = "embedding")]
 pub use embedding::{EMBEDDING_LIMIT, EmbeddingError, EmbeddingModel, EmbeddingSearch};
 pub use fastmcp::{FASTMCP_LIMIT, FastmcpSearch};
+pub use finder::IndexFinder;
 
 use serde_json::Value;
 use std::fmt;
@@ -79,6 +81,9 @@ pub enum Search {
     /// `embedding`).
     #[cfg(feature = "embedding")]
     Embedding(Arc<EmbeddingModel>),
+    /// Several searches, their ranks fused (reciprocal rank fusion): what the index
+    /// surface's `search_tools` ranks with where more than one search is named.
+    Fused(Vec<Search>),
 }
 
 impl PartialEq for Search {
@@ -102,6 +107,7 @@ impl Search {
             Search::Fastmcp => "fastmcp",
             #[cfg(feature = "embedding")]
             Search::Embedding(_) => "embedding",
+            Search::Fused(_) => "fused",
         }
     }
 
@@ -112,6 +118,7 @@ impl Search {
             Search::Fastmcp => "FastMCP's BM25SearchTransform (BM25 Okapi, k1 1.5, b 0.75)",
             #[cfg(feature = "embedding")]
             Search::Embedding(_) => "static word embeddings (WordLlama l2_supercat 256, cosine)",
+            Search::Fused(_) => "the searches named, fused (reciprocal rank fusion, k 60)",
         }
     }
 
@@ -122,6 +129,7 @@ impl Search {
             Search::Fastmcp => FASTMCP_LIMIT,
             #[cfg(feature = "embedding")]
             Search::Embedding(_) => EMBEDDING_LIMIT,
+            Search::Fused(_) => FASTMCP_LIMIT,
         }
     }
 
@@ -132,6 +140,10 @@ impl Search {
             Search::Fastmcp => fastmcp::text(entry),
             #[cfg(feature = "embedding")]
             Search::Embedding(_) => embedding::text(entry),
+            // What the first of them reads (a report quotes one text).
+            Search::Fused(searches) => searches
+                .first()
+                .map_or_else(|| fastmcp::text(entry), |s| s.text(entry)),
         }
     }
 
@@ -142,6 +154,9 @@ impl Search {
             Search::Fastmcp => Index::Fastmcp(FastmcpSearch::new(entries)),
             #[cfg(feature = "embedding")]
             Search::Embedding(model) => Index::Embedding(EmbeddingSearch::new(model, entries)),
+            Search::Fused(searches) => {
+                Index::Fused(searches.iter().map(|s| s.index(entries)).collect())
+            }
         }
     }
 }
@@ -162,6 +177,8 @@ pub enum Index {
     /// Embeddings'.
     #[cfg(feature = "embedding")]
     Embedding(EmbeddingSearch),
+    /// Several, fused.
+    Fused(Vec<Index>),
 }
 
 impl Index {
@@ -173,6 +190,10 @@ impl Index {
             Index::Fastmcp(search) => search.rank(query),
             #[cfg(feature = "embedding")]
             Index::Embedding(search) => search.rank(query),
+            Index::Fused(indexes) => {
+                let ranks: Vec<Vec<usize>> = indexes.iter().map(|i| i.rank(query)).collect();
+                finder::fused(&ranks)
+            }
         }
     }
 }
