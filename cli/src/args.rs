@@ -6,8 +6,9 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 pub(crate) use door::{Auth, Door};
 use mcp_tailor::gateway::Upstream;
 use mcp_tailor::inspect::init::Fit;
+use mcp_tailor::server::Surface;
 use proxy::ProxyArgs;
-pub(crate) use proxy::ProxyOptions;
+pub(crate) use proxy::{IndexOptions, ProxyOptions};
 use sources::{CATALOG_HELP, COMMAND_HELP, CatalogArgs, UpstreamArgs, source};
 
 /// What to do.
@@ -70,6 +71,26 @@ pub(crate) struct InspectOptions {
     pub(crate) tailoring: Option<String>,
     pub(crate) source: Sources,
     pub(crate) report: Vec<String>,
+    /// The surface the catalog is listed on, and the index's budget.
+    pub(crate) surface: Surface,
+    pub(crate) index_budget: Option<usize>,
+}
+
+/// `--surface`'s values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum SurfaceArg {
+    Native,
+    Index,
+}
+
+impl SurfaceArg {
+    /// The surface it names.
+    pub(crate) fn surface(self) -> Surface {
+        match self {
+            SurfaceArg::Native => Surface::Native,
+            SurfaceArg::Index => Surface::Index,
+        }
+    }
 }
 
 const ABOUT: &str = "One tool, many readers: check and draft tailoring files, see what each \
@@ -170,6 +191,20 @@ struct InspectArgs {
         help = "Every server of an mcpServers file, as `proxy --servers` serves them (each server's own tailoring file in)"
     )]
     servers: Option<String>,
+    #[arg(
+        long,
+        value_name = "SURFACE",
+        value_enum,
+        default_value_t = SurfaceArg::Native,
+        help = "The surface listed: native (every tool) or index (search_tools and call_tool, as proxy --surface index serves it)"
+    )]
+    surface: SurfaceArg,
+    #[arg(
+        long = "index-budget",
+        value_name = "TOKENS",
+        help = "The most tokens the index's lines may take (as proxy --index-budget)"
+    )]
+    index_budget: Option<u32>,
 }
 
 /// `check`'s command line.
@@ -289,6 +324,8 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
                 tailoring: args.tailoring,
                 source,
                 report: args.report,
+                surface: args.surface.surface(),
+                index_budget: args.index_budget.map(|tokens| tokens as usize),
             })
         }
         Sub::Init(args) => Command::Init(InitOptions {

@@ -227,7 +227,7 @@ async fn served_tokens(
     listed: &UpstreamTools,
     tailoring: Tailoring,
 ) -> Result<[usize; 10], String> {
-    let server = crate::inspect::wrapping_server(tailoring, listed.page_size)?;
+    let server = crate::inspect::wrapping_server(tailoring, listed.page_size, None)?;
     let sizes = CallerCatalog::new(&server, Principal::anonymous(), "2025-11-25")
         .wrapping(listed.tools.clone())
         .sizes(&ReaderClass::new(None, None))

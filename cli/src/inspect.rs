@@ -8,8 +8,8 @@ use crate::upstreams::{Many, Proxied};
 use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::GatewayOptions;
 use mcp_tailor::gateway::{Gateway, UpstreamTools};
-use mcp_tailor::inspect::{Inspection, definitions, lacking};
-use mcp_tailor::server::Server;
+use mcp_tailor::inspect::{IndexFinder, Inspection, definitions, lacking};
+use mcp_tailor::server::{IndexSurface, Server};
 use std::process::ExitCode;
 
 pub(crate) fn run(options: InspectOptions) -> ExitCode {
@@ -55,7 +55,12 @@ pub(crate) fn run(options: InspectOptions) -> ExitCode {
             Report::Lint { .. } => lacking(&tools, &tailoring),
             _ => Vec::new(),
         };
-        let server = wrapping_server(tailoring, page_size)?;
+        let mut index =
+            IndexSurface::new(IndexFinder::new(Vec::new())).default_surface(options.surface);
+        if let Some(budget) = options.index_budget {
+            index = index.budget(budget);
+        }
+        let server = wrapping_server(tailoring, page_size, Some(index))?;
         let (caller, protocol) = (request.caller.clone(), &request.protocol);
         let inspection = Inspection::of_wrapped(&server, tools, defs, caller, protocol);
         reports::run_with(&inspection, &request, lacking).await
@@ -65,14 +70,19 @@ pub(crate) fn run(options: InspectOptions) -> ExitCode {
 
 /// The server another server's tools are listed through as `proxy` serves them: `tailoring`,
 /// pages as the upstream's (`page_size`, see [`pages_of`]) and the defaults, no tools of its
-/// own.
+/// own; on the index surface where `index` gives it.
 pub(crate) fn wrapping_server(
     tailoring: Tailoring,
     page_size: Option<usize>,
+    index: Option<IndexSurface>,
 ) -> Result<Server, String> {
-    Server::builder()
+    let mut builder = Server::builder()
         .tailoring(tailoring)
-        .page_size(pages_of(page_size))
+        .page_size(pages_of(page_size));
+    if let Some(index) = index {
+        builder = builder.index(index);
+    }
+    builder
         .build()
         .map_err(|e| format!("the catalog is invalid: {e}"))
 }

@@ -250,7 +250,7 @@ async fn sizes(
     String,
 > {
     let defs = definitions(tools, &tailoring);
-    let server = crate::inspect::wrapping_server(tailoring, page_size)?;
+    let server = crate::inspect::wrapping_server(tailoring, page_size, None)?;
     let caller = mcp_tailor::server::Principal::anonymous();
     let inspection = Inspection::of_wrapped(&server, tools.to_vec(), defs, caller, PROTOCOL);
     let tokens = inspection.tokens().await.map_err(|e| e.to_string())?;

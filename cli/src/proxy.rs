@@ -8,8 +8,8 @@ use crate::metrics::Metrics;
 use crate::upstreams::{self, Opened, Proxied, Tell};
 use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::Served;
-use mcp_tailor::server::Server;
 use mcp_tailor::server::auth::ClientAuth;
+use mcp_tailor::server::{IndexSurface, Server};
 use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -158,6 +158,7 @@ async fn serve_proxied<P: Proxied>(
             async move { reader }
         });
     }
+    builder = builder.index(index_surface(&options.index)?);
     if front.listener.is_some() {
         let mut http = mcp_tailor::server::limits::HttpConfig::default();
         http.accept_threads = usize::from(options.threads);
@@ -200,6 +201,24 @@ async fn serve_proxied<P: Proxied>(
         },
     }
     // Returning drops every upstream connection: each command upstream is ended with it.
+}
+
+/// The index surface `proxy` offers: the default surface the command line names, its
+/// budget, and a finder ranking with embeddings where a model is named, else FastMCP's
+/// BM25 (embeddings alone found best on every catalog measured: BENCHMARKS.md §10).
+fn index_surface(options: &crate::args::IndexOptions) -> Result<IndexSurface, String> {
+    let names = match options.embedding_model {
+        Some(_) => vec!["embedding".to_owned()],
+        None => vec!["fastmcp".to_owned()],
+    };
+    let searches = crate::reports::searches_named(&names, options.embedding_model.as_deref())?;
+    let mut index = IndexSurface::new(mcp_tailor::inspect::IndexFinder::new(searches))
+        .default_surface(options.surface)
+        .load_on_find(options.load_on_find);
+    if let Some(budget) = options.budget {
+        index = index.budget(budget);
+    }
+    Ok(index)
 }
 
 /// Ctrl-C or SIGTERM: the proxy stops, and ends its upstream processes.

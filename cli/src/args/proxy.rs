@@ -4,10 +4,11 @@
 
 use super::door::DoorArgs;
 use super::sources::{ServerArgs, source};
-use super::{Door, Source, TAILORING_HELP, Upstreams};
+use super::{Door, Source, SurfaceArg, TAILORING_HELP, Upstreams};
 use crate::values::{listen_addr, seconds};
 use clap::{Args, ValueEnum};
 use mcp_tailor::gateway::UpstreamSessions;
+use mcp_tailor::server::Surface;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -42,6 +43,22 @@ pub(crate) struct ProxyOptions {
     pub(crate) metrics_token_env: Option<String>,
     /// The log's lines: for people, or one JSON object each.
     pub(crate) log_json: bool,
+    /// The surface of a reader that names none, and how the index surface reads.
+    pub(crate) index: IndexOptions,
+}
+
+/// How `proxy` offers the index surface (`--surface`, `--index-budget`, `--load-on-find`,
+/// `--embedding-model`).
+#[derive(Debug, PartialEq)]
+pub(crate) struct IndexOptions {
+    /// The surface of a reader that names none.
+    pub(crate) surface: Surface,
+    /// The most tokens the index's lines may take with words.
+    pub(crate) budget: Option<usize>,
+    /// Found tools join the session's listing.
+    pub(crate) load_on_find: bool,
+    /// The embedding model `search_tools` ranks with too.
+    pub(crate) embedding_model: Option<String>,
 }
 
 /// `proxy`'s command line.
@@ -96,6 +113,8 @@ pub(super) struct ProxyArgs {
     deadline: Duration,
     #[command(flatten)]
     reader: ReaderArgs,
+    #[command(flatten)]
+    index: IndexArgs,
     #[arg(
         long = "upstream-sessions",
         value_name = "MODE",
@@ -218,6 +237,39 @@ struct ReaderArgs {
     verbosity: Option<u8>,
 }
 
+/// Which surface readers get, and how the index reads.
+#[derive(Debug, Args)]
+struct IndexArgs {
+    #[arg(
+        long,
+        value_name = "SURFACE",
+        value_enum,
+        default_value_t = SurfaceArg::Native,
+        help = "The surface of a reader that names none: native (every tool) or index (search_tools and call_tool)",
+        long_help = "The surface of a reader that names none. native: tools/list holds every \
+                     tool, worded for the reader. index: it holds search_tools, whose \
+                     description is the index (one line per tool: its name, then its first \
+                     sentence at level 0), and call_tool, which checks a call's arguments \
+                     against the tool's input schema before sending it on. A request names its \
+                     own with the X-MCP-Surface header or the `mcp-tailor.dev/surface` _meta \
+                     key; a tool's own name stays callable on either."
+    )]
+    surface: SurfaceArg,
+    #[arg(
+        long = "index-budget",
+        value_name = "TOKENS",
+        help = "The most tokens the index's lines may take: past it, each line is the tool's name alone"
+    )]
+    index_budget: Option<u32>,
+    #[arg(
+        long = "load-on-find",
+        help = "The tools search_tools finds join the session's tools/list (announced with list_changed)"
+    )]
+    load_on_find: bool,
+    #[command(flatten)]
+    embedding: crate::reports::EmbeddingArgs,
+}
+
 impl ProxyArgs {
     /// The options `proxy` runs with: exactly one upstream, or an `mcpServers` file.
     pub(super) fn options(self) -> Result<ProxyOptions, clap::Error> {
@@ -255,6 +307,12 @@ impl ProxyArgs {
             metrics: self.metrics,
             metrics_token_env: self.metrics_token_env,
             log_json: self.log_format == LogFormat::Json,
+            index: IndexOptions {
+                surface: self.index.surface.surface(),
+                budget: self.index.index_budget.map(|tokens| tokens as usize),
+                load_on_find: self.index.load_on_find,
+                embedding_model: self.index.embedding.embedding_model,
+            },
         })
     }
 }

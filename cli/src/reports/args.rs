@@ -214,6 +214,9 @@ enum SearchArg {
     Codex,
     Fastmcp,
     Embedding,
+    /// FastMCP's BM25 and embeddings fused: what `proxy --surface index`'s `search_tools`
+    /// ranks with when given a model.
+    Fused,
     All,
 }
 
@@ -347,6 +350,7 @@ pub fn request(name: &str, matches: &ArgMatches) -> Option<Request> {
                 SearchArg::Codex => vec!["codex"],
                 SearchArg::Fastmcp => vec!["fastmcp"],
                 SearchArg::Embedding => vec!["embedding"],
+                SearchArg::Fused => vec!["fused"],
                 SearchArg::All => vec!["codex", "fastmcp", "embedding"],
             };
             let report = Report::Eval {

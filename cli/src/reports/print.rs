@@ -194,6 +194,10 @@ pub(crate) fn searches_named(
                 let model = eval::EmbeddingModel::load(dir).map_err(|e| e.to_string())?;
                 Ok(eval::Search::Embedding(model))
             }
+            "fused" => {
+                let both = ["fastmcp".to_owned(), "embedding".to_owned()];
+                Ok(eval::Search::Fused(searches_named(&both, model)?))
+            }
             other => Err(format!("no search `{other}`")),
         })
         .collect()
