@@ -1,7 +1,8 @@
 //! The official Python MCP SDK (`tests/python/requirements.txt` pins it) on both sides:
 //! its client drives the demo over stdio and streamable HTTP, in both protocol eras, as
 //! `codex` and as `grok`; and a server written with it runs behind `mcp-tailor proxy`,
-//! tailored by a file its client then reads per reader, reloaded while connected.
+//! tailored by a file its client then reads per reader, reloaded while connected; and
+//! that server behind `proxy --surface index`, searched and called through the index.
 //! `.ci/run` builds the demo and the command, installs the SDK into a virtual
 //! environment, and runs these with `--ignored` and `MCP_TAILOR_PYTHON`.
 
@@ -64,4 +65,14 @@ fn a_python_sdk_server_behind_the_gateway_reads_per_reader() {
     );
     let work = target().join("gateway-python");
     run_python("gateway_client.py", &[gateway, work]);
+}
+
+#[test]
+#[ignore = "needs the Python MCP SDK and a built mcp-tailor command; run by .ci/run"]
+fn the_python_sdk_reads_the_index_surface() {
+    let gateway = built(
+        target().join("debug").join("mcp-tailor"),
+        "cargo build -p mcp-tailor-cli",
+    );
+    run_python("index_client.py", &[gateway]);
 }
