@@ -76,6 +76,32 @@ pub(crate) struct InspectOptions {
     pub(crate) index_budget: Option<usize>,
 }
 
+/// The surface listed or served (`inspect`, `proxy`): `--surface`, `--index-budget`.
+#[derive(Debug, Args)]
+pub(crate) struct SurfaceArgs {
+    #[arg(
+        long,
+        value_name = "SURFACE",
+        value_enum,
+        default_value_t = SurfaceArg::Native,
+        help = "The surface of a reader that names none: native (every tool) or index (search_tools and call_tool)",
+        long_help = "The surface of a reader that names none. native: tools/list holds every \
+                     tool, worded for the reader. index: it holds search_tools, whose \
+                     description is the index (one line per tool: its name, then its first \
+                     sentence at level 0), and call_tool, which checks a call's arguments \
+                     against the tool's input schema before sending it on. A request names its \
+                     own with the X-MCP-Surface header or the `mcp-tailor.dev/surface` _meta \
+                     key; a tool's own name stays callable on either."
+    )]
+    pub(crate) surface: SurfaceArg,
+    #[arg(
+        long = "index-budget",
+        value_name = "TOKENS",
+        help = "The most tokens the index's lines may take: past it, each line is the tool's name alone"
+    )]
+    pub(crate) index_budget: Option<u32>,
+}
+
 /// `--surface`'s values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum SurfaceArg {
@@ -191,20 +217,8 @@ struct InspectArgs {
         help = "Every server of an mcpServers file, as `proxy --servers` serves them (each server's own tailoring file in)"
     )]
     servers: Option<String>,
-    #[arg(
-        long,
-        value_name = "SURFACE",
-        value_enum,
-        default_value_t = SurfaceArg::Native,
-        help = "The surface listed: native (every tool) or index (search_tools and call_tool, as proxy --surface index serves it)"
-    )]
-    surface: SurfaceArg,
-    #[arg(
-        long = "index-budget",
-        value_name = "TOKENS",
-        help = "The most tokens the index's lines may take (as proxy --index-budget)"
-    )]
-    index_budget: Option<u32>,
+    #[command(flatten)]
+    surface: SurfaceArgs,
 }
 
 /// `check`'s command line.
@@ -324,8 +338,8 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
                 tailoring: args.tailoring,
                 source,
                 report: args.report,
-                surface: args.surface.surface(),
-                index_budget: args.index_budget.map(|tokens| tokens as usize),
+                surface: args.surface.surface.surface(),
+                index_budget: args.surface.index_budget.map(|tokens| tokens as usize),
             })
         }
         Sub::Init(args) => Command::Init(InitOptions {

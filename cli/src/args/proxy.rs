@@ -4,7 +4,7 @@
 
 use super::door::DoorArgs;
 use super::sources::{ServerArgs, source};
-use super::{Door, Source, SurfaceArg, TAILORING_HELP, Upstreams};
+use super::{Door, Source, SurfaceArgs, TAILORING_HELP, Upstreams};
 use crate::values::{listen_addr, seconds};
 use clap::{Args, ValueEnum};
 use mcp_tailor::gateway::UpstreamSessions;
@@ -240,27 +240,8 @@ struct ReaderArgs {
 /// Which surface readers get, and how the index reads.
 #[derive(Debug, Args)]
 struct IndexArgs {
-    #[arg(
-        long,
-        value_name = "SURFACE",
-        value_enum,
-        default_value_t = SurfaceArg::Native,
-        help = "The surface of a reader that names none: native (every tool) or index (search_tools and call_tool)",
-        long_help = "The surface of a reader that names none. native: tools/list holds every \
-                     tool, worded for the reader. index: it holds search_tools, whose \
-                     description is the index (one line per tool: its name, then its first \
-                     sentence at level 0), and call_tool, which checks a call's arguments \
-                     against the tool's input schema before sending it on. A request names its \
-                     own with the X-MCP-Surface header or the `mcp-tailor.dev/surface` _meta \
-                     key; a tool's own name stays callable on either."
-    )]
-    surface: SurfaceArg,
-    #[arg(
-        long = "index-budget",
-        value_name = "TOKENS",
-        help = "The most tokens the index's lines may take: past it, each line is the tool's name alone"
-    )]
-    index_budget: Option<u32>,
+    #[command(flatten)]
+    surface: SurfaceArgs,
     #[arg(
         long = "load-on-find",
         help = "The tools search_tools finds join the session's tools/list (announced with list_changed)"
@@ -308,8 +289,12 @@ impl ProxyArgs {
             metrics_token_env: self.metrics_token_env,
             log_json: self.log_format == LogFormat::Json,
             index: IndexOptions {
-                surface: self.index.surface.surface(),
-                budget: self.index.index_budget.map(|tokens| tokens as usize),
+                surface: self.index.surface.surface.surface(),
+                budget: self
+                    .index
+                    .surface
+                    .index_budget
+                    .map(|tokens| tokens as usize),
                 load_on_find: self.index.load_on_find,
                 embedding_model: self.index.embedding.embedding_model,
             },
