@@ -138,3 +138,40 @@ struct Gated {}
 #[mcp_tailor::mcp_tool]
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 struct Broken {}
+
+/// The index surface shows no more than the catalog would: a hidden tool is in no line,
+/// no search answer, and `call_tool` naming it is `unknown_tool` with no schema (an
+/// attacker probing by name learns nothing the listing hides).
+#[tokio::test]
+async fn the_index_surface_hides_what_the_catalog_hides() {
+    use mcp_tailor::inspect::IndexFinder;
+    use mcp_tailor::server::{IndexSurface, Surface};
+    let calls = Calls::default();
+    let index = IndexSurface::new(IndexFinder::new(Vec::new())).default_surface(Surface::Index);
+    let server = abc(&calls)
+        .tool(|_: Secret, _: CallContext| async { Ok::<_, String>(json!({"secret": 42})) })
+        .index(index)
+        .build()
+        .unwrap();
+    let client = connect(&server, "stdio", "codex", Era::Legacy).await;
+    let listed = list(&client, None, json!({})).await.unwrap();
+    assert_eq!(names(&listed), ["search_tools", "call_tool"]);
+    let index = listed["tools"][0]["description"].as_str().unwrap();
+    assert!(
+        index.contains("alpha") && !index.contains("secret"),
+        "{index}"
+    );
+    let found = call(
+        &client,
+        "search_tools",
+        json!({"query": "secret", "limit": 50}),
+    )
+    .await
+    .unwrap();
+    assert!(!found.to_string().contains("\"secret"), "{found}");
+    let probe = json!({"name": "secret", "arguments": {"wrong": true}});
+    let error = call(&client, "call_tool", probe).await.unwrap_err();
+    assert_eq!(reason(&error), "unknown_tool");
+    assert!(error.data.as_ref().unwrap().get("inputSchema").is_none());
+    assert_eq!(calls.get(), 0, "no handler ran");
+}
