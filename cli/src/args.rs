@@ -2,6 +2,7 @@
 //! fields, then checked into the options the commands take (exactly one upstream, the
 //! report's own arguments).
 
+use crate::values::{IndexBudget, index_budget};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 pub(crate) use door::{Auth, Door};
 use mcp_tailor::gateway::Upstream;
@@ -73,7 +74,7 @@ pub(crate) struct InspectOptions {
     pub(crate) report: Vec<String>,
     /// The surface the catalog is listed on, and the index's budget.
     pub(crate) surface: Surface,
-    pub(crate) index_budget: Option<usize>,
+    pub(crate) index_budget: Option<IndexBudget>,
 }
 
 /// The surface listed or served (`inspect`, `proxy`): `--surface`, `--index-budget`.
@@ -96,10 +97,16 @@ pub(crate) struct SurfaceArgs {
     pub(crate) surface: SurfaceArg,
     #[arg(
         long = "index-budget",
-        value_name = "TOKENS",
-        help = "The most tokens the index's lines may take: past it, each line is the tool's name alone"
+        value_name = "TOKENS|SHARE%",
+        value_parser = index_budget,
+        help = "The most tokens the index's lines may take (300), or a share of the catalog's own tools/list (8%)",
+        long_help = "The most tokens the index's lines may take (300), or a share of the \
+                     catalog's own tools/list (8%). Without one, each line is the tool's name \
+                     and first sentence. With one, lines take whole sentences, one more per \
+                     tool in turn, while the index fits; past it, the longest first sentences \
+                     leave (those lines are the name alone)."
     )]
-    pub(crate) index_budget: Option<u32>,
+    pub(crate) index_budget: Option<IndexBudget>,
 }
 
 /// `--surface`'s values.
@@ -339,7 +346,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
                 source,
                 report: args.report,
                 surface: args.surface.surface.surface(),
-                index_budget: args.surface.index_budget.map(|tokens| tokens as usize),
+                index_budget: args.surface.index_budget,
             })
         }
         Sub::Init(args) => Command::Init(InitOptions {

@@ -58,7 +58,7 @@ pub(crate) fn run(options: InspectOptions) -> ExitCode {
         let mut index =
             IndexSurface::new(IndexFinder::new(Vec::new())).default_surface(options.surface);
         if let Some(budget) = options.index_budget {
-            index = index.budget(budget);
+            index = budget.apply(index);
         }
         let server = wrapping_server(tailoring, page_size, Some(index))?;
         let (caller, protocol) = (request.caller.clone(), &request.protocol);

@@ -216,7 +216,7 @@ fn index_surface(options: &crate::args::IndexOptions) -> Result<IndexSurface, St
         .default_surface(options.surface)
         .load_on_find(options.load_on_find);
     if let Some(budget) = options.budget {
-        index = index.budget(budget);
+        index = budget.apply(index);
     }
     Ok(index)
 }

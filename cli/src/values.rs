@@ -30,6 +30,42 @@ pub(crate) fn listen_addr(value: &str) -> Result<SocketAddr, String> {
 }
 
 /// Seconds, more than zero.
+/// An index budget: `N` tokens, or `N%` of the catalog's own `tools/list`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum IndexBudget {
+    Tokens(usize),
+    Share(f64),
+}
+
+impl IndexBudget {
+    /// `surface` with this budget.
+    pub(crate) fn apply(
+        self,
+        surface: mcp_tailor::server::IndexSurface,
+    ) -> mcp_tailor::server::IndexSurface {
+        match self {
+            IndexBudget::Tokens(tokens) => surface.budget(tokens),
+            IndexBudget::Share(share) => surface.budget_share(share),
+        }
+    }
+}
+
+/// `--index-budget`: `300` (tokens) or `8%` (of the catalog's own listing).
+pub(crate) fn index_budget(value: &str) -> Result<IndexBudget, String> {
+    let wrong = || format!("`{value}` is not a budget: a number of tokens (300) or a share (8%)");
+    match value.trim().strip_suffix('%') {
+        Some(share) => match share.trim().parse::<f64>() {
+            Ok(share) if (0.0..=100.0).contains(&share) => Ok(IndexBudget::Share(share / 100.0)),
+            _ => Err(wrong()),
+        },
+        None => value
+            .trim()
+            .parse()
+            .map(IndexBudget::Tokens)
+            .map_err(|_| wrong()),
+    }
+}
+
 pub(crate) fn seconds(value: &str) -> Result<Duration, String> {
     match value.parse::<f64>() {
         Ok(secs) if secs > 0.0 && secs.is_finite() => Ok(Duration::from_secs_f64(secs)),
@@ -112,4 +148,19 @@ pub(crate) fn expand(text: &str) -> Result<String, String> {
     }
     out.push_str(rest);
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_index_budget_is_tokens_or_a_share() {
+        assert_eq!(index_budget("300"), Ok(IndexBudget::Tokens(300)));
+        assert_eq!(index_budget(" 8% "), Ok(IndexBudget::Share(0.08)));
+        for wrong in ["", "8 %x", "-1", "120%", "a lot"] {
+            let error = index_budget(wrong).unwrap_err();
+            assert!(error.contains("is not a budget"), "{wrong}: {error}");
+        }
+    }
 }

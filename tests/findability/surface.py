@@ -42,6 +42,9 @@ CATALOGS = [
     ("time", HERE / "mcp-server-time.json", None),
 ]
 SEARCHES = ["codex", "fastmcp", "embedding"]
+# `--index-budget N%`: a share of the catalog's own `tools/list` for the lines' words,
+# against what they find (beside the default: no budget, a first sentence each).
+BUDGETS = [0.04, 0.08, 0.15, 0.25]
 LEVELS = ["low", "medium", "max"]
 
 TAILOR, COMPRESSOR, MODEL, O200K = sys.argv[1:5]
@@ -117,15 +120,16 @@ def line_tools(lines: list[tuple[str, str, str]]) -> list[dict]:
 LINE = re.compile(r"^([^:\s]+)()(?::\s*(.*))?$")
 
 
-def ours(catalog: Path, tasks: list[tuple[str, str]]) -> dict:
+def ours(catalog: Path, tasks: list[tuple[str, str]], budget: str | None = None) -> dict:
     server = [sys.executable, str(HERE / "catalog_server.py"), str(catalog)]
-    client = Client([TAILOR, "proxy", "--surface", "index", "--embedding-model", MODEL, "--", *server])
+    budgeted = ["--index-budget", str(budget)] if budget is not None else []
+    client = Client([TAILOR, "proxy", "--surface", "index", *budgeted, "--embedding-model", MODEL, "--", *server])
     try:
         text, listed = client.ask("tools/list", {})
         index = next(t for t in listed["tools"] if t["name"] == "search_tools")["description"]
         lines = [LINE.match(line).groups(default="") for line in index.splitlines()[1:]]
         answers, found = [], 0
-        for query, expect in tasks:
+        for query, expect in tasks if budget is None else []:
             _, result = client.ask("tools/call", {"name": "search_tools", "arguments": {"query": query, "limit": 3}})
             answer = result["content"][0]["text"]
             answers.append(tokens(answer))
@@ -157,6 +161,7 @@ def main() -> None:
     check = "--check" in sys.argv
     total = {"own": 0, "ours": 0, **{level: 0 for level in LEVELS}}
     context = {"ours": 0, "medium": 0}
+    spent, lined = {share: 0 for share in BUDGETS}, {share: [] for share in BUDGETS}
     rows, found = [], {k: [] for k in ["own_best", "own_fastmcp", "search_tools", "our_lines", "low_lines", "medium_lines"]}
     for name, catalog, tasks_file in CATALOGS:
         tasks = tasks_of(tasks_file) if tasks_file else []
@@ -166,6 +171,12 @@ def main() -> None:
         direct.close()
         index = ours(catalog, tasks)
         compressed = {level: theirs(catalog, level, tasks) for level in LEVELS}
+        for share in BUDGETS:
+            budgeted = ours(catalog, [], f"{share * 100:g}%")
+            spent[share] += budgeted["listing"]
+            if tasks:
+                with tempfile.TemporaryDirectory() as tmp:
+                    lined[share].append(max(hits(line_tools(budgeted["lines"]), tasks_file, tmp).values()))
         total["own"] += own
         total["ours"] += index["listing"]
         for level in LEVELS:
@@ -205,6 +216,13 @@ def main() -> None:
           + f" | {context['ours']:,.0f} | {context['medium']:,.0f} | {mean('search_tools'):.2f} | "
           f"{mean('own_best'):.2f} | {mean('our_lines'):.2f} | {mean('low_lines'):.2f} | "
           f"{mean('medium_lines'):.2f} |")
+    print()
+    print("| `--index-budget` (share of own) | index listed | saved | hit@3: lines |")
+    print("|---|---|---|---|")
+    print(f"| none (a first sentence each) | {total['ours']:,} | {saved('ours'):.1%} | {mean('our_lines'):.2f} |")
+    for share in BUDGETS:
+        print(f"| {share:.0%} | {spent[share]:,} | {1 - spent[share] / total['own']:.1%} | "
+              f"{sum(lined[share]) / len(lined[share]):.2f} |")
     bars = {
         "index listing at least 88% less than the own": saved("ours") >= 0.88,
         "one task's context below mcp-compressor medium's": context["ours"] < context["medium"],

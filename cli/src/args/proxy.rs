@@ -54,7 +54,7 @@ pub(crate) struct IndexOptions {
     /// The surface of a reader that names none.
     pub(crate) surface: Surface,
     /// The most tokens the index's lines may take with words.
-    pub(crate) budget: Option<usize>,
+    pub(crate) budget: Option<crate::values::IndexBudget>,
     /// Found tools join the session's listing.
     pub(crate) load_on_find: bool,
     /// The embedding model `search_tools` ranks with too.
@@ -290,11 +290,7 @@ impl ProxyArgs {
             log_json: self.log_format == LogFormat::Json,
             index: IndexOptions {
                 surface: self.index.surface.surface.surface(),
-                budget: self
-                    .index
-                    .surface
-                    .index_budget
-                    .map(|tokens| tokens as usize),
+                budget: self.index.surface.index_budget,
                 load_on_find: self.index.load_on_find,
                 embedding_model: self.index.embedding.embedding_model,
             },

@@ -123,8 +123,8 @@ mod tests {
         fn rank(&self, _: &[Tool], _: &str) -> Vec<usize> {
             Vec::new()
         }
-        fn gist<'a>(&self, description: &'a str) -> &'a str {
-            description
+        fn sentences<'a>(&self, description: &'a str) -> Vec<&'a str> {
+            vec![description]
         }
         fn tokens(&self, text: &str) -> usize {
             text.len()

@@ -1,11 +1,12 @@
 //! The index surface's two tools. `search_tools`' description is the index: one line per
-//! tool, its exact name first, then its words at the index level (whole sentences, the
-//! finder's gist) — or names alone where the words would pass the budget. Its answer is
+//! tool, its exact name first, then its words at the index level: its first sentence, or
+//! as many whole sentences as a budget leaves room for (past it, the longest first
+//! sentences leave, whole, and those lines are names alone). Its answer is
 //! the found tools as MCP `Tool` objects: name, the reader's description, the whole input
 //! schema. `call_tool` calls a tool by name (`session` serves both).
 
-use super::IndexSurface;
-use crate::listing::list::{Listing, paged, presented};
+use super::{Budget, IndexSurface};
+use crate::listing::list::{Listing, own_words, paged, presented};
 use crate::request::info::RequestInfo;
 use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, ListToolsResult, Tool};
@@ -35,36 +36,70 @@ fn schema(value: Value) -> Arc<JsonObject> {
     }
 }
 
-/// The index's lines of `tools` (presented at the index level), one per tool.
-pub(crate) fn lines(surface: &IndexSurface, tools: &[Tool]) -> String {
-    let names = || {
+/// The index's lines of `tools` (presented at the index level), one per tool: its name,
+/// then its first sentence (with a budget, as many whole sentences as fit, in turn).
+pub(crate) fn lines(surface: &IndexSurface, tools: &[Tool], budget: Option<usize>) -> String {
+    let sentences: Vec<Vec<String>> = tools
+        .iter()
+        .map(|tool| {
+            let text = tool.description.as_deref().unwrap_or_default();
+            surface
+                .finder
+                .sentences(text)
+                .into_iter()
+                .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+                .filter(|s| !s.is_empty())
+                .collect()
+        })
+        .collect();
+    let written = |taken: &[usize]| {
         tools
             .iter()
-            .map(|tool| tool.name.as_ref())
+            .zip(taken)
+            .zip(&sentences)
+            .map(|((tool, &n), said)| match n {
+                0 => tool.name.to_string(),
+                _ => format!("{}: {}", tool.name, said[..n].join(" ")),
+            })
             .collect::<Vec<_>>()
             .join("\n")
     };
-    let worded = tools
-        .iter()
-        .map(|tool| {
-            let gist = tool
-                .description
-                .as_deref()
-                .map(|text| {
-                    let gist = surface.finder.gist(text);
-                    gist.split_whitespace().collect::<Vec<_>>().join(" ")
-                })
-                .unwrap_or_default();
-            match gist.is_empty() {
-                true => tool.name.to_string(),
-                false => format!("{}: {gist}", tool.name),
+    let first: Vec<usize> = sentences.iter().map(|s| s.len().min(1)).collect();
+    let Some(budget) = budget else {
+        return written(&first);
+    };
+    let fits = |taken: &[usize]| surface.finder.tokens(&written(taken)) <= budget;
+    let mut taken = first;
+    // Past the budget: the longest first sentences leave first, whole, until it fits.
+    let mut longest: Vec<usize> = (0..tools.len()).filter(|&i| taken[i] > 0).collect();
+    longest.sort_by_key(|&i| std::cmp::Reverse(sentences[i][0].len()));
+    if !fits(&taken) {
+        // A second sentence of one tool never stands before the first of another.
+        for i in longest {
+            taken[i] = 0;
+            if fits(&taken) {
+                break;
             }
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    match surface.budget {
-        Some(budget) if surface.finder.tokens(&worded) > budget => names(),
-        _ => worded,
+        }
+        return written(&taken);
+    }
+    // One more sentence per tool in turn, each kept only where the index still fits.
+    loop {
+        let mut grew = false;
+        for i in 0..tools.len() {
+            if taken[i] == 0 || taken[i] >= sentences[i].len() {
+                continue;
+            }
+            taken[i] += 1;
+            if fits(&taken) {
+                grew = true;
+            } else {
+                taken[i] -= 1;
+            }
+        }
+        if !grew {
+            return written(&taken);
+        }
     }
 }
 
@@ -106,7 +141,16 @@ pub(crate) async fn index_listing(
     let mut at_level = (**info).clone();
     at_level.reader.verbosity = Some(surface.level);
     let lined = presented(listing, &Arc::new(at_level), wrapped.clone(), deadline).await?;
-    let mut tools = listed(&lines(surface, &lined)).to_vec();
+    let budget = match surface.budget {
+        None => None,
+        Some(Budget::Tokens(tokens)) => Some(tokens),
+        Some(Budget::Share(share)) => {
+            let own = own_words(listing, info, wrapped.clone(), deadline).await;
+            let own = serde_json::to_string(&json!({ "tools": own })).unwrap_or_default();
+            Some((surface.finder.tokens(&own) as f64 * share) as usize)
+        }
+    };
+    let mut tools = listed(&lines(surface, &lined, budget)).to_vec();
     if surface.load_on_find && !found.is_empty() {
         let native = presented(listing, info, wrapped, deadline).await?;
         tools.extend(
@@ -205,16 +249,14 @@ mod tests {
     use super::*;
     use crate::surface::Finder;
 
-    /// Words as the first sentence up to ". ", and a token per word.
+    /// Sentences cut after ". ", and a token per word.
     struct Words;
     impl Finder for Words {
         fn rank(&self, _: &[Tool], _: &str) -> Vec<usize> {
             Vec::new()
         }
-        fn gist<'a>(&self, description: &'a str) -> &'a str {
-            description
-                .split_once(". ")
-                .map_or(description, |(first, _)| first)
+        fn sentences<'a>(&self, description: &'a str) -> Vec<&'a str> {
+            description.split_inclusive(". ").collect()
         }
         fn tokens(&self, text: &str) -> usize {
             text.split_whitespace().count()
@@ -226,21 +268,34 @@ mod tests {
     }
 
     #[test]
-    fn a_line_is_the_name_then_the_gist_on_one_line_or_the_name_past_the_budget() {
+    fn a_line_is_the_name_then_whole_sentences_as_the_budget_allows() {
         let tools = [
-            tool("read_file", "Read a file\nfrom disk. Large files are cut."),
-            tool("list", ""),
+            tool(
+                "read_file",
+                "Read a file\nfrom disk. Large files are cut. Binary too.",
+            ),
+            tool("list", "List. Sorted."),
+            tool("ping", ""),
         ];
         let surface = IndexSurface::new(Words);
+        let first = "read_file: Read a file from disk.\nlist: List.\nping";
+        assert_eq!(lines(&surface, &tools, None), first);
+        // 9 words: the first sentences; 10: one more for list (read_file's next is 4).
+        assert_eq!(lines(&surface, &tools, Some(9)), first);
         assert_eq!(
-            lines(&surface, &tools),
-            "read_file: Read a file from disk\nlist"
+            lines(&surface, &tools, Some(10)),
+            "read_file: Read a file from disk.\nlist: List. Sorted.\nping"
         );
         assert_eq!(
-            lines(&surface.clone().budget(7), &tools),
-            "read_file: Read a file from disk\nlist"
+            lines(&surface, &tools, Some(14)),
+            "read_file: Read a file from disk. Large files are cut.\nlist: List. Sorted.\nping"
         );
-        assert_eq!(lines(&surface.budget(6), &tools), "read_file\nlist");
+        // 7: read_file's first sentence, the longest, leaves; 3: every one.
+        assert_eq!(
+            lines(&surface, &tools, Some(7)),
+            "read_file\nlist: List.\nping"
+        );
+        assert_eq!(lines(&surface, &tools, Some(3)), "read_file\nlist\nping");
         let [search, call] = listed("read_file\nlist");
         assert!(
             search

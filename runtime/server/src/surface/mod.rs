@@ -20,18 +20,27 @@ use rmcp::model::Tool;
 use std::fmt;
 use std::sync::Arc;
 
-/// How the index surface reads tools: its search, the words of an index line, and token
-/// counts for a budget. The layer holds no search or tokenizer of its own;
+/// How the index surface reads tools: its search, a description's sentences (what an index
+/// line is made of, whole), and token counts for a budget. The layer holds no search or tokenizer of its own;
 /// `mcp_tailor::inspect::IndexFinder` is one (the searches `eval` verifies).
 pub trait Finder: Send + Sync + 'static {
     /// The indices of `tools` that answer `query`, best first (a tool that does not answer
     /// is left out). `tools` carry their whole own words.
     fn rank(&self, tools: &[Tool], query: &str) -> Vec<usize>;
-    /// The words an index line keeps of `description`: whole sentences of it, never a cut
-    /// one (usually the first).
-    fn gist<'a>(&self, description: &'a str) -> &'a str;
+    /// The sentences of `description`, in order (an index line keeps the first, and more
+    /// where a budget leaves room; never part of one).
+    fn sentences<'a>(&self, description: &'a str) -> Vec<&'a str>;
     /// How many tokens `text` is, for [`IndexSurface::budget`].
     fn tokens(&self, text: &str) -> usize;
+}
+
+/// How many tokens the index's lines may take.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Budget {
+    /// This many.
+    Tokens(usize),
+    /// This share of the catalog's own `tools/list`.
+    Share(f64),
 }
 
 /// The index surface of a server: who gets it, how it searches, what its lines say.
@@ -42,7 +51,7 @@ pub struct IndexSurface {
     pub(crate) default: Surface,
     pub(crate) rules: Vec<SurfaceRule>,
     pub(crate) level: u8,
-    pub(crate) budget: Option<usize>,
+    pub(crate) budget: Option<Budget>,
     pub(crate) load_on_find: bool,
 }
 
@@ -95,11 +104,22 @@ impl IndexSurface {
         self
     }
 
-    /// The most tokens the index's lines may take: where the lines with words would take
-    /// more, every line is the tool's name alone.
+    /// The most tokens the index's lines may take (see [`budget_share`](Self::budget_share)
+    /// for a share of the catalog instead). Without a budget, each line holds its
+    /// tool's first sentence. With one, the lines take whole sentences, one more per tool
+    /// in turn, while the index fits; where even the first sentences would not fit, the
+    /// longest leave first (a line is then the tool's name alone) until it fits.
     #[must_use]
     pub fn budget(mut self, tokens: usize) -> Self {
-        self.budget = Some(tokens);
+        self.budget = Some(Budget::Tokens(tokens));
+        self
+    }
+
+    /// The index's lines may take at most `share` (0..=1) of the tokens of the catalog's
+    /// own `tools/list` (every visible tool in its own words), counted at each listing.
+    #[must_use]
+    pub fn budget_share(mut self, share: f64) -> Self {
+        self.budget = Some(Budget::Share(share.clamp(0.0, 1.0)));
         self
     }
 

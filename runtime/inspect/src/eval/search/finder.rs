@@ -1,6 +1,6 @@
 //! The index surface's finder (`mcp_tailor::server::Finder`): `search_tools` ranks with the
-//! searches `eval` verifies, reading each tool's whole own words; an index line keeps a
-//! description's first sentence whole; tokens are counted as `inspect` counts them.
+//! searches `eval` verifies, reading each tool's whole own words; an index line is made of
+//! a description's sentences, whole (the prose cutter's); tokens are counted as `inspect` counts them.
 //!
 //! With more than one search, their ranks are fused (reciprocal rank fusion, k = 60): a
 //! tool two searches both rank high comes first, and a tool only one search finds is
@@ -74,12 +74,11 @@ impl Finder for IndexFinder {
         self.search.index(&entries(tools)).rank(query)
     }
 
-    fn gist<'a>(&self, description: &'a str) -> &'a str {
-        let paragraph = description.trim().split("\n\n").next().unwrap_or_default();
-        crate::prose::sentences(paragraph)
-            .first()
-            .copied()
-            .unwrap_or_default()
+    fn sentences<'a>(&self, description: &'a str) -> Vec<&'a str> {
+        description
+            .split("\n\n")
+            .flat_map(crate::prose::sentences)
+            .collect()
     }
 
     fn tokens(&self, text: &str) -> usize {
@@ -111,10 +110,13 @@ mod tests {
         let both = IndexFinder::new(Search::lexical().to_vec());
         assert_eq!(both.rank(&tools, "rename")[0], 2);
         assert_eq!(
-            finder.gist(tools[2].description.as_deref().unwrap()),
-            "Move or rename a file (e.g. a.txt to b.txt)."
+            finder.sentences(tools[2].description.as_deref().unwrap()),
+            [
+                "Move or rename a file (e.g. a.txt to b.txt).",
+                "Fails if the target exists."
+            ]
         );
-        assert_eq!(finder.gist("Lists.\n\nMore."), "Lists.");
+        assert_eq!(finder.sentences("Lists.\n\nMore."), ["Lists.", "More."]);
         assert!(finder.tokens("read a file") >= 3);
     }
 
