@@ -40,6 +40,9 @@
 //!
 //! [tools.search_notes.arguments.query]  # an argument by serialized name
 //! description = "Words to look for."    # nested: arguments."filter.tag", "files[].path"
+//!
+//! [surface]                             # readers given the index surface, where served
+//! readers = [{ runner = "_", model = ["qwen3-8b"], surface = "index" }]
 //! ```
 //!
 //! **A file overlays the tool's own words.** Where a table covers a level and reader, its
@@ -78,6 +81,7 @@ mod dsl_values;
 mod lean;
 mod read;
 pub mod source;
+mod surfaces;
 
 use crate::description::Description;
 use mcp_tailor_model::{Errors, valid};
@@ -115,6 +119,8 @@ pub struct Tailoring {
     lean: Lean,
     tools: BTreeMap<String, ToolTailoring>,
     instructions: Option<Description>,
+    /// `[surface]`: which readers get which surface.
+    surfaces: Vec<surfaces::SurfaceRule>,
     warnings: Vec<Diagnostic>,
 }
 
@@ -277,8 +283,15 @@ impl Tailoring {
             lean,
             tools,
             instructions,
+            surfaces: spec.surfaces.clone(),
             warnings,
         })
+    }
+
+    /// The surface the file's `[surface]` table gives a reader of `runner` and `model`
+    /// (`"native"` or `"index"`; its first rule naming the reader), if any.
+    pub fn surface_for(&self, runner: Option<&str>, model: Option<&str>) -> Option<&'static str> {
+        surfaces::surface_for(&self.surfaces, runner, model)
     }
 
     /// What the file declares for the tool `name`.

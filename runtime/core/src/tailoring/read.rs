@@ -34,6 +34,8 @@ pub(crate) struct FileSpec {
     /// (`dialect`, `titles`).
     pub(crate) schemas: Vec<(&'static str, LevelSpec<File>)>,
     pub(crate) tools: Vec<ToolSpec>,
+    /// `[surface]`: which readers get which surface.
+    pub(crate) surfaces: Vec<super::surfaces::SurfaceRule>,
 }
 
 const ROOT_KEYS: &[&str] = &[
@@ -42,6 +44,7 @@ const ROOT_KEYS: &[&str] = &[
     "schemas",
     "tools",
     "instructions",
+    "surface",
 ];
 const SCHEMA_KEYS: &[&str] = &["dialect", "titles"];
 const TOOL_KEYS: &[&str] = &["title", "description", "arguments", "drafted_from"];
@@ -67,6 +70,7 @@ pub(crate) fn file(root: &Spanned<DeTable<'_>>, errors: &mut Errors<Span>) -> Fi
     for (key, value) in keys(root.get_ref(), ROOT_KEYS, errors) {
         match key {
             "instructions" => out.instructions = desc(value, false, errors),
+            "surface" => out.surfaces = super::surfaces::read(value, errors),
             "arguments" => {
                 let Some(table) = table(value, "the table of every argument", errors) else {
                     continue;

@@ -101,7 +101,8 @@ impl<H: ServerHandler + Clone> Server<H> {
         });
         #[cfg(feature = "index")]
         if let Some(surface) = &self.shared.index
-            && surface.surface_for(&info)? == crate::surface::Surface::Index
+            && surface.surface_for(&info, &self.shared.listing.file.get().file)?
+                == crate::surface::Surface::Index
         {
             let listing = &self.shared.listing;
             let found = Default::default();

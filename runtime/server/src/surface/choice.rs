@@ -1,8 +1,10 @@
 //! Which surface a reader gets: the request's own word (`_meta`, then the HTTP header),
-//! else the first rule matching its runner and model, else the server's default.
+//! else the tailoring file's `[surface]` rules, else the first of the server's rules
+//! matching its runner and model, else the server's default.
 
 use super::IndexSurface;
 use crate::request::info::RequestInfo;
+use mcp_tailor_core::Tailoring;
 use rmcp::ErrorData;
 use serde_json::json;
 use std::fmt;
@@ -84,9 +86,13 @@ impl SurfaceRule {
 }
 
 impl IndexSurface {
-    /// The surface of the request `info` describes; `Err` (invalid params,
-    /// `invalid_surface`) when it names one that is not.
-    pub(crate) fn surface_for(&self, info: &RequestInfo) -> Result<Surface, ErrorData> {
+    /// The surface of the request `info` describes, `file` in force; `Err` (invalid
+    /// params, `invalid_surface`) when it names one that is not.
+    pub(crate) fn surface_for(
+        &self,
+        info: &RequestInfo,
+        file: &Tailoring,
+    ) -> Result<Surface, ErrorData> {
         let header = || {
             info.headers
                 .get(HEADER_SURFACE)
@@ -103,6 +109,9 @@ impl IndexSurface {
             });
         }
         let (runner, model) = (info.reader.runner.as_deref(), info.reader.model.as_deref());
+        if let Some(named) = file.surface_for(runner, model) {
+            return Ok(named.parse().unwrap_or_default());
+        }
         Ok(self
             .rules
             .iter()
@@ -136,30 +145,39 @@ mod tests {
         let index = IndexSurface::new(Nothing)
             .rule(SurfaceRule::new(Some("aider"), None, Surface::Index))
             .rule(SurfaceRule::new(None, Some("qwen3-8b"), Surface::Index));
+        let none = Tailoring::default();
         let mut info = RequestInfo::default();
-        assert_eq!(index.surface_for(&info).unwrap(), Surface::Native);
+        assert_eq!(index.surface_for(&info, &none).unwrap(), Surface::Native);
         info.reader = Reader {
             runner: Some("aider".into()),
             ..Reader::default()
         };
-        assert_eq!(index.surface_for(&info).unwrap(), Surface::Index);
+        assert_eq!(index.surface_for(&info, &none).unwrap(), Surface::Index);
         info.reader = Reader {
             runner: Some("codex".into()),
             model: Some("qwen3-8b".into()),
             ..Reader::default()
         };
-        assert_eq!(index.surface_for(&info).unwrap(), Surface::Index);
+        assert_eq!(index.surface_for(&info, &none).unwrap(), Surface::Index);
+        // The file's rules come before the server's.
+        let file = Tailoring::from_toml_str(
+            r#"surface.readers = [{ runner = "codex", model = "_", surface = "native" }]"#,
+        )
+        .unwrap();
+        assert_eq!(index.surface_for(&info, &file).unwrap(), Surface::Native);
         Arc::make_mut(&mut info.headers).insert(HEADER_SURFACE, "native".parse().unwrap());
-        assert_eq!(index.surface_for(&info).unwrap(), Surface::Native);
+        assert_eq!(index.surface_for(&info, &none).unwrap(), Surface::Native);
         Arc::make_mut(&mut info.meta).insert(META_SURFACE.into(), json!("index"));
-        assert_eq!(index.surface_for(&info).unwrap(), Surface::Index);
+        assert_eq!(index.surface_for(&info, &none).unwrap(), Surface::Index);
         Arc::make_mut(&mut info.meta).insert(META_SURFACE.into(), json!("catalog"));
-        let refused = index.surface_for(&info).unwrap_err();
+        let refused = index.surface_for(&info, &none).unwrap_err();
         assert_eq!(refused.data.unwrap()["reason"], INVALID_SURFACE);
         assert!(refused.message.contains("`catalog` is not a surface"));
         let everyone = IndexSurface::new(Nothing).default_surface(Surface::Index);
         assert_eq!(
-            everyone.surface_for(&RequestInfo::default()).unwrap(),
+            everyone
+                .surface_for(&RequestInfo::default(), &none)
+                .unwrap(),
             Surface::Index
         );
     }
