@@ -9,8 +9,8 @@
 //! | `mcp_tailor_upstream_connections` | server | open now |
 //! | `mcp_tailor_upstream_connections_opened_total` | server | opened (each a process, for a command) |
 //! | `mcp_tailor_upstream_connections_lost_total` | server | ended by the upstream (exit, closed stream) |
-//! | `mcp_tailor_listing_tokens` | reader, level | a reader's whole `tools/list`, as `inspect tokens` counts it |
-//! | `mcp_tailor_listing_tokens_saved` | reader, level | the server's own words' tokens less that |
+//! | `mcp_tailor_listing_tokens` | reader, level, surface | a reader's whole `tools/list` on a surface (`native`, `index`), as `inspect tokens` counts it |
+//! | `mcp_tailor_listing_tokens_saved` | reader, level, surface | the server's own words' tokens less that |
 //! | `mcp_tailor_listing_tokens_own` | | the server's own words, untailored |
 //!
 //! The token figures are counted once per rendered catalog — when the file or the upstream's
@@ -21,7 +21,7 @@ use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::{Served, UpstreamCounts};
 use mcp_tailor::inspect::{Inspection, definitions};
 use mcp_tailor::server::auth::ClientAuth;
-use mcp_tailor::server::{Server, rmcp};
+use mcp_tailor::server::{IndexSurface, Server, Surface, rmcp};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -55,6 +55,7 @@ struct ServerLabels {
 struct ReaderLabels {
     reader: String,
     level: String,
+    surface: String,
 }
 
 /// The proxy's metrics, registered once.
@@ -70,13 +71,15 @@ pub(crate) struct Metrics {
     own: Gauge,
     /// Each upstream's counts last read, to add only what is new to the counters.
     counted: Mutex<std::collections::HashMap<String, UpstreamCounts>>,
+    /// The index surface the proxy offers, priced beside the catalog.
+    index: IndexSurface,
     /// The catalog the token figures were counted for: the file and the tools.
     priced: tokio::sync::Mutex<Option<(Arc<Tailoring>, Vec<rmcp::model::Tool>)>>,
 }
 
 impl Metrics {
-    /// The metrics of a proxy, registered.
-    pub(crate) fn new() -> Arc<Metrics> {
+    /// The metrics of a proxy offering `index`, registered.
+    pub(crate) fn new(index: IndexSurface) -> Arc<Metrics> {
         let mut registry = Registry::with_prefix("mcp_tailor");
         let requests = Family::<RequestLabels, Counter>::default();
         registry.register("requests", "Requests served", requests.clone());
@@ -110,7 +113,7 @@ impl Metrics {
         let tokens = Family::<ReaderLabels, Gauge>::default();
         registry.register(
             "listing_tokens",
-            "Tokens of a reader's whole tools/list at a level",
+            "Tokens of a reader's whole tools/list at a level, on a surface",
             tokens.clone(),
         );
         let saved = Family::<ReaderLabels, Gauge>::default();
@@ -135,6 +138,7 @@ impl Metrics {
             tokens,
             saved,
             own,
+            index,
             counted: Mutex::default(),
             priced: tokio::sync::Mutex::default(),
         })
@@ -213,22 +217,27 @@ impl Metrics {
             return Ok(());
         }
         let page_size = proxied.page_size();
-        let own = sizes(&tools, Tailoring::default(), page_size).await?;
+        let own = sizes(&tools, Tailoring::default(), page_size, None).await?;
         let own_tokens = own.first().map_or(0, |(_, sizes)| sizes[0].tokens);
-        let tailored = sizes(&tools, (*tailoring).clone(), page_size).await?;
+        let native = sizes(&tools, (*tailoring).clone(), page_size, None).await?;
+        let index = Some(self.index.clone().default_surface(Surface::Index));
+        let indexed = sizes(&tools, (*tailoring).clone(), page_size, index).await?;
         let gauge = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
         self.own.set(gauge(own_tokens));
         self.tokens.clear();
         self.saved.clear();
-        for (class, sizes) in &tailored {
-            for (level, size) in sizes.iter().enumerate() {
-                let labels = ReaderLabels {
-                    reader: class.label(),
-                    level: level.to_string(),
-                };
-                self.tokens.get_or_create(&labels).set(gauge(size.tokens));
-                let saved = gauge(own_tokens) - gauge(size.tokens);
-                self.saved.get_or_create(&labels).set(saved);
+        for (surface, priced) in [(Surface::Native, native), (Surface::Index, indexed)] {
+            for (class, sizes) in &priced {
+                for (level, size) in sizes.iter().enumerate() {
+                    let labels = ReaderLabels {
+                        reader: class.label(),
+                        level: level.to_string(),
+                        surface: surface.to_string(),
+                    };
+                    self.tokens.get_or_create(&labels).set(gauge(size.tokens));
+                    let saved = gauge(own_tokens) - gauge(size.tokens);
+                    self.saved.get_or_create(&labels).set(saved);
+                }
             }
         }
         *priced = Some((tailoring, tools));
@@ -237,11 +246,12 @@ impl Metrics {
 }
 
 /// Each reader class's catalog at each level, `tools` listed through `tailoring` as the
-/// proxy lists them (the sizes `inspect tokens` reports).
+/// proxy lists them (the sizes `inspect tokens` reports), on `index` where given.
 async fn sizes(
     tools: &[rmcp::model::Tool],
     tailoring: Tailoring,
     page_size: Option<usize>,
+    index: Option<IndexSurface>,
 ) -> Result<
     Vec<(
         mcp_tailor::inspect::ReaderClass,
@@ -250,7 +260,7 @@ async fn sizes(
     String,
 > {
     let defs = definitions(tools, &tailoring);
-    let server = crate::inspect::wrapping_server(tailoring, page_size, None)?;
+    let server = crate::inspect::wrapping_server(tailoring, page_size, index)?;
     let caller = mcp_tailor::server::Principal::anonymous();
     let inspection = Inspection::of_wrapped(&server, tools.to_vec(), defs, caller, PROTOCOL);
     let tokens = inspection.tokens().await.map_err(|e| e.to_string())?;

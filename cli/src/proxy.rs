@@ -76,11 +76,15 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
         metrics_auth.is_some(),
         "--metrics",
     );
-    let metrics = metrics_listener.as_ref().map(|_| Metrics::new());
+    let index = index_surface(&options.index)?;
+    let metrics = metrics_listener
+        .as_ref()
+        .map(|_| Metrics::new(index.clone()));
     let tell: Option<Tell> = metrics.clone().map(|metrics| {
         Arc::new(move |server: &str, served: &Served<'_>| metrics.served(server, served)) as Tell
     });
     let front = Front {
+        index,
         listener,
         metrics: metrics.zip(metrics_listener),
         metrics_auth,
@@ -118,6 +122,8 @@ fn warn_if_open(listener: Option<&TcpListener>, guarded: bool, what: &str) {
 
 /// Where and how the proxy serves, made before its upstreams are opened.
 struct Front {
+    /// The index surface offered (to readers it names, or that ask).
+    index: IndexSurface,
     listener: Option<TcpListener>,
     metrics: Option<(Arc<Metrics>, TcpListener)>,
     /// The token a scraper must send, if any.
@@ -158,7 +164,7 @@ async fn serve_proxied<P: Proxied>(
             async move { reader }
         });
     }
-    builder = builder.index(index_surface(&options.index)?);
+    builder = builder.index(front.index);
     if front.listener.is_some() {
         let mut http = mcp_tailor::server::limits::HttpConfig::default();
         http.accept_threads = usize::from(options.threads);

@@ -142,10 +142,16 @@ async fn metrics_count_requests_connections_and_the_tokens_inspect_counts() {
         assert_eq!(levels[9]["tokens"].as_f64(), Some(own), "{reader}");
         for level in levels {
             let (n, tokens) = (&level["level"], level["tokens"].as_f64().unwrap());
-            let labels = format!("{{reader=\"{reader}\",level=\"{n}\"}}");
+            let labels = format!("{{reader=\"{reader}\",level=\"{n}\",surface=\"native\"}}");
             assert_eq!(get(&format!("mcp_tailor_listing_tokens{labels}")), tokens);
             let saved = get(&format!("mcp_tailor_listing_tokens_saved{labels}"));
             assert_eq!(saved, own - tokens, "{reader} {n}");
+            // The index surface, priced beside it: what `inspect --surface index` counts.
+            let index = labels.replace("native", "index");
+            let indexed = get(&format!("mcp_tailor_listing_tokens{index}"));
+            assert!(indexed > 0.0, "{reader} {n}");
+            let saved = get(&format!("mcp_tailor_listing_tokens_saved{index}"));
+            assert_eq!(saved, own - indexed, "{reader} {n}");
         }
         assert!(levels[0]["tokens"].as_f64().unwrap() < own, "level 0 saves");
     }
@@ -263,7 +269,7 @@ async fn prometheus_own_parser_reads_the_metrics() {
     let call = json!({"server": "notes", "method": "tools/call", "outcome": "ok"});
     assert_eq!(find("mcp_tailor_requests_total", call), Some(2.0));
     let own = find("mcp_tailor_listing_tokens_own", json!({})).expect("own tokens");
-    let level0 = json!({"reader": "-", "level": "0"});
+    let level0 = json!({"reader": "-", "level": "0", "surface": "native"});
     let tokens = find("mcp_tailor_listing_tokens", level0.clone()).expect("level 0");
     assert_eq!(
         find("mcp_tailor_listing_tokens_saved", level0),
