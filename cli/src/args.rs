@@ -88,8 +88,8 @@ pub(crate) struct SurfaceArgs {
         help = "The surface of a reader that names none: native (every tool) or index (search_tools and call_tool)",
         long_help = "The surface of a reader that names none. native: tools/list holds every \
                      tool, worded for the reader. index: it holds search_tools, whose \
-                     description is the index (one line per tool: its name, then its first \
-                     sentence at level 0), and call_tool, which checks a call's arguments \
+                     description is the index (one line per tool: its name, then whole \
+                     sentences of its words at level 0), and call_tool, which checks a call's arguments \
                      against the tool's input schema before sending it on. A request names its \
                      own with the X-MCP-Surface header or the `mcp-tailor.dev/surface` _meta \
                      key; a tool's own name stays callable on either."
@@ -99,12 +99,11 @@ pub(crate) struct SurfaceArgs {
         long = "index-budget",
         value_name = "TOKENS|SHARE%",
         value_parser = index_budget,
-        help = "The most tokens the index's lines may take (300), or a share of the catalog's own tools/list (8%)",
+        help = "The most tokens the index's lines may take (300), or a share of the catalog's own tools/list [default: 7%]",
         long_help = "The most tokens the index's lines may take (300), or a share of the \
-                     catalog's own tools/list (8%). Without one, each line is the tool's name \
-                     and first sentence. With one, lines take whole sentences, one more per \
-                     tool in turn, while the index fits; past it, the longest first sentences \
-                     leave (those lines are the name alone)."
+                     catalog's own tools/list (default 7%). Lines take whole sentences: every \
+                     tool's first, then one more per tool in turn, while the index fits; past \
+                     it, the longest first sentences leave (those lines are the name alone)."
     )]
     pub(crate) index_budget: Option<IndexBudget>,
 }

@@ -47,7 +47,7 @@ pub use request::info::{Principal, RequestInfo};
 pub use request::reader::Reader;
 pub use session::handler::Session;
 #[cfg(feature = "index")]
-pub use surface::{Finder, IndexSurface, Surface, SurfaceRule};
+pub use surface::{DEFAULT_SHARE, Finder, IndexSurface, Surface, SurfaceRule};
 pub use transport::error::ServeError;
 
 /// Who may call the streamable HTTP endpoint: a bearer token, or (feature `oauth`) OAuth

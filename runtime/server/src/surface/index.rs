@@ -1,7 +1,7 @@
 //! The index surface's two tools. `search_tools`' description is the index: one line per
-//! tool, its exact name first, then its words at the index level: its first sentence, or
-//! as many whole sentences as a budget leaves room for (past it, the longest first
-//! sentences leave, whole, and those lines are names alone). Its answer is
+//! tool, its exact name first, then its words at the index level: as many whole sentences
+//! as the budget leaves room for, every tool's first before any tool's second (past it,
+//! the longest first sentences leave, whole, and those lines are names alone). Its answer is
 //! the found tools as MCP `Tool` objects: name, the reader's description, the whole input
 //! schema. `call_tool` calls a tool by name (`session` serves both).
 
@@ -37,7 +37,7 @@ fn schema(value: Value) -> Arc<JsonObject> {
 }
 
 /// The index's lines of `tools` (presented at the index level), one per tool: its name,
-/// then its first sentence (with a budget, as many whole sentences as fit, in turn).
+/// then its first sentence (within `budget`, as many whole sentences as fit, in turn).
 pub(crate) fn lines(surface: &IndexSurface, tools: &[Tool], budget: Option<usize>) -> String {
     let sentences: Vec<Vec<String>> = tools
         .iter()

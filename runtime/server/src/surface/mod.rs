@@ -34,6 +34,11 @@ pub trait Finder: Send + Sync + 'static {
     fn tokens(&self, text: &str) -> usize;
 }
 
+/// The share of the catalog's own `tools/list` the index's lines take by default: where
+/// measured (BENCHMARKS.md §10), the index then costs 88% less than the catalog and its
+/// lines find more than a first sentence each.
+pub const DEFAULT_SHARE: f64 = 0.07;
+
 /// How many tokens the index's lines may take.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Budget {
@@ -69,15 +74,16 @@ impl fmt::Debug for IndexSurface {
 
 impl IndexSurface {
     /// The index surface searching with `finder`: offered to readers that ask for it (a
-    /// header, a `_meta` key, a rule), its lines at level 0, no budget, nothing loaded
-    /// on find. Every other reader stays on `native`.
+    /// header, a `_meta` key, a rule), its lines at level 0 within
+    /// [`DEFAULT_SHARE`] of the catalog's own `tools/list`, nothing loaded on find. Every
+    /// other reader stays on `native`.
     pub fn new(finder: impl Finder) -> Self {
         IndexSurface {
             finder: Arc::new(finder),
             default: Surface::Native,
             rules: Vec::new(),
             level: 0,
-            budget: None,
+            budget: Some(Budget::Share(DEFAULT_SHARE)),
             load_on_find: false,
         }
     }
@@ -105,10 +111,10 @@ impl IndexSurface {
     }
 
     /// The most tokens the index's lines may take (see [`budget_share`](Self::budget_share)
-    /// for a share of the catalog instead). Without a budget, each line holds its
-    /// tool's first sentence. With one, the lines take whole sentences, one more per tool
-    /// in turn, while the index fits; where even the first sentences would not fit, the
-    /// longest leave first (a line is then the tool's name alone) until it fits.
+    /// for a share of the catalog, [`DEFAULT_SHARE`] by default). The lines take whole
+    /// sentences, every tool's first, then one more per tool in turn, while the index
+    /// fits; where even the first sentences would not fit, the longest leave first (a line
+    /// is then the tool's name alone) until it fits.
     #[must_use]
     pub fn budget(mut self, tokens: usize) -> Self {
         self.budget = Some(Budget::Tokens(tokens));
