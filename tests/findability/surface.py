@@ -30,15 +30,12 @@ import tiktoken
 import tiktoken.load
 import tiktoken_ext.openai_public as openai_public
 
-HERE = Path(__file__).resolve().parent
-INIT = HERE.parent.parent / "cli" / "tests" / "init"
-# (name, catalog, tasks or None)
+from table import HERE, SERVERS
+
+# (name, catalog, tasks or None): the five with tasks (table.py's), and two pinned servers
+# without.
 CATALOGS = [
-    ("filesystem", INIT / "server-filesystem.json", INIT / "filesystem-tasks.toml"),
-    ("github", INIT / "server-github.json", INIT / "github-tasks.toml"),
-    ("memory", HERE / "server-memory.json", HERE / "memory-tasks.toml"),
-    ("git", HERE / "mcp-server-git.json", HERE / "git-tasks.toml"),
-    ("playwright", HERE / "playwright-mcp.json", HERE / "playwright-tasks.toml"),
+    *SERVERS,
     ("everything", HERE / "server-everything.json", None),
     ("time", HERE / "mcp-server-time.json", None),
 ]

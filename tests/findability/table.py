@@ -95,4 +95,5 @@ def main() -> None:
           f"{reads_total[0]:,} → {reads_total[1]:,} | {1 - reads_total[1] / reads_total[0]:.1%} | {mean} |")
 
 
-main()
+if __name__ == "__main__":
+    main()
