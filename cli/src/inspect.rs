@@ -9,7 +9,7 @@ use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::GatewayOptions;
 use mcp_tailor::gateway::{Gateway, UpstreamTools};
 use mcp_tailor::inspect::{IndexFinder, Inspection, definitions, lacking};
-use mcp_tailor::server::{IndexSurface, Server};
+use mcp_tailor::server::{IndexSurface, Server, Surface};
 use std::process::ExitCode;
 
 pub(crate) fn run(options: InspectOptions) -> ExitCode {
@@ -60,10 +60,26 @@ pub(crate) fn run(options: InspectOptions) -> ExitCode {
         if let Some(budget) = options.index_budget {
             index = budget.apply(index);
         }
+        // `tokens` on the catalog shows the index surface beside it.
+        let beside = matches!(request.report, Report::Tokens { json: false })
+            && options.surface == Surface::Native;
+        let indexed = beside.then(|| {
+            let index = index.clone().default_surface(Surface::Index);
+            (tailoring.clone(), tools.clone(), defs.clone(), index)
+        });
         let server = wrapping_server(tailoring, page_size, Some(index))?;
         let (caller, protocol) = (request.caller.clone(), &request.protocol);
-        let inspection = Inspection::of_wrapped(&server, tools, defs, caller, protocol);
-        reports::run_with(&inspection, &request, lacking).await
+        let inspection = Inspection::of_wrapped(&server, tools, defs, caller.clone(), protocol);
+        let mut printed = reports::run_with(&inspection, &request, lacking).await?;
+        if let Some((tailoring, tools, defs, index)) = indexed {
+            let server = wrapping_server(tailoring, page_size, Some(index))?;
+            let inspection = Inspection::of_wrapped(&server, tools, defs, caller, protocol);
+            let tokens = inspection.tokens().await.map_err(|e| e.to_string())?;
+            printed.text.push_str(&format!(
+                "\non the index surface (search_tools and call_tool; `--surface index`):\n{tokens}"
+            ));
+        }
+        Ok::<_, String>(printed)
     });
     reports::print(printed.map_err(|message| format!("mcp-tailor: {message}")))
 }

@@ -232,3 +232,61 @@ fn lint_names_a_dropped_rule_and_a_value_the_server_never_said() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_index_surface_is_listed_counted_and_evaluated_offline() {
+    // A catalog this small is all but names at the default 7%: half of it holds words.
+    let output = inspect(&[
+        "--surface",
+        "index",
+        "--index-budget",
+        "50%",
+        "list",
+        "--verbosity",
+        "0",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let listed: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let names: Vec<&str> = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["search_tools", "call_tool"]);
+    let index = listed["tools"][0]["description"].as_str().unwrap();
+    // Level 0 of the file, whole sentences, a line per tool.
+    assert!(index.contains("\nsearch_notes: Search notes."), "{index}");
+    assert!(index.contains("\nget_note"), "{index}");
+    // `tokens` on the catalog shows the index surface beside it, which costs less.
+    let tokens = stdout(&inspect(&["tokens"]));
+    let (catalog, index) = tokens
+        .split_once("on the index surface")
+        .unwrap_or_else(|| panic!("{tokens}"));
+    let level9 = |block: &str| -> usize {
+        let row = block
+            .lines()
+            .find(|l| l.trim_start().starts_with("9 "))
+            .unwrap();
+        row.split_whitespace().nth(1).unwrap().parse().unwrap()
+    };
+    assert!(level9(index) < level9(catalog), "{tokens}");
+    // `eval` ranks the tasks through the index's lines.
+    let tasks = std::env::temp_dir().join(format!("index-tasks-{}.toml", std::process::id()));
+    std::fs::write(
+        &tasks,
+        "[[task]]\nquery = \"search my notes\"\nexpect = \"search_notes\"\n",
+    )
+    .unwrap();
+    let evaluated = inspect(&[
+        "--surface",
+        "index",
+        "eval",
+        "--tasks",
+        tasks.to_str().unwrap(),
+        "--json",
+    ]);
+    std::fs::remove_file(&tasks).unwrap();
+    let report: serde_json::Value = serde_json::from_str(&stdout(&evaluated)).unwrap();
+    assert_eq!(report["readers"]["-"][0]["tasks"][0]["rank"], 1, "{report}");
+}

@@ -106,5 +106,7 @@ pub mod seam {
     pub use super::failure::{internal, timed_out, unknown_tool};
     pub use super::session::passed_on::optional;
     pub use super::shares::{Place, Shares};
+    #[cfg(feature = "index")]
+    pub use super::surface::index::index_lines;
     pub use super::verbatim;
 }

@@ -28,6 +28,7 @@ pub use tasks::{Task, Tasks, TasksError};
 use super::catalog::{CallerCatalog, Size};
 use super::readers::ReaderClass;
 use mcp_tailor_server::rmcp::{ErrorData, ServerHandler};
+use mcp_tailor_server::wire::{CALL_TOOL, SEARCH_TOOLS};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -43,19 +44,55 @@ pub struct Listing {
 }
 
 impl Listing {
-    /// The listing of `tools/list` result pages exactly as the server wrote them.
+    /// The listing of `tools/list` result pages exactly as the server wrote them. On the
+    /// index surface, the tools are the index's lines (each a name and its words), as a
+    /// model reading the index picks from them.
     pub fn from_pages(pages: &[String]) -> Listing {
         let mut entries = Vec::new();
         for page in pages {
             let result: Value = serde_json::from_str(page).unwrap_or_default();
             if let Some(tools) = result.get("tools").and_then(Value::as_array) {
-                entries.extend(tools.iter().filter_map(SearchEntry::from_tool));
+                entries.extend(page_entries(tools));
             }
         }
         Listing {
             size: Size::of_pages(pages),
             entries,
         }
+    }
+}
+
+/// What the searches read of one page's tools: each tool's entry; on the index surface,
+/// one entry per line of the index instead of `search_tools` and `call_tool`.
+fn page_entries(tools: &[Value]) -> Vec<SearchEntry> {
+    let name = |tool: &Value| tool.get("name").and_then(Value::as_str).map(str::to_owned);
+    let lines = tools
+        .iter()
+        .filter(|tool| name(tool).as_deref() == Some(SEARCH_TOOLS))
+        .find_map(|tool| {
+            let description = tool.get("description").and_then(Value::as_str)?;
+            mcp_tailor_server::seam::index_lines(description).map(|lines| {
+                lines
+                    .into_iter()
+                    .filter_map(|(name, words)| {
+                        let line = serde_json::json!({"name": name, "description": words});
+                        SearchEntry::from_tool(&line)
+                    })
+                    .collect::<Vec<_>>()
+            })
+        });
+    match lines {
+        Some(mut entries) => {
+            let surface = [SEARCH_TOOLS, CALL_TOOL];
+            entries.extend(
+                tools
+                    .iter()
+                    .filter(|tool| !surface.contains(&name(tool).as_deref().unwrap_or_default()))
+                    .filter_map(SearchEntry::from_tool),
+            );
+            entries
+        }
+        None => tools.iter().filter_map(SearchEntry::from_tool).collect(),
     }
 }
 
@@ -229,6 +266,26 @@ mod tests {
             )
             .collect();
         serde_json::json!({ "tools": tools }).to_string()
+    }
+
+    #[test]
+    fn an_index_listing_is_read_as_its_lines_and_a_native_call_tool_is_kept() {
+        let index = "Find tools for a task; answers their input schemas. Tools:\nsettle: Settle up.\nlist_bills";
+        let found = Listing::from_pages(&[page(&[
+            ("search_tools", index),
+            ("call_tool", "Call a tool by name with its arguments."),
+            ("pay", "Pay now."),
+        ])]);
+        let names: Vec<&str> = found.entries.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["settle", "list_bills", "pay"]);
+        assert_eq!(found.entries[0].description.as_deref(), Some("Settle up."));
+        let native =
+            Listing::from_pages(&[page(&[("call_tool", "Calls."), ("search_tools", "Finds.")])]);
+        assert_eq!(
+            native.entries.len(),
+            2,
+            "an upstream's own tools of those names stay"
+        );
     }
 
     #[test]

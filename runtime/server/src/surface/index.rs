@@ -103,6 +103,20 @@ pub(crate) fn lines(surface: &IndexSurface, tools: &[Tool], budget: Option<usize
     }
 }
 
+/// The lines of an index (`search_tools`' description, as this layer writes it): each
+/// tool's name and its words; `None` when `description` is not an index.
+pub fn index_lines(description: &str) -> Option<Vec<(&str, &str)>> {
+    let lines = description
+        .strip_prefix(SEARCH_OPENING)?
+        .strip_prefix('\n')?;
+    Some(
+        lines
+            .lines()
+            .map(|line| line.split_once(": ").unwrap_or((line, "")))
+            .collect(),
+    )
+}
+
 /// The two tools the index surface lists, `search_tools` carrying `lines`.
 pub(crate) fn listed(lines: &str) -> [Tool; 2] {
     let search = Tool::new(
