@@ -228,3 +228,53 @@ async fn a_level_that_is_not_one_is_refused_not_read_as_none() {
         );
     }
 }
+
+/// A session picks its surface with `setReader`; a request's header or `_meta` still wins,
+/// and a surface that is not one is refused.
+#[tokio::test]
+async fn a_session_picks_the_index_surface_and_a_request_may_still_name_its_own() {
+    use mcp_tailor::inspect::IndexFinder;
+    use mcp_tailor::server::rmcp::model::{ClientRequest, CustomRequest, ServerResult};
+    use mcp_tailor::server::wire::META_SURFACE;
+    use mcp_tailor::server::{IndexSurface, rmcp::ServiceError};
+    let index = IndexSurface::new(IndexFinder::new(Vec::new()));
+    let server = abc(&Calls::default()).index(index).build().unwrap();
+    let (client, mut changed) = stdio(&server, "some-client", Era::Legacy).await;
+    let names = |listed: serde_json::Value| -> Vec<String> {
+        listed["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        names(list(&client, None, json!({})).await.unwrap()),
+        ["alpha", "bravo", "charlie"]
+    );
+    let set = |params: serde_json::Value| {
+        ClientRequest::CustomRequest(CustomRequest::new(SET_READER_METHOD, Some(params)))
+    };
+    let response = client.send_request(set(json!({"surface": "index"}))).await;
+    let Ok(ServerResult::CustomResult(result)) = response else {
+        panic!("{response:?}")
+    };
+    assert_eq!(result.0["surface"], "index");
+    tokio::time::timeout(Duration::from_secs(5), changed.recv())
+        .await
+        .expect("tools/list_changed")
+        .unwrap();
+    assert_eq!(
+        names(list(&client, None, json!({})).await.unwrap()),
+        ["search_tools", "call_tool"]
+    );
+    let native = json!({ META_SURFACE: "native" });
+    assert_eq!(names(list(&client, None, native).await.unwrap()).len(), 3);
+    let refused = client
+        .send_request(set(json!({"surface": "catalog"})))
+        .await;
+    let Err(ServiceError::McpError(error)) = refused else {
+        panic!("{refused:?}")
+    };
+    assert_eq!(reason(&error), "invalid_surface");
+}

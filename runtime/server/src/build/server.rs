@@ -101,7 +101,7 @@ impl<H: ServerHandler + Clone> Server<H> {
         });
         #[cfg(feature = "index")]
         if let Some(surface) = &self.shared.index
-            && surface.surface_for(&info, &self.shared.listing.file.get().file)?
+            && surface.surface_for(&info, None, &self.shared.listing.file.get().file)?
                 == crate::surface::Surface::Index
         {
             let listing = &self.shared.listing;

@@ -31,6 +31,8 @@ pub(crate) struct SessionState {
     /// The tools `search_tools` found in this session, listed natively on the index
     /// surface when it loads what it finds.
     found: Mutex<std::collections::BTreeSet<String>>,
+    /// The surface the session chose with `setReader`, by name, if any.
+    surface: Mutex<Option<String>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -38,6 +40,18 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl SessionState {
+    /// The surface the session chose, if any.
+    #[cfg_attr(not(feature = "index"), allow(dead_code))]
+    pub(crate) fn surface(&self) -> Option<String> {
+        lock(&self.surface).clone()
+    }
+
+    /// Sets the surface the session chose.
+    #[cfg_attr(not(feature = "index"), allow(dead_code))]
+    pub(crate) fn set_surface(&self, surface: String) {
+        *lock(&self.surface) = Some(surface);
+    }
+
     /// The tools found in this session so far.
     #[cfg_attr(not(feature = "index"), allow(dead_code))]
     pub(crate) fn found(&self) -> std::collections::BTreeSet<String> {

@@ -198,8 +198,11 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
         let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
         #[cfg(feature = "index")]
         if let Some(surface) = &self.shared.index
-            && surface.surface_for(&info, &self.shared.listing.file.get().file)?
-                == crate::surface::Surface::Index
+            && surface.surface_for(
+                &info,
+                self.session.surface().as_deref(),
+                &self.shared.listing.file.get().file,
+            )? == crate::surface::Surface::Index
         {
             return self
                 .list_index(surface, &info, context, cursor, deadline)
@@ -231,8 +234,11 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
             use crate::surface::index::{CALL_TOOL, SEARCH_TOOLS};
             let name: &str = &request.name;
             if (name == SEARCH_TOOLS || name == CALL_TOOL)
-                && surface.surface_for(&info, &self.shared.listing.file.get().file)?
-                    == crate::surface::Surface::Index
+                && surface.surface_for(
+                    &info,
+                    self.session.surface().as_deref(),
+                    &self.shared.listing.file.get().file,
+                )? == crate::surface::Surface::Index
             {
                 if name == SEARCH_TOOLS {
                     let found = self

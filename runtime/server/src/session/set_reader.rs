@@ -10,7 +10,8 @@ use rmcp::{ErrorData, RoleServer};
 use serde_json::json;
 
 /// The custom request a session sends to change its own reader:
-/// `{"runner"?: string, "model"?: string, "verbosity"?: 0..=9}`.
+/// `{"runner"?: string, "model"?: string, "verbosity"?: 0..=9, "surface"?: "native" | "index"}`
+/// (a surface where the server offers the index surface).
 pub const SET_READER_METHOD: &str = "mcp-tailor/setReader";
 
 /// The client requests of MCP: one of them reaching `on_custom_request` had params rmcp
@@ -74,6 +75,7 @@ pub(crate) async fn set_reader(
         runner: Option<String>,
         model: Option<String>,
         verbosity: Option<u8>,
+        surface: Option<String>,
     }
     let params: Params = serde_json::from_value(request.params.unwrap_or_else(|| json!({})))
         .map_err(|e| ErrorData::invalid_params(format!("{SET_READER_METHOD}: {e}"), None))?;
@@ -85,10 +87,35 @@ pub(crate) async fn set_reader(
             .map(|l| l.min(mcp_tailor_core::MAX_VERBOSITY)),
     };
     patch.check_bounds()?;
+    if let Some(surface) = params.surface {
+        session.set_surface(chosen_surface(surface)?);
+    }
     let reader = session.patch_reader(&patch, &context.peer).await;
     Ok(CustomResult::new(json!({
         "runner": reader.runner,
         "model": reader.model,
         "verbosity": reader.verbosity,
+        "surface": session.surface(),
     })))
+}
+
+/// The surface a `setReader` names, when it is one this server offers.
+fn chosen_surface(named: String) -> Result<String, ErrorData> {
+    #[cfg(feature = "index")]
+    {
+        let surface: crate::surface::Surface = named.parse().map_err(|why: String| {
+            ErrorData::invalid_params(
+                format!("{SET_READER_METHOD}: {why}"),
+                Some(json!({ "reason": crate::surface::choice::INVALID_SURFACE })),
+            )
+        })?;
+        Ok(surface.name().to_owned())
+    }
+    #[cfg(not(feature = "index"))]
+    Err(ErrorData::invalid_params(
+        format!(
+            "{SET_READER_METHOD}: this server offers no surface but the catalog (`{named}` asked)"
+        ),
+        None,
+    ))
 }

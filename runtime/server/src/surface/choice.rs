@@ -1,5 +1,5 @@
 //! Which surface a reader gets: the request's own word (`_meta`, then the HTTP header),
-//! else the tailoring file's `[surface]` rules, else the first of the server's rules
+//! else its session's (`setReader`), else the tailoring file's `[surface]` rules, else the first of the server's rules
 //! matching its runner and model, else the server's default.
 
 use super::IndexSurface;
@@ -86,11 +86,13 @@ impl SurfaceRule {
 }
 
 impl IndexSurface {
-    /// The surface of the request `info` describes, `file` in force; `Err` (invalid
-    /// params, `invalid_surface`) when it names one that is not.
+    /// The surface of the request `info` describes, in a session that chose `session`
+    /// (with `setReader`), `file` in force; `Err` (invalid params, `invalid_surface`) when
+    /// the request names one that is not.
     pub(crate) fn surface_for(
         &self,
         info: &RequestInfo,
+        session: Option<&str>,
         file: &Tailoring,
     ) -> Result<Surface, ErrorData> {
         let header = || {
@@ -101,7 +103,7 @@ impl IndexSurface {
         let named = match info.meta.get(META_SURFACE) {
             Some(serde_json::Value::String(name)) => Some(name.clone()),
             Some(other) => Some(other.to_string()),
-            None => header(),
+            None => header().or_else(|| session.map(str::to_owned)),
         };
         if let Some(named) = named {
             return named.parse().map_err(|why: String| {
@@ -147,36 +149,59 @@ mod tests {
             .rule(SurfaceRule::new(None, Some("qwen3-8b"), Surface::Index));
         let none = Tailoring::default();
         let mut info = RequestInfo::default();
-        assert_eq!(index.surface_for(&info, &none).unwrap(), Surface::Native);
+        assert_eq!(
+            index.surface_for(&info, None, &none).unwrap(),
+            Surface::Native
+        );
         info.reader = Reader {
             runner: Some("aider".into()),
             ..Reader::default()
         };
-        assert_eq!(index.surface_for(&info, &none).unwrap(), Surface::Index);
+        assert_eq!(
+            index.surface_for(&info, None, &none).unwrap(),
+            Surface::Index
+        );
         info.reader = Reader {
             runner: Some("codex".into()),
             model: Some("qwen3-8b".into()),
             ..Reader::default()
         };
-        assert_eq!(index.surface_for(&info, &none).unwrap(), Surface::Index);
+        assert_eq!(
+            index.surface_for(&info, None, &none).unwrap(),
+            Surface::Index
+        );
         // The file's rules come before the server's.
         let file = Tailoring::from_toml_str(
             r#"surface.readers = [{ runner = "codex", model = "_", surface = "native" }]"#,
         )
         .unwrap();
-        assert_eq!(index.surface_for(&info, &file).unwrap(), Surface::Native);
+        assert_eq!(
+            index.surface_for(&info, None, &file).unwrap(),
+            Surface::Native
+        );
+        // A session's choice comes before the file's.
+        assert_eq!(
+            index.surface_for(&info, Some("index"), &file).unwrap(),
+            Surface::Index
+        );
         Arc::make_mut(&mut info.headers).insert(HEADER_SURFACE, "native".parse().unwrap());
-        assert_eq!(index.surface_for(&info, &none).unwrap(), Surface::Native);
+        assert_eq!(
+            index.surface_for(&info, None, &none).unwrap(),
+            Surface::Native
+        );
         Arc::make_mut(&mut info.meta).insert(META_SURFACE.into(), json!("index"));
-        assert_eq!(index.surface_for(&info, &none).unwrap(), Surface::Index);
+        assert_eq!(
+            index.surface_for(&info, None, &none).unwrap(),
+            Surface::Index
+        );
         Arc::make_mut(&mut info.meta).insert(META_SURFACE.into(), json!("catalog"));
-        let refused = index.surface_for(&info, &none).unwrap_err();
+        let refused = index.surface_for(&info, None, &none).unwrap_err();
         assert_eq!(refused.data.unwrap()["reason"], INVALID_SURFACE);
         assert!(refused.message.contains("`catalog` is not a surface"));
         let everyone = IndexSurface::new(Nothing).default_surface(Surface::Index);
         assert_eq!(
             everyone
-                .surface_for(&RequestInfo::default(), &none)
+                .surface_for(&RequestInfo::default(), None, &none)
                 .unwrap(),
             Surface::Index
         );
