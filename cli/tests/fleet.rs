@@ -400,3 +400,59 @@ async fn a_json_log_holds_the_servers_stderr_as_json_lines_under_their_names() {
     assert!(text.contains(r#""message":"shell ready""#), "{text}");
     std::fs::remove_dir_all(&folder).unwrap();
 }
+
+/// `--servers` with `--surface index`: one index and one search across every server; a
+/// denied tool is in neither, and `call_tool` reaches each server.
+#[tokio::test(flavor = "multi_thread")]
+async fn one_index_and_one_search_across_a_fleet() {
+    let notes = notes_behind(|r| r).await;
+    let folder =
+        std::env::temp_dir().join(format!("mcp-tailor-fleet-index-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let servers = json!({"mcpServers": {
+        "notes": {"url": notes},
+        "shell": {"command": "sh", "args": ["-c", shell()], "tools": {"deny": ["rm_*"]}},
+    }});
+    let file = folder.join("servers.json");
+    std::fs::write(&file, servers.to_string()).unwrap();
+    let args = ["--servers", file.to_str().unwrap(), "--surface", "index"];
+    let (_proxy, addr) = proxy(&args, &[]);
+    listening(addr).await;
+    let session = RawSession::open(&format!("http://{addr}/mcp")).await;
+    let surface: BTreeSet<String> = ["call_tool", "search_tools"].map(String::from).into();
+    assert_eq!(names(&session).await, surface);
+    let listed = session
+        .ask(json!({"jsonrpc": "2.0", "id": 12, "method": "tools/list"}))
+        .await;
+    let index = listed["result"]["tools"][0]["description"]
+        .as_str()
+        .unwrap();
+    let lines: Vec<&str> = index.lines().skip(1).collect();
+    assert!(
+        lines.iter().any(|l| l.starts_with("search_notes")),
+        "{index}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("echo")), "{index}");
+    assert!(!index.contains("rm_rf"), "{index}");
+    let found = call(&session, "search_tools", json!({"query": "echo"})).await;
+    let tools = found["result"]["structuredContent"]["tools"].clone();
+    assert_eq!(tools[0]["name"], "echo", "{found}");
+    let answered = call(
+        &session,
+        "call_tool",
+        json!({"name": "search_notes", "arguments": {"query": "tea"}}),
+    )
+    .await;
+    assert_eq!(
+        answered["result"]["structuredContent"]["query"], "tea",
+        "{answered}"
+    );
+    let echoed = call(&session, "call_tool", json!({"name": "echo"})).await;
+    assert_eq!(echoed["result"]["content"][0]["text"], "echoed", "{echoed}");
+    let denied = call(&session, "call_tool", json!({"name": "rm_rf"})).await;
+    assert_eq!(
+        denied["error"]["data"]["reason"], "unknown_tool",
+        "{denied}"
+    );
+    std::fs::remove_dir_all(&folder).unwrap();
+}
