@@ -68,39 +68,54 @@ pub(crate) fn lines(surface: &IndexSurface, tools: &[Tool], budget: Option<usize
     let Some(budget) = budget else {
         return written(&first);
     };
-    let fits = |taken: &[usize]| surface.finder.tokens(&written(taken)) <= budget;
+    // Counted line by line (a line with its newline, which may share a token with the
+    // line's last mark), each line once per change.
+    let line_cost = |i: usize, n: usize| {
+        let line = match n {
+            0 => format!("{}\n", tools[i].name),
+            _ => format!("{}: {}\n", tools[i].name, sentences[i][..n].join(" ")),
+        };
+        surface.finder.tokens(&line)
+    };
     let mut taken = first;
-    // Past the budget: the longest first sentences leave first, whole, until it fits.
-    let mut longest: Vec<usize> = (0..tools.len()).filter(|&i| taken[i] > 0).collect();
-    longest.sort_by_key(|&i| std::cmp::Reverse(sentences[i][0].len()));
-    if !fits(&taken) {
-        // A second sentence of one tool never stands before the first of another.
+    let mut cost: Vec<usize> = (0..tools.len()).map(|i| line_cost(i, taken[i])).collect();
+    let mut total: usize = cost.iter().sum();
+    if total > budget {
+        // The longest first sentences leave first, whole, until it fits; a second sentence
+        // of one tool never stands before the first of another.
+        let mut longest: Vec<usize> = (0..tools.len()).filter(|&i| taken[i] > 0).collect();
+        longest.sort_by_key(|&i| std::cmp::Reverse(sentences[i][0].len()));
         for i in longest {
             taken[i] = 0;
-            if fits(&taken) {
+            let named = line_cost(i, 0);
+            total = total - cost[i] + named;
+            cost[i] = named;
+            if total <= budget {
                 break;
             }
         }
         return written(&taken);
     }
-    // One more sentence per tool in turn, each kept only where the index still fits.
-    loop {
-        let mut grew = false;
+    // One more sentence per tool in turn, while the index fits; a tool whose next sentence
+    // does not fit says no more.
+    let mut growing: Vec<bool> = taken.iter().map(|&n| n > 0).collect();
+    while growing.iter().any(|&g| g) {
         for i in 0..tools.len() {
-            if taken[i] == 0 || taken[i] >= sentences[i].len() {
+            if !growing[i] || taken[i] >= sentences[i].len() {
+                growing[i] = false;
                 continue;
             }
-            taken[i] += 1;
-            if fits(&taken) {
-                grew = true;
+            let grown = line_cost(i, taken[i] + 1);
+            if total - cost[i] + grown <= budget {
+                total = total - cost[i] + grown;
+                cost[i] = grown;
+                taken[i] += 1;
             } else {
-                taken[i] -= 1;
+                growing[i] = false;
             }
         }
-        if !grew {
-            return written(&taken);
-        }
     }
+    written(&taken)
 }
 
 /// The lines of an index (`search_tools`' description, as this layer writes it): each
@@ -294,7 +309,7 @@ mod tests {
         let surface = IndexSurface::new(Words);
         let first = "read_file: Read a file from disk.\nlist: List.\nping";
         assert_eq!(lines(&surface, &tools, None), first);
-        // 9 words: the first sentences; 10: one more for list (read_file's next is 4).
+        // Counted line by line, a word a token: the first sentences are 9.
         assert_eq!(lines(&surface, &tools, Some(9)), first);
         assert_eq!(
             lines(&surface, &tools, Some(10)),
