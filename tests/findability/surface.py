@@ -57,9 +57,9 @@ def tokens(text: str) -> int:
 class Client:
     """A raw JSON-RPC client of a stdio MCP server: each result as the text it was sent."""
 
-    def __init__(self, command: list[str]):
+    def __init__(self, command: list[str], env: dict | None = None):
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, text=True)
+                                        stderr=subprocess.DEVNULL, text=True, env=env)
         self.next = 0
         self.ask("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
                                 "clientInfo": {"name": "surface-bench", "version": "1.0"}})
@@ -118,10 +118,13 @@ def line_tools(lines: list[tuple[str, str, str]]) -> list[dict]:
 LINE = re.compile(r"^([^:\s]+)()(?::\s*(.*))?$")
 
 
-def ours(catalog: Path, tasks: list[tuple[str, str]], budget: str | None = None) -> dict:
+def ours(catalog: Path, tasks: list[tuple[str, str]], budget: str | None = None, model: bool = True) -> dict:
     server = [sys.executable, str(HERE / "catalog_server.py"), str(catalog)]
     budgeted = ["--index-budget", str(budget)] if budget is not None else []
-    client = Client([TAILOR, "proxy", "--surface", "index", *budgeted, "--embedding-model", MODEL, "--", *server])
+    embedding = ["--embedding-model", MODEL] if model else []
+    # Without a model, none may come from the environment either.
+    env = {k: v for k, v in os.environ.items() if k != "MCP_TAILOR_EMBEDDING"}
+    client = Client([TAILOR, "proxy", "--surface", "index", *budgeted, *embedding, "--", *server], env)
     try:
         text, listed = client.ask("tools/list", {})
         index = next(t for t in listed["tools"] if t["name"] == "search_tools")["description"]
@@ -160,7 +163,8 @@ def main() -> None:
     total = {"own": 0, "ours": 0, **{level: 0 for level in LEVELS}}
     context = {"ours": 0, "medium": 0}
     spent, lined = {share: 0 for share in BUDGETS}, {share: [] for share in BUDGETS}
-    rows, found = [], {k: [] for k in ["own_best", "own_fastmcp", "search_tools", "our_lines", "low_lines", "medium_lines"]}
+    rows, found = [], {k: [] for k in ["own_best", "own_fastmcp", "search_tools", "search_tools_bm25",
+                                       "our_lines", "low_lines", "medium_lines"]}
     for name, catalog, tasks_file in CATALOGS:
         tasks = tasks_of(tasks_file) if tasks_file else []
         tools = json.loads(catalog.read_text())["tools"]
@@ -193,6 +197,7 @@ def main() -> None:
             found["own_best"].append(max(own_hits.values()))
             found["own_fastmcp"].append(own_hits["fastmcp"])
             found["search_tools"].append(round(index["hit"], 3))
+            found["search_tools_bm25"].append(round(ours(catalog, tasks, model=False)["hit"], 3))
             found["our_lines"].append(max(our_lines.values()))
             found["low_lines"].append(max(low_lines.values()))
             found["medium_lines"].append(max(medium_lines.values()))
@@ -214,6 +219,8 @@ def main() -> None:
           + f" | {context['ours']:,.0f} | {context['medium']:,.0f} | {mean('search_tools'):.2f} | "
           f"{mean('own_best'):.2f} | {mean('our_lines'):.2f} | {mean('low_lines'):.2f} | "
           f"{mean('medium_lines'):.2f} |")
+    print(f"\nsearch_tools without a model (FastMCP's BM25): hit@3 {mean('search_tools_bm25'):.2f}; "
+          f"fastmcp over the own listing {mean('own_fastmcp'):.2f}")
     print()
     print("| `--index-budget` (share of own) | index listed | saved | hit@3: lines |")
     print("|---|---|---|---|")
@@ -226,6 +233,8 @@ def main() -> None:
         "one task's context below mcp-compressor medium's": context["ours"] < context["medium"],
         "search_tools hit@3 at least the best of three over the own listing":
             mean("search_tools") >= mean("own_best") - 1e-9,
+        "search_tools with BM25 alone at least BM25 (fastmcp) over the own listing":
+            mean("search_tools_bm25") >= mean("own_fastmcp") - 1e-9,
         "no catalog more than two tasks down": all(
             (o - s) * n <= 2 + 1e-9 for o, s, n in zip(found["own_best"], found["search_tools"],
                                                        [len(tasks_of(t)) for _, _, t in CATALOGS if t])),

@@ -171,15 +171,14 @@ pub(crate) async fn index_listing(
     at_level.reader.verbosity = Some(surface.level);
     let lined = presented(listing, &Arc::new(at_level), wrapped.clone(), deadline).await?;
     let budget = match surface.budget {
-        None => None,
-        Some(Budget::Tokens(tokens)) => Some(tokens),
-        Some(Budget::Share(share)) => {
+        Budget::Tokens(tokens) => tokens,
+        Budget::Share(share) => {
             let own = own_words(listing, info, wrapped.clone(), deadline).await;
             let own = serde_json::to_string(&json!({ "tools": own })).unwrap_or_default();
-            Some((surface.finder.tokens(&own) as f64 * share) as usize)
+            (surface.finder.tokens(&own) as f64 * share) as usize
         }
     };
-    let mut tools = listed(&lines(surface, &lined, budget)).to_vec();
+    let mut tools = listed(&lines(surface, &lined, Some(budget))).to_vec();
     if surface.load_on_find && !found.is_empty() {
         let native = presented(listing, info, wrapped, deadline).await?;
         tools.extend(

@@ -21,8 +21,9 @@ use std::fmt;
 use std::sync::Arc;
 
 /// How the index surface reads tools: its search, a description's sentences (what an index
-/// line is made of, whole), and token counts for a budget. The layer holds no search or tokenizer of its own;
-/// `mcp_tailor::inspect::IndexFinder` is one (the searches `eval` verifies).
+/// line is made of, whole), and token counts for a budget. The layer holds no search or
+/// tokenizer of its own; `mcp_tailor::inspect::IndexFinder` is one (the searches `eval`
+/// verifies).
 pub trait Finder: Send + Sync + 'static {
     /// The indices of `tools` that answer `query`, best first (a tool that does not answer
     /// is left out). `tools` carry their whole own words.
@@ -34,9 +35,9 @@ pub trait Finder: Send + Sync + 'static {
     fn tokens(&self, text: &str) -> usize;
 }
 
-/// The share of the catalog's own `tools/list` the index's lines take by default: where
-/// measured (BENCHMARKS.md §10), the index then costs 88% less than the catalog and its
-/// lines find more than a first sentence each.
+/// The share of the catalog's own `tools/list` the index's lines take by default: on the
+/// catalogs measured (BENCHMARKS.md §10), the whole index then costs 88% less than the
+/// catalog.
 pub const DEFAULT_SHARE: f64 = 0.07;
 
 /// How many tokens the index's lines may take.
@@ -56,7 +57,7 @@ pub struct IndexSurface {
     pub(crate) default: Surface,
     pub(crate) rules: Vec<SurfaceRule>,
     pub(crate) level: u8,
-    pub(crate) budget: Option<Budget>,
+    pub(crate) budget: Budget,
     pub(crate) load_on_find: bool,
 }
 
@@ -83,7 +84,7 @@ impl IndexSurface {
             default: Surface::Native,
             rules: Vec::new(),
             level: 0,
-            budget: Some(Budget::Share(DEFAULT_SHARE)),
+            budget: Budget::Share(DEFAULT_SHARE),
             load_on_find: false,
         }
     }
@@ -117,7 +118,7 @@ impl IndexSurface {
     /// is then the tool's name alone) until it fits.
     #[must_use]
     pub fn budget(mut self, tokens: usize) -> Self {
-        self.budget = Some(Budget::Tokens(tokens));
+        self.budget = Budget::Tokens(tokens);
         self
     }
 
@@ -125,7 +126,7 @@ impl IndexSurface {
     /// own `tools/list` (every visible tool in its own words), counted at each listing.
     #[must_use]
     pub fn budget_share(mut self, share: f64) -> Self {
-        self.budget = Some(Budget::Share(share.clamp(0.0, 1.0)));
+        self.budget = Budget::Share(share.clamp(0.0, 1.0));
         self
     }
 
