@@ -65,10 +65,12 @@ impl Listing {
 /// What the searches read of one page's tools: each tool's entry; on the index surface,
 /// one entry per line of the index instead of `search_tools` and `call_tool`.
 fn page_entries(tools: &[Value]) -> Vec<SearchEntry> {
-    let name = |tool: &Value| tool.get("name").and_then(Value::as_str).map(str::to_owned);
+    fn name(tool: &Value) -> Option<&str> {
+        tool.get("name").and_then(Value::as_str)
+    }
     let lines = tools
         .iter()
-        .filter(|tool| name(tool).as_deref() == Some(SEARCH_TOOLS))
+        .filter(|tool| name(tool) == Some(SEARCH_TOOLS))
         .find_map(|tool| {
             let description = tool.get("description").and_then(Value::as_str)?;
             mcp_tailor_server::seam::index_lines(description).map(|lines| {
@@ -87,7 +89,7 @@ fn page_entries(tools: &[Value]) -> Vec<SearchEntry> {
             entries.extend(
                 tools
                     .iter()
-                    .filter(|tool| !surface.contains(&name(tool).as_deref().unwrap_or_default()))
+                    .filter(|tool| !surface.contains(&name(tool).unwrap_or_default()))
                     .filter_map(SearchEntry::from_tool),
             );
             entries

@@ -100,10 +100,7 @@ impl<H: ServerHandler + Clone> Server<H> {
             ..RequestInfo::default()
         });
         #[cfg(feature = "index")]
-        if let Some(surface) = &self.shared.index
-            && surface.surface_for(&info, None, &self.shared.listing.file.get().file)?
-                == crate::surface::Surface::Index
-        {
+        if let Some(surface) = self.shared.index_for(&info, None)? {
             let listing = &self.shared.listing;
             let found = Default::default();
             return crate::surface::index::index_listing(

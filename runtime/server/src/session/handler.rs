@@ -14,7 +14,7 @@ mod index;
 mod serving;
 
 use crate::call::context::SessionState;
-use crate::catalog::wrapped::{NoHandler, merge_capabilities, wrapped_tools};
+use crate::catalog::wrapped::{NoHandler, merge_capabilities};
 use crate::listing::list::list_tools;
 use crate::session::passed_on::passed_on;
 use crate::session::registration::{self, Handles};
@@ -197,28 +197,12 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
         let info = self.request_info(&mut context, None, deadline).await;
         let cursor = request.as_ref().and_then(|r| r.cursor.as_deref());
         #[cfg(feature = "index")]
-        if let Some(surface) = &self.shared.index
-            && surface.surface_for(
-                &info,
-                self.session.surface().as_deref(),
-                &self.shared.listing.file.get().file,
-            )? == crate::surface::Surface::Index
-        {
+        if let Some(surface) = self.index_for(&info)? {
             return self
                 .list_index(surface, &info, context, cursor, deadline)
                 .await;
         }
-        let wrapped = if self.shared.wrapped.tools {
-            info.restore(&mut context);
-            wrapped_tools(
-                &self.wrapped,
-                &self.scoped(context, &info),
-                self.shared.reporter.as_ref(),
-            )
-            .await?
-        } else {
-            Vec::new()
-        };
+        let wrapped = self.wrapped_list(&mut context, &info).await?;
         list_tools(&self.shared.listing, &info, wrapped, cursor, deadline).await
     }
 
@@ -230,15 +214,11 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
         let deadline = self.deadline();
         let info = self.request_info(&mut context, None, deadline).await;
         #[cfg(feature = "index")]
-        if let Some(surface) = &self.shared.index {
+        {
             use crate::surface::index::{CALL_TOOL, SEARCH_TOOLS};
             let name: &str = &request.name;
             if (name == SEARCH_TOOLS || name == CALL_TOOL)
-                && surface.surface_for(
-                    &info,
-                    self.session.surface().as_deref(),
-                    &self.shared.listing.file.get().file,
-                )? == crate::surface::Surface::Index
+                && let Some(surface) = self.index_for(&info)?
             {
                 if name == SEARCH_TOOLS {
                     let found = self

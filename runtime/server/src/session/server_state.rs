@@ -50,3 +50,22 @@ pub(crate) struct WrappedFacts {
     /// The logger name of `notifications/message`: the server's name.
     pub(crate) logger: Arc<str>,
 }
+
+#[cfg(feature = "index")]
+impl ServerState {
+    /// The index surface, when the reader of the request `info` describes gets it (in a
+    /// session that chose `session`, the file in force read); `Err` when the request names
+    /// a surface that is not one.
+    pub(crate) fn index_for(
+        &self,
+        info: &crate::request::info::RequestInfo,
+        session: Option<&str>,
+    ) -> Result<Option<&crate::surface::IndexSurface>, rmcp::ErrorData> {
+        let Some(surface) = &self.index else {
+            return Ok(None);
+        };
+        let file = self.listing.file.get();
+        let chosen = surface.surface_for(info, session, &file.file)?;
+        Ok((chosen == crate::surface::Surface::Index).then_some(surface))
+    }
+}

@@ -52,17 +52,14 @@ pub(crate) fn lines(surface: &IndexSurface, tools: &[Tool], budget: Option<usize
                 .collect()
         })
         .collect();
+    // A tool's line with its first `n` sentences (its name alone for none).
+    let line = |i: usize, n: usize| match n {
+        0 => tools[i].name.to_string(),
+        _ => format!("{}: {}", tools[i].name, sentences[i][..n].join(" ")),
+    };
     let written = |taken: &[usize]| {
-        tools
-            .iter()
-            .zip(taken)
-            .zip(&sentences)
-            .map(|((tool, &n), said)| match n {
-                0 => tool.name.to_string(),
-                _ => format!("{}: {}", tool.name, said[..n].join(" ")),
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
+        let lines: Vec<String> = taken.iter().enumerate().map(|(i, &n)| line(i, n)).collect();
+        lines.join("\n")
     };
     let first: Vec<usize> = sentences.iter().map(|s| s.len().min(1)).collect();
     let Some(budget) = budget else {
@@ -70,13 +67,7 @@ pub(crate) fn lines(surface: &IndexSurface, tools: &[Tool], budget: Option<usize
     };
     // Counted line by line (a line with its newline, which may share a token with the
     // line's last mark), each line once per change.
-    let line_cost = |i: usize, n: usize| {
-        let line = match n {
-            0 => format!("{}\n", tools[i].name),
-            _ => format!("{}: {}\n", tools[i].name, sentences[i][..n].join(" ")),
-        };
-        surface.finder.tokens(&line)
-    };
+    let line_cost = |i: usize, n: usize| surface.finder.tokens(&format!("{}\n", line(i, n)));
     let mut taken = first;
     let mut cost: Vec<usize> = (0..tools.len()).map(|i| line_cost(i, taken[i])).collect();
     let mut total: usize = cost.iter().sum();

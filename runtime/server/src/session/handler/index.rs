@@ -4,7 +4,6 @@
 
 use super::Session;
 use crate::call::context::has_session;
-use crate::catalog::wrapped::wrapped_tools;
 use crate::failure::unknown_tool;
 use crate::listing::list::{is_visible, own_words, presented, wrapped_is_visible};
 use crate::request::info::RequestInfo;
@@ -18,22 +17,10 @@ use std::sync::Arc;
 use tokio::time::Instant;
 
 impl<H: ServerHandler> Session<H> {
-    /// Every tool the wrapped handler lists for this request (none when it serves none).
-    async fn wrapped_list(
-        &self,
-        context: &mut RequestContext<RoleServer>,
-        info: &RequestInfo,
-    ) -> Result<Vec<Tool>, ErrorData> {
-        if !self.shared.wrapped.tools {
-            return Ok(Vec::new());
-        }
-        info.restore(context);
-        wrapped_tools(
-            &self.wrapped,
-            &self.scoped(context.clone(), info),
-            self.shared.reporter.as_ref(),
-        )
-        .await
+    /// The index surface, when this request's reader gets it (the session's choice read).
+    pub(super) fn index_for(&self, info: &RequestInfo) -> Result<Option<&IndexSurface>, ErrorData> {
+        let session = self.session.surface();
+        self.shared.index_for(info, session.as_deref())
     }
 
     /// The index surface's `tools/list`: `search_tools` with the index's lines, `call_tool`,

@@ -5,6 +5,7 @@
 use super::Session;
 use crate::call::context::{CallContext, has_session};
 use crate::call::tasks::{Call, TaskSupport};
+use crate::catalog::wrapped::wrapped_tools;
 use crate::failure::{FailureKind, TOOL_HANDLER_FAILURE, internal, report, unknown_tool};
 use crate::listing::list::{is_visible, wrapped_is_visible};
 use crate::request::info::{RequestInfo, principal_in};
@@ -67,6 +68,23 @@ impl<H: ServerHandler> Session<H> {
             .extensions
             .insert(ResolvedReader(info.reader.clone()));
         context
+    }
+
+    /// Every tool the wrapped handler lists for this request (none when it serves none),
+    /// asked with `context` restored and scoped to the request's reader, in place.
+    pub(super) async fn wrapped_list(
+        &self,
+        context: &mut RequestContext<RoleServer>,
+        info: &RequestInfo,
+    ) -> Result<Vec<rmcp::model::Tool>, ErrorData> {
+        if !self.shared.wrapped.tools {
+            return Ok(Vec::new());
+        }
+        info.restore(context);
+        context
+            .extensions
+            .insert(ResolvedReader(info.reader.clone()));
+        wrapped_tools(&self.wrapped, context, self.shared.reporter.as_ref()).await
     }
 
     /// `context` for the wrapped handler of a request the layer does not answer: its reader
