@@ -175,6 +175,11 @@ async fn serve_proxied<P: Proxied>(
     let server = builder.build().map_err(|e| e.to_string())?;
     tokio::spawn(watch::watch(server.clone(), proxied.clone()));
     if let Some((metrics, listener)) = front.metrics {
+        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        announce(
+            options.log_json,
+            &format!("mcp-tailor metrics on http://{addr}/metrics"),
+        );
         let scraped = (server.clone(), proxied.clone());
         tokio::spawn(crate::metrics::serve(
             listener,
@@ -187,11 +192,10 @@ async fn serve_proxied<P: Proxied>(
     match front.listener {
         Some(listener) => {
             let addr = listener.local_addr().map_err(|e| e.to_string())?;
-            // A person reads it first; a log collector reads every line as JSON.
-            match options.log_json {
-                true => tracing::info!("mcp-tailor proxy on http://{addr}/mcp"),
-                false => eprintln!("mcp-tailor proxy on http://{addr}/mcp"),
-            }
+            announce(
+                options.log_json,
+                &format!("mcp-tailor proxy on http://{addr}/mcp"),
+            );
             let router = match front.auth {
                 Some(auth) => auth.guard(server.router()),
                 None => server.router(),
@@ -225,6 +229,15 @@ fn index_surface(options: &crate::args::IndexOptions) -> Result<IndexSurface, St
         index = budget.apply(index);
     }
     Ok(index)
+}
+
+/// Says where the proxy listens, on stderr: plain for a person, who reads it first (a
+/// script reads the address from it too), or as a JSON log line for a log collector.
+fn announce(log_json: bool, line: &str) {
+    match log_json {
+        true => tracing::info!("{line}"),
+        false => eprintln!("{line}"),
+    }
 }
 
 /// Ctrl-C or SIGTERM: the proxy stops, and ends its upstream processes.

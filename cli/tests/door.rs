@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{BIN, listening, notes_behind, post, proxy};
+use common::{BIN, notes_behind, post, proxy};
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
@@ -75,8 +75,8 @@ async fn a_bearer_token_and_the_origin_guard_the_door() {
             "https://app.example.com",
         ],
         &[("DOOR_TOKEN", "open-sesame")],
-    );
-    listening(addr).await;
+    )
+    .await;
     let (status, challenge) = knock(addr, &[]).await;
     assert_eq!(status, 401);
     assert!(challenge.starts_with("Bearer"), "{challenge}");
@@ -166,7 +166,7 @@ const ISSUER: &str = "https://issuer.example.com";
 
 /// `proxy --upstream URL` accepting `ISSUER`'s JWTs checked against `jwks`, with `extra`
 /// arguments.
-fn oauth_proxy(url: &str, jwks: &str, extra: &[&str]) -> (tokio::process::Child, SocketAddr) {
+async fn oauth_proxy(url: &str, jwks: &str, extra: &[&str]) -> (tokio::process::Child, SocketAddr) {
     let mut args = vec![
         "--upstream",
         url,
@@ -176,7 +176,7 @@ fn oauth_proxy(url: &str, jwks: &str, extra: &[&str]) -> (tokio::process::Child,
         jwks,
     ];
     args.extend_from_slice(extra);
-    proxy(&args, &[])
+    proxy(&args, &[]).await
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -188,8 +188,7 @@ async fn an_oauth_resource_server_checks_issuer_audience_expiry_and_key() {
     std::fs::create_dir_all(&folder).unwrap();
     let jwks = folder.join("jwks.json");
     std::fs::write(&jwks, json!({"keys": [jwk]}).to_string()).unwrap();
-    let (_proxy, addr) = oauth_proxy(&url, jwks.to_str().unwrap(), &[]);
-    listening(addr).await;
+    let (_proxy, addr) = oauth_proxy(&url, jwks.to_str().unwrap(), &[]).await;
     let resource = format!("http://{addr}/mcp");
     let claims = |aud: &str, iss: &str, exp: u64| json!({"sub": "ada", "scope": "tools:read", "aud": aud, "iss": iss, "exp": exp});
     let bearer = |token: String| format!("Bearer {token}");
@@ -249,8 +248,7 @@ async fn the_jwks_is_read_from_a_url() {
         }),
     );
     tokio::spawn(async move { axum::serve(listener, app).await });
-    let (_proxy, addr) = oauth_proxy(&url, &jwks_url, &["--oauth-audience", "mcp-notes"]);
-    listening(addr).await;
+    let (_proxy, addr) = oauth_proxy(&url, &jwks_url, &["--oauth-audience", "mcp-notes"]).await;
     let claims = json!({"sub": "ada", "aud": "mcp-notes", "iss": ISSUER, "exp": now() + 300});
     let token = format!("Bearer {}", jwt(&key, "k2", &claims));
     assert_eq!(knock(addr, &[("authorization", &token)]).await.0, 200);
@@ -345,8 +343,8 @@ async fn another_principal_s_token_on_a_session_id_finds_no_session() {
         &url,
         &jwks,
         &["--oauth-audience", "notes", "--forward-authorization"],
-    );
-    listening(addr).await;
+    )
+    .await;
     let mcp = format!("http://{addr}/mcp");
     let token = |sub: &str| {
         let claims = json!({"sub": sub, "aud": "notes", "iss": ISSUER, "exp": now() + 300});
@@ -385,8 +383,7 @@ async fn without_client_auth_a_session_belongs_to_the_credential_that_opened_it(
     // The proxy checks no credential but forwards each: a session opened with Alice's is
     // hers, and Bob's request naming it never goes upstream, with either credential.
     let (url, seen) = recording_upstream().await;
-    let (_proxy, addr) = proxy(&["--upstream", &url, "--forward-authorization"], &[]);
-    listening(addr).await;
+    let (_proxy, addr) = proxy(&["--upstream", &url, "--forward-authorization"], &[]).await;
     let mcp = format!("http://{addr}/mcp");
     let session = open_session(&mcp, "Bearer alice-upstream-token").await;
     let statuses = every_method_on(&mcp, &session, "Bearer bob-upstream-token").await;
@@ -412,8 +409,7 @@ async fn a_token_not_valid_yet_or_issued_in_the_future_is_refused() {
     let (url, _) = recording_upstream().await;
     let (key, jwk) = ed25519(15, "k1");
     let (folder, jwks) = jwks_file("times", &[jwk]);
-    let (_proxy, addr) = oauth_proxy(&url, &jwks, &["--oauth-audience", "notes"]);
-    listening(addr).await;
+    let (_proxy, addr) = oauth_proxy(&url, &jwks, &["--oauth-audience", "notes"]).await;
     let base =
         json!({"sub": "ada", "aud": "notes", "iss": ISSUER, "exp": now() + 10 * 365 * 86400});
     let with = |claim: &str, value: u64| {
@@ -468,8 +464,8 @@ async fn a_token_without_kid_is_tried_against_every_key_and_scopes_are_required(
         &url,
         &jwks,
         &["--oauth-audience", "notes", "--require-scope", "notes:read"],
-    );
-    listening(addr).await;
+    )
+    .await;
     let token = |scope: &str| {
         let claims = json!({"sub": "ada", "aud": "notes", "iss": ISSUER, "exp": now() + 300, "scope": scope});
         let header = Header::new(Algorithm::ES256);
@@ -548,8 +544,7 @@ async fn a_token_of_a_key_rotated_in_makes_the_jwks_be_read_again() {
         }),
     );
     tokio::spawn(async move { axum::serve(listener, app).await });
-    let (_proxy, addr) = oauth_proxy(&url, &jwks_url, &["--oauth-audience", "notes"]);
-    listening(addr).await;
+    let (_proxy, addr) = oauth_proxy(&url, &jwks_url, &["--oauth-audience", "notes"]).await;
     let claims = json!({"sub": "ada", "aud": "notes", "iss": ISSUER, "exp": now() + 300});
     let with = |key: &EncodingKey, kid: &str| format!("Bearer {}", jwt(key, kid, &claims));
     assert_eq!(

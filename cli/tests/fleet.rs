@@ -8,14 +8,14 @@
 mod common;
 
 use common::{
-    BIN, RawSession, free_addr, listening, log_holding, notes_behind, proxy, sh_server,
+    BIN, Proxy, RawSession, log_holding, notes_behind, proxy, reserved_addr, sh_server,
     sh_server_of,
 };
 use mcp_tailor::mcp_tool;
 use mcp_tailor::server::{CallContext, Server};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A shell server listing `echo` and `rm_rf`; every call answers "echoed".
 fn shell() -> String {
@@ -66,7 +66,7 @@ struct Forecast {
 }
 
 /// A weather server at `addr` (bound now), for the life of the test.
-async fn weather_at(addr: std::net::SocketAddr) {
+async fn weather_at(socket: tokio::net::TcpSocket) {
     let server = Server::builder()
         .name("weather", "1.0.0")
         .tool(|args: Forecast, _: CallContext| async move {
@@ -74,7 +74,7 @@ async fn weather_at(addr: std::net::SocketAddr) {
         })
         .build()
         .unwrap();
-    let listener = tokio::net::TcpListener::bind(addr).await.unwrap();
+    let listener = socket.listen(1024).unwrap();
     let router = server.router();
     tokio::spawn(async move {
         server
@@ -106,7 +106,7 @@ async fn call(session: &RawSession, name: &str, arguments: Value) -> Value {
 async fn many_servers_behind_one_endpoint() {
     let a = notes_behind(|r| r).await;
     let b = notes_behind(|r| r).await;
-    let down = free_addr();
+    let (weather, down) = reserved_addr();
     let folder = std::env::temp_dir().join(format!("mcp-tailor-fleet-{}", std::process::id()));
     std::fs::create_dir_all(&folder).unwrap();
     std::fs::write(
@@ -123,10 +123,14 @@ async fn many_servers_behind_one_endpoint() {
     }});
     let file = folder.join("servers.json");
     std::fs::write(&file, servers.to_string()).unwrap();
-    let metrics = free_addr();
-    let (file, metrics_at) = (file.to_str().unwrap(), metrics.to_string());
-    let (_proxy, addr) = proxy(&["--servers", file, "--metrics", &metrics_at], &[]);
-    listening(addr).await;
+    let args = [
+        "--servers",
+        file.to_str().unwrap(),
+        "--metrics",
+        "127.0.0.1:0",
+    ];
+    let proxy = Proxy::start(&args, &[]).await;
+    let (addr, metrics) = (proxy.addr, proxy.metrics());
     let session = RawSession::open(&format!("http://{addr}/mcp")).await;
     let expected: BTreeSet<String> = ["a_search_notes", "b_search_notes", "echo"]
         .map(String::from)
@@ -160,12 +164,12 @@ async fn many_servers_behind_one_endpoint() {
         .unwrap();
     assert_eq!(a_tool["description"], "Search A.", "{listed}");
     // The server that was down answers now: it joins, and its tool is served.
-    weather_at(down).await;
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !names(&session).await.contains("forecast") {
-        assert!(Instant::now() < deadline, "weather never joined");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+    weather_at(weather).await;
+    let joined = mcp_tailor_test_support::eventually(Duration::from_secs(20), || async {
+        names(&session).await.contains("forecast").then_some(())
+    })
+    .await;
+    assert!(joined.is_some(), "weather never joined");
     let forecast = call(&session, "forecast", json!({"city": "Oslo"})).await;
     assert_eq!(
         forecast["result"]["structuredContent"]["sky"], "clear",
@@ -216,8 +220,7 @@ async fn a_server_of_an_old_revision_holds_no_client_back() {
             "--upstream-sessions",
             mode,
         ];
-        let (_proxy, addr) = proxy(&args, &[]);
-        listening(addr).await;
+        let (_proxy, addr) = proxy(&args, &[]).await;
         let mcp = format!("http://{addr}/mcp");
         let client = reqwest::Client::new();
         for version in ["2025-11-25", "2025-06-18", "2025-03-26"] {
@@ -304,8 +307,7 @@ async fn init_drafts_every_server_and_proxy_serves_the_copy() {
     assert_eq!(copy["mcpServers"]["a"]["tailoring"], "a.toml");
     assert_eq!(copy["mcpServers"]["b"]["tools"]["allow"][0], "search_*");
     let copied = drafts.join("mcp.json");
-    let (_proxy, addr) = proxy(&["--servers", copied.to_str().unwrap()], &[]);
-    listening(addr).await;
+    let (_proxy, addr) = proxy(&["--servers", copied.to_str().unwrap()], &[]).await;
     let session = RawSession::open(&format!("http://{addr}/mcp")).await;
     let expected: BTreeSet<String> = ["a_search_notes", "b_search_notes"]
         .map(String::from)
@@ -416,8 +418,7 @@ async fn one_index_and_one_search_across_a_fleet() {
     let file = folder.join("servers.json");
     std::fs::write(&file, servers.to_string()).unwrap();
     let args = ["--servers", file.to_str().unwrap(), "--surface", "index"];
-    let (_proxy, addr) = proxy(&args, &[]);
-    listening(addr).await;
+    let (_proxy, addr) = proxy(&args, &[]).await;
     let session = RawSession::open(&format!("http://{addr}/mcp")).await;
     let surface: BTreeSet<String> = ["call_tool", "search_tools"].map(String::from).into();
     assert_eq!(names(&session).await, surface);

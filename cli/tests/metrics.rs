@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{BIN, RawSession, free_addr, listening, upstream};
+use common::{BIN, Proxy, RawSession, upstream};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -44,20 +44,18 @@ async fn proxied(
     std::fs::create_dir_all(folder).unwrap();
     let file = folder.join("notes.toml");
     std::fs::write(&file, FILE).unwrap();
-    let metrics = free_addr();
-    let (tailoring, metrics_at) = (file.to_str().unwrap(), metrics.to_string());
+    let tailoring = file.to_str().unwrap();
     let args = [
         "--upstream",
         &url,
         "--tailoring",
         tailoring,
         "--metrics",
-        &metrics_at,
+        "127.0.0.1:0",
     ];
-    let (child, addr) = common::proxy(&args, &[]);
-    listening(addr).await;
-    listening(metrics).await;
-    (child, addr, metrics, url, file)
+    let proxy = Proxy::start(&args, &[]).await;
+    let metrics = proxy.metrics();
+    (proxy.child, proxy.addr, metrics, url, file)
 }
 
 async fn scrape(metrics: SocketAddr) -> (String, String) {
@@ -163,22 +161,12 @@ async fn metrics_count_requests_connections_and_the_tokens_inspect_counts() {
 #[tokio::test(flavor = "multi_thread")]
 async fn an_upstream_that_exits_is_counted_lost_and_reopened() {
     let script = common::sh_server("mortal", &[(r#"*'"method":"tools/call"'*"#, "'' ; exit 0")]);
-    let (addr, metrics) = (free_addr(), free_addr());
-    let _proxy = tokio::process::Command::new(BIN)
-        .args([
-            "proxy",
-            "--http",
-            &addr.to_string(),
-            "--metrics",
-            &metrics.to_string(),
-        ])
-        .args(["--", "sh", "-c", &script])
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    listening(addr).await;
-    listening(metrics).await;
+    let proxy = Proxy::start(
+        &["--metrics", "127.0.0.1:0", "--", "sh", "-c", &script],
+        &[],
+    )
+    .await;
+    let (addr, metrics) = (proxy.addr, proxy.metrics());
     let session = RawSession::open(&format!("http://{addr}/mcp")).await;
     let call = |id: u64| {
         json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
@@ -207,20 +195,10 @@ async fn an_upstream_that_exits_is_counted_lost_and_reopened() {
 #[tokio::test(flavor = "multi_thread")]
 async fn the_log_is_json_lines_on_request() {
     let url = upstream().await;
-    let addr = free_addr();
-    let mut proxy = tokio::process::Command::new(BIN)
-        .args(["proxy", "--upstream", &url, "--log-format", "json"])
-        .args(["--http", &addr.to_string()])
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    listening(addr).await;
+    let proxy = Proxy::start(&["--upstream", &url, "--log-format", "json"], &[]).await;
     // A session answered: the proxy has said what it serves.
-    RawSession::open(&format!("http://{addr}/mcp")).await;
-    proxy.start_kill().unwrap();
-    let output = proxy.wait_with_output().await.unwrap();
-    let log = String::from_utf8(output.stderr).unwrap();
+    RawSession::open(&proxy.url()).await;
+    let log = proxy.ended().await;
     let lines: Vec<Value> = log
         .lines()
         .map(|line| serde_json::from_str(line).unwrap_or_else(|_| panic!("not JSON: {line}")))
@@ -281,19 +259,16 @@ async fn prometheus_own_parser_reads_the_metrics() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_metrics_token_keeps_scrapers_without_it_out() {
     let url = upstream().await;
-    let metrics = free_addr();
-    let metrics_at = metrics.to_string();
     let args = [
         "--upstream",
         &url,
         "--metrics",
-        &metrics_at,
+        "127.0.0.1:0",
         "--metrics-token-env",
         "METRICS_TEST_TOKEN",
     ];
-    let (_child, addr) = common::proxy(&args, &[("METRICS_TEST_TOKEN", "scrape-0123456789")]);
-    listening(addr).await;
-    listening(metrics).await;
+    let proxy = Proxy::start(&args, &[("METRICS_TEST_TOKEN", "scrape-0123456789")]).await;
+    let metrics = proxy.metrics();
     let client = reqwest::Client::new();
     let at = format!("http://{metrics}/metrics");
     let without = client.get(&at).send().await.unwrap();

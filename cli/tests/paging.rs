@@ -65,26 +65,14 @@ impl Drop for Pages {
 /// Each page's tool count (and whether it had a cursor), as a client that follows every
 /// cursor lists them through `proxy ARGS… -- sh -c LISTING first second` ([`listing`]).
 async fn pages_through_proxy(args: &[&str], first: &str, second: &str) -> Vec<(usize, bool)> {
-    let addr = common::free_addr();
-    let mut proxy = Command::new(BIN);
-    proxy
-        .arg("proxy")
+    let mut command = Command::new(BIN);
+    command
+        .args(["proxy", "--http", "127.0.0.1:0"])
         .args(args)
-        .args([
-            "--http",
-            &addr.to_string(),
-            "--",
-            "sh",
-            "-c",
-            &listing(),
-            "sh",
-        ])
-        .args([first, second])
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true);
-    let _proxy = proxy.spawn().unwrap();
-    common::listening(addr).await;
-    let session = common::RawSession::open(&format!("http://{addr}/mcp")).await;
+        .args(["--", "sh", "-c", &listing(), "sh"])
+        .args([first, second]);
+    let proxy = common::Proxy::spawn(command).await;
+    let session = common::RawSession::open(&proxy.url()).await;
     let mut pages = Vec::new();
     let mut cursor: Option<String> = None;
     for id in 2..10 {

@@ -6,7 +6,7 @@
 mod common;
 
 use axum::response::IntoResponse as _;
-use common::{BIN, notes_behind, proxy, upstream};
+use common::{BIN, Proxy, notes_behind, proxy, upstream};
 use mcp_tailor_test_support::eventually;
 use serde_json::Value;
 use std::net::SocketAddr;
@@ -123,18 +123,21 @@ async fn proxy_reloads_its_file_on_sighup() {
     write_description(&target, "Before.");
     let link = watched.join("tailoring.toml");
     std::os::unix::fs::symlink(&target, &link).unwrap();
-    let addr = common::free_addr();
-    let mut proxy = Command::new(BIN)
-        .args(["proxy", "--tailoring"])
+    let mut command = Command::new(BIN);
+    command
+        .args(["proxy", "--http", "127.0.0.1:0", "--tailoring"])
         .arg(&link)
-        .args(["--http", &addr.to_string(), "--upstream", &url])
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
+        .args(["--upstream", &url]);
+    let Proxy {
+        child: mut proxy,
+        addr,
+        ..
+    } = Proxy::spawn(command).await;
     assert_eq!(wait_for(addr, "Before.").await.as_deref(), Some("Before."));
 
     write_description(&target, "After.");
+    // Not a wait for an event but a window for one that must not come: a reload no event
+    // called for would have half a second to show.
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(
         served_description(addr).await.as_deref(),
@@ -185,7 +188,8 @@ async fn proxy_sends_the_upstream_its_headers() {
             "X-Api-Key: ${MCP_TAILOR_TEST_KEY}",
         ],
         &[("MCP_TAILOR_TEST_KEY", "secret")],
-    );
+    )
+    .await;
     assert_eq!(
         wait_for(addr, "Search the notes.").await.as_deref(),
         Some("Search the notes.")
@@ -229,7 +233,7 @@ async fn proxy_reads_requests_that_name_no_level_as_the_server_wrote_them() {
     std::fs::write(&every, table).unwrap();
     std::fs::write(&pinned, format!("fallback_verbosity = 0\n{table}")).unwrap();
     let (every, pinned) = (every.display().to_string(), pinned.display().to_string());
-    let (_own, own) = proxy(&["--tailoring", &every, "--upstream", &url], &[]);
+    let (_own, own) = proxy(&["--tailoring", &every, "--upstream", &url], &[]).await;
     assert_eq!(
         wait_for(own, "Search the notes.").await.as_deref(),
         Some("Search the notes.")
@@ -245,7 +249,7 @@ async fn proxy_reads_requests_that_name_no_level_as_the_server_wrote_them() {
         vec!["--tailoring", &every, "--verbosity", "0"],
         vec!["--tailoring", &pinned],
     ] {
-        let (_terse, terse) = proxy(&[&args[..], &["--upstream", &url]].concat(), &[]);
+        let (_terse, terse) = proxy(&[&args[..], &["--upstream", &url]].concat(), &[]).await;
         assert_eq!(
             wait_for(terse, "Terse.").await.as_deref(),
             Some("Terse."),
@@ -275,14 +279,8 @@ async fn an_upstream_failure_is_logged_in_the_user_s_terms() {
         ))
     })
     .await;
-    let addr = common::free_addr();
-    let mut proxy = Command::new(BIN)
-        .args(["proxy", "--upstream", &url, "--http", &addr.to_string()])
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    common::listening(addr).await;
+    let proxy = Proxy::start(&["--upstream", &url], &[]).await;
+    let addr = proxy.addr;
     let client = reqwest::Client::new();
     let post = |session: Option<String>, body: Value| {
         let mut request = client
@@ -321,9 +319,7 @@ async fn an_upstream_failure_is_logged_in_the_user_s_terms() {
         .await
         .unwrap();
     assert!(answer.contains("upstream_failure"), "{answer}");
-    proxy.start_kill().unwrap();
-    let logged = proxy.wait_with_output().await.unwrap();
-    let logged = String::from_utf8_lossy(&logged.stderr);
+    let logged = proxy.ended().await;
     let failure = logged
         .lines()
         .find(|line| line.contains("upstream failure: "))
@@ -396,14 +392,12 @@ async fn inspect_begins_with_initialize_and_falls_back_to_discover() {
 /// each upstream process was sent first, once it listens; the process and its address.
 async fn refusing_proxy(seen: &Path) -> (tokio::process::Child, SocketAddr) {
     let url = upstream().await;
-    let addr = common::free_addr();
-    let proxy = common::proxy_of(addr, &["sh", "-c", REFUSING])
+    let mut command = common::proxy_of(&["sh", "-c", REFUSING]);
+    command
         .env("SEEN", seen)
-        .envs([("REFUSE", "yes"), ("BIN", BIN), ("URL", &url)])
-        .spawn()
-        .unwrap();
-    common::listening(addr).await;
-    (proxy, addr)
+        .envs([("REFUSE", "yes"), ("BIN", BIN), ("URL", &url)]);
+    let proxy = Proxy::spawn(command).await;
+    (proxy.child, proxy.addr)
 }
 
 /// `proxy` in front of an upstream that refuses `initialize` asks it with
@@ -487,21 +481,6 @@ fn rewordable() -> String {
     )
 }
 
-/// The next line of `lines` holding `needle`, within 20 s.
-async fn said(lines: &mut tokio::sync::mpsc::UnboundedReceiver<String>, needle: &str) -> String {
-    let wait = async {
-        while let Some(line) = lines.recv().await {
-            if line.contains(needle) {
-                return line;
-            }
-        }
-        panic!("the proxy ended without saying {needle:?}")
-    };
-    tokio::time::timeout(Duration::from_secs(20), wait)
-        .await
-        .unwrap_or_else(|_| panic!("the proxy did not say {needle:?}"))
-}
-
 /// A file drafted from a server's words is checked against them when `proxy` starts, and
 /// again when the server's tools change under it: each reworded tool is logged. For one
 /// server, and for one of an `mcpServers` file's (its own file, taken into the whole).
@@ -534,29 +513,10 @@ async fn proxy_logs_the_file_s_drift_at_start_and_when_the_tools_change() {
 /// words changed at start, and again after they change while it serves.
 async fn logs_drift(words: &Path, args: &[&str]) {
     std::fs::write(words, "Echo the text back.").unwrap();
-    let addr = common::free_addr();
-    let mut proxy = Command::new(BIN)
-        .args(["proxy", "--http", &addr.to_string()])
-        .args(args)
-        .env("WORDS", words)
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let (tx, mut lines) = tokio::sync::mpsc::unbounded_channel();
-    let mut stderr = tokio::io::BufReader::new(proxy.stderr.take().unwrap());
-    tokio::spawn(async move {
-        use tokio::io::AsyncBufReadExt as _;
-        let mut line = String::new();
-        while stderr.read_line(&mut line).await.is_ok_and(|n| n > 0) {
-            let _ = tx.send(std::mem::take(&mut line));
-        }
-    });
+    let mut proxy = Proxy::start(args, &[("WORDS", words.to_str().unwrap())]).await;
     let changed = "tool `echo`: its own words changed since this entry was drafted";
-    let at_start = said(&mut lines, changed).await;
-
-    common::listening(addr).await;
-    let session = common::RawSession::open(&format!("http://{addr}/mcp")).await;
+    let at_start = proxy.said(changed).await;
+    let session = common::RawSession::open(&proxy.url()).await;
     std::fs::write(words, "Echo the text back, twice.").unwrap();
     let call = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": "echo", "arguments": {}}});
@@ -573,8 +533,8 @@ async fn logs_drift(words: &Path, args: &[&str]) {
         listed.is_some(),
         "the proxy listed the server again ({args:?})"
     );
-    said(&mut lines, "the tools listed upstream changed").await;
-    let after_change = said(&mut lines, changed).await;
+    proxy.said("the tools listed upstream changed").await;
+    let after_change = proxy.said(changed).await;
     // Drafted from the same words, measured against new ones each time.
     let now = |line: &str| line.rsplit_once(", now ").map(|(_, now)| now.to_owned());
     assert_ne!(
@@ -582,5 +542,5 @@ async fn logs_drift(words: &Path, args: &[&str]) {
         now(&after_change),
         "{at_start}{after_change}"
     );
-    proxy.kill().await.unwrap();
+    proxy.ended().await;
 }

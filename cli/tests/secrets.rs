@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{listening, log_holding, proxy, sh_server};
+use common::{log_holding, proxy, sh_server};
 use mcp_tailor_test_support::{children, eventually};
 use std::time::Duration;
 
@@ -39,7 +39,7 @@ async fn no_upstream_holds_the_gateway_s_secret_or_another_server_s_values() {
     }});
     let servers = folder.join("mcp.json");
     std::fs::write(&servers, file.to_string()).unwrap();
-    let (proxy, addr) = proxy(
+    let (proxy, _) = proxy(
         &[
             "--servers",
             servers.to_str().unwrap(),
@@ -51,8 +51,8 @@ async fn no_upstream_holds_the_gateway_s_secret_or_another_server_s_values() {
             ("SECRETS_TEST_A", "a-secret-0123456789"),
             ("SECRETS_TEST_B", "b-secret-0123456789"),
         ],
-    );
-    listening(addr).await;
+    )
+    .await;
     let pid = proxy.id().unwrap();
     let found = eventually(Duration::from_secs(20), || async {
         let found = environments(pid);

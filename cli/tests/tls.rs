@@ -123,8 +123,7 @@ async fn without_any_root_certificate_http_upstreams_still_serve() {
 async fn proxy_serves_an_https_upstream() {
     let https = https_notes().await;
     let roots = https.certificate.to_str().unwrap();
-    let (_child, addr) = proxy(&["--upstream", &https.url], &[("SSL_CERT_FILE", roots)]);
-    common::listening(addr).await;
+    let (_child, addr) = proxy(&["--upstream", &https.url], &[("SSL_CERT_FILE", roots)]).await;
     let session = RawSession::open(&format!("http://{addr}/mcp")).await;
     let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": "search_notes", "arguments": {"query": "tls"}}});

@@ -32,13 +32,8 @@ async fn inspect_says_the_listing_failed_not_the_handshake() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn proxy_serves_an_upstream_whose_listing_fails_and_passes_the_error_on() {
-    let addr = common::free_addr();
-    let mut proxy = common::proxy_of(addr, &["sh", "-c", &unlisted()])
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    common::listening(addr).await;
-    let session = common::RawSession::open(&format!("http://{addr}/mcp")).await;
+    let proxy = common::Proxy::spawn(common::proxy_of(&["sh", "-c", &unlisted()])).await;
+    let session = common::RawSession::open(&proxy.url()).await;
     let answer = session
         .ask(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
         .await;
@@ -46,9 +41,7 @@ async fn proxy_serves_an_upstream_whose_listing_fails_and_passes_the_error_on() 
         answer,
         json!({"jsonrpc": "2.0", "id": 2, "error": {"code": -32603, "message": "fetch failed"}})
     );
-    proxy.start_kill().unwrap();
-    let output = proxy.wait_with_output().await.unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = proxy.ended().await;
     assert!(
         stderr.contains("could not list its tools: it answered tools/list with error -32603"),
         "{stderr}"

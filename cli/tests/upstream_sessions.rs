@@ -10,11 +10,11 @@ mod common;
 #[path = "upstream_sessions/http_session.rs"]
 mod http_session;
 
-use common::{BIN, listening, serve, upstream};
+use common::{BIN, serve, upstream};
 use http_session::{HttpSession, names};
 use mcp_tailor::mcp_tool;
 use mcp_tailor::server::{CallContext, Server};
-use mcp_tailor_test_support::children;
+use mcp_tailor_test_support::{children, eventually};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::process::Stdio;
@@ -27,37 +27,31 @@ use tokio::process::{Child, Command};
 /// Waits until `pid` has had `count` children for 300 ms (a process being killed is still
 /// listed for a moment), or 10 s pass; how many it has.
 async fn settles_at(pid: u32, count: usize) -> usize {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let mut since = None;
-    loop {
+    let mut since: Option<Instant> = None;
+    let settled = eventually(Duration::from_secs(10), || {
         let now = children(pid).len();
-        match (now == count, since) {
-            (true, None) => since = Some(Instant::now()),
-            (true, Some(at)) if at.elapsed() > Duration::from_millis(300) => return now,
-            (false, _) => since = None,
-            _ => {}
-        }
-        if Instant::now() > deadline {
-            return now;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
+        since = match (now == count, since) {
+            (true, None) => Some(Instant::now()),
+            (true, at) => at,
+            (false, _) => None,
+        };
+        let held = since.is_some_and(|at| at.elapsed() > Duration::from_millis(300));
+        std::future::ready(held.then_some(now))
+    })
+    .await;
+    settled.unwrap_or_else(|| children(pid).len())
 }
 
 /// Whether the process `pid` is gone (or a zombie), within 10 s.
 async fn ends(pid: u32) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while Instant::now() < deadline {
+    let gone = eventually(Duration::from_secs(10), || async {
         let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        if stat
-            .rsplit_once(')')
+        stat.rsplit_once(')')
             .is_none_or(|(_, rest)| rest.trim_start().starts_with('Z'))
-        {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    false
+            .then_some(())
+    })
+    .await;
+    gone.is_some()
 }
 
 fn initialize(capabilities: Value) -> Value {
@@ -85,19 +79,14 @@ fn proxy_command(args: &[&str], url: &str) -> Command {
 
 /// `proxy --http` in front of the command upstream; the child and its address.
 async fn http_proxy(args: &[&str], url: &str) -> (Child, SocketAddr, u32) {
-    let addr = common::free_addr();
     let mut command = Command::new(BIN);
     command
-        .arg("proxy")
+        .args(["proxy", "--http", "127.0.0.1:0"])
         .args(args)
-        .args(["--http", &addr.to_string()])
-        .args(["--", BIN, "proxy", "--upstream", url])
-        .stderr(Stdio::null())
-        .kill_on_drop(true);
-    let child = command.spawn().unwrap();
-    let pid = child.id().unwrap();
-    listening(addr).await;
-    (child, addr, pid)
+        .args(["--", BIN, "proxy", "--upstream", url]);
+    let proxy = common::Proxy::spawn(command).await;
+    let pid = proxy.child.id().unwrap();
+    (proxy.child, proxy.addr, pid)
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -362,14 +351,14 @@ async fn counting_upstream(lists: Arc<AtomicUsize>) -> String {
 async fn the_upstreams_listing_is_read_once_until_it_changes() {
     let lists = Arc::new(AtomicUsize::new(0));
     let url = counting_upstream(lists.clone()).await;
-    let (_proxy, addr) = common::proxy(&["--upstream", &url], &[]);
-    listening(addr).await;
+    let (_proxy, addr) = common::proxy(&["--upstream", &url], &[]).await;
     // The proxy lists once to learn the upstream (its port is bound before); the first
     // session takes that connection, and its listing with it.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while lists.load(Ordering::SeqCst) == 0 && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let listed = eventually(Duration::from_secs(10), || async {
+        (lists.load(Ordering::SeqCst) > 0).then_some(())
+    })
+    .await;
+    assert!(listed.is_some(), "the proxy never listed the upstream");
     assert_eq!(lists.load(Ordering::SeqCst), 1);
     let session = HttpSession::open(addr, json!({})).await;
     for _ in 0..3 {
@@ -436,8 +425,8 @@ async fn each_client_reaches_the_upstream_with_its_own_authorization() {
                 "Authorization: Bearer gateway",
             ],
             &[],
-        );
-        listening(addr).await;
+        )
+        .await;
         for who in ["alice", "bob", "alice"] {
             let token = format!("Bearer {who}");
             let session = HttpSession::open_as(addr, json!({}), Some(&token)).await;

@@ -1,5 +1,5 @@
 //! What the command's process tests share: the command, a notes server of this test's
-//! own on streamable HTTP, and `proxy` started at a free loopback port.
+//! own on streamable HTTP, and `proxy` started at a loopback port it binds itself.
 #![allow(dead_code)] // each test file uses some of it
 
 use mcp_tailor::mcp_tool;
@@ -49,37 +49,131 @@ pub async fn serve(server: Server, front: impl FnOnce(axum::Router) -> axum::Rou
     format!("http://{addr}/mcp")
 }
 
-/// A loopback address nothing listens at (a proxy binds it next).
-pub fn free_addr() -> SocketAddr {
-    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    free.local_addr().unwrap()
+/// A `proxy` serving streamable HTTP at a loopback port it bound itself: the address is
+/// read from the line it prints once it listens (`mcp-tailor proxy on http://ADDR/mcp`),
+/// and its metrics' from `mcp-tailor metrics on http://ADDR/metrics`. Its stderr is read
+/// here, line by line, for the test to look through.
+pub struct Proxy {
+    /// The process (killed when dropped).
+    pub child: tokio::process::Child,
+    /// Where it serves MCP.
+    pub addr: SocketAddr,
+    /// Where it serves `/metrics`, when asked to.
+    pub metrics: Option<SocketAddr>,
+    lines: tokio::sync::mpsc::UnboundedReceiver<String>,
 }
 
-/// Starts `proxy ARGS… --http ADDR`; the child and its address.
-pub fn proxy(args: &[&str], env: &[(&str, &str)]) -> (tokio::process::Child, SocketAddr) {
-    let addr = free_addr();
-    let child = Command::new(BIN)
-        .arg("proxy")
-        .args(args)
-        .args(["--http", &addr.to_string()])
-        .envs(env.iter().copied())
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    (child, addr)
+/// The address a proxy's line names after `opening` (`http://ADDR/…`).
+fn named(line: &str, opening: &str) -> Option<SocketAddr> {
+    let (_, rest) = line.split_once(opening)?;
+    rest.split('/').next()?.parse().ok()
 }
 
-/// Waits until something listens at `addr` (a proxy binds its port first), at most 10 s.
-pub async fn listening(addr: SocketAddr) {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while tokio::net::TcpStream::connect(addr).await.is_err() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "nothing listens at {addr}"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+impl Proxy {
+    /// `proxy --http 127.0.0.1:0 ARGS…` with `env` set, once it listens.
+    pub async fn start(args: &[&str], env: &[(&str, &str)]) -> Proxy {
+        let mut command = Command::new(BIN);
+        command
+            .args(["proxy", "--http", "127.0.0.1:0"])
+            .args(args)
+            .envs(env.iter().copied());
+        Proxy::spawn(command).await
     }
+
+    /// `command`, a `proxy` told `--http 127.0.0.1:0` (its stderr piped here), once it
+    /// listens; a proxy that ends first fails the test with what it said.
+    pub async fn spawn(mut command: Command) -> Proxy {
+        use tokio::io::AsyncBufReadExt as _;
+        let mut child = command
+            .stderr(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let mut stderr = tokio::io::BufReader::new(child.stderr.take().unwrap());
+        let (tx, lines) = tokio::sync::mpsc::unbounded_channel();
+        let (bound, listens) = tokio::sync::oneshot::channel();
+        tokio::spawn(async move {
+            let (mut bound, mut metrics, mut said) = (Some(bound), None, String::new());
+            let mut line = String::new();
+            while stderr.read_line(&mut line).await.is_ok_and(|n| n > 0) {
+                metrics = metrics.or(named(&line, "mcp-tailor metrics on http://"));
+                said.push_str(&line);
+                if let Some(addr) = named(&line, "mcp-tailor proxy on http://")
+                    && let Some(bound) = bound.take()
+                {
+                    let _ = bound.send(Ok((addr, metrics)));
+                }
+                let _ = tx.send(std::mem::take(&mut line));
+            }
+            if let Some(bound) = bound {
+                let _ = bound.send(Err(said));
+            }
+        });
+        let (addr, metrics) =
+            match tokio::time::timeout(std::time::Duration::from_secs(30), listens).await {
+                Ok(Ok(Ok(bound))) => bound,
+                Ok(Ok(Err(said))) => panic!("the proxy ended before it listened:\n{said}"),
+                Ok(Err(_)) => unreachable!("the reader answers before it ends"),
+                Err(_) => panic!("the proxy did not listen within 30 s"),
+            };
+        Proxy {
+            child,
+            addr,
+            metrics,
+            lines,
+        }
+    }
+
+    /// Its MCP endpoint's URL.
+    pub fn url(&self) -> String {
+        format!("http://{}/mcp", self.addr)
+    }
+
+    /// Its metrics' address (the test asked for `--metrics 127.0.0.1:0`).
+    pub fn metrics(&self) -> SocketAddr {
+        self.metrics.expect("the proxy serves metrics")
+    }
+
+    /// The next line of its stderr holding `needle`, within 20 s.
+    pub async fn said(&mut self, needle: &str) -> String {
+        let wait = async {
+            while let Some(line) = self.lines.recv().await {
+                if line.contains(needle) {
+                    return line;
+                }
+            }
+            panic!("the proxy ended without saying {needle:?}")
+        };
+        tokio::time::timeout(std::time::Duration::from_secs(20), wait)
+            .await
+            .unwrap_or_else(|_| panic!("the proxy did not say {needle:?}"))
+    }
+
+    /// Ends the proxy; everything it wrote on stderr not yet read by [`said`](Self::said).
+    pub async fn ended(mut self) -> String {
+        self.child.start_kill().unwrap();
+        self.child.wait().await.unwrap();
+        let mut log = String::new();
+        while let Some(line) = self.lines.recv().await {
+            log.push_str(&line);
+        }
+        log
+    }
+}
+
+/// [`Proxy::start`]: the process and where it serves MCP.
+pub async fn proxy(args: &[&str], env: &[(&str, &str)]) -> (tokio::process::Child, SocketAddr) {
+    let proxy = Proxy::start(args, env).await;
+    (proxy.child, proxy.addr)
+}
+
+/// A loopback address reserved for the test, at which nothing listens until the test
+/// says so ([`tokio::net::TcpSocket::listen`]): a connection to it is refused.
+pub fn reserved_addr() -> (tokio::net::TcpSocket, SocketAddr) {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let addr = socket.local_addr().unwrap();
+    (socket, addr)
 }
 
 /// The text of the log file at `log` once it holds each of `texts`, within `within`;
@@ -96,14 +190,13 @@ pub async fn log_holding(
     .await
 }
 
-/// `proxy --http ADDR -- UPSTREAM…` (a command upstream), for the caller to set up and
-/// spawn.
-pub fn proxy_of(addr: SocketAddr, upstream: &[&str]) -> Command {
+/// `proxy --http 127.0.0.1:0 -- UPSTREAM…` (a command upstream), for the caller to set up
+/// and [`Proxy::spawn`].
+pub fn proxy_of(upstream: &[&str]) -> Command {
     let mut command = Command::new(BIN);
     command
-        .args(["proxy", "--http", &addr.to_string(), "--"])
-        .args(upstream)
-        .kill_on_drop(true);
+        .args(["proxy", "--http", "127.0.0.1:0", "--"])
+        .args(upstream);
     command
 }
 
