@@ -8,8 +8,7 @@
 mod common;
 
 use common::{
-    BIN, Proxy, RawSession, log_holding, notes_behind, proxy, reserved_addr, sh_server,
-    sh_server_of,
+    BIN, RawSession, log_holding, notes_behind, proxy, reserved_addr, sh_server, sh_server_of,
 };
 use mcp_tailor::mcp_tool;
 use mcp_tailor::server::{CallContext, Server};
@@ -129,8 +128,8 @@ async fn many_servers_behind_one_endpoint() {
         "--metrics",
         "127.0.0.1:0",
     ];
-    let proxy = Proxy::start(&args, &[]).await;
-    let (addr, metrics) = (proxy.addr, proxy.metrics());
+    let proxy = common::started(&args, &[]).await;
+    let (addr, metrics) = (proxy.addr, common::metrics(&proxy));
     let session = RawSession::open(&format!("http://{addr}/mcp")).await;
     let expected: BTreeSet<String> = ["a_search_notes", "b_search_notes", "echo"]
         .map(String::from)

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{BIN, Proxy, RawSession, upstream};
+use common::{BIN, RawSession, upstream};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -53,8 +53,8 @@ async fn proxied(
         "--metrics",
         "127.0.0.1:0",
     ];
-    let proxy = Proxy::start(&args, &[]).await;
-    let metrics = proxy.metrics();
+    let proxy = common::started(&args, &[]).await;
+    let metrics = common::metrics(&proxy);
     (proxy.child, proxy.addr, metrics, url, file)
 }
 
@@ -161,12 +161,12 @@ async fn metrics_count_requests_connections_and_the_tokens_inspect_counts() {
 #[tokio::test(flavor = "multi_thread")]
 async fn an_upstream_that_exits_is_counted_lost_and_reopened() {
     let script = common::sh_server("mortal", &[(r#"*'"method":"tools/call"'*"#, "'' ; exit 0")]);
-    let proxy = Proxy::start(
+    let proxy = common::started(
         &["--metrics", "127.0.0.1:0", "--", "sh", "-c", &script],
         &[],
     )
     .await;
-    let (addr, metrics) = (proxy.addr, proxy.metrics());
+    let (addr, metrics) = (proxy.addr, common::metrics(&proxy));
     let session = RawSession::open(&format!("http://{addr}/mcp")).await;
     let call = |id: u64| {
         json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
@@ -195,9 +195,9 @@ async fn an_upstream_that_exits_is_counted_lost_and_reopened() {
 #[tokio::test(flavor = "multi_thread")]
 async fn the_log_is_json_lines_on_request() {
     let url = upstream().await;
-    let proxy = Proxy::start(&["--upstream", &url, "--log-format", "json"], &[]).await;
+    let proxy = common::started(&["--upstream", &url, "--log-format", "json"], &[]).await;
     // A session answered: the proxy has said what it serves.
-    RawSession::open(&proxy.url()).await;
+    RawSession::open(&common::url(&proxy)).await;
     let log = proxy.ended().await;
     let lines: Vec<Value> = log
         .lines()
@@ -267,8 +267,8 @@ async fn a_metrics_token_keeps_scrapers_without_it_out() {
         "--metrics-token-env",
         "METRICS_TEST_TOKEN",
     ];
-    let proxy = Proxy::start(&args, &[("METRICS_TEST_TOKEN", "scrape-0123456789")]).await;
-    let metrics = proxy.metrics();
+    let proxy = common::started(&args, &[("METRICS_TEST_TOKEN", "scrape-0123456789")]).await;
+    let metrics = common::metrics(&proxy);
     let client = reqwest::Client::new();
     let at = format!("http://{metrics}/metrics");
     let without = client.get(&at).send().await.unwrap();

@@ -71,8 +71,8 @@ async fn pages_through_proxy(args: &[&str], first: &str, second: &str) -> Vec<(u
         .args(args)
         .args(["--", "sh", "-c", &listing(), "sh"])
         .args([first, second]);
-    let proxy = common::Proxy::spawn(command).await;
-    let session = common::RawSession::open(&proxy.url()).await;
+    let proxy = common::spawned(command).await;
+    let session = common::RawSession::open(&common::url(&proxy)).await;
     let mut pages = Vec::new();
     let mut cursor: Option<String> = None;
     for id in 2..10 {

@@ -132,12 +132,11 @@ async fn proxy_reloads_its_file_on_sighup() {
         child: mut proxy,
         addr,
         ..
-    } = Proxy::spawn(command).await;
+    } = common::spawned(command).await;
     assert_eq!(wait_for(addr, "Before.").await.as_deref(), Some("Before."));
 
     write_description(&target, "After.");
-    // Not a wait for an event but a window for one that must not come: a reload no event
-    // called for would have half a second to show.
+    // Sleep: a window for what must not come (a reload no event called for).
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(
         served_description(addr).await.as_deref(),
@@ -279,7 +278,7 @@ async fn an_upstream_failure_is_logged_in_the_user_s_terms() {
         ))
     })
     .await;
-    let proxy = Proxy::start(&["--upstream", &url], &[]).await;
+    let proxy = common::started(&["--upstream", &url], &[]).await;
     let addr = proxy.addr;
     let client = reqwest::Client::new();
     let post = |session: Option<String>, body: Value| {
@@ -396,7 +395,7 @@ async fn refusing_proxy(seen: &Path) -> (tokio::process::Child, SocketAddr) {
     command
         .env("SEEN", seen)
         .envs([("REFUSE", "yes"), ("BIN", BIN), ("URL", &url)]);
-    let proxy = Proxy::spawn(command).await;
+    let proxy = common::spawned(command).await;
     (proxy.child, proxy.addr)
 }
 
@@ -513,10 +512,10 @@ async fn proxy_logs_the_file_s_drift_at_start_and_when_the_tools_change() {
 /// words changed at start, and again after they change while it serves.
 async fn logs_drift(words: &Path, args: &[&str]) {
     std::fs::write(words, "Echo the text back.").unwrap();
-    let mut proxy = Proxy::start(args, &[("WORDS", words.to_str().unwrap())]).await;
+    let mut proxy = common::started(args, &[("WORDS", words.to_str().unwrap())]).await;
     let changed = "tool `echo`: its own words changed since this entry was drafted";
     let at_start = proxy.said(changed).await;
-    let session = common::RawSession::open(&proxy.url()).await;
+    let session = common::RawSession::open(&common::url(&proxy)).await;
     std::fs::write(words, "Echo the text back, twice.").unwrap();
     let call = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": "echo", "arguments": {}}});

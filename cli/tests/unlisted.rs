@@ -32,8 +32,8 @@ async fn inspect_says_the_listing_failed_not_the_handshake() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn proxy_serves_an_upstream_whose_listing_fails_and_passes_the_error_on() {
-    let proxy = common::Proxy::spawn(common::proxy_of(&["sh", "-c", &unlisted()])).await;
-    let session = common::RawSession::open(&proxy.url()).await;
+    let proxy = common::spawned(common::proxy_of(&["sh", "-c", &unlisted()])).await;
+    let session = common::RawSession::open(&common::url(&proxy)).await;
     let answer = session
         .ask(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
         .await;

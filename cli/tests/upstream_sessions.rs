@@ -84,7 +84,7 @@ async fn http_proxy(args: &[&str], url: &str) -> (Child, SocketAddr, u32) {
         .args(["proxy", "--http", "127.0.0.1:0"])
         .args(args)
         .args(["--", BIN, "proxy", "--upstream", url]);
-    let proxy = common::Proxy::spawn(command).await;
+    let proxy = common::spawned(command).await;
     let pid = proxy.child.id().unwrap();
     (proxy.child, proxy.addr, pid)
 }

@@ -87,13 +87,13 @@ fn cheap_tools(upstream: &Upstream) -> Vec<(&'static str, Value)> {
 /// Waits for `addr` to accept connections and a session to open (a proxy may connect to
 /// its upstream first); the session.
 async fn first_session(at: Endpoint) -> Result<Session, String> {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        match Session::open(at).await {
-            Ok(session) => return Ok(session),
-            Err(error) if Instant::now() > deadline => return Err(error),
-            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
-        }
+    let opened = mcp_tailor_test_support::eventually(Duration::from_secs(60), || async {
+        Session::open(at).await.ok()
+    })
+    .await;
+    match opened {
+        Some(session) => Ok(session),
+        None => Session::open(at).await,
     }
 }
 
@@ -268,10 +268,10 @@ async fn http_upstream(
         .spawn()
         .expect("the HTTP upstream starts");
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while tokio::net::TcpStream::connect(addr).await.is_err() && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    mcp_tailor_test_support::eventually(Duration::from_secs(30), || async {
+        tokio::net::TcpStream::connect(addr).await.ok()
+    })
+    .await;
     (format!("http://127.0.0.1:{port}/mcp"), child)
 }
 

@@ -12,10 +12,7 @@ Prints one line per check and `N passed, M failed`; exits non-zero on any failur
 from __future__ import annotations
 
 import copy
-import socket
-import subprocess
 import sys
-import time
 
 import anyio
 import httpx2
@@ -23,6 +20,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import Implementation
+from started import started
 
 DEMO = sys.argv[1]
 RESULTS: list[tuple[str, bool, str]] = []
@@ -33,10 +31,6 @@ def check(label: str, ok: bool, detail: str = "") -> None:
     print(("ok    " if ok else "FAIL  ") + label + ("" if ok else f": {detail}"), flush=True)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def strip_descriptions(schema: dict) -> dict:
@@ -112,19 +106,10 @@ async def run_era(transport: str, era: str, url: str) -> None:
 async def main() -> None:
     for era in ("legacy", "modern"):
         await run_era("stdio", era, "")
-    port = free_port()
-    url = f"http://127.0.0.1:{port}/mcp"
-    server = subprocess.Popen([DEMO, "serve", "--http", f"127.0.0.1:{port}", "--verbosity", "2"], stderr=subprocess.PIPE)
+    # Port 0: the demo says the address it bound.
+    server, url = started([DEMO, "serve", "--http", "127.0.0.1:0", "--verbosity", "2"],
+                          "mcp-tailor demo: streamable HTTP at ")
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise RuntimeError("the demo's HTTP server did not come up")
-                time.sleep(0.1)
         for era in ("legacy", "modern"):
             await run_era("http", era, url)
     finally:

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import os
 import pathlib
-import socket
-import subprocess
 import sys
 import time
 
@@ -27,6 +25,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import Implementation, ToolListChangedNotification
+from started import started
 
 GATEWAY, WORK = sys.argv[1], pathlib.Path(sys.argv[2])
 SERVER = pathlib.Path(__file__).with_name("notes_server.py")
@@ -106,6 +105,7 @@ async def reload(tailoring: pathlib.Path) -> None:
 
             check("before any edit: the file's wording", await description() == "Search notes.")
             tailoring.write_text(FILE.replace('verbosity = 0, text = "Search notes."', 'verbosity = 0, text = ""'))
+            # Sleep: a window for what must not come (a list change for a bad edit).
             await anyio.sleep(1.5)
             check("a bad edit sends no list_changed", not changed.is_set())
             check("a bad edit keeps the old wording", await description() == "Search notes.")
@@ -118,42 +118,30 @@ async def reload(tailoring: pathlib.Path) -> None:
             got = await description()
             with anyio.move_on_after(5):
                 while got != "Find notes.":
+                    # Sleep: a poll's interval (the words are read, nothing tells of them).
                     await anyio.sleep(0.1)
                     got = await description()
             check("a good edit's wording is served", got == "Find notes.", got)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 async def call_error(client: Client, tool: str) -> tuple[str, float]:
     """Calls `tool`; returns the error the client got (or "no error") and how long it took."""
-    started = time.monotonic()
+    began = time.monotonic()
     try:
         result = await client.call_tool(tool, {})
         outcome = f"no error: {result}"
     except Exception as error:  # the SDK raises the JSON-RPC error
         outcome = str(error)
-    return outcome, time.monotonic() - started
+    return outcome, time.monotonic() - began
 
 
 async def faults(tailoring: pathlib.Path) -> None:
     """One gateway over HTTP: an upstream that hangs or crashes answers with an error within
     the deadline; the next session gets a fresh upstream; the gateway keeps serving."""
-    port = free_port()
-    args = ["proxy", "--tailoring", str(tailoring), "--http", f"127.0.0.1:{port}", "--deadline", "2",
+    args = ["proxy", "--tailoring", str(tailoring), "--http", "127.0.0.1:0", "--deadline", "2",
             "--", sys.executable, str(SERVER)]
-    gateway = subprocess.Popen([GATEWAY, *args], stderr=subprocess.DEVNULL, env=dict(os.environ, RUST_LOG="warn"))
+    gateway, url = started([GATEWAY, *args], "mcp-tailor proxy on ", dict(os.environ, RUST_LOG="warn"))
     try:
-        for _ in range(100):
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.1)
-        url = f"http://127.0.0.1:{port}/mcp"
         info = Implementation(name="codex", version="1.0")
         with anyio.fail_after(60):
             async with Client(streamable_http_client(url), client_info=info, mode="legacy", cache=None) as client:

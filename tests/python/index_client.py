@@ -16,7 +16,6 @@ Prints one line per check and `N passed, M failed`; exits non-zero on any failur
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 
 import anyio
@@ -24,6 +23,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import Implementation
+from started import started
 
 GATEWAY = sys.argv[1]
 SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "notes_server.py")
@@ -86,16 +86,10 @@ async def stdio() -> None:
 
 
 async def http() -> None:
-    # Port 0: the proxy says the address it bound on its first line of stderr.
-    gateway = subprocess.Popen([GATEWAY, *proxy_args("--http", "127.0.0.1:0")],
-                               stderr=subprocess.PIPE, text=True, env=dict(os.environ, RUST_LOG="warn"))
+    # Port 0: the proxy says the address it bound.
+    gateway, url = started([GATEWAY, *proxy_args("--http", "127.0.0.1:0")], "mcp-tailor proxy on ",
+                           dict(os.environ, RUST_LOG="warn"))
     try:
-        url = None
-        for line in gateway.stderr:
-            if "mcp-tailor proxy on " in line:
-                url = line.split("mcp-tailor proxy on ", 1)[1].strip()
-                break
-        check("http: the proxy says where it listens", url is not None, url)
         with anyio.fail_after(60):
             async with Client(streamable_http_client(url), client_info=INFO, mode="legacy", cache=None) as client:
                 await session(client, "http")

@@ -40,6 +40,7 @@ def get_note(id: str) -> str:
 @server.tool()
 def hang() -> str:
     """Never answers (the gateway's deadline test)."""
+    # Sleep: simulated work, a tool that hangs.
     time.sleep(3600)
     return "unreachable"
 

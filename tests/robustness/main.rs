@@ -18,6 +18,7 @@ mod servers;
 
 use mcp_tailor::server::{Principal, Reader};
 use mcp_tailor_test_support::http::{self, Conn, initialize, modern_headers, modern_meta};
+use mcp_tailor_test_support::process::Announced;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -66,14 +67,15 @@ impl Child {
 
     /// [`start`](Self::start) with `env` set in the server process.
     async fn start_with(kind: &str, env: &[(&str, String)]) -> Child {
-        let addr = free_addr();
-        let process = tokio::process::Command::new(std::env::current_exe().unwrap())
-            .args(["serve", kind, &addr.to_string()])
-            .envs(env.iter().map(|(k, v)| (k, v)))
-            .kill_on_drop(true)
-            .spawn()
-            .expect("the server process starts");
-        wait_listening(addr).await;
+        let mut command = tokio::process::Command::new(std::env::current_exe().unwrap());
+        command
+            .args(["serve", kind, "127.0.0.1:0"])
+            .envs(env.iter().map(|(k, v)| (k, v)));
+        let Announced {
+            child: process,
+            addr,
+            ..
+        } = Announced::spawn(command, servers::LISTENING_ON).await;
         Child { process, addr }
     }
 
@@ -94,24 +96,6 @@ impl Child {
     fn alive(&mut self) -> bool {
         matches!(self.process.try_wait(), Ok(None))
     }
-}
-
-/// A free loopback address: a port bound and let go.
-fn free_addr() -> SocketAddr {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free loopback port")
-}
-
-/// Waits until something listens at `addr` (5 s at most); whether it does.
-async fn wait_listening(addr: SocketAddr) -> bool {
-    for _ in 0..200 {
-        if tokio::net::TcpStream::connect(addr).await.is_ok() {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    false
 }
 
 /// The tools a reader should read, from an identical server built in this process.

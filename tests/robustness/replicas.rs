@@ -6,7 +6,7 @@
 //! one replica is killed mid-walk: no walk loses a page, and its session clients get HTTP
 //! 404 and recover by starting a new session.
 
-use crate::{Child, check, free_addr, servers, wait_listening};
+use crate::{Child, check, servers};
 use mcp_tailor::server::reason::INVALID_CURSOR;
 use mcp_tailor::server::wire::{ENV_CURSOR_SECRET, ENV_REPLICA_TAG, ENV_TRUSTED_PROXIES};
 use mcp_tailor::server::{Principal, Reader};
@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 
 /// The configuration under test, as shipped.
 const SHIPPED: &str = include_str!("../../deploy/nginx/mcp-tailor.conf");
@@ -41,12 +42,12 @@ struct Nginx {
 
 impl Nginx {
     /// Starts nginx with the shipped configuration, its listen address and the replicas'
-    /// replaced by `addr` and `replicas`.
-    async fn start(
-        binary: PathBuf,
-        addr: SocketAddr,
-        replicas: &[SocketAddr],
-    ) -> Result<Nginx, String> {
+    /// replaced by a loopback port bound here and by `replicas`. nginx cannot bind port 0
+    /// and say which it got, so the socket is bound here and handed to it, as nginx hands
+    /// its sockets to a new binary: as a descriptor (its stdin) named in `NGINX`.
+    async fn start(binary: PathBuf, replicas: &[SocketAddr]) -> Result<Nginx, String> {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
+        let addr = listener.local_addr().map_err(|e| e.to_string())?;
         let mut site = SHIPPED.to_owned();
         let shipped = [
             "127.0.0.1:8080",
@@ -79,7 +80,8 @@ impl Nginx {
         std::fs::write(dir.join("nginx.conf"), main).map_err(|e| e.to_string())?;
         let process = tokio::process::Command::new(&binary)
             .args(arguments(&dir))
-            .stdin(std::process::Stdio::null())
+            .env("NGINX", "0;")
+            .stdin(std::os::fd::OwnedFd::from(listener))
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .kill_on_drop(true)
@@ -91,10 +93,16 @@ impl Nginx {
             dir,
             addr,
         };
-        if !wait_listening(addr).await {
-            return Err(format!("nginx did not start: {}", nginx.error_log()));
+        // The socket listens already: nginx has started once it answers on it.
+        let answered = async {
+            let mut stream = tokio::net::TcpStream::connect(addr).await?;
+            stream.write_all(b"GET / HTTP/1.0\r\n\r\n").await?;
+            stream.read(&mut [0; 16]).await
+        };
+        match tokio::time::timeout(Duration::from_secs(10), answered).await {
+            Ok(Ok(read)) if read > 0 => Ok(nginx),
+            _ => Err(format!("nginx did not start: {}", nginx.error_log())),
         }
-        Ok(nginx)
     }
 
     fn error_log(&self) -> String {
@@ -132,23 +140,25 @@ fn arguments(dir: &std::path::Path) -> [String; 6] {
     ]
 }
 
-impl Drop for Nginx {
+impl Nginx {
     /// Stops nginx as its manual says (`-s stop`: the master stops its workers, then
-    /// itself) and waits for the master to be gone (5 s at most) before the last resort:
-    /// a master killed outright would leave its workers running.
-    fn drop(&mut self) {
-        let _ = std::process::Command::new(&self.binary)
+    /// itself), and waits for the master to be gone (5 s at most).
+    async fn stop(&mut self) {
+        let _ = tokio::process::Command::new(&self.binary)
             .args(arguments(&self.dir))
             .args(["-s", "stop"])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
-            .status();
-        for _ in 0..500 {
-            if !matches!(self.process.try_wait(), Ok(None)) {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
+            .status()
+            .await;
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.process.wait()).await;
+    }
+}
+
+impl Drop for Nginx {
+    /// The last resort, when the run ended before [`stop`](Nginx::stop): the master killed
+    /// outright (its workers may outlive it); the folder removed.
+    fn drop(&mut self) {
         let _ = self.process.start_kill();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
@@ -191,6 +201,7 @@ async fn walk(addr: SocketAddr, pause: Duration) -> Result<(Vec<Value>, usize), 
             Some(_) => return Err("more than 100 pages".into()),
             None => return Ok((tools, pages)),
         }
+        // Sleep: a client's pace, `pause` between pages.
         tokio::time::sleep(pause).await;
     }
 }
@@ -351,6 +362,7 @@ pub async fn task_run(
         let get = json!({"taskId": id});
         let task = with_tasks(&mut conn, (poll, "tasks/get", &id), get, principal).await?;
         match task["status"].as_str() {
+            // Sleep: a client's pace, polling `tasks/get` as the protocol has it.
             Some("working") => tokio::time::sleep(Duration::from_millis(20)).await,
             Some("completed") if task["result"]["structuredContent"]["slept_ms"] == ms => {
                 return Ok(id);
@@ -417,7 +429,7 @@ pub async fn run(problems: &mut Vec<String>) {
         replicas.push(Child::start_with("replica", &env).await);
     }
     let addrs: Vec<SocketAddr> = replicas.iter().map(|r| r.addr).collect();
-    let nginx = match Nginx::start(binary, free_addr(), &addrs).await {
+    let mut nginx = match Nginx::start(binary, &addrs).await {
         Ok(nginx) => nginx,
         Err(error) => {
             check(
@@ -432,6 +444,7 @@ pub async fn run(problems: &mut Vec<String>) {
     let want = expected().await;
     steady(&nginx, &want, problems).await;
     kill(&nginx, &mut replicas, &want, problems).await;
+    nginx.stop().await;
 }
 
 /// Walks and sessions with every replica up.
@@ -528,6 +541,7 @@ async fn kill(nginx: &Nginx, replicas: &mut [Child], want: &[Value], problems: &
     let pause = Duration::from_millis(30);
     let victim = &mut replicas[1];
     let killer = async {
+        // Sleep: a fault's moment, 120 ms into the walks.
         tokio::time::sleep(Duration::from_millis(120)).await;
         let _ = victim.process.start_kill();
         let _ = victim.process.wait().await;

@@ -104,6 +104,7 @@ async fn faulty_presentation(tool: Value, principal: &str) -> Presentation {
         0 => Presentation::Error("boom: the presentation store is down".into()),
         1 => panic!("boom: a presentation bug"),
         2 => {
+            // Sleep: simulated work, a presentation store that hangs.
             tokio::time::sleep(Duration::from_secs(5)).await;
             Presentation::Default
         }
@@ -133,6 +134,7 @@ async fn faulty_presentation(tool: Value, principal: &str) -> Presentation {
 
 /// Sleeps `ms`, then answers how long it slept (a task for clients that support them).
 async fn job(args: Job, _: CallContext) -> Result<Value, String> {
+    // Sleep: simulated work, as long as the call asks.
     tokio::time::sleep(Duration::from_millis(args.ms)).await;
     Ok(json!({"slept_ms": args.ms}))
 }
@@ -210,10 +212,15 @@ pub fn replica() -> Server {
         .expect("a valid catalog and replica environment")
 }
 
-/// Serves `kind` (`tailor`, `rmcp`, `faulty` or `replica`) at `addr` until the process is
-/// killed.
+/// What a server process says on stderr before the address it listens at.
+pub const LISTENING_ON: &str = "robustness server on http://";
+
+/// Serves `kind` (`tailor`, `rmcp`, `faulty` or `replica`) at `addr` (port 0: one the
+/// system picks) until the process is killed, once it said where (`LISTENING_ON`).
 pub async fn serve(kind: &str, addr: SocketAddr) {
     let listener = tokio::net::TcpListener::bind(addr).await.expect("bind");
+    let bound = listener.local_addr().expect("bound");
+    eprintln!("{LISTENING_ON}{bound}/mcp");
     match kind {
         "rmcp" => {
             use axum::serve::ListenerExt as _;

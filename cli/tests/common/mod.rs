@@ -4,6 +4,7 @@
 
 use mcp_tailor::mcp_tool;
 use mcp_tailor::server::{CallContext, Server};
+pub use mcp_tailor_test_support::process::Announced;
 use std::net::SocketAddr;
 use tokio::process::Command;
 
@@ -49,121 +50,42 @@ pub async fn serve(server: Server, front: impl FnOnce(axum::Router) -> axum::Rou
     format!("http://{addr}/mcp")
 }
 
-/// A `proxy` serving streamable HTTP at a loopback port it bound itself: the address is
-/// read from the line it prints once it listens (`mcp-tailor proxy on http://ADDR/mcp`),
-/// and its metrics' from `mcp-tailor metrics on http://ADDR/metrics`. Its stderr is read
-/// here, line by line, for the test to look through.
-pub struct Proxy {
-    /// The process (killed when dropped).
-    pub child: tokio::process::Child,
-    /// Where it serves MCP.
-    pub addr: SocketAddr,
-    /// Where it serves `/metrics`, when asked to.
-    pub metrics: Option<SocketAddr>,
-    lines: tokio::sync::mpsc::UnboundedReceiver<String>,
+/// A `proxy` serving streamable HTTP at a loopback port it bound itself, as its line
+/// `mcp-tailor proxy on http://ADDR/mcp` says; `mcp-tailor metrics on http://ADDR/metrics`
+/// names its metrics' ([`metrics`]).
+pub type Proxy = Announced;
+
+/// What a proxy's line says before its metrics' address.
+const METRICS_ON: &str = "mcp-tailor metrics on http://";
+
+/// `proxy --http 127.0.0.1:0 ARGS…` with `env` set, once it listens.
+pub async fn started(args: &[&str], env: &[(&str, &str)]) -> Proxy {
+    let mut command = Command::new(BIN);
+    command
+        .args(["proxy", "--http", "127.0.0.1:0"])
+        .args(args)
+        .envs(env.iter().copied());
+    spawned(command).await
 }
 
-/// The address a proxy's line names after `opening` (`http://ADDR/…`).
-fn named(line: &str, opening: &str) -> Option<SocketAddr> {
-    let (_, rest) = line.split_once(opening)?;
-    rest.split('/').next()?.parse().ok()
+/// `command`, a `proxy` told `--http 127.0.0.1:0`, once it listens.
+pub async fn spawned(command: Command) -> Proxy {
+    Announced::spawn(command, "mcp-tailor proxy on http://").await
 }
 
-impl Proxy {
-    /// `proxy --http 127.0.0.1:0 ARGS…` with `env` set, once it listens.
-    pub async fn start(args: &[&str], env: &[(&str, &str)]) -> Proxy {
-        let mut command = Command::new(BIN);
-        command
-            .args(["proxy", "--http", "127.0.0.1:0"])
-            .args(args)
-            .envs(env.iter().copied());
-        Proxy::spawn(command).await
-    }
-
-    /// `command`, a `proxy` told `--http 127.0.0.1:0` (its stderr piped here), once it
-    /// listens; a proxy that ends first fails the test with what it said.
-    pub async fn spawn(mut command: Command) -> Proxy {
-        use tokio::io::AsyncBufReadExt as _;
-        let mut child = command
-            .stderr(std::process::Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap();
-        let mut stderr = tokio::io::BufReader::new(child.stderr.take().unwrap());
-        let (tx, lines) = tokio::sync::mpsc::unbounded_channel();
-        let (bound, listens) = tokio::sync::oneshot::channel();
-        tokio::spawn(async move {
-            let (mut bound, mut metrics, mut said) = (Some(bound), None, String::new());
-            let mut line = String::new();
-            while stderr.read_line(&mut line).await.is_ok_and(|n| n > 0) {
-                metrics = metrics.or(named(&line, "mcp-tailor metrics on http://"));
-                said.push_str(&line);
-                if let Some(addr) = named(&line, "mcp-tailor proxy on http://")
-                    && let Some(bound) = bound.take()
-                {
-                    let _ = bound.send(Ok((addr, metrics)));
-                }
-                let _ = tx.send(std::mem::take(&mut line));
-            }
-            if let Some(bound) = bound {
-                let _ = bound.send(Err(said));
-            }
-        });
-        let (addr, metrics) =
-            match tokio::time::timeout(std::time::Duration::from_secs(30), listens).await {
-                Ok(Ok(Ok(bound))) => bound,
-                Ok(Ok(Err(said))) => panic!("the proxy ended before it listened:\n{said}"),
-                Ok(Err(_)) => unreachable!("the reader answers before it ends"),
-                Err(_) => panic!("the proxy did not listen within 30 s"),
-            };
-        Proxy {
-            child,
-            addr,
-            metrics,
-            lines,
-        }
-    }
-
-    /// Its MCP endpoint's URL.
-    pub fn url(&self) -> String {
-        format!("http://{}/mcp", self.addr)
-    }
-
-    /// Its metrics' address (the test asked for `--metrics 127.0.0.1:0`).
-    pub fn metrics(&self) -> SocketAddr {
-        self.metrics.expect("the proxy serves metrics")
-    }
-
-    /// The next line of its stderr holding `needle`, within 20 s.
-    pub async fn said(&mut self, needle: &str) -> String {
-        let wait = async {
-            while let Some(line) = self.lines.recv().await {
-                if line.contains(needle) {
-                    return line;
-                }
-            }
-            panic!("the proxy ended without saying {needle:?}")
-        };
-        tokio::time::timeout(std::time::Duration::from_secs(20), wait)
-            .await
-            .unwrap_or_else(|_| panic!("the proxy did not say {needle:?}"))
-    }
-
-    /// Ends the proxy; everything it wrote on stderr not yet read by [`said`](Self::said).
-    pub async fn ended(mut self) -> String {
-        self.child.start_kill().unwrap();
-        self.child.wait().await.unwrap();
-        let mut log = String::new();
-        while let Some(line) = self.lines.recv().await {
-            log.push_str(&line);
-        }
-        log
-    }
+/// Where `proxy` serves `/metrics` (it was told `--metrics 127.0.0.1:0`).
+pub fn metrics(proxy: &Proxy) -> SocketAddr {
+    proxy.named(METRICS_ON).expect("the proxy serves metrics")
 }
 
-/// [`Proxy::start`]: the process and where it serves MCP.
+/// A proxy's MCP endpoint.
+pub fn url(proxy: &Proxy) -> String {
+    format!("http://{}/mcp", proxy.addr)
+}
+
+/// [`started`]: the process and where it serves MCP.
 pub async fn proxy(args: &[&str], env: &[(&str, &str)]) -> (tokio::process::Child, SocketAddr) {
-    let proxy = Proxy::start(args, env).await;
+    let proxy = started(args, env).await;
     (proxy.child, proxy.addr)
 }
 
@@ -191,7 +113,7 @@ pub async fn log_holding(
 }
 
 /// `proxy --http 127.0.0.1:0 -- UPSTREAM…` (a command upstream), for the caller to set up
-/// and [`Proxy::spawn`].
+/// and [`spawned`].
 pub fn proxy_of(upstream: &[&str]) -> Command {
     let mut command = Command::new(BIN);
     command

@@ -83,6 +83,27 @@ impl Conn {
         self.post_raw_id(&body.to_string(), headers, id).await
     }
 
+    /// [`post`](Self::post), telling `heard` as soon as the response's body holds `needle`
+    /// (a call's first progress, say), while the rest of it is still to come.
+    pub async fn post_hearing(
+        &mut self,
+        body: &Value,
+        headers: &[(&str, String)],
+        needle: &str,
+        heard: tokio::sync::oneshot::Sender<()>,
+    ) -> std::io::Result<Reply> {
+        let id = body.get("id").cloned();
+        let hearing = Hearing {
+            needle,
+            heard: Some(heard),
+        };
+        let body = body.to_string();
+        let exchange = self.exchange(&body, headers, id, Some(hearing));
+        tokio::time::timeout(TIMEOUT, exchange)
+            .await
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "no response in time"))?
+    }
+
     /// POSTs a raw body (not necessarily JSON).
     pub async fn post_raw(
         &mut self,
@@ -101,7 +122,7 @@ impl Conn {
         headers: &[(&str, String)],
     ) -> std::io::Result<(u16, Vec<u8>)> {
         let body = body.to_string();
-        let exchange = self.exchange(&body, headers, None, false);
+        let exchange = self.exchange(&body, headers, None, None);
         let reply = tokio::time::timeout(TIMEOUT, exchange)
             .await
             .map_err(|_| {
@@ -116,18 +137,23 @@ impl Conn {
         headers: &[(&str, String)],
         id: Option<Value>,
     ) -> std::io::Result<Reply> {
-        tokio::time::timeout(TIMEOUT, self.exchange(body, headers, id, true))
+        let hearing = Some(Hearing {
+            needle: "",
+            heard: None,
+        });
+        tokio::time::timeout(TIMEOUT, self.exchange(body, headers, id, hearing))
             .await
             .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "no response in time"))?
     }
 
-    /// One request and its response; the JSON-RPC reply to `id` found in it if `parse`.
+    /// One request and its response; the JSON-RPC reply to `id` found in it when
+    /// `hearing` (which is told of its needle), none without.
     async fn exchange(
         &mut self,
         body_text: &str,
         headers: &[(&str, String)],
         id: Option<Value>,
-        parse: bool,
+        hearing: Option<Hearing<'_>>,
     ) -> std::io::Result<Reply> {
         let mut request = format!(
             "POST {} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
@@ -145,7 +171,7 @@ impl Conn {
         // reading (and closes) is the answer, whatever became of the rest of the write.
         let (written, reply) = tokio::join!(
             self.writer.write_all(request.as_bytes()),
-            Self::read_reply(&mut self.reader, id, parse)
+            Self::read_reply(&mut self.reader, id, hearing)
         );
         match (written, reply) {
             (_, Ok(reply)) => Ok(reply),
@@ -153,11 +179,11 @@ impl Conn {
         }
     }
 
-    /// Reads one response and the JSON-RPC message answering `id` in it.
+    /// Reads one response and, when `hearing`, the JSON-RPC message answering `id` in it.
     async fn read_reply(
         reader: &mut BufReader<OwnedReadHalf>,
         id: Option<Value>,
-        parse: bool,
+        mut hearing: Option<Hearing<'_>>,
     ) -> std::io::Result<Reply> {
         let mut line = String::new();
         reader.read_line(&mut line).await?;
@@ -202,20 +228,37 @@ impl Conn {
                 let mut chunk = vec![0; size + 2];
                 reader.read_exact(&mut chunk).await?;
                 body.extend_from_slice(&chunk[..size]);
+                if let Some(hearing) = &mut hearing {
+                    hearing.tell(&body);
+                }
             }
         } else if let Some(length) = length {
             body.resize(length, 0);
             reader.read_exact(&mut body).await?;
         }
-        let message = parse
-            .then(|| find_reply(&String::from_utf8_lossy(&body), id.as_ref()))
-            .flatten();
+        let message =
+            hearing.and_then(|_| find_reply(&String::from_utf8_lossy(&body), id.as_ref()));
         Ok(Reply {
             status,
             session,
             message,
             body,
         })
+    }
+}
+
+/// A response read for its JSON-RPC reply, and who is told once its body holds `needle`.
+struct Hearing<'a> {
+    needle: &'a str,
+    heard: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl Hearing<'_> {
+    /// Tells the listener (once) if `body` holds the needle.
+    fn tell(&mut self, body: &[u8]) {
+        if self.heard.is_some() && String::from_utf8_lossy(body).contains(self.needle) {
+            let _ = self.heard.take().map(|heard| heard.send(()));
+        }
     }
 }
 

@@ -2,10 +2,11 @@
 //!
 //! What the workspace's tests share, written once: a raw HTTP/1.1 client ([`http`]) and
 //! server side ([`raw`]), the workspace's paths ([`workspace`], [`target`]), a poller
-//! for a state that comes in its own time ([`eventually`]), and a process's children as
-//! the system sees them ([`children`]).
+//! for a state that comes in its own time ([`eventually`]), a process's children as the
+//! system sees them ([`children`]), and where a process listens ([`process`]).
 
 pub mod http;
+pub mod process;
 pub mod raw;
 
 use std::future::Future;

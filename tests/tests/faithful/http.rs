@@ -3,51 +3,23 @@
 //! SDK answering in JSON bodies, and the Python SDK's legacy HTTP+SSE transport.
 
 use super::*;
+use mcp_tailor_test_support::process::{Announced, bound_by};
 
 /// `proxy --http` in front of `command`; the child and its address, once it listens.
 async fn http_proxy(command: &[String]) -> (tokio::process::Child, std::net::SocketAddr) {
-    http_proxy_of(&proxied(command)).await
+    let proxy = http_proxy_of(&proxied(command)).await;
+    (proxy.child, proxy.addr)
 }
 
-/// `mcp-tailor proxy ARGS…` (`line`) with `--http` at a free port; the child and its
-/// address, once it listens.
-pub(super) async fn http_proxy_of(
-    line: &[String],
-) -> (tokio::process::Child, std::net::SocketAddr) {
-    http_proxy_logging(line, Stdio::null()).await
-}
-
-/// [`http_proxy_of`], its log to `stderr`.
-pub(super) async fn http_proxy_logging(
-    line: &[String],
-    stderr: Stdio,
-) -> (tokio::process::Child, std::net::SocketAddr) {
-    let addr = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap();
-    let child = tokio::process::Command::new(&line[0])
+/// `mcp-tailor proxy ARGS…` (`line`) with `--http` at a port it binds itself, once it
+/// listens (its address read from the line it says so in).
+pub(super) async fn http_proxy_of(line: &[String]) -> Announced {
+    let mut command = tokio::process::Command::new(&line[0]);
+    command
         .args(&line[1..2])
-        .args(["--http", &addr.to_string()])
-        .args(&line[2..])
-        .stderr(stderr)
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    listening(addr, "the proxy").await;
-    (child, addr)
-}
-
-/// Waits until `what` listens at `addr` (at most 30 s).
-pub(super) async fn listening(addr: std::net::SocketAddr, what: &str) {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while tokio::net::TcpStream::connect(addr).await.is_err() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "{what} did not listen"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+        .args(["--http", "127.0.0.1:0"])
+        .args(&line[2..]);
+    Announced::spawn(command, "mcp-tailor proxy on http://").await
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -167,13 +139,9 @@ async fn http_progress(addr: std::net::SocketAddr) -> Vec<String> {
 #[ignore = "needs the pinned third-party servers; run by .ci/run"]
 async fn an_http_upstream_is_passed_on_as_written_too() {
     let script = everything()[1].clone();
-    let (_upstream, upstream) = http_upstream("server-everything", |port| {
-        let mut node = tokio::process::Command::new("node");
-        node.args([&script, "streamableHttp"])
-            .env("PORT", port.to_string());
-        node
-    })
-    .await;
+    let mut node = tokio::process::Command::new("node");
+    node.args([&script, "streamableHttp"]).env("PORT", "0");
+    let (_upstream, upstream) = http_upstream(node).await;
     let (_proxy, gateway) = in_front_of(&format!("http://{upstream}/mcp")).await;
     let progress = http_progress(upstream).await;
     assert_eq!(progress.len(), 3, "{progress:?}");
@@ -232,12 +200,9 @@ async fn a_legacy_http_sse_upstream_is_passed_on_as_written_too() {
 async fn notes_server(mode: &str) -> (tokio::process::Child, std::net::SocketAddr) {
     let python = std::env::var("MCP_TAILOR_PYTHON").expect("MCP_TAILOR_PYTHON");
     let server = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("python/notes_server.py");
-    http_upstream(&format!("the Python notes server ({mode})"), |port| {
-        let mut python = tokio::process::Command::new(&python);
-        python.arg(&server).args([mode, &port.to_string()]);
-        python
-    })
-    .await
+    let mut python = tokio::process::Command::new(&python);
+    python.arg(&server).args([mode, "0"]);
+    http_upstream(python).await
 }
 
 /// A raw legacy HTTP+SSE connection: its event stream, and where messages are posted.
@@ -352,38 +317,32 @@ async fn sse_answers(url: &str, call: Value) -> Vec<(String, Value)> {
     out
 }
 
-/// A streamable HTTP server (`what`) started by `command`, told a free port; the child and
-/// its address, once it listens.
+/// An HTTP server started by `command` (told port 0); the child and the address it bound,
+/// once it listens (read from `/proc`: it does not say).
 async fn http_upstream(
-    what: &str,
-    command: impl FnOnce(u16) -> tokio::process::Command,
+    mut command: tokio::process::Command,
 ) -> (tokio::process::Child, std::net::SocketAddr) {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = command(port)
+    let child = command
         .stderr(Stdio::null())
         .stdout(Stdio::null())
         .kill_on_drop(true)
         .spawn()
         .unwrap();
-    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
-    listening(addr, what).await;
+    let addr = bound_by(child.id().expect("running")).await;
     (child, addr)
 }
 
 /// `mcp-tailor proxy --upstream URL`, served over streamable HTTP.
 async fn in_front_of(url: &str) -> (tokio::process::Child, std::net::SocketAddr) {
     let bin = target().join("debug").join("mcp-tailor");
-    http_proxy_of(&[
+    let proxy = http_proxy_of(&[
         bin.display().to_string(),
         "proxy".to_owned(),
         "--upstream".to_owned(),
         url.to_owned(),
     ])
-    .await
+    .await;
+    (proxy.child, proxy.addr)
 }
 
 /// The answers `through` the gateway are the ones read `direct`ly, byte for byte, but for

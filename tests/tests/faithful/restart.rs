@@ -5,12 +5,14 @@
 //! `400` JSON-RPC error naming no request: the gateway opens a new upstream session, as for
 //! a `404`, and the call is served).
 
-use super::http::{http_proxy_logging, listening};
+use super::http::http_proxy_of;
 use super::*;
 use mcp_tailor_test_support::http::{Conn, initialize};
+use mcp_tailor_test_support::process::{Announced, bound_by};
 
-/// server-everything's `streamableHttp` at `port`, once it listens.
-async fn everything_at(port: u16) -> tokio::process::Child {
+/// server-everything's `streamableHttp` at `port` (0: one it binds itself), once it
+/// listens; the process and its port.
+async fn everything_at(port: u16) -> (tokio::process::Child, u16) {
     let child = tokio::process::Command::new("node")
         .args([&everything()[1], "streamableHttp"])
         .env("PORT", port.to_string())
@@ -19,25 +21,21 @@ async fn everything_at(port: u16) -> tokio::process::Child {
         .kill_on_drop(true)
         .spawn()
         .unwrap();
-    listening(([127, 0, 0, 1], port).into(), "server-everything").await;
-    child
+    let port = bound_by(child.id().expect("running")).await.port();
+    (child, port)
 }
 
-/// A 2025-11-25 session through `proxy --deadline 30` in front of the upstream at `port`,
-/// logging to `log`: the connection and the headers its requests carry.
-async fn session_through(
-    port: u16,
-    log: &std::path::Path,
-) -> (tokio::process::Child, Conn, Vec<(&'static str, String)>) {
+/// A 2025-11-25 session through `proxy --deadline 30` in front of the upstream at `port`:
+/// the proxy, the connection and the headers its requests carry.
+async fn session_through(port: u16) -> (Announced, Conn, Vec<(&'static str, String)>) {
     let bin = target().join("debug").join("mcp-tailor");
     let url = format!("http://127.0.0.1:{port}/mcp");
     let line = [bin.display().to_string(), "proxy".to_owned()]
         .into_iter()
         .chain(["--deadline", "30", "--upstream", &url].map(str::to_owned))
         .collect::<Vec<_>>();
-    let log = std::fs::File::create(log).unwrap();
-    let (proxy, addr) = http_proxy_logging(&line, log.into()).await;
-    let mut conn = Conn::connect(addr).await.unwrap();
+    let proxy = http_proxy_of(&line).await;
+    let mut conn = Conn::connect(proxy.addr).await.unwrap();
     let opened = conn.post(&initialize(0, "raw"), &[]).await.unwrap();
     let headers = vec![
         ("Mcp-Session-Id", opened.session.expect("a session")),
@@ -53,28 +51,26 @@ fn call(id: u64, name: &str, arguments: Value) -> Value {
         "params": {"name": name, "arguments": arguments}})
 }
 
-fn free_port() -> u16 {
-    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    free.local_addr().unwrap().port()
-}
-
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs the pinned third-party servers; run by .ci/run"]
 async fn a_call_whose_http_upstream_dies_fails_before_the_deadline() {
-    let port = free_port();
-    let mut upstream = everything_at(port).await;
-    let log = target().join(format!("restart-dies-{port}.log"));
-    let (mut proxy, mut conn, headers) = session_through(port, &log).await;
-    let long = call(
+    let (mut upstream, port) = everything_at(0).await;
+    let (proxy, mut conn, headers) = session_through(port).await;
+    let mut long = call(
         2,
         "trigger-long-running-operation",
         json!({"duration": 10, "steps": 10}),
     );
+    long["params"]["_meta"] = json!({"progressToken": "long"});
+    // Killed once the call is under way upstream: its first progress has come through.
+    let (heard, progressed) = tokio::sync::oneshot::channel();
     let killing = tokio::spawn(async move {
-        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        progressed.await.expect("the call progressed");
         upstream.kill().await.unwrap();
     });
-    let reply = conn.post(&long, &headers).await.unwrap();
+    let progress = "notifications/progress";
+    let reply = conn.post_hearing(&long, &headers, progress, heard);
+    let reply = reply.await.unwrap();
     killing.await.unwrap();
     let error = &reply.message.expect("an answer")["error"];
     // Before, rmcp resumed the broken stream for ever: `"cause": "timeout"` at 30 s.
@@ -84,22 +80,18 @@ async fn a_call_whose_http_upstream_dies_fails_before_the_deadline() {
         "{error}"
     );
     // The log says why in the user's words, not rmcp's ("Transport closed").
-    proxy.kill().await.unwrap();
-    let logged = std::fs::read_to_string(&log).unwrap();
+    let logged = proxy.ended().await;
     assert!(
         logged.contains("upstream failure: the upstream closed the connection"),
         "{logged}"
     );
-    std::fs::remove_file(&log).unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs the pinned third-party servers; run by .ci/run"]
 async fn a_call_to_a_restarted_http_upstream_is_served_in_a_new_session() {
-    let port = free_port();
-    let mut upstream = everything_at(port).await;
-    let log = target().join(format!("restart-restarted-{port}.log"));
-    let (_proxy, mut conn, headers) = session_through(port, &log).await;
+    let (mut upstream, port) = everything_at(0).await;
+    let (_proxy, mut conn, headers) = session_through(port).await;
     let echo = |id| call(id, "echo", json!({"message": "hi"}));
     let reply = conn.post(&echo(2), &headers).await.unwrap();
     assert_eq!(
@@ -120,5 +112,4 @@ async fn a_call_to_a_restarted_http_upstream_is_served_in_a_new_session() {
             "{answer}"
         );
     }
-    std::fs::remove_file(&log).unwrap();
 }

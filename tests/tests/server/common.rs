@@ -440,6 +440,7 @@ pub async fn until_cancelled(
     let _ = told.send(Waited::Started);
     tokio::select! {
         () = call.cancelled() => { let _ = told.send(Waited::Cancelled); }
+        // Sleep: simulated work, until the call is cancelled.
         () = tokio::time::sleep(std::time::Duration::from_secs(30)) => {}
     }
     Ok(json!({}))

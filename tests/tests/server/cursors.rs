@@ -171,6 +171,7 @@ async fn tampered_truncated_expired_and_foreign_cursors_are_refused() {
         .unwrap();
     let short_client = connect(&short, "stdio", "codex", Era::Legacy).await;
     let cursor = next(&list(&short_client, None, json!({})).await.unwrap());
+    // Sleep: time passing is what is tested (past the cursor's 50 ms).
     tokio::time::sleep(Duration::from_millis(120)).await;
     assert_eq!(
         reason(

@@ -109,6 +109,7 @@ async fn serve_counted(
         .tool(|_: Quick, _: CallContext| async { Ok::<_, String>(json!({"quick": true})) })
         .tool(move |_: Patient, call: CallContext| until_cancelled(call, cancelled.clone()))
         .tool(|_: Slow, _: CallContext| async {
+            // Sleep: simulated work.
             tokio::time::sleep(Duration::from_millis(300)).await;
             Ok::<_, String>(json!({"slow": true}))
         })
@@ -300,9 +301,11 @@ async fn a_session_called_only_directly_outlives_its_idle_timeout() {
             true
         );
         n += 1;
+        // Sleep: a client's pace, one call every 50 ms.
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     // Left alone, it is closed as before.
+    // Sleep: time passing is what is tested (past the idle timeout).
     tokio::time::sleep(Duration::from_millis(1_500)).await;
     let reply = conn.post(&call(n, "quick"), &on(&id)).await.unwrap();
     assert_eq!(reply.status, 404);

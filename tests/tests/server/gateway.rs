@@ -320,6 +320,7 @@ async fn a_bridged_session_hears_no_other_client_s_request() {
     let (modern, _) = http(front, "codex", Era::Modern, &[]).await;
     let logged = call(&modern, "log", serde_json::json!({})).await.unwrap();
     assert_eq!(logged["content"][0]["text"], "logged", "{logged}");
+    // Sleep: a window for what must not come.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let heard = bridged.service().heard.lock().unwrap().clone();
     assert!(heard.is_empty(), "{heard:?}");

@@ -78,6 +78,7 @@ async fn heard(client: &Running, at_least: usize) -> Vec<Value> {
     let enough = || (client.service().heard.lock().unwrap().len() >= at_least).then_some(());
     eventually(Duration::from_secs(2), || async { enough() }).await;
     // What comes after the first `at_least`, if anything, comes at once: a moment for it.
+    // Sleep: a window for what must not come.
     tokio::time::sleep(Duration::from_millis(50)).await;
     std::mem::take(&mut *client.service().heard.lock().unwrap())
 }
@@ -207,12 +208,14 @@ async fn modern_listeners_hear_that_the_tool_list_changed() {
             "{transport}"
         );
         // Wait until the layer holds the stream, then change the catalog.
-        for _ in 0..100 {
-            if server.listeners() > 0 {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        let held = eventually(Duration::from_secs(2), || async {
+            (server.listeners() > 0).then_some(())
+        })
+        .await;
+        assert!(
+            held.is_some(),
+            "the layer never held the stream ({transport})"
+        );
         server.notify_tool_list_changed().await;
         let next = tokio::time::timeout(Duration::from_secs(5), subscription.next())
             .await

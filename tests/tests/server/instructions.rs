@@ -179,6 +179,7 @@ async fn a_slow_provider_times_out_and_the_next_request_works() {
             let n = count.fetch_add(1, Ordering::SeqCst);
             async move {
                 if n == 0 {
+                    // Sleep: simulated work, a provider that hangs.
                     tokio::time::sleep(Duration::from_secs(30)).await;
                 }
                 Instructions::Text("fast now".into())

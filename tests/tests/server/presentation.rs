@@ -230,6 +230,7 @@ async fn a_slow_callback_is_a_presentation_failure_caused_by_timeout() {
         .request_deadline(std::time::Duration::from_millis(200))
         .presentation(|_, info| async move {
             if info.principal.id == "slow" {
+                // Sleep: simulated work, a callback that hangs.
                 tokio::time::sleep(std::time::Duration::from_secs(30)).await;
             }
             Presentation::Default

@@ -134,6 +134,7 @@ async fn a_host_callback_has_full_control_and_its_failure_is_contained() {
             match info.client_name.as_deref() {
                 Some("panics") => panic!("context bug"),
                 Some("hangs") => {
+                    // Sleep: simulated work, a callback that hangs.
                     tokio::time::sleep(Duration::from_secs(30)).await;
                     Reader::default()
                 }

@@ -16,6 +16,7 @@ use mcp_tailor::server::rmcp::service::RequestContext;
 use mcp_tailor::server::rmcp::task_manager::{TaskManager, TaskOptions};
 use mcp_tailor::server::rmcp::{ErrorData, RoleServer, ServerHandler, ServiceError};
 use mcp_tailor::server::{CallContext, Server, ServerBuilder, TaskSupport, ToolRegistration};
+use mcp_tailor_test_support::eventually;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -70,6 +71,7 @@ fn tasks_builder(counts: &Counts) -> ServerBuilder {
                     stopped.fetch_add(1, Ordering::SeqCst);
                     Err("stopped".to_owned())
                 }
+                // Sleep: simulated work, as long as the call asks.
                 () = tokio::time::sleep(Duration::from_millis(args.ms)) => {
                     Ok(json!(format!("waited {} ms", args.ms)))
                 }
@@ -81,6 +83,7 @@ fn tasks_builder(counts: &Counts) -> ServerBuilder {
         let runs = runs.clone();
         async move {
             runs.fetch_add(1, Ordering::SeqCst);
+            // Sleep: simulated work.
             tokio::time::sleep(Duration::from_millis(20)).await;
             Ok::<_, String>(json!("done"))
         }
@@ -180,15 +183,13 @@ async fn get(client: &Running, id: &str) -> Result<Value, ErrorData> {
 
 /// Polls task `id` until its status is `status` (or terminal), 10 s at most.
 async fn until(client: &Running, id: &str, status: &str) -> Value {
-    for _ in 0..500 {
+    let reached = eventually(Duration::from_secs(10), || async {
         let task = get(client, id).await.expect("tasks/get");
-        let now = task["status"].as_str().unwrap_or_default().to_owned();
-        if now == status || ["completed", "failed", "cancelled"].contains(&now.as_str()) {
-            return task;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    panic!("task {id} never reached {status}")
+        let now = task["status"].as_str().unwrap_or_default();
+        (now == status || ["completed", "failed", "cancelled"].contains(&now)).then_some(task)
+    })
+    .await;
+    reached.unwrap_or_else(|| panic!("task {id} never reached {status}"))
 }
 
 #[tokio::test]
@@ -390,6 +391,7 @@ impl ServerHandler for InnerTasks {
     ) -> Result<CallToolResponse, ErrorData> {
         let task = self.tasks.spawn(TaskOptions::default(), |_| {
             Box::pin(async {
+                // Sleep: simulated work.
                 tokio::time::sleep(Duration::from_millis(30)).await;
                 Ok(CallToolResult::success(vec![ContentBlock::text(
                     "inner done",
@@ -431,6 +433,7 @@ async fn a_wrapped_handlers_tasks_pass_through_beside_the_layers_own() {
                     runs.fetch_add(1, Ordering::SeqCst);
                     tokio::select! {
                         () = call.cancelled() => { stopped.fetch_add(1, Ordering::SeqCst); Err("stopped".to_owned()) }
+                        // Sleep: simulated work, as long as the call asks.
                         () = tokio::time::sleep(Duration::from_millis(args.ms)) => Ok(json!("waited")),
                     }
                 }
@@ -478,14 +481,14 @@ async fn a_session_hears_its_task_ask_for_input_and_end_and_a_stateless_client_p
     let session = client(addr, Era::Legacy, "alice", true).await;
     let task = created(call_once(&session, "confirm", json!({})).await.unwrap());
     let id = task.task.task_id.clone();
-    let mut statuses = Vec::new();
-    for _ in 0..500 {
-        statuses = heard_of(&session, &id).0;
-        if !statuses.is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let told = |count: usize| {
+        let (session, id) = (&session, &id);
+        eventually(Duration::from_secs(5), move || async move {
+            let statuses = heard_of(session, id).0;
+            (statuses.len() >= count).then_some(statuses)
+        })
+    };
+    let statuses = told(1).await.unwrap_or_default();
     assert_eq!(statuses, ["input_required"], "told when it needs input");
     let (_, asked) = heard_of(&session, &id);
     assert_eq!(
@@ -493,13 +496,7 @@ async fn a_session_hears_its_task_ask_for_input_and_end_and_a_stateless_client_p
         "elicitation/create"
     );
     answer(&session, &id, false).await;
-    for _ in 0..500 {
-        statuses = heard_of(&session, &id).0;
-        if statuses.len() == 2 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let statuses = told(2).await.unwrap_or_default();
     assert_eq!(
         statuses,
         ["input_required", "completed"],
@@ -519,6 +516,7 @@ async fn a_session_hears_its_task_ask_for_input_and_end_and_a_stateless_client_p
             .unwrap(),
     );
     until(&stateless, &task.task.task_id, "completed").await;
+    // Sleep: a window for what must not come (a status notification without a session).
     tokio::time::sleep(Duration::from_millis(50)).await;
     assert!(
         heard_of(&stateless, &task.task.task_id).0.is_empty(),
@@ -606,14 +604,11 @@ async fn a_principal_runs_at_most_its_share_of_tasks_and_an_ended_one_frees_its_
         .map_err(mcp_error)
         .unwrap();
     until(&alice, &ids[0], "cancelled").await;
-    let mut again = Err(error);
-    for _ in 0..100 {
-        again = call_once(&alice, "wait", json!({"ms": 10})).await;
-        if again.is_ok() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    let task = created(again.expect("a place again once a task ended"));
+    let again = eventually(Duration::from_secs(5), || async {
+        call_once(&alice, "wait", json!({"ms": 10})).await.ok()
+    })
+    .await;
+    let task =
+        created(again.unwrap_or_else(|| panic!("a place again once a task ended: {error:?}")));
     until(&alice, &task.task.task_id, "completed").await;
 }
