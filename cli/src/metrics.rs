@@ -20,6 +20,7 @@ use crate::upstreams::Proxied;
 use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::{Served, UpstreamCounts};
 use mcp_tailor::inspect::{Inspection, definitions};
+use mcp_tailor::seam::Locked;
 use mcp_tailor::server::auth::ClientAuth;
 use mcp_tailor::server::{IndexSurface, Server, Surface, rmcp};
 use prometheus_client::encoding::EncodeLabelSet;
@@ -28,7 +29,7 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 /// The protocol revision the token figures list on (`inspect tokens`' default).
 const PROTOCOL: &str = "2025-11-25";
@@ -185,7 +186,7 @@ impl Metrics {
         let labels = ServerLabels {
             server: server.clone(),
         };
-        let mut counted = self.counted.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut counted = self.counted.locked();
         let last = counted.entry(server).or_default();
         let gauge = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
         self.open.get_or_create(&labels).set(gauge(now.open));

@@ -7,8 +7,9 @@
 //! redacted where it is made (`mcp_tailor::gateway::redact`).
 
 use mcp_tailor::gateway::{Upstream, redact};
+use mcp_tailor::seam::Locked;
 use std::io::Write;
-use std::sync::{PoisonError, RwLock};
+use std::sync::RwLock;
 
 /// The shortest value kept as a secret: shorter ones (`1`, `true`, a port) would blot out
 /// ordinary words of the log, and are no credential.
@@ -23,7 +24,7 @@ pub(crate) fn secret(value: &str) {
     if value.chars().count() < SHORTEST {
         return;
     }
-    let mut secrets = SECRETS.write().unwrap_or_else(PoisonError::into_inner);
+    let mut secrets = SECRETS.locked_mut();
     if !secrets.iter().any(|s| s == value) {
         secrets.push(value.to_owned());
         // The longest first: a secret that holds another is replaced whole.
@@ -54,7 +55,7 @@ pub(crate) fn upstream(upstream: &Upstream) {
 
 /// `text` with every known secret replaced by `…`.
 pub(crate) fn text(text: &str) -> String {
-    let secrets = SECRETS.read().unwrap_or_else(PoisonError::into_inner);
+    let secrets = SECRETS.locked();
     let mut out = text.to_owned();
     for secret in secrets.iter() {
         if out.contains(secret.as_str()) {

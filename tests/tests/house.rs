@@ -2,7 +2,8 @@
 //! macros', the command's) reaches itself through the files it imports. A file imports another when it names a path into that
 //! file's module (`crate::a::b`, `super::x`, `self::x` in a `mod.rs`, `use` groups included;
 //! comments aside). Paths into `lib.rs` or a `mod.rs` are the crate's or folder's re-exports
-//! and entry points, so they make no edge.
+//! and entry points, so they make no edge. The rooms of the server and the gateway import
+//! one way, and every public error type is `#[non_exhaustive]`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -345,4 +346,44 @@ fn the_checker_finds_a_circle_and_reads_every_path_form() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].len(), 3);
+}
+
+/// The public error types of `code` (a `thiserror::Error` derive on a `pub` type) that are
+/// not `#[non_exhaustive]`: a new variant or field would break a user's match.
+fn exhaustive_errors(code: &str) -> Vec<String> {
+    let lines: Vec<&str> = code.lines().map(str::trim).collect();
+    let mut found = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if !(line.starts_with("#[derive(") && line.contains("thiserror::Error")) {
+            continue;
+        }
+        // The attributes after the derive, to the item.
+        let rest = &lines[i + 1..];
+        let Some(item) = rest.iter().position(|l| !l.starts_with("#[")) else {
+            continue;
+        };
+        let declared = rest[item];
+        let public = declared.starts_with("pub enum ") || declared.starts_with("pub struct ");
+        if public && !rest[..item].contains(&"#[non_exhaustive]") {
+            found.push(declared.to_owned());
+        }
+    }
+    found
+}
+
+#[test]
+fn every_public_error_type_is_non_exhaustive() {
+    for krate in CRATES {
+        let mut files = BTreeMap::new();
+        modules(&src(krate), &[], &mut files);
+        for path in files.values() {
+            let code = std::fs::read_to_string(path).unwrap();
+            let found = exhaustive_errors(&code);
+            assert!(found.is_empty(), "{}: {found:?}", path.display());
+        }
+    }
+    let open = "#[derive(Debug, thiserror::Error)]\n#[error(\"x\")]\npub enum E {}\n";
+    assert_eq!(exhaustive_errors(open), ["pub enum E {}"]);
+    let closed = "#[derive(Debug, thiserror::Error)]\n#[non_exhaustive]\npub struct E;\n";
+    assert!(exhaustive_errors(closed).is_empty());
 }

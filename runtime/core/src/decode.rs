@@ -38,10 +38,11 @@
 use crate::annotations::Annotations;
 use crate::def::{Fields, Generated, ToolDef, ToolParts};
 use crate::description::{Description, ModelMatch, Rule, Tailored};
+use crate::locked::Locked;
 use std::any::{Any, TypeId};
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::{OnceLock, PoisonError, RwLock};
+use std::sync::{OnceLock, RwLock};
 
 /// The layout's version, its first byte: the macros and the runtime ship together (the
 /// macros are pinned to this version), so a mismatch is a broken build, said plainly.
@@ -120,18 +121,14 @@ fn per_type<V: Send + Sync + 'static>(key: TypeId, make: impl FnOnce() -> V) -> 
     static VALUES: OnceLock<Values> = OnceLock::new();
     let values = VALUES.get_or_init(Values::default);
     let key = (key, TypeId::of::<V>());
-    let found = values
-        .read()
-        .unwrap_or_else(PoisonError::into_inner)
-        .get(&key)
-        .copied();
+    let found = values.locked().get(&key).copied();
     let value = match found {
         Some(value) => value,
         None => {
             // Decoded under the lock, after looking again: two threads meeting a type for
             // the first time never decode it twice (decoding leaks its tables, so a lost
             // race would keep a second copy forever). Decoding takes no lock of its own.
-            let mut values = values.write().unwrap_or_else(PoisonError::into_inner);
+            let mut values = values.locked_mut();
             match values.get(&key) {
                 Some(value) => *value,
                 None => {

@@ -17,6 +17,7 @@ mod ctx;
 mod decode;
 mod def;
 mod description;
+mod locked;
 mod schema;
 #[doc(hidden)]
 pub mod schema_path;
@@ -39,17 +40,19 @@ pub use description::Description;
 #[cfg(all(feature = "rmcp", feature = "tailoring"))]
 pub use tailoring::Unmatched;
 #[cfg(feature = "tailoring")]
-pub use tailoring::{Diagnostic, Lean, LoadError, Location, Tailoring, ToolTailoring};
+pub use tailoring::{Diagnostic, FileError, Lean, Location, Tailoring, ToolTailoring};
 pub use tool::{McpArgs, McpTool};
 
 /// What mcp-tailor's own crates (the serving layer, `inspect`) build on: a tool's view
-/// through a tailoring file, paths into an input schema, definitions made at run time.
+/// through a tailoring file, paths into an input schema, definitions made at run time,
+/// locks held whatever a panic left.
 /// Not a stable API: it changes with those crates.
 #[doc(hidden)]
 pub mod seam {
     #[cfg(feature = "inspect")]
     pub use crate::def::{RuntimeNested, RuntimeParts};
     pub use crate::description::Found;
+    pub use crate::locked::Locked;
     pub use crate::schema_path;
     #[cfg(all(feature = "rmcp", feature = "tailoring"))]
     pub use crate::tailoring::ToolView;

@@ -57,6 +57,7 @@ mod relay;
 mod serve;
 mod upstream;
 
+use mcp_tailor_core::seam::Locked;
 use pool::connection::{Connection, gateway_client};
 use pool::sessions::{Held, Holders};
 use pool::slot::{Slot, Slots};
@@ -303,11 +304,7 @@ impl Gateway {
     /// it), without asking it again; `None` while no whole listing was read (the first one
     /// failed, and no client has listed since).
     pub fn listed_tools(&self) -> Option<Vec<rmcp::model::Tool>> {
-        let kept = self
-            .shared
-            .tools
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let kept = self.shared.tools.locked();
         if !self
             .shared
             .listed
@@ -330,11 +327,7 @@ impl Gateway {
     /// Keeps `tools` for `get_tool`: replacing what was kept when they are the whole list,
     /// else adding them (a page). Tells `tools_changed` when that changes what is kept.
     fn remember_tools(&self, tools: &[rmcp::model::Tool], whole: bool) {
-        let mut kept = self
-            .shared
-            .tools
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut kept = self.shared.tools.locked_mut();
         if whole {
             self.shared
                 .listed

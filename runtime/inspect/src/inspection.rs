@@ -17,7 +17,7 @@ pub enum InspectError {
     Listing(ErrorData),
     /// A tasks file names what the catalog lacks (one `FILE:LINE:COL: message` a line).
     #[error("{0}")]
-    Tasks(#[from] eval::TasksError),
+    Tasks(#[from] mcp_tailor_core::FileError),
 }
 
 impl From<ErrorData> for InspectError {

@@ -6,6 +6,7 @@ pub const MIN_SECRET_LEN: usize = 32;
 
 /// A cursor secret shorter than [`MIN_SECRET_LEN`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 #[error("a cursor secret must be at least {MIN_SECRET_LEN} bytes; this one has {0}")]
 pub struct ShortSecret(pub usize);
 

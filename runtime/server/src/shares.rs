@@ -3,9 +3,10 @@
 //! its [`Place`] drops. One counter for every per-key limit, so each limit says only when
 //! a key may take one more.
 
+use mcp_tailor_core::seam::Locked;
 use std::collections::HashMap;
 use std::hash::Hash;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 /// The places each key holds.
 #[derive(Debug)]
@@ -26,7 +27,7 @@ pub struct Place<K: Eq + Hash> {
 
 impl<K: Eq + Hash + Clone> Shares<K> {
     fn counts(&self) -> std::sync::MutexGuard<'_, HashMap<K, usize>> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+        self.0.locked()
     }
 
     /// One more place for `key`, when `allowed` says so of the places it holds now;
@@ -60,7 +61,7 @@ impl<K: Eq + Hash + Clone> Shares<K> {
 
 impl<K: Eq + Hash> Drop for Place<K> {
     fn drop(&mut self) {
-        let mut counts = self.shares.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut counts = self.shares.0.locked();
         if let Some(held) = counts.get_mut(&self.key) {
             *held = held.saturating_sub(1);
             if *held == 0 {

@@ -3,7 +3,8 @@
 //! lost on a catalog built to lose them; its JSON has the documented keys.
 
 use bm25::{Document, Language, SearchEngineBuilder};
-use mcp_tailor::inspect::eval::{self, Evaluation, Tasks, TasksError};
+use mcp_tailor::FileError;
+use mcp_tailor::inspect::eval::{self, Evaluation, Tasks};
 use mcp_tailor::inspect::{CallerCatalog, InspectError, Inspection, ReaderClass};
 use mcp_tailor::mcp_tool;
 use mcp_tailor::server::{CallContext, Principal, Server};
@@ -283,7 +284,7 @@ async fn eval_reports_every_mistake_in_the_tasks_file_with_its_place() {
         panic!("the tasks file's mistakes are errors");
     };
     let path = tasks.path();
-    let TasksError::Invalid(found) = &errors else {
+    let FileError::Invalid(found) = &errors else {
         panic!("mistakes, not a read error: {errors}");
     };
     assert_eq!(found.len(), 2, "one diagnostic a mistake");
@@ -296,7 +297,7 @@ async fn eval_reports_every_mistake_in_the_tasks_file_with_its_place() {
         )
     );
     let unread = Tasks::load("/nonexistent/tasks.toml").err().unwrap();
-    assert!(matches!(unread, TasksError::Read { .. }), "{unread}");
+    assert!(matches!(unread, FileError::Read { .. }), "{unread}");
     assert!(
         unread
             .to_string()

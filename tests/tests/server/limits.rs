@@ -6,7 +6,7 @@
 
 use crate::common::*;
 use mcp_tailor::server::limits::HttpConfig;
-use mcp_tailor::server::{BuildError, Presentation, ShortSecret};
+use mcp_tailor::server::{BuildError, Presentation};
 use mcp_tailor_test_support::{eventually, http};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
@@ -59,7 +59,10 @@ fn short_cursor_secrets_fail_the_build() {
     let error = abc(&Calls::default())
         .cursor_secret(b"short".to_vec())
         .build();
-    assert_eq!(error.unwrap_err(), BuildError::CursorSecret(ShortSecret(5)));
+    let BuildError::CursorSecret(short) = error.unwrap_err() else {
+        panic!("not a short secret")
+    };
+    assert_eq!(short.0, 5);
 }
 
 #[tokio::test]

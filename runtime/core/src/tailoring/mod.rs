@@ -172,25 +172,37 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// Why a tailoring file was not loaded.
+/// Why a file (a tailoring file, a tasks file) cannot be used. Its `Display` is one
+/// `PATH:LINE:COL: message` a line, or why the file could not be read.
 #[derive(Debug)]
-pub enum LoadError {
+#[non_exhaustive]
+pub enum FileError {
     /// The file could not be read.
-    Io {
-        /// The path given.
+    Read {
+        /// The file as named.
         path: String,
         /// What the system said.
         error: std::io::Error,
     },
-    /// The file breaks rules: every error, in file order.
+    /// The file, or what it asks of the catalog, is wrong: every mistake, in file order.
     Invalid(Vec<Diagnostic>),
 }
 
-impl fmt::Display for LoadError {
+impl FileError {
+    /// [`FileError::Read`] of `path`.
+    pub fn read(path: impl Into<String>, error: std::io::Error) -> FileError {
+        FileError::Read {
+            path: path.into(),
+            error,
+        }
+    }
+}
+
+impl fmt::Display for FileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LoadError::Io { path, error } => write!(f, "{path}: cannot read: {error}"),
-            LoadError::Invalid(errors) => {
+            FileError::Read { path, error } => write!(f, "{path}: cannot read: {error}"),
+            FileError::Invalid(errors) => {
                 let lines: Vec<_> = errors.iter().map(ToString::to_string).collect();
                 f.write_str(&lines.join("\n"))
             }
@@ -198,28 +210,33 @@ impl fmt::Display for LoadError {
     }
 }
 
-impl std::error::Error for LoadError {}
+impl std::error::Error for FileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FileError::Read { error, .. } => Some(error),
+            FileError::Invalid(_) => None,
+        }
+    }
+}
 
 impl Tailoring {
     /// Loads a tailoring file from TOML text; errors are located as `<string>:LINE:COL`.
-    pub fn from_toml_str(source: &str) -> Result<Tailoring, LoadError> {
+    pub fn from_toml_str(source: &str) -> Result<Tailoring, FileError> {
         Self::parse("<string>", source)
     }
 
     /// Reads and loads the tailoring file at `path`; errors are located as
     /// `PATH:LINE:COL`.
-    pub fn load(path: impl AsRef<Path>) -> Result<Tailoring, LoadError> {
+    pub fn load(path: impl AsRef<Path>) -> Result<Tailoring, FileError> {
         let path = path.as_ref();
         let name = path.display().to_string();
-        let source = std::fs::read_to_string(path).map_err(|error| LoadError::Io {
-            path: name.clone(),
-            error,
-        })?;
+        let source =
+            std::fs::read_to_string(path).map_err(|error| FileError::read(name.clone(), error))?;
         Self::parse(&name, &source)
     }
 
     /// Loads TOML text, naming it `file` in every diagnostic.
-    pub fn parse(file: &str, source: &str) -> Result<Tailoring, LoadError> {
+    pub fn parse(file: &str, source: &str) -> Result<Tailoring, FileError> {
         let lines = Lines::new(file, source);
         let at = |span: Range<usize>| lines.locate(span.start);
         let (root, syntax) = toml::de::DeTable::parse_recoverable(source);
@@ -274,7 +291,7 @@ impl Tailoring {
         }
         let diagnostics = source::diagnostics(&lines, &syntax, errors);
         if !diagnostics.is_empty() {
-            return Err(LoadError::Invalid(diagnostics));
+            return Err(FileError::Invalid(diagnostics));
         }
         warnings.sort_by_key(|w| (w.at.line, w.at.column));
         Ok(Tailoring {

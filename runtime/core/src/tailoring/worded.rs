@@ -7,8 +7,9 @@
 
 use super::lean::Cut;
 use crate::description::Found;
+use crate::locked::Locked;
 use serde_json::{Map, Value};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 type Schema = Arc<Map<String, Value>>;
 
@@ -79,7 +80,7 @@ impl Worded {
     }
 
     fn kept(&self) -> std::sync::MutexGuard<'_, Vec<Kept>> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+        self.0.locked()
     }
 
     /// `source` as worded before with the descriptions' answers `found` and leaned by

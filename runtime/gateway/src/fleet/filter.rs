@@ -12,6 +12,7 @@ pub struct ToolFilter {
 
 /// A filter pattern that is no glob.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 #[error("tool pattern `{pattern}`: {reason}")]
 pub struct FilterError {
     /// The pattern as written.

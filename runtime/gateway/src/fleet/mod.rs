@@ -24,9 +24,10 @@ pub(crate) mod names;
 mod serve;
 
 use crate::{Gateway, GatewayOptions, Upstream};
+use mcp_tailor_core::seam::Locked;
 use names::Names;
 use rmcp::model::{ProtocolVersion, ServerCapabilities, ServerConfig, Tool};
-use std::sync::{Arc, OnceLock, PoisonError, RwLock};
+use std::sync::{Arc, OnceLock, RwLock};
 use std::time::Duration;
 
 pub use filter::{FilterError, ToolFilter};
@@ -179,11 +180,7 @@ impl Fleet {
     /// The name member `member`'s tool `tool` is served by, as last listed; `None` for a
     /// tool it did not list (or its filter keeps out).
     pub fn served_name(&self, member: usize, tool: &str) -> Option<String> {
-        let names = self
-            .state
-            .tools
-            .read()
-            .unwrap_or_else(PoisonError::into_inner);
+        let names = self.state.tools.locked();
         names.served(member, tool).map(str::to_owned)
     }
 
@@ -229,10 +226,7 @@ impl Fleet {
 
 impl MemberState {
     fn gateway(&self) -> Option<Gateway> {
-        self.gateway
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        self.gateway.locked().clone()
     }
 
     /// The tools of `tools` its filter serves.
@@ -281,12 +275,12 @@ impl FleetState {
         listed: &[(usize, Vec<T>)],
         name: impl Fn(&T) -> &str,
     ) -> (Arc<Names>, bool) {
-        let known = kept.read().unwrap_or_else(PoisonError::into_inner).clone();
+        let known = kept.locked().clone();
         if known.fit(listed, &name) {
             return (known, false);
         }
         let names = Arc::new(Names::new(&self.named(listed, |i| name(i).to_owned())));
-        let mut kept = kept.write().unwrap_or_else(PoisonError::into_inner);
+        let mut kept = kept.locked_mut();
         let changed = **kept != *names;
         *kept = names.clone();
         (names, changed)
@@ -325,10 +319,7 @@ async fn retry(state: std::sync::Weak<FleetState>, index: usize) {
             Ok(gateway) => {
                 tell_version(&member.name, &gateway);
                 tokio::spawn(relay_tool_changes(state.clone(), &gateway));
-                *fleet.members[index]
-                    .gateway
-                    .write()
-                    .unwrap_or_else(PoisonError::into_inner) = Some(gateway);
+                *fleet.members[index].gateway.locked_mut() = Some(gateway);
                 tracing::info!("server `{}` answered: its tools are served", member.name);
                 fleet.changed.send_modify(|n| *n += 1);
                 return;

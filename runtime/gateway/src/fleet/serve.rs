@@ -7,11 +7,12 @@ use super::names::Names;
 use super::{Fleet, Owners};
 use crate::Gateway;
 use futures::future::join_all;
+use mcp_tailor_core::seam::Locked;
 use mcp_tailor_server::seam::{unknown_tool, verbatim};
 use rmcp::model::*;
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
-use std::sync::{Arc, PoisonError};
+use std::sync::Arc;
 
 /// Drops what a member's item kept of itself as written: renamed, it is no longer the
 /// item its server wrote, and restoring it would bring the old name back.
@@ -123,12 +124,7 @@ impl Fleet {
 
     /// This session's gateway of the member that listed `uri` (or a template it fits).
     fn uri_owner(&self, uri: &str) -> Option<&Gateway> {
-        let owner = self
-            .state
-            .resources
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .owner(uri);
+        let owner = self.state.resources.locked().owner(uri);
         self.member(owner?)
     }
 
@@ -139,22 +135,12 @@ impl Fleet {
         context: &RequestContext<RoleServer>,
     ) -> Option<super::names::Owner> {
         let known = |names: &Arc<Names>| names.owner(name).cloned();
-        let names = self
-            .state
-            .prompts
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone();
+        let names = self.state.prompts.locked().clone();
         if let Some(owner) = known(&names) {
             return Some(owner);
         }
         let _ = self.merged_prompts(context).await;
-        let names = self
-            .state
-            .prompts
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone();
+        let names = self.state.prompts.locked().clone();
         known(&names)
     }
 
@@ -179,12 +165,7 @@ impl Fleet {
     /// member serves (or one filtered out).
     fn tool_owner(&self, name: &str) -> Option<(usize, String)> {
         let known = |fleet: &Fleet| {
-            let names = fleet
-                .state
-                .tools
-                .read()
-                .unwrap_or_else(PoisonError::into_inner)
-                .clone();
+            let names = fleet.state.tools.locked().clone();
             names.owner(name).map(|o| (o.member, o.name.clone()))
         };
         known(self).or_else(|| {
@@ -222,11 +203,7 @@ impl Fleet {
     }
 
     fn change_owners(&self, change: impl FnOnce(&mut Owners)) {
-        let mut kept = self
-            .state
-            .resources
-            .write()
-            .unwrap_or_else(PoisonError::into_inner);
+        let mut kept = self.state.resources.locked_mut();
         let mut owners = Owners::clone(&kept);
         change(&mut owners);
         *kept = Arc::new(owners);

@@ -7,6 +7,7 @@ use crate::GatewayState;
 use crate::pool::connection::{Connection, gateway_client};
 use crate::relay::downstream::SessionKey;
 use crate::upstream::open::{Credential, UpstreamError};
+use mcp_tailor_core::seam::Locked;
 use mcp_tailor_server::seam::{Place, Shares};
 use rmcp::model::{ClientCapabilities, ClientConfig};
 use rmcp::service::{Peer, RoleServer};
@@ -165,10 +166,7 @@ impl GatewayState {
     /// The connection opened ahead, when it is alive and fits `client`; one that does not
     /// fit is closed (it would idle: a spare is opened again as this client).
     fn take_ready(&self, client: &ClientConfig, credential: &Credential) -> Option<Connection> {
-        let mut ready = self
-            .ready
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut ready = self.ready.locked();
         let connection = ready.take()?;
         (!connection.is_closed() && fits(&connection, client, credential)).then_some(connection)
     }
@@ -181,11 +179,7 @@ impl GatewayState {
             match Connection::open(&state.upstream, &state.learned, client, true, &credential).await
             {
                 Ok(spare) => {
-                    let old = state
-                        .ready
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .replace(spare);
+                    let old = state.ready.locked().replace(spare);
                     drop(old);
                 }
                 Err(error) => tracing::warn!("the warm spare did not open: {error}"),

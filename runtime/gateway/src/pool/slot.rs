@@ -4,8 +4,9 @@
 
 use crate::pool::connection::Connection;
 use crate::upstream::open::{Credential, UpstreamError};
+use mcp_tailor_core::seam::Locked;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 /// How many credentials get a connection of their own at once; past it, an idle one is
 /// forgotten (its connection ends when its last request does).
@@ -30,7 +31,7 @@ impl Slot {
     }
 
     fn held(&self) -> std::sync::MutexGuard<'_, Option<Arc<Connection>>> {
-        self.held.lock().unwrap_or_else(PoisonError::into_inner)
+        self.held.locked()
     }
 
     /// The connection held, while it lives.
@@ -77,7 +78,7 @@ impl Slots {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Credential, Arc<Slot>>> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+        self.0.locked()
     }
 
     /// The slot of `credential`.

@@ -4,10 +4,11 @@
 //! session's request it came during (streamable HTTP then carries it on that request's
 //! stream, SEP-2260), where that can be told.
 
+use mcp_tailor_core::seam::Locked;
 use rmcp::ErrorData;
 use rmcp::model::RequestId;
 use rmcp::service::{InboundStreamOrigin, Peer, RequestContext, RoleClient, RoleServer};
-use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// A downstream session, as the gateway tells sessions apart.
 pub(crate) type SessionKey = u64;
@@ -64,7 +65,7 @@ fn open(sessions: &Sessions) -> Vec<Peer<RoleServer>> {
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+    mutex.locked()
 }
 
 impl Downstream {

@@ -2,9 +2,10 @@
 //! upstream says its tools changed (`notifications/tools/list_changed`) or the listing's
 //! own cache hint (2026-07-28 `ttlMs`) runs out.
 
+use mcp_tailor_core::seam::Locked;
 use rmcp::model::{ListToolsResult, Tool};
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// Every tool an upstream lists, and how it paged them: what `inspect` reads of a server,
@@ -41,7 +42,7 @@ struct Kept {
 
 impl ListingCache {
     fn pages(&self) -> MutexGuard<'_, HashMap<Option<String>, Kept>> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+        self.0.locked()
     }
 
     /// The page at `cursor`, while it is fresh.

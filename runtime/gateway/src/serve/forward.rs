@@ -14,6 +14,7 @@ use crate::upstream::inbound::ProgressQueue;
 use crate::upstream::open::UpstreamError;
 use crate::upstream::verbatim::answer::{Answer, unavailable};
 use crate::upstream::verbatim::notifications;
+use mcp_tailor_core::seam::Locked;
 use mcp_tailor_server::passed_on;
 use mcp_tailor_server::reason::UPSTREAM_FAILURE;
 use mcp_tailor_server::seam::optional;
@@ -316,12 +317,7 @@ impl ServerHandler for Gateway {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.shared
-            .tools
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(name)
-            .cloned()
+        self.shared.tools.locked().get(name).cloned()
     }
 
     /// What a 2026-07-28 listener may hear from the upstream: what it asks for and the

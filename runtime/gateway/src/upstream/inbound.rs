@@ -6,11 +6,12 @@
 
 use crate::upstream::verbatim::notifications;
 use crate::upstream::verbatim::store::Verbatim;
+use mcp_tailor_core::seam::Locked;
 use rmcp::model::{ProgressNotificationParam, ProgressToken, ServerNotification};
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
 
 /// The progress of a request in flight upstream, in the order the upstream sent it.
@@ -57,7 +58,7 @@ impl ProgressRoutes {
     }
 
     fn routes(&self) -> std::sync::MutexGuard<'_, Routes> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+        self.0.locked()
     }
 
     /// Routes `message` when it is progress (`None`): to its request's queue, or kept until

@@ -36,6 +36,7 @@ const OPEN_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Why the upstream could not be reached.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum UpstreamError {
     /// The command could not be started.
     #[error("cannot start `{upstream}`: {error}")]
@@ -43,6 +44,7 @@ pub enum UpstreamError {
         /// The upstream.
         upstream: String,
         /// What the system said.
+        #[source]
         error: std::io::Error,
     },
     /// The handshake failed or timed out.

@@ -5,12 +5,13 @@
 //! forwarded tool call; knowing what was asked, one or two types are tried, then rmcp's
 //! own reading if neither fits.
 
+use mcp_tailor_core::seam::Locked;
 use rmcp::model::*;
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use serde::Deserialize as _;
 use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 /// A request whose answer is read as its own result type.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -88,7 +89,7 @@ impl AwaitingAnswers {
         let Some(asked) = ResultKind::of(&request.request) else {
             return;
         };
-        let mut asked_by_id = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut asked_by_id = self.0.locked();
         if asked_by_id.len() >= REMEMBERED {
             asked_by_id.clear();
         }
@@ -99,7 +100,7 @@ impl AwaitingAnswers {
     /// as that request's result, anything else as rmcp reads it.
     pub(crate) fn read(&self, message: &Value) -> serde_json::Result<RxJsonRpcMessage<RoleClient>> {
         read(message, |id| {
-            let mut asked_by_id = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut asked_by_id = self.0.locked();
             asked_by_id.remove(id)
         })
     }

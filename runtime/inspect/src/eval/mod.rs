@@ -23,7 +23,7 @@ pub use search::{
 };
 #[cfg(feature = "embedding")]
 pub use search::{EMBEDDING_LIMIT, EmbeddingError, EmbeddingModel, EmbeddingSearch};
-pub use tasks::{Task, Tasks, TasksError};
+pub use tasks::{Task, Tasks};
 
 use super::catalog::{CallerCatalog, Size};
 use super::readers::ReaderClass;

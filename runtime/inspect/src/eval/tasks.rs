@@ -8,12 +8,11 @@
 //! ```
 
 use crate::readers::ReaderClass;
-use mcp_tailor_core::Diagnostic;
 use mcp_tailor_core::seam::source::{
     Lines, Span, Value, array, describe, diagnostics, keys, table,
 };
+use mcp_tailor_core::{Diagnostic, FileError};
 use mcp_tailor_model::{Errors, Sink};
-use std::fmt;
 use std::ops::Range;
 use toml::de::{DeTable, DeValue};
 
@@ -64,62 +63,17 @@ pub struct Tasks {
     tasks: Vec<Task>,
 }
 
-/// Why a tasks file cannot be used. Its `Display` is what `eval` prints: one
-/// `PATH:LINE:COL: message` a line.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum TasksError {
-    /// The file could not be read.
-    Read {
-        /// The file as named.
-        path: String,
-        /// Why.
-        error: std::io::Error,
-    },
-    /// The file, or what it asks of the catalog, is wrong: every mistake, in file order.
-    Invalid(Vec<Diagnostic>),
-}
-
-impl fmt::Display for TasksError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TasksError::Read { path, error } => write!(f, "{path}: cannot read: {error}"),
-            TasksError::Invalid(found) => {
-                for (i, diagnostic) in found.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str("\n")?;
-                    }
-                    write!(f, "{diagnostic}")?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-impl std::error::Error for TasksError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            TasksError::Read { error, .. } => Some(error),
-            TasksError::Invalid(_) => None,
-        }
-    }
-}
-
 impl Tasks {
     /// Reads and checks a tasks file.
-    pub fn load(path: &str) -> Result<Tasks, TasksError> {
-        let source = std::fs::read_to_string(path).map_err(|error| TasksError::Read {
-            path: path.to_owned(),
-            error,
-        })?;
+    pub fn load(path: &str) -> Result<Tasks, FileError> {
+        let source = std::fs::read_to_string(path).map_err(|error| FileError::read(path, error))?;
         Tasks::parse(path, &source)
     }
 
     /// Parses a tasks file's text; `path` names it in messages. Every mistake is reported
     /// at once (syntax errors, unknown keys, wrong kinds, missing and empty fields), each
     /// `PATH:LINE:COL: message`, in file order.
-    pub fn parse(path: &str, source: &str) -> Result<Tasks, TasksError> {
+    pub fn parse(path: &str, source: &str) -> Result<Tasks, FileError> {
         let lines = Lines::new(path, source);
         let (root, syntax) = DeTable::parse_recoverable(source);
         let mut errors = Errors::default();
@@ -141,10 +95,10 @@ impl Tasks {
         }
         let diagnostics = diagnostics(&lines, &syntax, errors);
         if !diagnostics.is_empty() {
-            return Err(TasksError::Invalid(diagnostics));
+            return Err(FileError::Invalid(diagnostics));
         }
         if tasks.is_empty() {
-            return Err(TasksError::Invalid(vec![Diagnostic {
+            return Err(FileError::Invalid(vec![Diagnostic {
                 at: lines.locate(0),
                 message: "no `[[task]]`; write at least one".to_owned(),
             }]));
@@ -171,7 +125,7 @@ impl Tasks {
 
     /// Checks the tasks against a catalog: every `expect` is one of `tools`, every reader
     /// names one of `classes`. All errors at once, each `PATH:LINE:COL: message`.
-    pub fn check(&self, tools: &[&str], classes: &[ReaderClass]) -> Result<(), TasksError> {
+    pub fn check(&self, tools: &[&str], classes: &[ReaderClass]) -> Result<(), FileError> {
         let mut sorted = tools.to_vec();
         sorted.sort_unstable();
         let mut errors = Vec::new();
@@ -203,7 +157,7 @@ impl Tasks {
         if errors.is_empty() {
             Ok(())
         } else {
-            Err(TasksError::Invalid(errors))
+            Err(FileError::Invalid(errors))
         }
     }
 }

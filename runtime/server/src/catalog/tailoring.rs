@@ -5,10 +5,11 @@
 //! `fallback_verbosity`); otherwise the tools' own words: a file rewords nothing unasked.
 
 use crate::catalog::tools::Catalog;
+use mcp_tailor_core::seam::Locked;
 use mcp_tailor_core::seam::ToolView;
 use mcp_tailor_core::{RenderCtx, Tailoring, ToolDef};
 use std::collections::HashMap;
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::{Arc, RwLock};
 
 /// The file in force and the views it makes.
 #[derive(Debug, Default)]
@@ -74,10 +75,7 @@ impl TailoringSlot {
     /// The tailoring in force: one lock to clone an `Arc`, so a listing reads one
     /// consistent file and its views even while another is swapped in.
     pub(crate) fn get(&self) -> Arc<InForce> {
-        self.current
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        self.current.locked().clone()
     }
 
     /// Swaps in `tailoring`, its views merged once here, atomically for every later reader.
@@ -100,7 +98,7 @@ impl TailoringSlot {
             file: Arc::new(tailoring),
             views,
         });
-        *self.current.write().unwrap_or_else(PoisonError::into_inner) = in_force;
+        *self.current.locked_mut() = in_force;
     }
 }
 

@@ -20,11 +20,12 @@ use crate::limits::HttpConfig;
 use crate::request::info::Principal;
 use crate::shares::{Place, Shares};
 use crate::transport::tagged::TaggedSessions;
+use mcp_tailor_core::seam::Locked;
 use rmcp::transport::streamable_http_server::session::{SessionId, SessionManager};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// The use of every session the front has seen open.
@@ -128,7 +129,7 @@ impl Admission {
     }
 
     fn uses(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, Use>> {
-        self.uses.lock().unwrap_or_else(PoisonError::into_inner)
+        self.uses.locked()
     }
 
     /// The address of the client behind a request from `peer`: the peer's own, or, when the

@@ -8,7 +8,7 @@ use rmcp::service::ServerInitializeError;
 pub enum ServeError {
     /// The handshake failed for a reason other than a failed `initialize`.
     #[error("MCP handshake failed: {0}")]
-    Handshake(Box<ServerInitializeError>),
+    Handshake(#[source] Box<ServerInitializeError>),
     /// The session task failed.
     #[error("the session task failed: {0}")]
     Join(#[from] tokio::task::JoinError),

@@ -2,8 +2,9 @@
 //! address's share), logged so that an operator sees an attack, but at most once per
 //! [`EVERY`] per kind: a flood of refused requests cannot flood the log too.
 
+use mcp_tailor_core::seam::Locked;
 use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The least time between two log lines of one kind of refusal.
@@ -15,7 +16,7 @@ static SEEN: Mutex<Option<HashMap<&'static str, (Instant, u64)>>> = Mutex::new(N
 /// Counts a refusal of kind `why`; logs it (with the count since the last line) when the
 /// last line of its kind is at least [`EVERY`] old.
 pub(crate) fn refused(why: &'static str) {
-    let mut seen = SEEN.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut seen = SEEN.locked();
     let seen = seen.get_or_insert_with(HashMap::new);
     let now = Instant::now();
     match seen.get_mut(why) {

@@ -27,13 +27,14 @@ pub(crate) use answer::DirectEvents;
 
 use crate::session::registration::{Handles, Registration};
 use answer::Call;
+use mcp_tailor_core::seam::Locked;
 use rmcp::model::{ClientJsonRpcMessage, ClientNotification, ClientRequest, GetMeta};
 use rmcp::model::{GetExtensions, JsonRpcMessage, JsonRpcRequest};
 use rmcp::service::{Peer, RoleServer};
 use rmcp::transport::streamable_http_server::session::SessionId;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// A session that serves direct requests.
@@ -53,7 +54,7 @@ struct Direct {
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+    mutex.locked()
 }
 
 /// The sessions serving direct requests, by id.

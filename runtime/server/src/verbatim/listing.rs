@@ -6,9 +6,10 @@
 //! restored before: as JSON, or (streamable HTTP) as the text written then
 //! (`verbatim::splice`).
 
+use mcp_tailor_core::seam::Locked;
 use rmcp::model::ServerResult;
 use serde_json::Value;
-use std::sync::{Arc, LazyLock, Mutex, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex};
 
 /// The most listings kept (then it starts again): a few per reader class.
 const KEPT: usize = 64;
@@ -61,7 +62,7 @@ pub(crate) fn restoration(
     if !listing {
         return restore(result).map(Restoration::Fresh);
     }
-    let kept = || RESTORED.lock().unwrap_or_else(PoisonError::into_inner);
+    let kept = || RESTORED.locked();
     {
         let mut kept = kept();
         if let Some(at) = kept.iter().position(|k| same_listing(&k.typed, result)) {

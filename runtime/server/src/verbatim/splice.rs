@@ -11,10 +11,11 @@ use axum::body::{Body, Bytes};
 use axum::http::header;
 use axum::response::Response;
 use futures::StreamExt as _;
+use mcp_tailor_core::seam::Locked;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, LazyLock, Mutex, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex};
 
 /// The stand-in's key: `mcp-tailor.dev/kept-` and 64 random bits in hex.
 static KEY: LazyLock<String> = LazyLock::new(|| {
@@ -43,7 +44,7 @@ struct Waiting {
 static WAITING: LazyLock<Mutex<Waiting>> = LazyLock::new(Default::default);
 
 fn waiting() -> std::sync::MutexGuard<'static, Waiting> {
-    WAITING.lock().unwrap_or_else(PoisonError::into_inner)
+    WAITING.locked()
 }
 
 /// The stand-in for `kept`'s result, its text waiting for [`spliced`].

@@ -15,6 +15,7 @@ use crate::upstream::read::{ResultKind, read};
 use crate::upstream::verbatim::store::Verbatim;
 use http::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, RETRY_AFTER, WWW_AUTHENTICATE};
 use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
+use mcp_tailor_core::seam::Locked;
 use rmcp::ErrorData;
 use rmcp::model::{
     ClientJsonRpcMessage, ClientRequest, JsonRpcMessage, RequestId, ServerJsonRpcMessage,
@@ -26,7 +27,7 @@ use rmcp::transport::streamable_http_client::{
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 /// What a POST comes back as, for rmcp's worker.
 pub(crate) type PostAnswer =
@@ -144,15 +145,12 @@ impl LastTarget {
         {
             return;
         }
-        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(target.clone());
+        *self.0.locked() = Some(target.clone());
     }
 
     /// Where to post a request of the session now.
     pub(crate) fn get(&self) -> Option<Arc<Target>> {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        self.0.locked().clone()
     }
 }
 

@@ -4,9 +4,10 @@
 //! that a process that exits before it answers can be reported with what it said and how
 //! it ended.
 
+use mcp_tailor_core::seam::Locked;
 use std::collections::VecDeque;
 use std::process::Stdio;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::{ChildStdin, ChildStdout};
@@ -108,7 +109,7 @@ impl Child {
         if let Some(reader) = self.reader.take() {
             let _ = tokio::time::timeout(wait, reader).await;
         }
-        let tail = self.tail.lock().unwrap_or_else(PoisonError::into_inner);
+        let tail = self.tail.locked();
         Some(UpstreamExit {
             status,
             stderr: tail.iter().cloned().collect(),
@@ -189,7 +190,7 @@ fn log_lines(server: &str, written: &[u8]) {
 /// Keeps the last lines of `written` in `tail`, each as text to quote: not UTF-8 read
 /// lossily, terminal escapes (colours) removed, cut to [`TAIL_LINE_CHARS`].
 fn keep(tail: &Mutex<VecDeque<String>>, written: &[u8]) {
-    let mut tail = tail.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut tail = tail.locked();
     let mut last: Vec<&[u8]> = lines(written).rev().take(TAIL_LINES).collect();
     last.reverse();
     for line in last {

@@ -12,6 +12,7 @@
 //! [`Lines`]: crate::upstream::stdio::lines::Lines
 
 use crate::upstream::read::{self, ResultKind};
+use mcp_tailor_core::seam::Locked;
 use rmcp::model::{
     ClientRequest, GetMeta, JsonRpcMessage, ProgressToken, RequestId, RequestMetaObject,
 };
@@ -19,7 +20,7 @@ use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::io::AsyncWriteExt;
 use tokio::sync::oneshot;
 
@@ -118,10 +119,7 @@ impl Lane {
     }
 
     fn waiting(&self) -> MutexGuard<'_, Option<HashMap<RequestId, oneshot::Sender<Value>>>> {
-        self.0
-            .waiting
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+        self.0.waiting.locked()
     }
 
     /// A progress token no other request of this upstream has.

@@ -3,11 +3,12 @@
 //! notifications passed on as written (`notifications`). Both transports fill it.
 
 use super::notifications;
+use mcp_tailor_core::seam::Locked;
 use rmcp::model::RequestId;
 use rmcp::service::{RoleClient, RxJsonRpcMessage};
 use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 /// How many answers are kept as written until the gateway takes them (an answer nobody
 /// takes — the handshake's, a page rmcp read itself — is forgotten past this).
@@ -32,7 +33,7 @@ struct Answers {
 impl Verbatim {
     /// Keeps `result` as the answer to `id`.
     pub(crate) fn keep(&self, id: RequestId, result: Value) {
-        let mut answers = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut answers = self.0.locked();
         if answers.handshake.is_none() {
             answers.handshake = Some(result.clone());
         }
@@ -58,7 +59,7 @@ impl Verbatim {
 
     /// The handshake's result (`initialize`), as written.
     pub(crate) fn handshake(&self) -> Option<Value> {
-        let answers = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let answers = self.0.locked();
         answers.handshake.clone()
     }
 
@@ -68,7 +69,7 @@ impl Verbatim {
         let Some((key, params)) = notifications::kept(raw, typed) else {
             return;
         };
-        let mut answers = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut answers = self.0.locked();
         // Never taken (a notification rmcp could not read): forgotten past this.
         if answers.noted == KEPT {
             answers.notifications.clear();
@@ -84,7 +85,7 @@ impl Verbatim {
 
     /// The params as written of the notification rmcp read as `typed`, when kept (once).
     pub(crate) fn take_notification(&self, typed: &RxJsonRpcMessage<RoleClient>) -> Option<Value> {
-        let mut answers = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut answers = self.0.locked();
         if answers.noted == 0 {
             return None;
         }
@@ -100,7 +101,7 @@ impl Verbatim {
 
     /// The result of the answer to `id`, as written (once).
     pub(crate) fn take(&self, id: &RequestId) -> Option<Value> {
-        let mut answers = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut answers = self.0.locked();
         let result = answers.by_id.remove(id)?;
         answers.order.retain(|kept| kept != id);
         Some(result)

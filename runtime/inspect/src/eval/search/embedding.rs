@@ -34,6 +34,7 @@ pub enum EmbeddingError {
         /// The file.
         path: PathBuf,
         /// What the system said.
+        #[source]
         error: std::io::Error,
     },
     /// A file is not what WordLlama ships.

@@ -13,9 +13,10 @@ use axum::response::IntoResponse;
 use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::jwk::{Jwk, JwkSet, PublicKeyUse};
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
+use mcp_tailor_core::seam::Locked;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 /// How far a token's times may be off this server's clock.
@@ -130,15 +131,12 @@ impl JwtAuth {
     pub fn set_jwks(&self, jwks: &str) -> Result<usize, JwtError> {
         let keys = keys_of(jwks)?;
         let count = keys.len();
-        *self.keys.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(keys);
+        *self.keys.locked_mut() = Arc::new(keys);
         Ok(count)
     }
 
     fn keys(&self) -> Arc<Vec<Key>> {
-        self.keys
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        self.keys.locked().clone()
     }
 
     /// The principal `token` proves, or why not; a token naming a key the set lacks makes
@@ -164,7 +162,7 @@ impl JwtAuth {
         let Some((_, interval, last)) = &self.refresh else {
             return false;
         };
-        let mut last = last.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut last = last.locked();
         let due = last.is_none_or(|at| at.elapsed() >= *interval);
         if due {
             *last = Some(Instant::now());
