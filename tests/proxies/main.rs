@@ -28,10 +28,11 @@ mod measure;
 mod peers;
 mod relay;
 
+use mcp_tailor_test_support::process::{bound_by, listening_within};
 use measure::{
     Endpoint, Session, call_request, cpu_us, descendants, list_request, quantile, rss_kib,
 };
-use peers::{Peer, Places, Upstream, free_port};
+use peers::{Peer, Places, Upstream};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -110,11 +111,13 @@ async fn measure_peer(
             (peers::socket_of(url)?, None, None)
         }
         _ => {
-            let port = free_port();
-            let mut command = peer.command(places, port, upstream)?;
+            let mut command = peer.command(places, upstream)?;
             let child = command.spawn().ok()?;
-            let pid = child.id();
-            (SocketAddr::from(([127, 0, 0, 1], port)), pid, Some(child))
+            let pid = child.id()?;
+            let Some(addr) = listening_within(pid, Duration::from_secs(60)).await else {
+                return Some(Err(format!("{peer:?} did not listen within 60 s")));
+            };
+            (addr, Some(pid), Some(child))
         }
     };
     Some(run(peer, addr, pid, upstream, upstream_pid).await)
@@ -232,13 +235,12 @@ async fn upstream_of(
 /// Starts server-everything on streamable HTTP; its URL and process.
 async fn everything_over_http(places: &Places) -> (String, tokio::process::Child) {
     let (_, everything) = peers::servers(places, &places.scratch);
-    let port = free_port();
     let mut command = tokio::process::Command::new("node");
     command
         .arg(everything)
         .arg("streamableHttp")
-        .env("PORT", port.to_string());
-    http_upstream(command, port).await
+        .env("PORT", "0");
+    http_upstream(command).await
 }
 
 /// Starts rmcp's own streamable HTTP server (the 100-tool catalog of `tests/robustness`,
@@ -249,30 +251,21 @@ async fn rmcp_over_http(places: &Places) -> (String, tokio::process::Child) {
         robustness.exists(),
         "run `cargo build --release -p mcp-tailor-tests --bin robustness` first"
     );
-    let port = free_port();
     let mut command = tokio::process::Command::new(robustness);
-    command.args(["serve", "rmcp", &format!("127.0.0.1:{port}")]);
-    http_upstream(command, port).await
+    command.args(["serve", "rmcp", "127.0.0.1:0"]);
+    http_upstream(command).await
 }
 
-/// Runs `command`, an HTTP upstream on `port`, until it accepts connections; its URL and
-/// process.
-async fn http_upstream(
-    mut command: tokio::process::Command,
-    port: u16,
-) -> (String, tokio::process::Child) {
+/// Runs `command`, an HTTP upstream told port 0, until it listens; its URL and process.
+async fn http_upstream(mut command: tokio::process::Command) -> (String, tokio::process::Child) {
     let child = command
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .kill_on_drop(true)
         .spawn()
         .expect("the HTTP upstream starts");
-    let addr = SocketAddr::from(([127, 0, 0, 1], port));
-    mcp_tailor_test_support::eventually(Duration::from_secs(30), || async {
-        tokio::net::TcpStream::connect(addr).await.ok()
-    })
-    .await;
-    (format!("http://127.0.0.1:{port}/mcp"), child)
+    let addr = bound_by(child.id().expect("running")).await;
+    (format!("http://{addr}/mcp"), child)
 }
 
 /// `mcp-tailor init` for `upstream`: the tailoring file mcp-tailor serves it with.

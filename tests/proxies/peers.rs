@@ -106,9 +106,11 @@ impl Peer {
         }
     }
 
-    /// The command that starts it on `port` in front of `upstream`; `None` where it cannot
-    /// front that kind of upstream (or is no process of its own).
-    pub fn command(self, places: &Places, port: u16, upstream: &Upstream) -> Option<Command> {
+    /// The command that starts it at a loopback port it binds itself (port 0, read back
+    /// from `/proc`) in front of `upstream`; `None` where it cannot front that kind of
+    /// upstream (or is no process of its own).
+    pub fn command(self, places: &Places, upstream: &Upstream) -> Option<Command> {
+        let port = 0;
         let node_bin = |package: &str, script: &str| {
             places
                 .proxies
@@ -133,14 +135,14 @@ impl Peer {
                 match upstream {
                     Upstream::Stdio(line) => command.arg("--").args(line),
                     Upstream::Http(url) => command.args(["--upstream", url]),
-                    Upstream::Many(servers) => command
-                        .arg("--servers")
-                        .arg(servers_file(places, port, servers)?),
+                    Upstream::Many(servers) => {
+                        command.arg("--servers").arg(servers_file(places, servers)?)
+                    }
                 };
                 command
             }
             (Peer::TowerMcpProxy, _) => {
-                let config = places.scratch.join(format!("mcp-proxy-{port}.toml"));
+                let config = places.scratch.join(format!("mcp-proxy-{}.toml", fresh()));
                 std::fs::write(&config, tower_config(port, upstream)).ok()?;
                 let mut command = Command::new(places.proxies.join("cargo/bin/mcp-proxy"));
                 command.arg("--config").arg(config);
@@ -168,9 +170,9 @@ impl Peer {
                 match upstream {
                     Upstream::Stdio(line) => command.args(line),
                     Upstream::Http(url) => command.arg(url),
-                    Upstream::Many(servers) => command
-                        .arg("--servers")
-                        .arg(servers_file(places, port, servers)?),
+                    Upstream::Many(servers) => {
+                        command.arg("--servers").arg(servers_file(places, servers)?)
+                    }
                 };
                 command
             }
@@ -237,8 +239,8 @@ fn tower_config(port: u16, upstream: &Upstream) -> String {
 
 /// An `mcpServers` file of `servers` in the scratch folder (`mcp-tailor proxy --servers`,
 /// FastMCP's proxy); its path.
-fn servers_file(places: &Places, port: u16, servers: &[(String, Upstream)]) -> Option<PathBuf> {
-    let file = places.scratch.join(format!("servers-{port}.json"));
+fn servers_file(places: &Places, servers: &[(String, Upstream)]) -> Option<PathBuf> {
+    let file = places.scratch.join(format!("servers-{}.json", fresh()));
     std::fs::write(&file, servers_json(servers)).ok()?;
     Some(file)
 }
@@ -259,12 +261,10 @@ fn servers_json(servers: &[(String, Upstream)]) -> String {
     serde_json::json!({ "mcpServers": entries }).to_string()
 }
 
-/// A free loopback port.
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .unwrap_or(0)
+/// A number no earlier call in this run returned (a scratch file's name).
+fn fresh() -> usize {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// npm `server-filesystem` on stdio over `dir`, and the same for `server-everything`.

@@ -43,6 +43,7 @@ where
         if tokio::time::Instant::now() >= until {
             return None;
         }
+        // Sleep: the poll's own interval.
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }

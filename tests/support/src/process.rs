@@ -123,9 +123,15 @@ impl Announced {
 /// third-party server told port 0 and not saying which it got), within 30 s; read from
 /// `/proc`: the process's socket inodes against the system's listening TCP sockets.
 pub async fn bound_by(pid: u32) -> SocketAddr {
-    crate::eventually(START, || async { listening_of(pid).first().copied() })
+    listening_within(pid, START)
         .await
         .unwrap_or_else(|| panic!("process {pid} did not listen within 30 s"))
+}
+
+/// [`bound_by`], `None` when nothing listens within `within` (a benchmark reports a peer
+/// that did not start rather than stopping).
+pub async fn listening_within(pid: u32, within: Duration) -> Option<SocketAddr> {
+    crate::eventually(within, || async { listening_of(pid).first().copied() }).await
 }
 
 /// The loopback addresses at which `pid` and its descendants listen (a socket bound to
