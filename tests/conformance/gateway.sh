@@ -8,8 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 . tests/conformance/suite.sh
 
-cargo build -q -p mcp-tailor --features http --example conformance
-cargo build -q -p mcp-tailor-cli
+cargo build --locked -q -p mcp-tailor --features http --example conformance
+cargo build --locked -q -p mcp-tailor-cli
 example="$PWD/target/debug/examples/conformance"
 gateway="$PWD/target/debug/mcp-tailor"
 out="$PWD/target/conformance-gateway"

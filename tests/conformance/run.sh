@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 
 . tests/conformance/suite.sh
 
-cargo build -q -p mcp-tailor --features http --example conformance
+cargo build --locked -q -p mcp-tailor --features http --example conformance
 port=$(free_port)
 log="$PWD/target/conformance-server.log"
 ./target/debug/examples/conformance --http "127.0.0.1:$port" > "$log" 2>&1 &

@@ -64,7 +64,8 @@ impl Lean {
         }
     }
 
-    /// What a schema loses for a reader at `level`.
+    /// What a schema loses for a reader at `level` (read by the view, with `rmcp`).
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
     pub(crate) fn cut(&self, level: u8) -> Cut {
         Cut {
             dialect: self.dialect_at(level),
@@ -75,6 +76,7 @@ impl Lean {
 
 impl Cut {
     /// Whether it leaves nothing out.
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
     pub(crate) fn is_none(self) -> bool {
         !self.dialect && !self.titles
     }
