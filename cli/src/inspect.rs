@@ -4,7 +4,7 @@
 
 use crate::args::{InspectOptions, Source, Sources};
 use crate::reports::{self, Report};
-use crate::upstreams::{Many, Proxied};
+use crate::upstreams::{FleetProxied, Proxied};
 use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::GatewayOptions;
 use mcp_tailor::gateway::{Gateway, UpstreamTools};
@@ -32,10 +32,11 @@ pub(crate) fn run(options: InspectOptions) -> ExitCode {
                 (fetch(source).await?, tailoring)
             }
             Sources::Servers(file) => {
-                let many = Many::connect(file, options.tailoring.as_deref(), &[], false, |_| {
-                    GatewayOptions::default()
-                })
-                .await?;
+                let many =
+                    FleetProxied::connect(file, options.tailoring.as_deref(), &[], false, |_| {
+                        GatewayOptions::default()
+                    })
+                    .await?;
                 (
                     many.listed_tools().unwrap_or_default().into(),
                     many.tailoring()?,

@@ -5,7 +5,7 @@ mod watch;
 
 use crate::args::ProxyOptions;
 use crate::metrics::Metrics;
-use crate::upstreams::{self, Opened, Proxied, Tell};
+use crate::upstreams::{self, AnyProxied, OnServed, Proxied};
 use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::Served;
 use mcp_tailor::server::auth::ClientAuth;
@@ -80,10 +80,11 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
     let metrics = metrics_listener
         .as_ref()
         .map(|_| Metrics::new(index.clone()));
-    let tell: Option<Tell> = metrics.clone().map(|metrics| {
-        Arc::new(move |server: &str, served: &Served<'_>| metrics.served(server, served)) as Tell
+    let tell: Option<OnServed> = metrics.clone().map(|metrics| {
+        Arc::new(move |server: &str, served: &Served<'_>| metrics.served(server, served))
+            as OnServed
     });
-    let front = Front {
+    let front = ProxyFront {
         index,
         listener,
         metrics: metrics.zip(metrics_listener),
@@ -91,8 +92,8 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
         auth,
     };
     match upstreams::open(&options, tell).await? {
-        Opened::One(one) => serve_proxied(options, Arc::new(one), front).await,
-        Opened::Many(many) => serve_proxied(options, Arc::new(many), front).await,
+        AnyProxied::One(one) => serve_proxied(options, Arc::new(one), front).await,
+        AnyProxied::Many(many) => serve_proxied(options, Arc::new(many), front).await,
     }
 }
 
@@ -121,7 +122,7 @@ fn warn_if_open(listener: Option<&TcpListener>, guarded: bool, what: &str) {
 }
 
 /// Where and how the proxy serves, made before its upstreams are opened.
-struct Front {
+struct ProxyFront {
     /// The index surface offered (to readers it names, or that ask).
     index: IndexSurface,
     listener: Option<TcpListener>,
@@ -135,7 +136,7 @@ struct Front {
 async fn serve_proxied<P: Proxied>(
     options: ProxyOptions,
     proxied: Arc<P>,
-    front: Front,
+    front: ProxyFront,
 ) -> Result<(), String> {
     let tailoring = proxied.tailoring()?;
     warn_unmatched(&*proxied, &tailoring);

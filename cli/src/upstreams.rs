@@ -19,7 +19,7 @@ use std::time::Duration;
 const MARGIN: Duration = Duration::from_millis(250);
 
 /// Tells of each request a named upstream served (the metrics, once they exist).
-pub(crate) type Tell = Arc<dyn Fn(&str, &Served<'_>) + Send + Sync>;
+pub(crate) type OnServed = Arc<dyn Fn(&str, &Served<'_>) + Send + Sync>;
 
 /// What `proxy` serves — a handler for the layer — and what the proxy reads of it.
 pub(crate) trait Proxied: Send + Sync + 'static {
@@ -48,14 +48,14 @@ pub(crate) trait Proxied: Send + Sync + 'static {
 
 /// One upstream and its file.
 #[derive(Clone)]
-pub(crate) struct One {
+pub(crate) struct UpstreamProxied {
     pub(crate) gateway: Gateway,
     file: Option<PathBuf>,
 }
 
 /// The servers of an `mcpServers` file, the file of the whole and each server's own.
 #[derive(Clone)]
-pub(crate) struct Many {
+pub(crate) struct FleetProxied {
     pub(crate) fleet: Fleet,
     whole: Option<PathBuf>,
     /// Each member's own file, by member index.
@@ -76,7 +76,7 @@ fn gateway_options(options: &ProxyOptions, deadline: Duration) -> GatewayOptions
 
 /// An observer telling `tell` of requests to the upstream `name`.
 fn observer(
-    tell: &Option<Tell>,
+    tell: &Option<OnServed>,
     name: impl Fn() -> Option<String> + Send + Sync + 'static,
 ) -> Option<Observer> {
     let tell = tell.clone()?;
@@ -87,14 +87,17 @@ fn observer(
     }))
 }
 
-/// Opens what `options` name: `One` or `Many`, through `open`.
-pub(crate) enum Opened {
-    One(One),
-    Many(Many),
+/// Opens what `options` name: `UpstreamProxied` or `FleetProxied`, through `open`.
+pub(crate) enum AnyProxied {
+    One(UpstreamProxied),
+    Many(FleetProxied),
 }
 
 /// Opens the upstream (or every server) `options` name; `tell` hears of each request.
-pub(crate) async fn open(options: &ProxyOptions, tell: Option<Tell>) -> Result<Opened, String> {
+pub(crate) async fn open(
+    options: &ProxyOptions,
+    tell: Option<OnServed>,
+) -> Result<AnyProxied, String> {
     match &options.upstream {
         Upstreams::One(upstream) => {
             // The upstream is named as it names itself, learned when it answers.
@@ -116,15 +119,15 @@ pub(crate) async fn open(options: &ProxyOptions, tell: Option<Tell>) -> Result<O
                 .map_err(|e| e.to_string())?;
             let _ = name.set(gateway.get_info().server_info.name);
             let file = options.tailoring.as_ref().map(PathBuf::from);
-            Ok(Opened::One(One { gateway, file }))
+            Ok(AnyProxied::One(UpstreamProxied { gateway, file }))
         }
         Upstreams::Servers(path) => {
             let whole = options.tailoring.as_deref();
             let secrets = gateway_secrets(options);
-            let many = Many::connect(path, whole, &secrets, options.log_json, |entry| {
+            let many = FleetProxied::connect(path, whole, &secrets, options.log_json, |entry| {
                 member_options(options, &tell, entry)
             });
-            Ok(Opened::Many(many.await?))
+            Ok(AnyProxied::Many(many.await?))
         }
     }
 }
@@ -133,7 +136,7 @@ pub(crate) async fn open(options: &ProxyOptions, tell: Option<Tell>) -> Result<O
 /// requests told to `tell` under its name.
 fn member_options(
     options: &ProxyOptions,
-    tell: &Option<Tell>,
+    tell: &Option<OnServed>,
     entry: &ServerEntry,
 ) -> GatewayOptions {
     let deadline = entry
@@ -146,7 +149,7 @@ fn member_options(
     gateway_options
 }
 
-impl Many {
+impl FleetProxied {
     /// Connects to every server of the `mcpServers` file at `path`, each with the options
     /// `options` gives it; `whole` is the file of the whole.
     /// With `log_json`, each command server's stderr is logged as JSON lines under its name.
@@ -156,7 +159,7 @@ impl Many {
         secrets: &[String],
         log_json: bool,
         options: impl Fn(&ServerEntry) -> GatewayOptions,
-    ) -> Result<Many, String> {
+    ) -> Result<FleetProxied, String> {
         let mut entries = servers::read(path)?;
         for entry in &mut entries {
             let logged_as = log_json.then(|| entry.name.clone());
@@ -173,7 +176,7 @@ impl Many {
             })
             .collect();
         let fleet = Fleet::connect(members).await;
-        Ok(Many {
+        Ok(FleetProxied {
             fleet,
             whole: whole.map(PathBuf::from),
             own,
@@ -219,7 +222,7 @@ fn load(path: Option<&PathBuf>) -> Result<Tailoring, String> {
     }
 }
 
-impl Proxied for One {
+impl Proxied for UpstreamProxied {
     type Handler = Gateway;
 
     fn handler(&self) -> Gateway {
@@ -252,7 +255,7 @@ impl Proxied for One {
     }
 }
 
-impl Proxied for Many {
+impl Proxied for FleetProxied {
     type Handler = Fleet;
 
     fn handler(&self) -> Fleet {

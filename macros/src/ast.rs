@@ -73,7 +73,7 @@ pub struct Site {
 
 /// `annotations(title = …, read_only_hint = …, …)`.
 #[derive(Clone, Default)]
-pub struct Annotations {
+pub struct AnnotationsAttr {
     pub title: Option<Text>,
     pub hints: crate::attr::Hints,
 }
@@ -84,7 +84,7 @@ pub struct ToolAttr {
     pub name: Option<(String, Span)>,
     pub title: Option<DescValue>,
     pub desc: Site,
-    pub annotations: Option<Annotations>,
+    pub annotations: Option<AnnotationsAttr>,
     /// All groups are required; one scope of each group suffices.
     pub scopes: Vec<Vec<String>>,
 }

@@ -3,7 +3,7 @@
 //! keys given twice and misplaced lists. Values stay unparsed expressions: the description
 //! grammar (`parse`) reads them, so one grammar serves all four call sites.
 
-use crate::errors::Errors;
+use crate::errors::CompileErrors;
 use crate::exprs;
 use darling::FromMeta;
 use darling::ast::NestedMeta;
@@ -12,18 +12,18 @@ use syn::{Attribute, Expr, Meta};
 
 /// The value of a `key = value` key, as written. A key written another way (`key(…)` or a
 /// bare `key`) has no expression, so the grammar can say how to write it.
-pub struct Value {
+pub struct AttrValue {
     pub key: syn::Path,
     expr: Option<Expr>,
 }
 
-impl FromMeta for Value {
+impl FromMeta for AttrValue {
     fn from_meta(meta: &Meta) -> darling::Result<Self> {
         let expr = match meta {
             Meta::NameValue(nv) => Some(nv.value.clone()),
             _ => None,
         };
-        Ok(Value {
+        Ok(AttrValue {
             key: meta.path().clone(),
             expr,
         })
@@ -32,9 +32,9 @@ impl FromMeta for Value {
 
 /// Reads an optional key's value with `read`, or reports a key not written `key = …`.
 pub fn value<T>(
-    value: &Option<Value>,
-    errors: &mut Errors,
-    read: impl FnOnce(&Expr, &mut Errors) -> T,
+    value: &Option<AttrValue>,
+    errors: &mut CompileErrors,
+    read: impl FnOnce(&Expr, &mut CompileErrors) -> T,
 ) -> Option<T> {
     let value = value.as_ref()?;
     match &value.expr {
@@ -50,10 +50,10 @@ pub fn value<T>(
 /// The keys of a field's `#[mcp(...)]`, and of every other description site (flattened).
 #[derive(Default, FromMeta)]
 pub struct DescArgs {
-    pub description: Option<Value>,
-    pub descriptions: Option<Value>,
-    pub verbosity_map: Option<Value>,
-    pub runners: Option<Value>,
+    pub description: Option<AttrValue>,
+    pub descriptions: Option<AttrValue>,
+    pub verbosity_map: Option<AttrValue>,
+    pub runners: Option<AttrValue>,
     /// `allow(dead_variants)`: no warning for variants that can never be served.
     pub allow: Option<Allow>,
 }
@@ -66,16 +66,16 @@ pub struct SiteArgs {
     pub desc: DescArgs,
     /// `crate = path`: where `mcp_tailor` is, for crates that re-export it.
     #[darling(rename = "crate")]
-    pub krate: Option<Value>,
+    pub krate: Option<AttrValue>,
 }
 
 /// The keys of `#[mcp_tool(...)]`.
 #[derive(Default, FromMeta)]
 pub struct ToolArgs {
-    pub name: Option<Value>,
-    pub title: Option<Value>,
+    pub name: Option<AttrValue>,
+    pub title: Option<AttrValue>,
     pub annotations: Option<Nested<AnnotationArgs>>,
-    pub scopes: Option<Value>,
+    pub scopes: Option<AttrValue>,
     #[darling(flatten)]
     pub site: SiteArgs,
 }
@@ -83,7 +83,7 @@ pub struct ToolArgs {
 /// The keys of `annotations(...)`: its title (a text, for the grammar) and the hints.
 #[derive(Default, FromMeta)]
 pub struct AnnotationArgs {
-    pub title: Option<Value>,
+    pub title: Option<AttrValue>,
     #[darling(flatten)]
     pub hints: Hints,
 }
@@ -164,7 +164,7 @@ impl<T: FromMeta + Default> Lenient<T> {
 
 impl<T> Lenient<T> {
     /// The value, with darling's error (if any) reported into `errors`.
-    pub fn report(self, errors: &mut Errors) -> T {
+    pub fn report(self, errors: &mut CompileErrors) -> T {
         if let Some(error) = self.error {
             errors.darling(error);
         }
@@ -235,7 +235,7 @@ pub fn doc_comment(attrs: &[Attribute]) -> Option<String> {
 }
 
 /// Parses an attribute's tokens into `T`, reporting every error into `errors`.
-pub fn read<T: FromMeta + Default>(tokens: TokenStream, errors: &mut Errors) -> T {
+pub fn read<T: FromMeta + Default>(tokens: TokenStream, errors: &mut CompileErrors) -> T {
     match exprs::meta_list(tokens) {
         Ok(items) => Lenient::<T>::read(&items).report(errors),
         Err(error) => {

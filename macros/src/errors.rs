@@ -1,5 +1,5 @@
 //! Error accumulation: every rule (the macro's own and the shared model's) reports into one
-//! `Errors`, and the caller turns the lot into `compile_error!` invocations at once — no `?`
+//! `CompileErrors`, and the caller turns the lot into `compile_error!` invocations at once — no `?`
 //! inside a validation loop.
 
 use proc_macro2::{Span, TokenStream};
@@ -8,11 +8,11 @@ use std::fmt::Display;
 
 /// Collects every error of one macro invocation.
 #[derive(Default)]
-pub struct Errors {
+pub struct CompileErrors {
     list: Vec<syn::Error>,
 }
 
-impl Errors {
+impl CompileErrors {
     /// Records an error spanned on `tokens` (the offending token or expression).
     pub fn at<T: ToTokens, M: Display>(&mut self, tokens: T, message: M) {
         self.list.push(syn::Error::new_spanned(tokens, message));
@@ -48,7 +48,7 @@ impl Errors {
 }
 
 /// The shared model's rules report here, each error spanned on the tokens it names.
-impl mcp_tailor_model::Sink<TokenStream> for Errors {
+impl mcp_tailor_model::Sink<TokenStream> for CompileErrors {
     fn error(&mut self, loc: TokenStream, message: String) {
         self.at(loc, message);
     }
@@ -56,12 +56,12 @@ impl mcp_tailor_model::Sink<TokenStream> for Errors {
 
 #[cfg(test)]
 mod tests {
-    use super::Errors;
+    use super::CompileErrors;
 
     #[test]
     fn darling_errors_keep_darlings_words_and_spans() {
         let keys = ["name", "title"];
-        let mut errors = Errors::default();
+        let mut errors = CompileErrors::default();
         errors.darling(darling::Error::multiple(vec![
             darling::Error::unknown_field_with_alts("nmae", &keys),
             darling::Error::duplicate_field("title").at("annotations"),

@@ -94,15 +94,15 @@ fn tailored(table: &Table<usize>, texts: &[Text], k: &TokenStream) -> TokenStrea
     let rules = table.rules.iter().map(|rule| {
         let runner = option(rule.runner.as_deref().map(|r| quote!(#cow(#r))));
         let model = match &rule.model {
-            ModelMatch::Any => quote!(#k::__private::ModelMatch::Any),
-            ModelMatch::Exact(m) => quote!(#k::__private::ModelMatch::Exact(#cow(#m))),
+            ModelMatch::Any => quote!(#k::__private::CompiledModelMatch::Any),
+            ModelMatch::Exact(m) => quote!(#k::__private::CompiledModelMatch::Exact(#cow(#m))),
             ModelMatch::List(ms) => {
-                quote!(#k::__private::ModelMatch::List(#cow(&[#(#cow(#ms)),*])))
+                quote!(#k::__private::CompiledModelMatch::List(#cow(&[#(#cow(#ms)),*])))
             }
         };
         let slots = slots(&rule.slots);
         quote! {
-            #k::__private::Rule { runner: #runner, model: #model, slots: *#slots }
+            #k::__private::CompiledRule { runner: #runner, model: #model, slots: *#slots }
         }
     });
     let default_verbosity = option(table.default_verbosity);

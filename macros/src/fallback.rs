@@ -2,13 +2,13 @@
 //! the errors, and a minimal impl so that uses of the type still type-check — the user sees
 //! only the real mistakes, never a cascade. Independent of `expand` by design.
 
-use crate::errors::Errors;
+use crate::errors::CompileErrors;
 use crate::input::ToolInput;
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// The fallback of `#[mcp_tool]`: the struct, the errors, and `McpTool` with its `NAME`.
-pub fn tool(input: &ToolInput, name: &str, errors: &Errors, k: &TokenStream) -> TokenStream {
+pub fn tool(input: &ToolInput, name: &str, errors: &CompileErrors, k: &TokenStream) -> TokenStream {
     stub(input, errors, |ident| {
         quote! {
             impl #k::McpTool for #ident {
@@ -23,7 +23,7 @@ pub fn tool(input: &ToolInput, name: &str, errors: &Errors, k: &TokenStream) -> 
 }
 
 /// The fallback of `#[mcp_args]`: the struct, the errors, and `McpArgs` without fields.
-pub fn args(input: &ToolInput, errors: &Errors, k: &TokenStream) -> TokenStream {
+pub fn args(input: &ToolInput, errors: &CompileErrors, k: &TokenStream) -> TokenStream {
     stub(input, errors, |ident| {
         quote! {
             impl #k::McpArgs for #ident {
@@ -37,7 +37,7 @@ pub fn args(input: &ToolInput, errors: &Errors, k: &TokenStream) -> TokenStream 
 /// could only add errors).
 fn stub(
     input: &ToolInput,
-    errors: &Errors,
+    errors: &CompileErrors,
     imp: impl FnOnce(&syn::Ident) -> TokenStream,
 ) -> TokenStream {
     let errors = errors.to_compile_errors();
@@ -55,7 +55,7 @@ fn stub(
 }
 
 /// The fallback of `description!`: the errors, then an absent description.
-pub fn description(errors: &Errors, k: &TokenStream) -> TokenStream {
+pub fn description(errors: &CompileErrors, k: &TokenStream) -> TokenStream {
     let errors = errors.to_compile_errors();
     quote!({ #errors #k::Description::ABSENT })
 }

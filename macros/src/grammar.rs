@@ -3,7 +3,7 @@
 //! the offending expression; semantic rules (level domain, coverage, tags) live in `valid`.
 
 use crate::ast::{Level, LevelSpec, Model, Runner, RunnerMatch, Tag, Text};
-use crate::errors::Errors;
+use crate::errors::CompileErrors;
 use mcp_tailor_model::errors::did_you_mean;
 use mcp_tailor_model::rules;
 use quote::ToTokens;
@@ -26,7 +26,7 @@ pub fn single_ident(expr: &Expr) -> Option<syn::Ident> {
 pub fn string_lit(
     expr: &Expr,
     what: &str,
-    errors: &mut Errors,
+    errors: &mut CompileErrors,
 ) -> Option<(String, proc_macro2::Span)> {
     match expr {
         Expr::Lit(syn::ExprLit {
@@ -44,8 +44,8 @@ pub fn string_lit(
 pub fn list<T>(
     expr: &Expr,
     form: &str,
-    errors: &mut Errors,
-    mut each: impl FnMut(&Expr, &mut Errors) -> Option<T>,
+    errors: &mut CompileErrors,
+    mut each: impl FnMut(&Expr, &mut CompileErrors) -> Option<T>,
 ) -> Vec<T> {
     match expr {
         Expr::Array(a) => a.elems.iter().filter_map(|e| each(e, errors)).collect(),
@@ -57,7 +57,7 @@ pub fn list<T>(
 }
 
 /// A level `N` (possibly negative, so that `-1` gets the domain error, not a syntax one).
-pub fn level(expr: &Expr, errors: &mut Errors) -> Option<Level> {
+pub fn level(expr: &Expr, errors: &mut CompileErrors) -> Option<Level> {
     let (negative, inner) = match expr {
         Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => (true, &*u.expr),
         other => (false, other),
@@ -78,7 +78,7 @@ pub fn level(expr: &Expr, errors: &mut Errors) -> Option<Level> {
 }
 
 /// A bare level spec `S`.
-pub fn level_spec(expr: &Expr, errors: &mut Errors) -> Option<LevelSpec> {
+pub fn level_spec(expr: &Expr, errors: &mut CompileErrors) -> Option<LevelSpec> {
     match expr {
         Expr::Range(range) => {
             let (Some(start), Some(end)) = (&range.start, &range.end) else {
@@ -119,7 +119,7 @@ pub fn level_spec(expr: &Expr, errors: &mut Errors) -> Option<LevelSpec> {
 }
 
 /// `verbosity(S)`.
-pub fn level_key(expr: &Expr, errors: &mut Errors) -> Option<LevelSpec> {
+pub fn level_key(expr: &Expr, errors: &mut CompileErrors) -> Option<LevelSpec> {
     if let Expr::Call(call) = expr
         && let Some(func) = single_ident(&call.func)
     {
@@ -148,8 +148,8 @@ pub fn level_key(expr: &Expr, errors: &mut Errors) -> Option<LevelSpec> {
 /// A level entry `(verbosity(S), X)`, `X` read by `value`; `pair` has two elements.
 pub fn level_entry<T>(
     pair: &syn::ExprTuple,
-    errors: &mut Errors,
-    value: impl FnOnce(&Expr, &mut Errors) -> Option<T>,
+    errors: &mut CompileErrors,
+    value: impl FnOnce(&Expr, &mut CompileErrors) -> Option<T>,
 ) -> Option<(LevelSpec, T)> {
     let spec = level_key(&pair.elems[0], errors);
     let value = value(&pair.elems[1], errors);
@@ -157,7 +157,7 @@ pub fn level_entry<T>(
 }
 
 /// Text `T`. A literal is checked now; anything else must be a `&'static str` expression.
-pub fn text(expr: &Expr, errors: &mut Errors) -> Option<Text> {
+pub fn text(expr: &Expr, errors: &mut CompileErrors) -> Option<Text> {
     match expr {
         Expr::Lit(syn::ExprLit {
             lit: Lit::Str(lit), ..
@@ -188,7 +188,7 @@ pub fn text(expr: &Expr, errors: &mut Errors) -> Option<Text> {
 }
 
 /// A tag: `foo_bar` or `"hippo-5"`.
-pub fn tag(expr: &Expr, errors: &mut Errors) -> Option<Tag> {
+pub fn tag(expr: &Expr, errors: &mut CompileErrors) -> Option<Tag> {
     if let Some(ident) = single_ident(expr) {
         return Some(Tag {
             name: ident.to_string(),
@@ -215,14 +215,14 @@ pub fn tag(expr: &Expr, errors: &mut Errors) -> Option<Tag> {
 }
 
 /// `runners = [((runner, model), [rules]), …]`.
-pub fn runners(expr: &Expr, errors: &mut Errors) -> Vec<Runner> {
+pub fn runners(expr: &Expr, errors: &mut CompileErrors) -> Vec<Runner> {
     let form = "`runners = [((runner, model), [rules]), …]`";
     list(expr, form, errors, runner)
 }
 
 const RUNNER_FORM: &str = "write `((runner, model), [(verbosity(S), tag), …, default = tag])`";
 
-fn runner(expr: &Expr, errors: &mut Errors) -> Option<Runner> {
+fn runner(expr: &Expr, errors: &mut CompileErrors) -> Option<Runner> {
     let Expr::Tuple(outer) = expr else {
         errors.at(expr, format!("malformed runner; {RUNNER_FORM}"));
         return None;
@@ -273,7 +273,7 @@ fn runner(expr: &Expr, errors: &mut Errors) -> Option<Runner> {
 
 fn runner_rules(
     items: &Punctuated<Expr, Token![,]>,
-    errors: &mut Errors,
+    errors: &mut CompileErrors,
 ) -> (Vec<(LevelSpec, Tag)>, Option<Tag>) {
     let mut rules = Vec::new();
     let mut default: Option<Tag> = None;
@@ -300,14 +300,14 @@ fn runner_rules(
     (rules, default)
 }
 
-fn runner_match(expr: &Expr, errors: &mut Errors) -> Option<RunnerMatch> {
+fn runner_match(expr: &Expr, errors: &mut CompileErrors) -> Option<RunnerMatch> {
     match matcher_name(expr, "runner", errors)? {
         None => Some(RunnerMatch::Any),
         Some(name) => Some(RunnerMatch::Exact(name)),
     }
 }
 
-fn model(expr: &Expr, errors: &mut Errors) -> Option<Model> {
+fn model(expr: &Expr, errors: &mut CompileErrors) -> Option<Model> {
     if let Expr::Array(list) = expr {
         let names: Vec<_> = list
             .elems
@@ -330,7 +330,7 @@ fn model(expr: &Expr, errors: &mut Errors) -> Option<Model> {
 }
 
 /// `_` → `Some(None)`; an identifier or string → `Some(Some(name))`; else an error.
-fn matcher_name(expr: &Expr, what: &str, errors: &mut Errors) -> Option<Option<String>> {
+fn matcher_name(expr: &Expr, what: &str, errors: &mut CompileErrors) -> Option<Option<String>> {
     match expr {
         Expr::Infer(_) => Some(None),
         Expr::Lit(syn::ExprLit {

@@ -5,7 +5,7 @@
 
 use crate::ast::FieldAttr;
 use crate::attr::{DescArgs, Lenient, doc_comment};
-use crate::errors::Errors;
+use crate::errors::CompileErrors;
 use crate::exprs;
 use crate::parse;
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
@@ -33,7 +33,7 @@ pub fn tool_input(
     tokens: TokenStream,
     what: &str,
     field: &str,
-    errors: &mut Errors,
+    errors: &mut CompileErrors,
 ) -> ToolInput {
     let doc = doc_comment(&item.attrs).map(|d| (d, item.ident.span()));
     let well_formed = check_shape(&item, what, field, errors);
@@ -55,7 +55,12 @@ pub fn tool_input(
 
 /// Whether the struct has the shape the tables need: no generic parameters (its tables are
 /// `static`), named fields. Each failure is reported.
-fn check_shape(item: &syn::ItemStruct, what: &str, field: &str, errors: &mut Errors) -> bool {
+fn check_shape(
+    item: &syn::ItemStruct,
+    what: &str,
+    field: &str,
+    errors: &mut CompileErrors,
+) -> bool {
     let mut well_formed = true;
     if !item.generics.params.is_empty() {
         errors.at(
@@ -80,7 +85,7 @@ fn field_attr(
     field: &syn::Field,
     serialized_name: Option<&String>,
     what: &str,
-    errors: &mut Errors,
+    errors: &mut CompileErrors,
 ) -> Option<FieldAttr> {
     let mut attrs = field
         .attrs

@@ -45,7 +45,7 @@ pub fn description(input: TokenStream) -> TokenStream {
 
 mod entry {
     use crate::attr::{self, SiteArgs, ToolArgs};
-    use crate::errors::Errors;
+    use crate::errors::CompileErrors;
     use crate::input;
     use crate::{expand, fallback, parse, valid};
     use proc_macro2::{Span, TokenStream};
@@ -54,7 +54,7 @@ mod entry {
     /// The struct an attribute is on, or the error saying it must be one.
     fn item_struct(item: TokenStream, what: &str) -> Result<syn::ItemStruct, TokenStream> {
         syn::parse2::<syn::ItemStruct>(item.clone()).map_err(|_| {
-            let mut errors = Errors::default();
+            let mut errors = CompileErrors::default();
             let message = format!("`{what}` goes on a struct with named fields");
             match syn::parse2::<syn::DeriveInput>(item.clone()) {
                 Ok(other) => errors.at(&other.ident, message),
@@ -75,10 +75,10 @@ mod entry {
     fn on_struct(
         item: TokenStream,
         what: &str,
-        expand: impl FnOnce(syn::ItemStruct, TokenStream, &mut Errors) -> TokenStream,
+        expand: impl FnOnce(syn::ItemStruct, TokenStream, &mut CompileErrors) -> TokenStream,
     ) -> TokenStream {
         match item_struct(item.clone(), what) {
-            Ok(parsed) => expand(parsed, item, &mut Errors::default()),
+            Ok(parsed) => expand(parsed, item, &mut CompileErrors::default()),
             Err(tokens) => tokens,
         }
     }
@@ -113,7 +113,7 @@ mod entry {
     }
 
     pub fn description(input: TokenStream) -> TokenStream {
-        let mut errors = Errors::default();
+        let mut errors = CompileErrors::default();
         let args: SiteArgs = attr::read(input, &mut errors);
         let site = parse::site_spec(&args, &mut errors);
         let checked = valid::desc(&site.spec, None, &mut errors);

@@ -6,7 +6,7 @@
 //! One table per type instead of a static initializer per description is what keeps the
 //! expansion cheap for rustc to check (BENCHMARKS.md §3).
 
-use crate::ast::{Annotations, Text};
+use crate::ast::{AnnotationsAttr, Text};
 use crate::attr::Hint;
 use crate::valid::ValidField;
 use mcp_tailor_model::tables::{self, ModelMatch, Shape, Table};
@@ -34,7 +34,7 @@ pub struct Packer<'a> {
 /// A packed table: `literal` (every text the macro could read, back to back), `others`
 /// (each text it could not, in order) and `layout` (the header that rebuilds the list of
 /// texts from both, then the tables).
-pub struct Packed<'a> {
+pub struct Packing<'a> {
     pub literal: String,
     pub others: Vec<&'a Text>,
     pub layout: Vec<u8>,
@@ -50,8 +50,8 @@ impl<'a> Packer<'a> {
 
     /// The finished table: the header (`FORMAT`, then each entry as `1 + len` of the
     /// literal, or `0` for the next of `others`) before the tables.
-    pub fn finish(self) -> Packed<'a> {
-        let mut packed = Packed {
+    pub fn finish(self) -> Packing<'a> {
+        let mut packed = Packing {
             literal: String::new(),
             others: Vec::new(),
             layout: vec![FORMAT],
@@ -158,7 +158,7 @@ impl<'a> Packer<'a> {
     }
 
     /// Writes the declared annotations.
-    pub fn annotations(&mut self, annotations: Option<&'a Annotations>) {
+    pub fn annotations(&mut self, annotations: Option<&'a AnnotationsAttr>) {
         let Some(a) = annotations else {
             self.layout.push(0);
             return;

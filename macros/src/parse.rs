@@ -3,10 +3,10 @@
 //! field's `#[mcp(...)]`, `title =`, and `description!(...)`.
 
 use crate::ast::{
-    Annotations, DescList, DescSpec, DescValue, LevelSpec, Site, Tag, Text, ToolAttr,
+    AnnotationsAttr, DescList, DescSpec, DescValue, LevelSpec, Site, Tag, Text, ToolAttr,
 };
 use crate::attr::{Allow, AnnotationArgs, DescArgs, Nested, SiteArgs, ToolArgs, value};
-use crate::errors::Errors;
+use crate::errors::CompileErrors;
 use crate::grammar::{
     level, level_entry, level_key, level_spec, list, runners, single_ident, string_lit, tag, text,
 };
@@ -19,7 +19,7 @@ use syn::{Expr, Lit, Token};
 const LIST_KEYS: &[&str] = &["default", "default_verbosity"];
 
 /// A field's `#[mcp(...)]`.
-pub fn desc_spec(args: &DescArgs, errors: &mut Errors) -> DescSpec {
+pub fn desc_spec(args: &DescArgs, errors: &mut CompileErrors) -> DescSpec {
     DescSpec {
         description: value(&args.description, errors, |e, errors| {
             desc_value(e, false, errors)
@@ -36,7 +36,7 @@ pub fn desc_spec(args: &DescArgs, errors: &mut Errors) -> DescSpec {
 
 /// `description!(...)`, the tool's own description keys, and `#[mcp_args(...)]`: a
 /// description site that may name the crate.
-pub fn site_spec(args: &SiteArgs, errors: &mut Errors) -> Site {
+pub fn site_spec(args: &SiteArgs, errors: &mut CompileErrors) -> Site {
     Site {
         krate: value(&args.krate, errors, crate_path).flatten(),
         spec: desc_spec(&args.desc, errors),
@@ -44,7 +44,7 @@ pub fn site_spec(args: &SiteArgs, errors: &mut Errors) -> Site {
 }
 
 /// `#[mcp_tool(...)]`.
-pub fn tool_attr(args: ToolArgs, errors: &mut Errors) -> ToolAttr {
+pub fn tool_attr(args: ToolArgs, errors: &mut CompileErrors) -> ToolAttr {
     ToolAttr {
         name: value(&args.name, errors, |e, errors| {
             string_lit(e, "a tool name", errors)
@@ -58,7 +58,7 @@ pub fn tool_attr(args: ToolArgs, errors: &mut Errors) -> ToolAttr {
 }
 
 /// `#[mcp_args(...)]`: only `crate` and `allow`; descriptions belong on the fields.
-pub fn args_attr(args: &SiteArgs, errors: &mut Errors) -> Site {
+pub fn args_attr(args: &SiteArgs, errors: &mut CompileErrors) -> Site {
     let d = &args.desc;
     for value in [
         &d.description,
@@ -84,7 +84,7 @@ pub fn args_attr(args: &SiteArgs, errors: &mut Errors) -> Site {
 }
 
 /// `crate = path` (or `crate = "path"`).
-fn crate_path(expr: &Expr, errors: &mut Errors) -> Option<syn::Path> {
+fn crate_path(expr: &Expr, errors: &mut CompileErrors) -> Option<syn::Path> {
     match expr {
         Expr::Path(p) if p.qself.is_none() => Some(p.path.clone()),
         Expr::Lit(syn::ExprLit {
@@ -103,7 +103,10 @@ fn crate_path(expr: &Expr, errors: &mut Errors) -> Option<syn::Path> {
     }
 }
 
-fn annotations(nested: Nested<AnnotationArgs>, errors: &mut Errors) -> Option<Annotations> {
+fn annotations(
+    nested: Nested<AnnotationArgs>,
+    errors: &mut CompileErrors,
+) -> Option<AnnotationsAttr> {
     let args = match nested {
         Nested::List(list) => list.report(errors),
         Nested::Misformed(path) => {
@@ -124,14 +127,14 @@ fn annotations(nested: Nested<AnnotationArgs>, errors: &mut Errors) -> Option<An
         }
         title => Some(title),
     });
-    Some(Annotations {
+    Some(AnnotationsAttr {
         title: title.flatten(),
         hints: args.hints,
     })
 }
 
 /// `scopes = ["a", "b" | "c"]`: every entry is required; `|` separates alternatives.
-fn scopes(expr: &Expr, errors: &mut Errors) -> Vec<Vec<String>> {
+fn scopes(expr: &Expr, errors: &mut CompileErrors) -> Vec<Vec<String>> {
     let form = "`scopes = [\"scope\", \"alt\" | \"other\", …]`";
     list(expr, form, errors, |item, errors| {
         let mut group = Vec::new();
@@ -140,7 +143,7 @@ fn scopes(expr: &Expr, errors: &mut Errors) -> Vec<Vec<String>> {
     })
 }
 
-fn scope_alternatives(expr: &Expr, group: &mut Vec<String>, errors: &mut Errors) {
+fn scope_alternatives(expr: &Expr, group: &mut Vec<String>, errors: &mut CompileErrors) {
     match expr {
         Expr::Binary(bin) if matches!(bin.op, syn::BinOp::BitOr(_)) => {
             scope_alternatives(&bin.left, group, errors);
@@ -159,14 +162,18 @@ fn scope_alternatives(expr: &Expr, group: &mut Vec<String>, errors: &mut Errors)
 }
 
 /// `description = T | [...]` and `title = T | [...]`.
-fn desc_value(expr: &Expr, is_title: bool, errors: &mut Errors) -> Option<DescValue> {
+fn desc_value(expr: &Expr, is_title: bool, errors: &mut CompileErrors) -> Option<DescValue> {
     match expr {
         Expr::Array(list) => Some(DescValue::List(desc_list(&list.elems, is_title, errors))),
         other => text(other, errors).map(DescValue::Bare),
     }
 }
 
-fn desc_list(items: &Punctuated<Expr, Token![,]>, is_title: bool, errors: &mut Errors) -> DescList {
+fn desc_list(
+    items: &Punctuated<Expr, Token![,]>,
+    is_title: bool,
+    errors: &mut CompileErrors,
+) -> DescList {
     let mut list = DescList::default();
     let mut seen = Vec::new();
     for item in items {
@@ -215,7 +222,7 @@ fn desc_list(items: &Punctuated<Expr, Token![,]>, is_title: bool, errors: &mut E
 }
 
 /// `descriptions = [tag = T, …]`.
-fn descriptions(expr: &Expr, errors: &mut Errors) -> Vec<(Tag, Text)> {
+fn descriptions(expr: &Expr, errors: &mut CompileErrors) -> Vec<(Tag, Text)> {
     let form = "`descriptions = [tag = \"text\", …]`";
     list(expr, form, errors, |item, errors| {
         let Expr::Assign(assign) = item else {
@@ -229,7 +236,7 @@ fn descriptions(expr: &Expr, errors: &mut Errors) -> Vec<(Tag, Text)> {
 }
 
 /// `verbosity_map = [(S, tag), …]` (`verbosity(S)` accepted too).
-fn verbosity_map(expr: &Expr, errors: &mut Errors) -> Vec<(LevelSpec, Tag)> {
+fn verbosity_map(expr: &Expr, errors: &mut CompileErrors) -> Vec<(LevelSpec, Tag)> {
     list(
         expr,
         "`verbosity_map = [(S, tag), …]`",

@@ -1,10 +1,10 @@
 //! Validation: the whole tool (name, fields, every description, duplicate serialized
 //! names). Each description is checked by the shared model's rules (`mcp-tailor-model`,
-//! which a tailoring file is checked by too); every rule reports into the shared `Errors`
+//! which a tailoring file is checked by too); every rule reports into the shared `CompileErrors`
 //! and carries on, so one compile shows every mistake.
 
-use crate::ast::{Annotations, DescSpec, Macro, Text, ToolAttr};
-use crate::errors::Errors;
+use crate::ast::{AnnotationsAttr, DescSpec, Macro, Text, ToolAttr};
+use crate::errors::CompileErrors;
 use crate::input::ToolInput;
 use mcp_tailor_model::rules;
 use proc_macro2::Span;
@@ -26,12 +26,12 @@ pub struct ValidTool {
     pub title: Checked,
     pub description: Checked,
     pub fields: Vec<ValidField>,
-    pub annotations: Option<Annotations>,
+    pub annotations: Option<AnnotationsAttr>,
     pub scopes: Vec<Vec<String>>,
 }
 
 /// Validates a whole tool. `None` when anything is wrong (every error reported).
-pub fn tool(attr: ToolAttr, input: &ToolInput, errors: &mut Errors) -> Option<ValidTool> {
+pub fn tool(attr: ToolAttr, input: &ToolInput, errors: &mut CompileErrors) -> Option<ValidTool> {
     let ident = input.item.ident.clone();
     if let Some((name, span)) = &attr.name {
         tool_name(name, *span, errors);
@@ -60,7 +60,7 @@ pub fn tool(attr: ToolAttr, input: &ToolInput, errors: &mut Errors) -> Option<Va
 
 /// Validates the annotated fields of a struct: each description, and that no two
 /// serialize under one name. `allow_dead` silences dead-variant warnings for all of them.
-pub fn fields(input: &ToolInput, allow_dead: bool, errors: &mut Errors) -> Vec<ValidField> {
+pub fn fields(input: &ToolInput, allow_dead: bool, errors: &mut CompileErrors) -> Vec<ValidField> {
     let mut out: Vec<ValidField> = Vec::new();
     for field in &input.fields {
         if out.iter().any(|f| f.name == field.serialized_name) {
@@ -88,7 +88,7 @@ pub fn fields(input: &ToolInput, allow_dead: bool, errors: &mut Errors) -> Vec<V
 
 /// Checks a description site with the shared model's rules, reporting into `errors`.
 /// `doc` is the doc comment and its span, the description when none is given.
-pub fn desc(spec: &DescSpec, doc: Option<(&str, Span)>, errors: &mut Errors) -> Checked {
+pub fn desc(spec: &DescSpec, doc: Option<(&str, Span)>, errors: &mut CompileErrors) -> Checked {
     let doc = doc.map(|(doc, span)| Text::Lit {
         value: doc.to_owned(),
         lit: syn::LitStr::new(doc, span),
@@ -97,7 +97,7 @@ pub fn desc(spec: &DescSpec, doc: Option<(&str, Span)>, errors: &mut Errors) -> 
 }
 
 /// A tool name: 1..=128 characters of `A-Z a-z 0-9 _ - .`.
-fn tool_name(name: &str, span: Span, errors: &mut Errors) {
+fn tool_name(name: &str, span: Span, errors: &mut CompileErrors) {
     if let Some(message) = rules::tool_name(name) {
         errors.at_span(span, message);
     }

@@ -70,7 +70,7 @@ const TYPES: [&str; 4] = ["stdio", "http", "streamable-http", "sse"];
 /// `name`; the first unknown one as `NAME:LINE:COL: message`.
 pub(crate) fn check(text: &str, name: &str) -> Result<(), String> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    match File.deserialize(&mut deserializer) {
+    match ServersFile.deserialize(&mut deserializer) {
         Ok(()) => Ok(()),
         // This check's own findings; a shape it does not expect (not JSON, an entry that
         // is no object) is for the reading to refuse, in its own words.
@@ -98,16 +98,16 @@ fn unknown(key: &str, known: &[&str], place: &str) -> String {
 }
 
 /// The whole file: its `mcpServers` (or `servers`) object checked, the rest skipped.
-struct File;
+struct ServersFile;
 
-impl<'de> DeserializeSeed<'de> for File {
+impl<'de> DeserializeSeed<'de> for ServersFile {
     type Value = ();
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_map(self)
     }
 }
 
-impl<'de> Visitor<'de> for File {
+impl<'de> Visitor<'de> for ServersFile {
     type Value = ();
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an object")
@@ -142,23 +142,23 @@ impl<'de> Visitor<'de> for Servers {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         while let Some(name) = map.next_key::<String>()? {
-            map.next_value_seed(Entry(&name))?;
+            map.next_value_seed(EntryName(&name))?;
         }
         Ok(())
     }
 }
 
 /// One server's entry, named.
-struct Entry<'a>(&'a str);
+struct EntryName<'a>(&'a str);
 
-impl<'de> DeserializeSeed<'de> for Entry<'_> {
+impl<'de> DeserializeSeed<'de> for EntryName<'_> {
     type Value = ();
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_map(self)
     }
 }
 
-impl<'de> Visitor<'de> for Entry<'_> {
+impl<'de> Visitor<'de> for EntryName<'_> {
     type Value = ();
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "server `{}` as an object", self.0)

@@ -4,7 +4,7 @@
 //! nothing about time.
 
 use crate::attr::{self, ToolArgs};
-use crate::errors::Errors;
+use crate::errors::CompileErrors;
 use crate::{expand, input, parse, valid};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -68,7 +68,7 @@ fn stage_times() {
         let mut t = Instant::now();
         let item: syn::ItemStruct = syn::parse2(item_tokens.clone()).unwrap();
         lap(0, &mut t);
-        let mut errors = Errors::default();
+        let mut errors = CompileErrors::default();
         let args: ToolArgs = attr::read(attr_tokens.clone(), &mut errors);
         lap(1, &mut t);
         let attr = parse::tool_attr(args, &mut errors);

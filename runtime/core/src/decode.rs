@@ -37,7 +37,7 @@
 
 use crate::annotations::Annotations;
 use crate::def::{Fields, Generated, ToolDef, ToolParts};
-use crate::description::{Description, ModelMatch, Rule, Tailored};
+use crate::description::{CompiledModelMatch, CompiledRule, Description, Tailored};
 use crate::locked::Locked;
 use std::any::{Any, TypeId};
 use std::borrow::Cow;
@@ -258,14 +258,14 @@ impl TableCursor {
         }
     }
 
-    fn rule(&mut self) -> Rule {
+    fn rule(&mut self) -> CompiledRule {
         let runner = self.optional_text();
         let model = match self.byte() {
-            0 => ModelMatch::Any,
-            1 => ModelMatch::Exact(Cow::Borrowed(self.text())),
-            _ => ModelMatch::List(borrowed(self.run())),
+            0 => CompiledModelMatch::Any,
+            1 => CompiledModelMatch::Exact(Cow::Borrowed(self.text())),
+            _ => CompiledModelMatch::List(borrowed(self.run())),
         };
-        Rule {
+        CompiledRule {
             runner: runner.map(Cow::Borrowed),
             model,
             slots: *self.ten(),

@@ -14,7 +14,7 @@ pub type Fields = &'static [(&'static str, Description)];
 
 /// Where an `#[mcp_args]` type's schema sits in a tool's input schema, and its fields.
 #[derive(Clone, Debug)]
-pub(crate) struct Nested {
+pub(crate) struct NestedDef {
     /// A JSON pointer to the type's object schema.
     pub(crate) pointer: String,
     /// The argument path of that object, as a prefix of its fields' paths (`filter.`,
@@ -30,7 +30,7 @@ pub(crate) struct Generated {
     /// The schema.
     pub(crate) value: Value,
     /// Where each `#[mcp_args]` type sits, by pointer.
-    pub(crate) nested: Vec<Nested>,
+    pub(crate) nested: Vec<NestedDef>,
 }
 
 /// An annotated field that the generated input schema does not have (a field that serde
@@ -178,7 +178,7 @@ impl ToolDef {
         let nested = parts
             .nested
             .into_iter()
-            .map(|n| Nested {
+            .map(|n| NestedDef {
                 pointer: n.pointer,
                 path: n.path,
                 fields: leak(n.fields),

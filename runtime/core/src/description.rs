@@ -90,7 +90,7 @@ pub struct Tailored {
     /// Tiers 4–6 (vmap, levels, default) collapsed into one gap-filled slot per level.
     pub base: [u8; 10],
     /// Runner rules, most specific first.
-    pub rules: List<Rule>,
+    pub rules: List<CompiledRule>,
     /// The description's own `default_verbosity`.
     pub default_verbosity: Option<u8>,
     /// The definitive text's slot.
@@ -100,11 +100,11 @@ pub struct Tailored {
 /// One runner rule, as the macros emit it. Not a stable API.
 #[doc(hidden)]
 #[derive(Clone, Debug)]
-pub struct Rule {
+pub struct CompiledRule {
     /// `None` matches any runner, including none.
     pub runner: Option<Str>,
     /// The model matcher.
-    pub model: ModelMatch,
+    pub model: CompiledModelMatch,
     /// The rule's answer per level; `NONE` falls through to the base tier.
     pub slots: [u8; 10],
 }
@@ -112,7 +112,7 @@ pub struct Rule {
 /// A runner rule's model matcher. Not a stable API.
 #[doc(hidden)]
 #[derive(Clone, Debug)]
-pub enum ModelMatch {
+pub enum CompiledModelMatch {
     /// `_`: any model, including none.
     Any,
     /// Exactly this model.
@@ -121,7 +121,7 @@ pub enum ModelMatch {
     List(List<Str>),
 }
 
-impl Rule {
+impl CompiledRule {
     #[inline]
     fn matches(&self, runner: Option<&str>, model: Option<&str>) -> bool {
         let runner = match &self.runner {
@@ -130,9 +130,11 @@ impl Rule {
         };
         runner
             && match &self.model {
-                ModelMatch::Any => true,
-                ModelMatch::Exact(m) => model == Some(&**m),
-                ModelMatch::List(list) => model.is_some_and(|m| list.iter().any(|l| l == m)),
+                CompiledModelMatch::Any => true,
+                CompiledModelMatch::Exact(m) => model == Some(&**m),
+                CompiledModelMatch::List(list) => {
+                    model.is_some_and(|m| list.iter().any(|l| l == m))
+                }
             }
     }
 }
@@ -312,7 +314,7 @@ impl Description {
             .rules
             .iter()
             .map(|r| match &r.model {
-                ModelMatch::List(list) => size_of_val(&**list),
+                CompiledModelMatch::List(list) => size_of_val(&**list),
                 _ => 0,
             })
             .sum();
@@ -329,14 +331,14 @@ impl Description {
         self.rules()
             .iter()
             .flat_map(|r| match &r.model {
-                ModelMatch::Any => &[][..],
-                ModelMatch::Exact(m) => std::slice::from_ref(m),
-                ModelMatch::List(list) => list,
+                CompiledModelMatch::Any => &[][..],
+                CompiledModelMatch::Exact(m) => std::slice::from_ref(m),
+                CompiledModelMatch::List(list) => list,
             })
             .map(|m| &**m)
     }
 
-    fn rules(&self) -> &[Rule] {
+    fn rules(&self) -> &[CompiledRule] {
         self.tables().map_or(&[], |t| &t.rules)
     }
 

@@ -1,7 +1,7 @@
 //! Items the macro expansions name. Not a stable API: use the macros instead.
 
 pub use crate::decode::{Packed, ToolTable};
-pub use crate::description::{ModelMatch, Rule, Tailored};
+pub use crate::description::{CompiledModelMatch, CompiledRule, Tailored};
 pub use std::borrow::Cow;
 
 use crate::tool::McpArgs;

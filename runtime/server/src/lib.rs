@@ -7,10 +7,9 @@
 // Pre-1.0: what hosts never touch stays private; `pub` means public API.
 #![warn(unreachable_pub)]
 
-// The rooms, bottom to top: verbatim (and the listings it restored), callbacks,
-// build_error, failure → request → instructions → call → catalog → listing → surface →
-// limits → session → transport → build. Each imports only from the rooms before it
-// (`tests/tests/house.rs` checks it; rustfmt sorts the lines below).
+// The rooms' order, bottom to top, is written once: `SERVER_ROOMS` in
+// `tests/tests/house.rs`, which checks that each imports only from the rooms before it
+// (ARCHITECTURE.md draws it; rustfmt sorts the lines below).
 mod build;
 mod build_error;
 mod call;

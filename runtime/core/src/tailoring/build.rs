@@ -2,7 +2,7 @@
 //! (`tables::build`), their texts owned, resolved by the same code as the macro's.
 
 use super::source::File;
-use crate::description::{Description, ModelMatch, Rule, Tailored};
+use crate::description::{CompiledModelMatch, CompiledRule, Description, Tailored};
 use mcp_tailor_model::tables::{self, LEVELS, Shape};
 use mcp_tailor_model::valid::Checked;
 use std::borrow::Cow;
@@ -24,12 +24,14 @@ pub(crate) fn description(checked: &Checked<File>) -> Description {
     let rules = table
         .rules
         .iter()
-        .map(|rule| Rule {
+        .map(|rule| CompiledRule {
             runner: rule.runner.clone().map(Cow::Owned),
             model: match &rule.model {
-                tables::ModelMatch::Any => ModelMatch::Any,
-                tables::ModelMatch::Exact(name) => ModelMatch::Exact(Cow::Owned(name.clone())),
-                tables::ModelMatch::List(names) => ModelMatch::List(owned(names)),
+                tables::ModelMatch::Any => CompiledModelMatch::Any,
+                tables::ModelMatch::Exact(name) => {
+                    CompiledModelMatch::Exact(Cow::Owned(name.clone()))
+                }
+                tables::ModelMatch::List(names) => CompiledModelMatch::List(owned(names)),
             },
             slots: slots(&rule.slots),
         })

@@ -120,7 +120,7 @@ pub struct Tailoring {
     tools: BTreeMap<String, ToolTailoring>,
     instructions: Option<Description>,
     /// `[surface]`: which readers get which surface.
-    surfaces: Vec<surfaces::SurfaceRule>,
+    surfaces: Vec<surfaces::FileSurfaceRule>,
     warnings: Vec<Diagnostic>,
 }
 

@@ -35,7 +35,7 @@ pub(crate) struct FileSpec {
     pub(crate) schemas: Vec<(&'static str, LevelSpec<File>)>,
     pub(crate) tools: Vec<ToolSpec>,
     /// `[surface]`: which readers get which surface.
-    pub(crate) surfaces: Vec<super::surfaces::SurfaceRule>,
+    pub(crate) surfaces: Vec<super::surfaces::FileSurfaceRule>,
 }
 
 const ROOT_KEYS: &[&str] = &[

@@ -22,13 +22,13 @@ const SURFACES: &[&str] = &["native", "index"];
 
 /// One reader rule: readers of `runner` (`None`: any) and `model` get `surface`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct SurfaceRule {
+pub(crate) struct FileSurfaceRule {
     runner: Option<String>,
     model: Model,
     surface: &'static str,
 }
 
-impl SurfaceRule {
+impl FileSurfaceRule {
     /// Whether a reader of `runner` and `model` is one this rule names.
     fn matches(&self, runner: Option<&str>, model: Option<&str>) -> bool {
         let runner = self.runner.as_deref().is_none_or(|r| runner == Some(r));
@@ -43,7 +43,7 @@ impl SurfaceRule {
 
 /// The surface the first rule of `rules` naming this reader gives it.
 pub(crate) fn surface_for(
-    rules: &[SurfaceRule],
+    rules: &[FileSurfaceRule],
     runner: Option<&str>,
     model: Option<&str>,
 ) -> Option<&'static str> {
@@ -54,7 +54,7 @@ pub(crate) fn surface_for(
 }
 
 /// The `[surface]` table's rules; errors go to `errors`.
-pub(super) fn read(value: &Value<'_>, errors: &mut Errors<Span>) -> Vec<SurfaceRule> {
+pub(super) fn read(value: &Value<'_>, errors: &mut Errors<Span>) -> Vec<FileSurfaceRule> {
     let Some(surface) = table(value, "the table of surfaces", errors) else {
         return Vec::new();
     };
@@ -70,7 +70,7 @@ pub(super) fn read(value: &Value<'_>, errors: &mut Errors<Span>) -> Vec<SurfaceR
 
 const RULE_FORM: &str = r#"`{ runner = "NAME" | "_", model = "NAME" | "_" | ["NAME", …], surface = "native" | "index" }`"#;
 
-fn rule(item: &Value<'_>, errors: &mut Errors<Span>) -> Option<SurfaceRule> {
+fn rule(item: &Value<'_>, errors: &mut Errors<Span>) -> Option<FileSurfaceRule> {
     let entry = table(item, &format!("a reader rule {RULE_FORM}"), errors)?;
     let (mut runner, mut model, mut surface) = (None, None, None);
     for (key, value) in keys(entry, READER_KEYS, errors) {
@@ -107,7 +107,7 @@ fn rule(item: &Value<'_>, errors: &mut Errors<Span>) -> Option<SurfaceRule> {
             );
         }
     }
-    Some(SurfaceRule {
+    Some(FileSurfaceRule {
         runner: runner?,
         model: model?,
         surface: surface?,

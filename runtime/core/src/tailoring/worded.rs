@@ -49,7 +49,7 @@ impl Word {
 /// One schema as worded: the schema it was worded from (held, so its address is never
 /// another's while kept), what each argument's description answered, the result.
 #[derive(Debug)]
-struct Kept {
+struct KeptWords {
     source: Schema,
     words: Vec<Word>,
     cut: Cut,
@@ -58,7 +58,7 @@ struct Kept {
 
 /// The schemas a view worded lately, the latest last, and how many it keeps.
 #[derive(Debug)]
-pub(super) struct Worded(Mutex<Vec<Kept>>, usize);
+pub(super) struct Worded(Mutex<Vec<KeptWords>>, usize);
 
 impl Default for Worded {
     fn default() -> Self {
@@ -79,7 +79,7 @@ impl Worded {
         Worded(Mutex::default(), KEPT_SHARED)
     }
 
-    fn kept(&self) -> std::sync::MutexGuard<'_, Vec<Kept>> {
+    fn kept(&self) -> std::sync::MutexGuard<'_, Vec<KeptWords>> {
         self.0.locked()
     }
 
@@ -104,7 +104,7 @@ impl Worded {
         if kept.len() >= self.1 {
             kept.remove(0);
         }
-        kept.push(Kept {
+        kept.push(KeptWords {
             source,
             words: found.iter().map(Word::of).collect(),
             cut,

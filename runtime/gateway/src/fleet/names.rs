@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 /// Where a served name goes: the member's index and the name its server knows.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Owner {
+pub(crate) struct Destination {
     pub(crate) member: usize,
     pub(crate) name: String,
 }
@@ -16,7 +16,7 @@ pub(crate) struct Owner {
 /// Served names both ways.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Names {
-    served: HashMap<String, Owner>,
+    served: HashMap<String, Destination>,
     /// Per member, its own name → the served one.
     by_member: Vec<HashMap<String, String>>,
 }
@@ -46,15 +46,17 @@ impl Names {
         }
         let mut served = HashMap::new();
         let mut by_member = vec![HashMap::new(); listed.len()];
-        let mut serve =
-            |served: &mut HashMap<String, Owner>, member: usize, name: &str, outward: String| {
-                let owner = Owner {
-                    member,
-                    name: name.to_owned(),
-                };
-                by_member[member].insert(name.to_owned(), outward.clone());
-                served.insert(outward, owner);
+        let mut serve = |served: &mut HashMap<String, Destination>,
+                         member: usize,
+                         name: &str,
+                         outward: String| {
+            let owner = Destination {
+                member,
+                name: name.to_owned(),
             };
+            by_member[member].insert(name.to_owned(), outward.clone());
+            served.insert(outward, owner);
+        };
         // The names one server lists first, as they are; then the shared ones, prefixed,
         // counting on past a name already served.
         for (member, (_, names)) in listed.iter().enumerate() {
@@ -95,7 +97,7 @@ impl Names {
     }
 
     /// Whose the served `name` is.
-    pub(crate) fn owner(&self, name: &str) -> Option<&Owner> {
+    pub(crate) fn owner(&self, name: &str) -> Option<&Destination> {
         self.served.get(name)
     }
 
@@ -107,7 +109,7 @@ impl Names {
 
 #[cfg(test)]
 mod tests {
-    use super::{Names, Owner};
+    use super::{Destination, Names};
 
     fn names(items: &[&str]) -> Vec<String> {
         items.iter().map(|s| (*s).to_owned()).collect()
@@ -123,7 +125,7 @@ mod tests {
         assert_eq!(served.served(0, "read_file"), Some("read_file"));
         assert_eq!(served.served(0, "search"), Some("files_search"));
         assert_eq!(served.served(1, "search"), Some("git_hub_search"));
-        let owner = Owner {
+        let owner = Destination {
             member: 1,
             name: "search".to_owned(),
         };

@@ -133,7 +133,7 @@ impl Fleet {
         &self,
         name: &str,
         context: &RequestContext<RoleServer>,
-    ) -> Option<super::names::Owner> {
+    ) -> Option<super::names::Destination> {
         let known = |names: &Arc<Names>| names.owner(name).cloned();
         let names = self.state.prompts.locked().clone();
         if let Some(owner) = known(&names) {

@@ -8,7 +8,7 @@ use mcp_tailor_core::seam::Locked;
 use rmcp::ErrorData;
 use rmcp::model::RequestId;
 use rmcp::service::{InboundStreamOrigin, Peer, RequestContext, RoleClient, RoleServer};
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::{Mutex, OnceLock};
 
 /// A downstream session, as the gateway tells sessions apart.
 pub(crate) type SessionKey = u64;
@@ -49,7 +49,7 @@ type Sessions = Mutex<Vec<(SessionKey, Peer<RoleServer>)>>;
 
 /// Adds `session` to `sessions` (once; ended ones leave as another is added).
 fn add(sessions: &Sessions, session: SessionKey, peer: &Peer<RoleServer>) {
-    let mut sessions = lock(sessions);
+    let mut sessions = sessions.locked();
     if sessions.iter().any(|(key, _)| *key == session) {
         return;
     }
@@ -59,13 +59,9 @@ fn add(sessions: &Sessions, session: SessionKey, peer: &Peer<RoleServer>) {
 
 /// The sessions of `sessions` still open (ended ones leave).
 fn open(sessions: &Sessions) -> Vec<Peer<RoleServer>> {
-    let mut sessions = lock(sessions);
+    let mut sessions = sessions.locked();
     sessions.retain(|(_, p)| !p.is_transport_closed());
     sessions.iter().map(|(_, p)| p.clone()).collect()
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.locked()
 }
 
 impl Downstream {
@@ -100,7 +96,7 @@ impl Downstream {
         peer: &Peer<RoleServer>,
         theirs: Option<RequestId>,
     ) -> Tracked<'_> {
-        lock(&self.in_flight).push(Forwarded {
+        self.in_flight.locked().push(Forwarded {
             session,
             id: None,
             peer: peer.clone(),
@@ -118,7 +114,7 @@ impl Downstream {
     /// the only session with requests in flight; with its request when it has one only.
     /// Refused when no session can be told.
     pub(crate) fn asked(&self, context: &RequestContext<RoleClient>) -> Result<Asked, ErrorData> {
-        let in_flight = lock(&self.in_flight);
+        let in_flight = self.in_flight.locked();
         if let Some(InboundStreamOrigin::OutboundRequest(id)) =
             context.extensions.get::<InboundStreamOrigin>()
             && let Some(entry) = in_flight.iter().find(|e| e.id.as_ref() == Some(id))
@@ -176,7 +172,7 @@ pub(crate) struct Tracked<'a> {
 impl Tracked<'_> {
     /// The request went upstream as `id`.
     pub(crate) fn sent(&mut self, id: &RequestId) {
-        let mut in_flight = lock(&self.downstream.in_flight);
+        let mut in_flight = self.downstream.in_flight.locked();
         if let Some(entry) = in_flight
             .iter_mut()
             .find(|e| e.session == self.session && e.id.is_none())
@@ -189,7 +185,7 @@ impl Tracked<'_> {
 
 impl Drop for Tracked<'_> {
     fn drop(&mut self) {
-        let mut in_flight = lock(&self.downstream.in_flight);
+        let mut in_flight = self.downstream.in_flight.locked();
         if let Some(at) = in_flight
             .iter()
             .position(|e| e.session == self.session && e.id == self.id)

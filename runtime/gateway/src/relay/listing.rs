@@ -32,16 +32,16 @@ impl From<Vec<Tool>> for UpstreamTools {
 
 /// One connection's listing, by the cursor of each page (`None`: the first).
 #[derive(Default)]
-pub(crate) struct ListingCache(Mutex<HashMap<Option<String>, Kept>>);
+pub(crate) struct ListingCache(Mutex<HashMap<Option<String>, RelayedListing>>);
 
-struct Kept {
+struct RelayedListing {
     page: ListToolsResult,
     /// When the upstream's cache hint runs out (none: until it says it changed).
     until: Option<Instant>,
 }
 
 impl ListingCache {
-    fn pages(&self) -> MutexGuard<'_, HashMap<Option<String>, Kept>> {
+    fn pages(&self) -> MutexGuard<'_, HashMap<Option<String>, RelayedListing>> {
         self.0.locked()
     }
 
@@ -62,7 +62,7 @@ impl ListingCache {
             Some(ms) => Some(Instant::now() + Duration::from_millis(ms)),
             None => None,
         };
-        let kept = Kept {
+        let kept = RelayedListing {
             page: page.clone(),
             until,
         };

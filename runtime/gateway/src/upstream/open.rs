@@ -12,7 +12,7 @@ use crate::upstream::http::post::LastTarget;
 use crate::upstream::inbound::{FromLane, Inbound, ProgressRoutes};
 use crate::upstream::stdio::child::{Child, Spawn, UpstreamExit};
 use crate::upstream::stdio::lane::Lane;
-use crate::upstream::stdio::lines::Lines;
+use crate::upstream::stdio::lines::StdioLines;
 use crate::upstream::verbatim::store::Verbatim;
 use http::{HeaderMap, HeaderName, HeaderValue};
 use rmcp::service::{
@@ -293,7 +293,7 @@ impl Opening {
                 upstream: self.name.clone(),
                 error,
             })?;
-        let lines = Lines::new(Box::new(stdout), Box::new(stdin), self.written.clone());
+        let lines = StdioLines::new(Box::new(stdout), Box::new(stdin), self.written.clone());
         let lane = Some(lines.lane());
         match self.serve(lines, lifecycle, None).await {
             Ok(service) => Ok(Opened {
@@ -397,7 +397,7 @@ impl Opening {
 
     /// The handshake over an open legacy HTTP+SSE connection, with `initialize`.
     async fn legacy_sse(&self, sse: SseLines) -> Result<Opened, UpstreamError> {
-        let lines = Lines::new(sse.read, sse.write, self.written.clone());
+        let lines = StdioLines::new(sse.read, sse.write, self.written.clone());
         let lane = Some(lines.lane());
         let service = match self
             .serve(lines, ClientLifecycleMode::Initialize, None)

@@ -10,7 +10,7 @@ fn round(share: f64) -> f64 {
 }
 
 /// How one row of the text report shows a level.
-type Cell = fn(&LevelEval) -> String;
+type Column = fn(&LevelEval) -> String;
 
 /// The text report: per reader, tokens, `hit@1`, `hit@K` and MRR at each level.
 pub fn text(eval: &Evaluation) -> String {
@@ -33,7 +33,7 @@ pub fn text(eval: &Evaluation) -> String {
         let _ = write!(out, "{level:>7}");
     }
     out.push('\n');
-    let rows: [(String, Cell); 4] = [
+    let rows: [(String, Column); 4] = [
         ("tokens".to_owned(), |l| l.tokens.to_string()),
         ("hit@1".to_owned(), |l| format!("{:.2}", l.hit_at_1)),
         (format!("hit@{}", eval.k), |l| format!("{:.2}", l.hit_at_k)),

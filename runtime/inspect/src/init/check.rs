@@ -14,7 +14,7 @@
 
 use super::fit::{self, Fit, FitError};
 use super::sharpen::OwnTerms;
-use super::{Budgets, Draft, Level, ToolDraft, listing, render, tool_drafts_with};
+use super::{Band, Budgets, Draft, ToolDraft, listing, render, tool_drafts_with};
 use crate::count_tokens;
 use crate::eval::{Index, Search, SearchEntry, Tasks};
 use mcp_tailor_core::{RenderCtx, Tailoring};
@@ -58,15 +58,15 @@ pub struct Findability {
     /// `o200k_base` tokens of the `tools/list` a reader naming no runner gets there.
     pub tokens: usize,
     /// Per search, the queries made of the server's own words.
-    pub own: Vec<Found>,
+    pub own: Vec<Hits>,
     /// Per search, the tasks file's queries (empty without one).
-    pub tasks: Vec<Found>,
+    pub tasks: Vec<Hits>,
 }
 
 /// How many queries one search finds in its top [`TOP`], of how many.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct Found {
+pub struct Hits {
     /// The search's name.
     pub search: &'static str,
     /// Queries whose tool it ranks in the top [`TOP`].
@@ -95,7 +95,7 @@ pub fn draft_checked(
     let caps = fit::caps(tools, &options.fits)?;
     let mut budgets = Budgets::DEFAULT;
     let mut notes = Vec::new();
-    for level in [Level::Terse, Level::Middle] {
+    for level in [Band::Terse, Band::Middle] {
         if let Some(cap) = caps[level as usize] {
             budgets = checker.fitted(budgets, level, cap, source);
             notes.push(fit::note(level, cap, &budgets));
@@ -185,7 +185,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Per tool, the queries `level` loses (in query order).
-    fn lost(&self, tailoring: &Tailoring, level: Level) -> Vec<Vec<usize>> {
+    fn lost(&self, tailoring: &Tailoring, level: Band) -> Vec<Vec<usize>> {
         let found = self.found(tailoring, level.verbosity());
         let mut lost = vec![Vec::new(); self.tools.len()];
         for (at, query) in self.queries.iter().enumerate() {
@@ -214,7 +214,7 @@ impl<'a> Checker<'a> {
         // Each round steps a level up once at most: its ladders are a few rungs high.
         for _ in 0..16 {
             let mut changed = false;
-            for level in [Level::Terse, Level::Middle] {
+            for level in [Band::Terse, Band::Middle] {
                 let Some(tailoring) = parsed(drafts, source, notes) else {
                     return;
                 };
@@ -265,7 +265,7 @@ impl<'a> Checker<'a> {
                     }
                     // A step at 0..=2 is read at 3..=6 too: every capped band holds.
                     let over = |tailoring: &Tailoring| {
-                        [Level::Terse, Level::Middle].iter().any(|&band| {
+                        [Band::Terse, Band::Middle].iter().any(|&band| {
                             caps[band as usize].is_some_and(|cap| {
                                 band_tokens(self.tools, tailoring, band.verbosity()) > cap
                             })
@@ -288,7 +288,7 @@ impl<'a> Checker<'a> {
 
     /// `budgets` with `level`'s band scaled ([`fit::SCALES`]) so its checked draft fits
     /// `cap` tokens and loses the fewest queries there (the larger scale of equals).
-    fn fitted(&self, budgets: Budgets, level: Level, cap: usize, source: &str) -> Budgets {
+    fn fitted(&self, budgets: Budgets, level: Band, cap: usize, source: &str) -> Budgets {
         let mut best: Option<(usize, Budgets)> = None;
         let mut caps = [None; 2];
         caps[level as usize] = Some(cap);
@@ -330,7 +330,7 @@ impl<'a> Checker<'a> {
         .into_iter()
         .map(|(levels, tailoring, level)| {
             let found = self.found(tailoring, level);
-            let count = |task: bool| -> Vec<Found> {
+            let count = |task: bool| -> Vec<Hits> {
                 let asked: Vec<usize> = (0..self.queries.len())
                     .filter(|&q| self.queries[q].task == task)
                     .collect();
@@ -340,7 +340,7 @@ impl<'a> Checker<'a> {
                 self.searches
                     .iter()
                     .enumerate()
-                    .map(|(s, search)| Found {
+                    .map(|(s, search)| Hits {
                         search: search.name(),
                         found: asked.iter().filter(|&&q| found[q][s]).count(),
                         lost: asked

@@ -11,7 +11,7 @@
 //! A budget under the structure floor (names, types, `required`: no words) cannot be met;
 //! it is an error that names the floor.
 
-use super::{Budgets, Level, structure_tokens};
+use super::{Band, Budgets, structure_tokens};
 use rmcp::model::Tool;
 use std::fmt;
 use std::str::FromStr;
@@ -83,14 +83,14 @@ pub(super) const SCALES: [usize; 10] = [48, 32, 24, 16, 12, 8, 6, 4, 2, 0];
 
 /// `budgets` with `level`'s band scaled to `scale` ([`SCALES`]): at 32, the defaults; at 0
 /// nothing.
-pub(super) fn scaled(mut budgets: Budgets, level: Level, scale: usize) -> Budgets {
+pub(super) fn scaled(mut budgets: Budgets, level: Band, scale: usize) -> Budgets {
     let of = |default: usize| default * scale / super::TERSE_TOKENS;
     match level {
-        Level::Terse => {
+        Band::Terse => {
             budgets.terse = of(super::TERSE_TOKENS);
             budgets.facts = of(super::FACT_TOKENS);
         }
-        Level::Middle => {
+        Band::Middle => {
             budgets.middle = of(super::MIDDLE_TOKENS);
             budgets.argument = of(super::ARGUMENT_TOKENS);
         }
@@ -127,10 +127,10 @@ pub(super) fn caps(tools: &[Tool], fits: &[Fit]) -> Result<[Option<usize>; 2], F
 }
 
 /// The header note of a band fitted to `cap` tokens with `budgets`.
-pub(super) fn note(level: Level, cap: usize, budgets: &Budgets) -> String {
+pub(super) fn note(level: Band, cap: usize, budgets: &Budgets) -> String {
     let (levels, description, argument) = match level {
-        Level::Terse => ("0..=2", budgets.terse, budgets.facts),
-        Level::Middle => ("3..=6", budgets.middle, budgets.argument),
+        Band::Terse => ("0..=2", budgets.terse, budgets.facts),
+        Band::Middle => ("3..=6", budgets.middle, budgets.argument),
     };
     format!(
         "--fit {levels}={cap}: there, a tool's description within {description} tokens, an \

@@ -47,7 +47,7 @@ mod words;
 use super::{count_tokens, listing_json};
 use crate::prose::{Picks, Unit};
 pub use audit::{Audit, AuditFinding, Broken, Over, OverWhy, RuleCount, audit};
-pub use check::{Findability, Found, Options, TOP, draft_checked};
+pub use check::{Findability, Hits, Options, TOP, draft_checked};
 pub use fit::{Fit, FitError};
 use mcp_tailor_core::Lean;
 use mcp_tailor_core::seam::schema_path;
@@ -101,19 +101,19 @@ impl Budgets {
 
 /// A drafted band of levels of a tool.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Level {
+pub(crate) enum Band {
     /// 0..=2.
     Terse = 0,
     /// 3..=6.
     Middle = 1,
 }
 
-impl Level {
+impl Band {
     /// The level a reader of this band names (its first).
     pub(crate) fn verbosity(self) -> u8 {
         match self {
-            Level::Terse => 0,
-            Level::Middle => 3,
+            Band::Terse => 0,
+            Band::Middle => 3,
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use super::prints::entry_print;
 use super::toml_text::{key, string};
-use super::{ARGUMENT_TOKENS, Draft, Level, MIDDLE_TOKENS, TERSE_TOKENS, ToolDraft};
+use super::{ARGUMENT_TOKENS, Band, Draft, MIDDLE_TOKENS, TERSE_TOKENS, ToolDraft};
 use crate::count_tokens;
 use mcp_tailor_core::Lean;
 use std::fmt::Write as _;
@@ -67,8 +67,8 @@ pub(super) fn render(drafts: &[ToolDraft], source: &str, notes: &[String]) -> Dr
     let (mut tools, mut arguments, mut kept_for_tasks) = (0, 0, Vec::new());
     for draft in drafts {
         let left = |level| draft.left(level);
-        let terse = draft.text(Level::Terse);
-        let middle = draft.text(Level::Middle);
+        let terse = draft.text(Band::Terse);
+        let middle = draft.text(Band::Middle);
         let tool = key(&draft.name);
         let start = out.len();
         // Every described argument is drafted (at 0..=2 it says nothing, or its facts).
@@ -100,7 +100,7 @@ pub(super) fn render(drafts: &[ToolDraft], source: &str, notes: &[String]) -> Dr
                 draft.kept.join(", ")
             );
         }
-        for (level, levels) in [(Level::Terse, "0..=2"), (Level::Middle, "3..=6")] {
+        for (level, levels) in [(Band::Terse, "0..=2"), (Band::Middle, "3..=6")] {
             if left(level) {
                 let _ = writeln!(
                     out,
@@ -144,7 +144,7 @@ pub(super) fn render(drafts: &[ToolDraft], source: &str, notes: &[String]) -> Dr
         }
         // A level left to the server's words reads its arguments' own words too.
         for argument in &draft.arguments {
-            let [terse, middle] = [Level::Terse, Level::Middle]
+            let [terse, middle] = [Band::Terse, Band::Middle]
                 .map(|level| argument.text(level).filter(|_| !left(level)));
             let levels: Vec<String> = match (terse, middle) {
                 (Some(terse), Some(middle)) if terse == middle => vec![("0..=6", Some(terse))],

@@ -7,7 +7,7 @@ fn tool_draft(tool: &Tool) -> ToolDraft {
 }
 
 /// What a tool's draft reads at `level` (`None`: the server's words).
-fn said(draft: &ToolDraft, level: Level) -> Option<String> {
+fn said(draft: &ToolDraft, level: Band) -> Option<String> {
     draft.text(level)
 }
 
@@ -31,20 +31,20 @@ fn a_level_that_only_drops_the_full_stop_is_not_drafted() {
         "Search the index.",
         "Number of characters to return, at most 500.",
     ));
-    assert_eq!(said(&draft, Level::Middle), None);
-    assert_eq!(said(&draft, Level::Terse), None);
+    assert_eq!(said(&draft, Band::Middle), None);
+    assert_eq!(said(&draft, Band::Terse), None);
     // All of it a fact, kept at every level: the argument keeps its own words.
     assert!(
         draft.arguments.is_empty(),
         "{:?}",
-        draft.arguments[0].text(Level::Terse)
+        draft.arguments[0].text(Band::Terse)
     );
     // Nor is a fact drafted longer than the words it comes from (pieces joined by `; `).
     let joined = tool_draft(&tool("Search.", "If not supplied branches('all')"));
     assert!(
         joined.arguments.is_empty(),
         "{:?}",
-        joined.arguments[0].text(Level::Terse)
+        joined.arguments[0].text(Band::Terse)
     );
     // A real cut is drafted.
     let longer = tool_draft(&tool(
@@ -52,7 +52,7 @@ fn a_level_that_only_drops_the_full_stop_is_not_drafted() {
         "Maximum number of characters to return. Larger values cost more tokens and time.",
     ));
     assert_eq!(
-        said(&longer, Level::Terse).as_deref(),
+        said(&longer, Band::Terse).as_deref(),
         Some("Search the index.")
     );
     // Nor one that only drops the marks of code spans (Playwright's `key`).
@@ -62,7 +62,7 @@ fn a_level_that_only_drops_the_full_stop_is_not_drafted() {
     ));
     assert!(marked.arguments.is_empty());
     assert_eq!(
-        longer.arguments[0].text(Level::Middle).as_deref(),
+        longer.arguments[0].text(Band::Middle).as_deref(),
         Some("Maximum number of characters to return.")
     );
 }
@@ -92,7 +92,7 @@ fn a_label_every_tool_begins_with_stays_in_its_sentence() {
     ];
     let terse: Vec<Option<String>> = tool_drafts(&tools, &Budgets::DEFAULT)
         .iter()
-        .map(|d| said(d, Level::Terse))
+        .map(|d| said(d, Band::Terse))
         .collect();
     assert_eq!(
         terse,
@@ -154,7 +154,7 @@ fn a_fact_too_long_for_the_terse_budget_is_not_dropped() {
          in the format without the period can be converted by adding the period such that 6 \
          numbers come after it.",
     ));
-    let terse = draft.arguments[0].text(Level::Terse).unwrap_or_default();
+    let terse = draft.arguments[0].text(Band::Terse).unwrap_or_default();
     assert!(terse.contains("'1234567890.123456'"), "{terse:?}");
 }
 
@@ -168,7 +168,7 @@ fn the_facts_of_the_terse_levels_stay_at_the_middle_ones() {
          Example: { headless: true, args: ['--no-sandbox'] }",
     ));
     let argument = &draft.arguments[0];
-    for level in [Level::Terse, Level::Middle] {
+    for level in [Band::Terse, Band::Middle] {
         let text = argument.text(level).unwrap_or_default();
         assert!(text.contains("browser restarts"), "{text:?}");
     }
@@ -197,9 +197,9 @@ fn a_first_paragraph_many_tools_share_does_not_lead() {
     let drafts = tool_drafts(&tools, &Budgets::DEFAULT);
     for (draft, purpose) in drafts.iter().zip(purposes) {
         let item = format!("1. {purpose}");
-        assert_eq!(said(draft, Level::Terse), Some(item.clone()));
+        assert_eq!(said(draft, Band::Terse), Some(item.clone()));
         // The middle level keeps the warning where both fit.
-        let middle = said(draft, Level::Middle).unwrap_or_default();
+        let middle = said(draft, Band::Middle).unwrap_or_default();
         assert!(
             middle.starts_with("1. Data Modification Warning:"),
             "{middle}"
@@ -208,13 +208,13 @@ fn a_first_paragraph_many_tools_share_does_not_lead() {
     }
     // A first paragraph of its own leads.
     assert_eq!(
-        said(&drafts[3], Level::Terse).as_deref(),
+        said(&drafts[3], Band::Terse).as_deref(),
         Some("Lists objects of a type.")
     );
     // Two tools sharing one are not enough.
     let drafts = tool_drafts(&tools[1..], &Budgets::DEFAULT);
     assert!(
-        said(&drafts[0], Level::Terse)
+        said(&drafts[0], Band::Terse)
             .unwrap_or_default()
             .starts_with("1. Data Modification Warning: This tool modifies HubSpot data.")
     );
@@ -270,7 +270,7 @@ fn a_terse_text_with_nothing_of_its_own_says_more_of_its_own_words() {
     // "Read a file." alone would read as every reading tool: its first sentence whole
     // says what sets it apart; the next sentence is one step up.
     assert_eq!(
-        said(media, Level::Terse).as_deref(),
+        said(media, Band::Terse).as_deref(),
         Some("Read a file and return it as a base64-encoded content block with its MIME type.")
     );
     let next = media.more[0][0].text(&media.units);
@@ -286,7 +286,7 @@ fn the_middle_text_keeps_what_a_reader_must_not_do() {
                that changed since then may be stale or missing until the next rebuild runs.\n\n\
                Do not call this tool more than 3 times per question.";
     let drafted = tool_draft(&tool(own, ""));
-    let middle = said(&drafted, Level::Middle).expect("a middle text");
+    let middle = said(&drafted, Band::Middle).expect("a middle text");
     assert!(
         middle.ends_with("Do not call this tool more than 3 times per question."),
         "{middle}"
@@ -302,7 +302,7 @@ fn an_asides_rung_puts_them_back_where_they_stood() {
     let draft = tool_draft(&tool("Search the index.", own));
     let argument = &draft.arguments[0];
     let units = &argument.units;
-    for level in [Level::Terse, Level::Middle] {
+    for level in [Band::Terse, Band::Middle] {
         let rungs = argument.ladder(level);
         for (at, rung) in rungs.iter().enumerate() {
             // Each rung says more than the one below it, and only the server's units.

@@ -21,14 +21,14 @@ pub struct Update {
 
 /// One tool's entry in a file: its lines, from the comments above its first table to the
 /// line before the next entry or top-level table.
-struct Entry {
+struct DraftedEntry {
     name: String,
     text: String,
     /// Its `drafted_from` halves, where it has one: the server's print, the entry's.
     recorded: Option<(String, Option<String>)>,
 }
 
-impl Entry {
+impl DraftedEntry {
     /// Whether the entry differs from what `init` wrote (or no print says what that was).
     fn edited(&self) -> bool {
         let recorded = self
@@ -41,7 +41,7 @@ impl Entry {
 
 /// The file's text split into its preamble, each tool's entry (in file order) and what
 /// else stands between them (top-level tables), given the file loaded.
-fn entries(text: &str, file: &Tailoring) -> (String, Vec<Entry>, String) {
+fn entries(text: &str, file: &Tailoring) -> (String, Vec<DraftedEntry>, String) {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     // Where each entry begins: its first table's line, and the comments right above it.
     let mut starts: Vec<(usize, &str)> = file
@@ -78,7 +78,7 @@ fn entries(text: &str, file: &Tailoring) -> (String, Vec<Entry>, String) {
                 let (server, entry) = drafted_prints(print);
                 (server.to_owned(), entry.map(str::to_owned))
             });
-        out.push(Entry {
+        out.push(DraftedEntry {
             name: name.to_owned(),
             text: lines[start..stop].concat(),
             recorded,
@@ -240,7 +240,7 @@ mod tests {
         let (_, old, _) = entries(&edited, &file);
         let (_, new, _) = entries(&update.text, &updated);
         for name in ["write_file", "move_file"] {
-            let text = |entries: &[Entry]| {
+            let text = |entries: &[DraftedEntry]| {
                 entries
                     .iter()
                     .find(|e| e.name == name)

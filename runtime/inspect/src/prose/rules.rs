@@ -8,14 +8,14 @@
 
 /// One form of rule: its name and the word sequences that state it (`*` stands for any
 /// one word).
-pub(crate) struct Form {
+pub(crate) struct RuleForm {
     pub(crate) name: &'static str,
     pub(crate) phrases: &'static [&'static str],
 }
 
 /// Every form of rule, in the order BENCHMARKS.md counts them.
-pub(crate) const FORMS: &[Form] = &[
-    Form {
+pub(crate) const FORMS: &[RuleForm] = &[
+    RuleForm {
         name: "required",
         phrases: &[
             "required",
@@ -30,7 +30,7 @@ pub(crate) const FORMS: &[Form] = &[
             "are needed",
         ],
     },
-    Form {
+    RuleForm {
         name: "forbidden",
         phrases: &[
             "do not",
@@ -55,7 +55,7 @@ pub(crate) const FORMS: &[Form] = &[
             "not valid",
         ],
     },
-    Form {
+    RuleForm {
         name: "together",
         phrases: &[
             "exactly one",
@@ -76,7 +76,7 @@ pub(crate) const FORMS: &[Form] = &[
             "combined with",
         ],
     },
-    Form {
+    RuleForm {
         name: "condition",
         phrases: &[
             "only if",
@@ -115,7 +115,7 @@ pub(crate) const FORMS: &[Form] = &[
             "applicable for",
         ],
     },
-    Form {
+    RuleForm {
         name: "always",
         phrases: &[
             "always",

@@ -14,7 +14,7 @@ use crate::catalog::wrapped::NoHandler;
 use crate::failure::{Failure, Reporter};
 use crate::instructions::{Instructions, InstructionsSource};
 use crate::listing::cursor::CursorSigner;
-use crate::listing::list::Listing;
+use crate::listing::list::ListingInputs;
 use crate::listing::presentation::{Presentation, PresentationFn};
 use crate::request::info::{Principal, RequestInfo};
 use crate::request::policy::{ContextFn, ReaderPolicy};
@@ -434,7 +434,7 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
         );
         let reporter = self.settings.reporter;
         let shared = Arc::new(ServerState {
-            listing: Listing {
+            listing: ListingInputs {
                 catalog,
                 attached: self.settings.attached,
                 file,

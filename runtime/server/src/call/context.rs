@@ -9,6 +9,7 @@ use crate::failure::no_session;
 use crate::request::era::Era;
 use crate::request::info::RequestInfo;
 use crate::request::reader::Reader;
+use mcp_tailor_core::seam::Locked;
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, CreateMessageRequestParams, CreateMessageResult,
     ElicitRequestParams, ElicitResult, InputRequest, InputResponses, LoggingLevel,
@@ -35,33 +36,29 @@ pub(crate) struct SessionState {
     surface: Mutex<Option<String>>,
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 impl SessionState {
     /// The surface the session chose, if any.
     #[cfg_attr(not(feature = "index"), allow(dead_code))]
     pub(crate) fn surface(&self) -> Option<String> {
-        lock(&self.surface).clone()
+        self.surface.locked().clone()
     }
 
     /// Sets the surface the session chose.
     #[cfg_attr(not(feature = "index"), allow(dead_code))]
     pub(crate) fn set_surface(&self, surface: String) {
-        *lock(&self.surface) = Some(surface);
+        *self.surface.locked() = Some(surface);
     }
 
     /// The tools found in this session so far.
     #[cfg_attr(not(feature = "index"), allow(dead_code))]
     pub(crate) fn found(&self) -> std::collections::BTreeSet<String> {
-        lock(&self.found).clone()
+        self.found.locked().clone()
     }
 
     /// Adds `names` to the tools found; whether any was new.
     #[cfg_attr(not(feature = "index"), allow(dead_code))]
     pub(crate) fn add_found<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> bool {
-        let mut found = lock(&self.found);
+        let mut found = self.found.locked();
         let before = found.len();
         found.extend(names.into_iter().map(str::to_owned));
         found.len() > before
@@ -69,14 +66,14 @@ impl SessionState {
 
     /// The reader the session chose, if any.
     pub(crate) fn reader(&self) -> Option<Reader> {
-        lock(&self.reader).clone()
+        self.reader.locked().clone()
     }
 
     /// Changes the fields of the session's reader that `patch` sets, tells the client its
     /// tool list changed, and returns the session's new reader.
     pub(crate) async fn patch_reader(&self, patch: &Reader, peer: &Peer<RoleServer>) -> Reader {
         let reader = {
-            let mut current = lock(&self.reader);
+            let mut current = self.reader.locked();
             let reader = current.take().unwrap_or_default().patched(patch);
             *current = Some(reader.clone());
             reader
@@ -100,11 +97,11 @@ impl SessionState {
 
     /// Records the session's `logging/setLevel`.
     pub(crate) fn set_log_level(&self, level: LoggingLevel) {
-        *lock(&self.log_level) = Some(level);
+        *self.log_level.locked() = Some(level);
     }
 
     fn log_level(&self) -> Option<LoggingLevel> {
-        *lock(&self.log_level)
+        *self.log_level.locked()
     }
 }
 

@@ -1,6 +1,7 @@
 //! Who hears that the tool list changed: 2026-07-28 `subscriptions/listen` streams that
 //! accepted `toolsListChanged`, and the peers of session-bound (2025) connections.
 
+use mcp_tailor_core::seam::Locked;
 use rmcp::service::SubscriptionSink;
 use rmcp::{Peer, RoleServer};
 use std::collections::HashMap;
@@ -23,19 +24,15 @@ pub(crate) struct StreamGuard<'a> {
 
 impl Drop for StreamGuard<'_> {
     fn drop(&mut self) {
-        lock(&self.subscribers.streams).remove(&self.id);
+        self.subscribers.streams.locked().remove(&self.id);
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Subscribers {
     /// Adds a `subscriptions/listen` stream until the guard drops.
     pub(crate) fn listen(&self, sink: SubscriptionSink) -> StreamGuard<'_> {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
-        lock(&self.streams).insert(id, sink);
+        self.streams.locked().insert(id, sink);
         StreamGuard {
             subscribers: self,
             id,
@@ -44,25 +41,27 @@ impl Subscribers {
 
     /// Adds a session-bound peer (once; closed peers are dropped as they are found).
     pub(crate) fn add_session(&self, peer: &Peer<RoleServer>) {
-        let mut sessions = lock(&self.sessions);
+        let mut sessions = self.sessions.locked();
         sessions.retain(|p| !p.is_transport_closed());
         sessions.push(peer.clone());
     }
 
     /// The number of open listeners: streams and session-bound peers.
     pub(crate) fn len(&self) -> usize {
-        let sessions = lock(&self.sessions)
+        let sessions = self
+            .sessions
+            .locked()
             .iter()
             .filter(|p| !p.is_transport_closed())
             .count();
-        lock(&self.streams).len() + sessions
+        self.streams.locked().len() + sessions
     }
 
     /// Sends `notifications/tools/list_changed` to every listener.
     pub(crate) async fn tools_changed(&self) {
-        let streams: Vec<SubscriptionSink> = lock(&self.streams).values().cloned().collect();
+        let streams: Vec<SubscriptionSink> = self.streams.locked().values().cloned().collect();
         let sessions: Vec<Peer<RoleServer>> = {
-            let mut sessions = lock(&self.sessions);
+            let mut sessions = self.sessions.locked();
             sessions.retain(|p| !p.is_transport_closed());
             sessions.clone()
         };

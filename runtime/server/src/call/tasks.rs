@@ -25,6 +25,7 @@
 //! be routed to the replica that runs the task.
 
 use crate::failure::too_many_tasks;
+use mcp_tailor_core::seam::Locked;
 use rmcp::model::{
     CallToolResponse, CallToolResult, CancelTaskParams, CreateTaskResult, GetTaskParams,
     GetTaskResult, InputRequest, Notification, ServerNotification, UpdateTaskParams,
@@ -65,14 +66,14 @@ pub(crate) struct TaskTable {
 
 /// A principal's place among its running tasks: taken before a task-capable call runs,
 /// given back when it answers directly or its task ends (or is dropped, expired).
-struct Place {
+struct TaskPlace {
     running: Arc<Mutex<HashMap<String, usize>>>,
     principal: String,
 }
 
-impl Drop for Place {
+impl Drop for TaskPlace {
     fn drop(&mut self) {
-        let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        let mut running = self.running.locked();
         if let Some(count) = running.get_mut(&self.principal) {
             *count -= 1;
             if *count == 0 {
@@ -202,7 +203,7 @@ impl TaskSlot {
         let task = self.context.borrow().clone();
         match task {
             Some(task) => task.set_status_message(message),
-            None => *self.status.lock().unwrap_or_else(|e| e.into_inner()) = Some(message),
+            None => *self.status.locked() = Some(message),
         }
     }
 
@@ -271,14 +272,14 @@ impl TaskTable {
     }
 
     /// A place for `principal`, or `too_many_tasks` when it has none left.
-    fn place(&self, principal: &str) -> Result<Place, ErrorData> {
-        let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+    fn place(&self, principal: &str) -> Result<TaskPlace, ErrorData> {
+        let mut running = self.running.locked();
         let count = running.entry(principal.to_owned()).or_default();
         if *count >= self.max_running {
             return Err(too_many_tasks(self.max_running));
         }
         *count += 1;
-        Ok(Place {
+        Ok(TaskPlace {
             running: self.running.clone(),
             principal: principal.to_owned(),
         })
@@ -315,7 +316,7 @@ impl TaskTable {
         }
         let cancel = slot.cancel.clone();
         let mut options = TaskOptions::default();
-        options.status_message = slot.status.lock().unwrap_or_else(|e| e.into_inner()).take();
+        options.status_message = slot.status.locked().take();
         let notifier = slot.notifier.clone();
         let task = self.manager.spawn(options, move |context| {
             slot.context.send_replace(Some(context.clone()));
@@ -338,7 +339,7 @@ impl TaskTable {
             })
         });
         {
-            let mut owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
+            let mut owners = self.owners.locked();
             if owners.len() >= 64 && owners.len().is_power_of_two() {
                 owners.retain(|id, _| self.manager.get_task(id).is_ok());
             }
@@ -351,17 +352,14 @@ impl TaskTable {
 
     /// Whether `id` is a task of this layer (whoever started it).
     pub(crate) fn knows(&self, id: &str) -> bool {
-        self.ids.private(id).is_some_and(|id| {
-            self.owners
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .contains_key(id)
-        })
+        self.ids
+            .private(id)
+            .is_some_and(|id| self.owners.locked().contains_key(id))
     }
 
     /// rmcp's id for `id`, if it is `principal`'s task; an unknown task otherwise.
     fn owned<'a>(&self, id: &'a str, principal: &str) -> Result<&'a str, ErrorData> {
-        let owners = self.owners.lock().unwrap_or_else(|e| e.into_inner());
+        let owners = self.owners.locked();
         match self.ids.private(id) {
             Some(private) if owners.get(private).is_some_and(|owner| owner == principal) => {
                 Ok(private)

@@ -9,6 +9,7 @@ use crate::catalog::icons::validate_icons;
 use crate::catalog::meta_key::validate_meta_key;
 use crate::catalog::tool_result::IntoToolResult;
 use crate::request::info::RequestInfo;
+use mcp_tailor_core::seam::Locked;
 use mcp_tailor_core::{McpTool, RenderCtx, ToolDef};
 use rmcp::ErrorData;
 use rmcp::model::{
@@ -236,14 +237,14 @@ impl ToolEntry {
                 .find(|(k, _)| k.iter().copied().eq(key()))
                 .map(|(_, s)| s.clone())
         };
-        if let Some(schema) = found(&self.schemas.read().unwrap_or_else(|e| e.into_inner())) {
+        if let Some(schema) = found(&self.schemas.locked()) {
             return schema;
         }
         let schema = match self.def.render_schema(ctx) {
             Value::Object(map) => Arc::new(map),
             _ => Arc::new(JsonObject::new()),
         };
-        let mut schemas = self.schemas.write().unwrap_or_else(|e| e.into_inner());
+        let mut schemas = self.schemas.locked_mut();
         if let Some(existing) = found(&schemas) {
             return existing;
         }

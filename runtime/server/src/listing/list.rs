@@ -26,7 +26,7 @@ use tokio::time::Instant;
 
 /// What a listing reads: the catalog, the tailoring in force, the host's presentation, the
 /// page size and cursors, and the cache hints' inputs. Fixed at `build` but for the file.
-pub(crate) struct Listing {
+pub(crate) struct ListingInputs {
     pub(crate) catalog: Catalog,
     /// `#[mcp_tool]` definitions whose strings tailor the wrapped handler's tools of the
     /// same name (and whose scopes gate them).
@@ -45,7 +45,7 @@ pub(crate) struct Listing {
     pub(crate) reporter: Option<Reporter>,
 }
 
-impl Listing {
+impl ListingInputs {
     /// The `#[mcp_tool]` definition attached to the wrapped handler's tool `name`, if any.
     pub(crate) fn attached(&self, name: &str) -> Option<&'static ToolDef> {
         self.attached.iter().copied().find(|d| d.name() == name)
@@ -55,7 +55,7 @@ impl Listing {
 /// Whether the caller may see and call `entry`: every scope group satisfied, then the
 /// `authorize` predicate (a failure of it means hidden).
 pub(crate) async fn is_visible(
-    listing: &Listing,
+    listing: &ListingInputs,
     entry: &ToolEntry,
     info: &Arc<RequestInfo>,
     deadline: Instant,
@@ -82,7 +82,7 @@ pub(crate) async fn is_visible(
 
 /// Applies the presentation callback to every rendered tool, or fails the whole list.
 async fn present(
-    listing: &Listing,
+    listing: &ListingInputs,
     tools: &mut [Tool],
     info: &Arc<RequestInfo>,
     deadline: Instant,
@@ -138,7 +138,12 @@ async fn present(
 
 /// What a cursor binds: the caller, the visible catalog, the page size, the protocol
 /// revision and — when wording can vary — a digest of the presented catalog.
-fn binding(listing: &Listing, info: &RequestInfo, tools: &[Tool], page_size: usize) -> Binding {
+fn binding(
+    listing: &ListingInputs,
+    info: &RequestInfo,
+    tools: &[Tool],
+    page_size: usize,
+) -> Binding {
     let principal = &info.principal;
     // Every part length-prefixed, lists counted, absent told from empty: no two bindings
     // of different callers or catalogs share an encoding.
@@ -159,7 +164,7 @@ fn binding(listing: &Listing, info: &RequestInfo, tools: &[Tool], page_size: usi
 /// Whether the caller may see and call the wrapped handler's tool `name`: the scopes of
 /// the `#[mcp_tool]` type attached to it with `.tailor()`, if any. (Whether the tool
 /// exists at all is the wrapped handler's own decision.)
-pub(crate) fn wrapped_is_visible(listing: &Listing, name: &str, info: &RequestInfo) -> bool {
+pub(crate) fn wrapped_is_visible(listing: &ListingInputs, name: &str, info: &RequestInfo) -> bool {
     listing
         .attached(name)
         .is_none_or(|def| info.principal.satisfies(def.scopes()))
@@ -168,7 +173,7 @@ pub(crate) fn wrapped_is_visible(listing: &Listing, name: &str, info: &RequestIn
 /// The wrapped handler's tools as this reader sees them: visible ones only, tailored by
 /// their attached `#[mcp_tool]` types. A name also registered is an error, never a shadow.
 fn wrapped_candidates(
-    listing: &Listing,
+    listing: &ListingInputs,
     file: &InForce,
     wrapped: Vec<Tool>,
     info: &RequestInfo,
@@ -203,7 +208,7 @@ fn wrapped_candidates(
 /// The `tools/list` result for this request and cursor; `wrapped` is the wrapped handler's
 /// whole tool list for this request.
 pub(crate) async fn list_tools(
-    listing: &Listing,
+    listing: &ListingInputs,
     info: &Arc<RequestInfo>,
     wrapped: Vec<Tool>,
     cursor: Option<&str>,
@@ -216,7 +221,7 @@ pub(crate) async fn list_tools(
 /// The whole catalog as this reader is presented it: visible tools only, worded for the
 /// reader (and the file), then the host's presentation.
 pub(crate) async fn presented(
-    listing: &Listing,
+    listing: &ListingInputs,
     info: &Arc<RequestInfo>,
     wrapped: Vec<Tool>,
     deadline: Instant,
@@ -247,7 +252,7 @@ pub(crate) async fn presented(
 /// (What a search over the catalog reads.)
 #[cfg(feature = "index")]
 pub(crate) async fn own_words(
-    listing: &Listing,
+    listing: &ListingInputs,
     info: &Arc<RequestInfo>,
     wrapped: Vec<Tool>,
     deadline: Instant,
@@ -270,7 +275,7 @@ pub(crate) async fn own_words(
 /// The page of `tools` (the whole presented catalog) `cursor` asks for, with the next
 /// cursor and the cache hints.
 pub(crate) fn paged(
-    listing: &Listing,
+    listing: &ListingInputs,
     info: &RequestInfo,
     mut tools: Vec<Tool>,
     cursor: Option<&str>,

@@ -58,13 +58,13 @@ impl<H> Clone for Session<H> {
 /// A session as its transport holds it (`registration`): it ends when rmcp drops it (and
 /// with it, a gateway's upstream session).
 #[cfg_attr(not(feature = "http"), allow(dead_code))]
-struct Held<H> {
+struct HeldSession<H> {
     shared: Arc<ServerState>,
     session: Weak<SessionState>,
     wrapped: Weak<H>,
 }
 
-impl<H: ServerHandler> Handles for Held<H> {
+impl<H: ServerHandler> Handles for HeldSession<H> {
     fn ended(&self) -> bool {
         self.wrapped.strong_count() == 0
     }
@@ -162,7 +162,7 @@ impl<H: ServerHandler> ServerHandler for Session<H> {
         result.instructions = instructions;
         self.session.mark_initialized();
         self.shared.subscribers.add_session(&context.peer);
-        let held = Held {
+        let held = HeldSession {
             shared: self.shared.clone(),
             session: Arc::downgrade(&self.session),
             wrapped: Arc::downgrade(&self.wrapped),

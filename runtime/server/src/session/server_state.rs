@@ -6,7 +6,7 @@ use crate::call::subscriptions::Subscribers;
 use crate::call::tasks::TaskTable;
 use crate::failure::Reporter;
 use crate::instructions::InstructionsSource;
-use crate::listing::list::Listing;
+use crate::listing::list::ListingInputs;
 use crate::request::policy::ReaderPolicy;
 use rmcp::model::Implementation;
 use std::sync::Arc;
@@ -15,7 +15,7 @@ use std::time::Duration;
 /// Everything every session of one server shares.
 pub(crate) struct ServerState {
     /// What `tools/list` (and the eligibility of `tools/call`) reads.
-    pub(crate) listing: Listing,
+    pub(crate) listing: ListingInputs,
     /// Who reads a request.
     pub(crate) readers: ReaderPolicy,
     /// The name and version set on the builder; else the wrapped handler's.

@@ -71,14 +71,15 @@ pub(crate) async fn set_reader(
     }
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
-    struct Params {
+    struct SetReaderParams {
         runner: Option<String>,
         model: Option<String>,
         verbosity: Option<u8>,
         surface: Option<String>,
     }
-    let params: Params = serde_json::from_value(request.params.unwrap_or_else(|| json!({})))
-        .map_err(|e| ErrorData::invalid_params(format!("{SET_READER_METHOD}: {e}"), None))?;
+    let params: SetReaderParams =
+        serde_json::from_value(request.params.unwrap_or_else(|| json!({})))
+            .map_err(|e| ErrorData::invalid_params(format!("{SET_READER_METHOD}: {e}"), None))?;
     let patch = Reader {
         runner: params.runner,
         model: params.model,

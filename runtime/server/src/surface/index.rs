@@ -6,7 +6,7 @@
 //! schema. `call_tool` calls a tool by name (`session` serves both).
 
 use super::{Budget, IndexSurface};
-use crate::listing::list::{Listing, own_words, paged, presented};
+use crate::listing::list::{ListingInputs, own_words, paged, presented};
 use crate::request::info::RequestInfo;
 use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, ListToolsResult, Tool};
@@ -150,7 +150,7 @@ pub(crate) fn listed(lines: &str) -> [Tool; 2] {
 /// `call_tool`, then (where the surface loads what it finds) the tools in `found`, as the
 /// reader reads them natively. `wrapped` is the wrapped handler's whole tool list.
 pub(crate) async fn index_listing(
-    listing: &Listing,
+    listing: &ListingInputs,
     surface: &IndexSurface,
     info: &Arc<RequestInfo>,
     wrapped: Vec<Tool>,
@@ -183,7 +183,7 @@ pub(crate) async fn index_listing(
 
 /// What a `search_tools` call asks.
 #[derive(Debug)]
-pub(crate) struct Query {
+pub(crate) struct SearchQuery {
     pub(crate) query: String,
     pub(crate) limit: usize,
 }
@@ -202,9 +202,9 @@ fn refused(tool: &str, why: &str) -> ErrorData {
     )
 }
 
-impl Query {
+impl SearchQuery {
     /// The query and limit of `search_tools`' arguments.
-    pub(crate) fn read(arguments: Option<&JsonObject>) -> Result<Query, ErrorData> {
+    pub(crate) fn read(arguments: Option<&JsonObject>) -> Result<SearchQuery, ErrorData> {
         let arguments = arguments.ok_or_else(|| refused(SEARCH_TOOLS, "`query` is required"))?;
         let query = match arguments.get("query") {
             Some(Value::String(query)) => query.clone(),
@@ -222,7 +222,7 @@ impl Query {
                 }
             },
         };
-        Ok(Query { query, limit })
+        Ok(SearchQuery { query, limit })
     }
 }
 
@@ -328,17 +328,17 @@ mod tests {
     #[test]
     fn a_search_and_a_call_are_read_or_refused_with_why() {
         let args = |v: Value| v.as_object().cloned();
-        let q = Query::read(args(json!({"query": "move"})).as_ref()).unwrap();
+        let q = SearchQuery::read(args(json!({"query": "move"})).as_ref()).unwrap();
         assert_eq!((q.query.as_str(), q.limit), ("move", DEFAULT_LIMIT));
         assert_eq!(
-            Query::read(args(json!({"query": "x", "limit": 900})).as_ref())
+            SearchQuery::read(args(json!({"query": "x", "limit": 900})).as_ref())
                 .unwrap()
                 .limit,
             MAX_LIMIT
         );
-        assert!(Query::read(args(json!({"query": "x", "limit": 0})).as_ref()).is_err());
+        assert!(SearchQuery::read(args(json!({"query": "x", "limit": 0})).as_ref()).is_err());
         assert!(
-            Query::read(None)
+            SearchQuery::read(None)
                 .unwrap_err()
                 .message
                 .contains("`query` is required")

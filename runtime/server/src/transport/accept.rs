@@ -27,7 +27,7 @@ const DRAIN: Duration = Duration::from_secs(10);
 /// What every accept loop shares: the router, the limits, the connection permits and the
 /// signal to stop.
 #[derive(Clone)]
-struct Shared {
+struct AcceptLoops {
     router: axum::Router,
     config: HttpConfig,
     permits: Arc<Semaphore>,
@@ -49,7 +49,7 @@ pub(crate) async fn serve(
     config: HttpConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    let shared = Shared {
+    let shared = AcceptLoops {
         permits: Arc::new(Semaphore::new(config.max_connections.max(1))),
         per_client: Arc::default(),
         stop: CancellationToken::new(),
@@ -88,7 +88,7 @@ pub(crate) async fn serve(
 }
 
 /// One more accept loop, on a single-threaded runtime of this thread, until the stop.
-fn accept_on_own_runtime(socket: std::net::TcpListener, shared: Shared) {
+fn accept_on_own_runtime(socket: std::net::TcpListener, shared: AcceptLoops) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build();
@@ -105,7 +105,7 @@ fn accept_on_own_runtime(socket: std::net::TcpListener, shared: Shared) {
 }
 
 /// Accepts and serves connections until the stop, then drains them.
-async fn accept(listener: tokio::net::TcpListener, shared: Shared) {
+async fn accept(listener: tokio::net::TcpListener, shared: AcceptLoops) {
     let graceful = GracefulShutdown::new();
     let stop = shared.stop.cancelled();
     let mut stop = std::pin::pin!(stop);

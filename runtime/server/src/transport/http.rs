@@ -15,8 +15,8 @@ use crate::transport::straight::Rules;
 use crate::transport::tagged::TaggedSessions;
 use crate::verbatim;
 use crate::verbatim::direct::Directory;
-use crate::verbatim::json_answer;
 use crate::verbatim::splice;
+use crate::verbatim::json_answer;
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -40,7 +40,7 @@ const SESSION_HEADER: &str = "mcp-session-id";
 
 /// What the front of the endpoint needs: the limits, the session table and its use.
 #[derive(Clone)]
-struct Front {
+struct HttpFront {
     config: HttpConfig,
     sessions: Arc<TaggedSessions>,
     admission: Arc<Admission>,
@@ -68,7 +68,7 @@ fn jsonrpc_error(status: StatusCode, id: Value, code: i64, message: &str) -> Res
 
 /// In front of rmcp: every request on a session is in flight until its response body ends;
 /// POST bodies are checked (`post`).
-async fn front(State(front): State<Front>, request: Request, next: Next) -> Response {
+async fn front(State(front): State<HttpFront>, request: Request, next: Next) -> Response {
     let admitted = {
         let headers = request.headers();
         let header_of = |name| headers.get(name).and_then(|v| v.to_str().ok());
@@ -188,7 +188,7 @@ impl HttpBody for Guarded {
 /// A POST: its body read and checked (`message`); an `initialize` opens its session through
 /// the admission (`open_session`). `session` is the one it names, as the front read it.
 async fn post(
-    front: &Front,
+    front: &HttpFront,
     request: Request,
     session: Option<&SessionId>,
     next: Next,
@@ -271,7 +271,7 @@ async fn restored(response: Response) -> Response {
 /// message of the error response: 408 or 413, `-32700` for a body that is not JSON and
 /// `-32600` for JSON that is not JSON-RPC (HTTP 400).
 async fn message(
-    front: &Front,
+    front: &HttpFront,
     body: Body,
 ) -> Result<(Bytes, Posted), (StatusCode, i64, &'static str)> {
     let read = axum::body::to_bytes(body, front.config.max_body_bytes);
@@ -304,7 +304,7 @@ async fn message(
 
 /// An `initialize`: room made for its session (or HTTP 503 with a JSON-RPC error when every
 /// session that could go is busy), then the session recorded as its client's.
-async fn open_session(front: &Front, request: Request, id: Value, next: Next) -> Response {
+async fn open_session(front: &HttpFront, request: Request, id: Value, next: Next) -> Response {
     let peer = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
@@ -384,7 +384,7 @@ pub(crate) fn router<H: ServerHandler>(
     let streams = Arc::new(Streams::new(&config));
     // The builder refused a list that does not parse.
     let origins = Arc::new(Origins::parse(&config.allowed_origins).unwrap_or_default());
-    let front_state = Front {
+    let front_state = HttpFront {
         reads_level_header,
         streams,
         origins,

@@ -29,7 +29,7 @@ struct Envelope<'a> {
     method: Option<Cow<'a, str>>,
     id: Option<Value>,
     #[serde(default)]
-    params: Params,
+    params: PostedParams,
     #[serde(default)]
     result: Seen,
     #[serde(default)]
@@ -83,58 +83,58 @@ pub(crate) fn posted(bytes: &[u8]) -> Result<Posted, i64> {
 /// A message's `params` as the front reads them: whether a `_meta` key is among them. Any
 /// JSON is taken (`params` that are no object carry no `_meta`); values are skipped unread.
 #[derive(Default)]
-struct Params {
+struct PostedParams {
     meta: bool,
 }
 
-impl<'de> serde::Deserialize<'de> for Params {
+impl<'de> serde::Deserialize<'de> for PostedParams {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(Params::default())
+        deserializer.deserialize_any(PostedParams::default())
     }
 }
 
-impl<'de> Visitor<'de> for Params {
-    type Value = Params;
+impl<'de> Visitor<'de> for PostedParams {
+    type Value = PostedParams;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("any JSON value")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Params, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PostedParams, A::Error> {
         let mut meta = false;
         while let Some(key) = map.next_key::<IsMeta>()? {
             meta |= key.0;
             map.next_value::<IgnoredAny>()?;
         }
-        Ok(Params { meta })
+        Ok(PostedParams { meta })
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Params, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<PostedParams, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
         Ok(self)
     }
 
-    fn visit_unit<E>(self) -> Result<Params, E> {
+    fn visit_unit<E>(self) -> Result<PostedParams, E> {
         Ok(self)
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<Params, E> {
+    fn visit_bool<E>(self, _: bool) -> Result<PostedParams, E> {
         Ok(self)
     }
 
-    fn visit_i64<E>(self, _: i64) -> Result<Params, E> {
+    fn visit_i64<E>(self, _: i64) -> Result<PostedParams, E> {
         Ok(self)
     }
 
-    fn visit_u64<E>(self, _: u64) -> Result<Params, E> {
+    fn visit_u64<E>(self, _: u64) -> Result<PostedParams, E> {
         Ok(self)
     }
 
-    fn visit_f64<E>(self, _: f64) -> Result<Params, E> {
+    fn visit_f64<E>(self, _: f64) -> Result<PostedParams, E> {
         Ok(self)
     }
 
-    fn visit_str<E>(self, _: &str) -> Result<Params, E> {
+    fn visit_str<E>(self, _: &str) -> Result<PostedParams, E> {
         Ok(self)
     }
 }
@@ -154,9 +154,9 @@ struct IsMeta(bool);
 
 impl<'de> serde::Deserialize<'de> for IsMeta {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Key;
+        struct KeyVisitor;
 
-        impl Visitor<'_> for Key {
+        impl Visitor<'_> for KeyVisitor {
             type Value = IsMeta;
 
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -168,7 +168,7 @@ impl<'de> serde::Deserialize<'de> for IsMeta {
             }
         }
 
-        deserializer.deserialize_str(Key)
+        deserializer.deserialize_str(KeyVisitor)
     }
 }
 

@@ -26,7 +26,7 @@ mod answer;
 pub(crate) use answer::DirectEvents;
 
 use crate::session::registration::{Handles, Registration};
-use answer::Call;
+use answer::DirectCall;
 use mcp_tailor_core::seam::Locked;
 use rmcp::model::{ClientJsonRpcMessage, ClientNotification, ClientRequest, GetMeta};
 use rmcp::model::{GetExtensions, JsonRpcMessage, JsonRpcRequest};
@@ -34,7 +34,7 @@ use rmcp::service::{Peer, RoleServer};
 use rmcp::transport::streamable_http_server::session::SessionId;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A session that serves direct requests.
@@ -48,13 +48,9 @@ struct Direct {
     /// When rmcp's worker last heard of it.
     heard: Mutex<Instant>,
     /// Its direct requests whose answers no stream delivered yet.
-    calls: Mutex<Vec<Call>>,
+    calls: Mutex<Vec<DirectCall>>,
     /// Its direct requests so far.
     seq: AtomicU64,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.locked()
 }
 
 /// The sessions serving direct requests, by id.
@@ -68,9 +64,9 @@ pub(crate) struct Directory {
 }
 
 /// An open GET stream of a session; dropping it closes it.
-pub(crate) struct Stream(Option<Arc<Direct>>);
+pub(crate) struct DirectStream(Option<Arc<Direct>>);
 
-impl Drop for Stream {
+impl Drop for DirectStream {
     fn drop(&mut self) {
         if let Some(direct) = &self.0 {
             direct.streams.fetch_sub(1, Ordering::Relaxed);
@@ -91,7 +87,7 @@ impl Directory {
     }
 
     fn get(&self, id: &SessionId) -> Option<Arc<Direct>> {
-        lock(&self.sessions).get(id).cloned()
+        self.sessions.locked().get(id).cloned()
     }
 
     /// The registration `message`, an `initialize`, carries to the session's handler (none
@@ -123,14 +119,14 @@ impl Directory {
             calls: Mutex::default(),
             seq: AtomicU64::new(0),
         };
-        let mut sessions = lock(&self.sessions);
+        let mut sessions = self.sessions.locked();
         sessions.retain(|_, d| !d.peer.is_transport_closed() && !d.handler.ended());
         sessions.insert(id.clone(), Arc::new(direct));
     }
 
     /// Session `id` was closed.
     pub(crate) fn closed(&self, id: &SessionId) {
-        lock(&self.sessions).remove(id);
+        self.sessions.locked().remove(id);
     }
 
     /// rmcp's worker hears of session `id` (a message or stream went its way).
@@ -141,12 +137,12 @@ impl Directory {
     }
 
     /// A GET stream of session `id` opens, until the returned guard drops.
-    pub(crate) fn stream(&self, id: &SessionId) -> Stream {
+    pub(crate) fn stream(&self, id: &SessionId) -> DirectStream {
         let direct = self.get(id);
         if let Some(direct) = &direct {
             direct.streams.fetch_add(1, Ordering::Relaxed);
         }
-        Stream(direct)
+        DirectStream(direct)
     }
 
     /// A message for session `id` that rmcp accepts (no answer expected), which its worker
@@ -166,7 +162,7 @@ impl Directory {
         let Some(request) = &cancelled.params.request_id else {
             return;
         };
-        if let Some(call) = lock(&direct.calls).iter().find(|c| c.id == *request) {
+        if let Some(call) = direct.calls.locked().iter().find(|c| c.id == *request) {
             call.token.cancel();
         }
     }
@@ -199,7 +195,7 @@ impl Directory {
             self.closed(id);
             return None;
         }
-        let mut heard = lock(&direct.heard);
+        let mut heard = direct.heard.locked();
         let asks_unheard = direct.askable && direct.streams.load(Ordering::Relaxed) == 0;
         if asks_unheard || heard.elapsed() >= refresh {
             *heard = Instant::now();
@@ -216,7 +212,7 @@ impl Directory {
 impl Direct {
     /// rmcp's worker hears of this session.
     fn heard(&self) {
-        *lock(&self.heard) = Instant::now();
+        *self.heard.locked() = Instant::now();
     }
 }
 

@@ -46,9 +46,9 @@ const DRAIN: Duration = Duration::from_millis(50);
 
 /// One streamable HTTP upstream session's lane.
 #[derive(Clone)]
-pub(crate) struct HttpLane(Arc<Shared>);
+pub(crate) struct HttpLane(Arc<HttpLaneState>);
 
-struct Shared {
+struct HttpLaneState {
     client: reqwest::Client,
     last: LastTarget,
     to_rmcp: ToRmcp,
@@ -82,7 +82,7 @@ impl HttpLane {
         written: Verbatim,
         resumption: Arc<dyn SseRetryPolicy>,
     ) -> Self {
-        HttpLane(Arc::new(Shared {
+        HttpLane(Arc::new(HttpLaneState {
             client,
             last,
             to_rmcp,
@@ -165,7 +165,7 @@ impl HttpLane {
     /// message passed on as it is read; a stream that breaks or ends before the answer
     /// resumed from its last event, as the resumption policy allows.
     async fn answer(&self, asking: &Asking, events: Events, target: &Target) -> LaneAnswer {
-        let mut stream = Stream {
+        let mut stream = LaneStream {
             events,
             last_event: None,
             retry: None,
@@ -215,7 +215,7 @@ impl HttpLane {
     /// each failed attempt waits the policy's next wait, until it says no more.
     async fn resume(
         &self,
-        stream: &mut Stream,
+        stream: &mut LaneStream,
         target: &Target,
         ended: bool,
     ) -> Result<Events, String> {
@@ -328,7 +328,7 @@ pub(crate) async fn by_rmcp(peer: Peer<RoleClient>) -> Result<(), String> {
 
 /// An answer's event stream being read: its events, the last event's id, the upstream's
 /// `retry`.
-struct Stream {
+struct LaneStream {
     events: Events,
     last_event: Option<String>,
     retry: Option<Duration>,

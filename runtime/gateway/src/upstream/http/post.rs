@@ -212,7 +212,7 @@ pub(crate) async fn send(
     if !status.is_success() {
         // A legacy server's refusal of discovery, before any session: rmcp's fallback.
         let fallback = (discover && !attached).then_some(id.clone());
-        let posted = Posted {
+        let posted = PostedRequest {
             id,
             attached,
             fallback,
@@ -246,7 +246,7 @@ fn other(answer: PostAnswer) -> Received {
 
 /// What a failed POST asked: its request's id, whether it named a session, and for a
 /// `server/discover` posted before any session, its id again (`fallback`).
-struct Posted {
+struct PostedRequest {
     id: RequestId,
     attached: bool,
     fallback: Option<RequestId>,
@@ -265,10 +265,10 @@ async fn failed(
     response: reqwest::Response,
     json: bool,
     session: Option<String>,
-    posted: Posted,
+    posted: PostedRequest,
     limits: StreamableHttpResponseLimits,
 ) -> PostAnswer {
-    let Posted {
+    let PostedRequest {
         id,
         attached,
         fallback,

@@ -1,5 +1,5 @@
 //! A command upstream's forwarded requests, written to its stdin by the task that forwards
-//! them and answered straight to that task from where its stdout is read ([`Lines`]), past
+//! them and answered straight to that task from where its stdout is read ([`StdioLines`]), past
 //! rmcp's client loop: no hop to the loop's task and back to send (a channel, a task spawned
 //! per request to write it), and one hop, not two, for a request from another thread than
 //! the loop's (`--threads`). Only for a connection that began with `initialize`: a
@@ -9,7 +9,7 @@
 //! A lane's request ids and progress tokens are numbers from 2^40 up, where rmcp's own
 //! (counted from 0 in 32 bits) never reach.
 //!
-//! [`Lines`]: crate::upstream::stdio::lines::Lines
+//! [`StdioLines`]: crate::upstream::stdio::lines::StdioLines
 
 use crate::upstream::read::{self, ResultKind};
 use mcp_tailor_core::seam::Locked;
@@ -77,9 +77,9 @@ pub(crate) type Stdin = Arc<tokio::sync::Mutex<Writer>>;
 
 /// One command upstream's lane: its stdin, and who waits for which answer.
 #[derive(Clone)]
-pub(crate) struct Lane(Arc<Shared>);
+pub(crate) struct Lane(Arc<LaneState>);
 
-struct Shared {
+struct LaneState {
     stdin: Stdin,
     /// Each request in flight's waiter, by id; `None` once the upstream's stdout ended.
     waiting: Mutex<Option<HashMap<RequestId, oneshot::Sender<Value>>>>,
@@ -111,7 +111,7 @@ pub(crate) struct Sent {
 
 impl Lane {
     pub(crate) fn new(stdin: Stdin) -> Self {
-        Lane(Arc::new(Shared {
+        Lane(Arc::new(LaneState {
             stdin,
             waiting: Mutex::new(Some(HashMap::new())),
             numbers: Numbers::default(),

@@ -20,7 +20,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 pub(crate) type ByteStream = Box<dyn tokio::io::AsyncRead + Send + Unpin>;
 
 /// The transport: lines in from the upstream's output, lines out to its input.
-pub(crate) struct Lines {
+pub(crate) struct StdioLines {
     lines: tokio::io::Lines<BufReader<ByteStream>>,
     stdin: Stdin,
     written: Verbatim,
@@ -29,10 +29,10 @@ pub(crate) struct Lines {
     lane: Lane,
 }
 
-impl Lines {
+impl StdioLines {
     pub(crate) fn new(stdout: ByteStream, stdin: Writer, written: Verbatim) -> Self {
         let stdin = Arc::new(tokio::sync::Mutex::new(stdin));
-        Lines {
+        StdioLines {
             lines: BufReader::new(stdout).lines(),
             lane: Lane::new(stdin.clone()),
             stdin,
@@ -48,13 +48,13 @@ impl Lines {
 }
 
 /// Requests still waiting on the lane when rmcp's loop ends fail then, not at their deadline.
-impl Drop for Lines {
+impl Drop for StdioLines {
     fn drop(&mut self) {
         self.lane.close();
     }
 }
 
-impl Transport<RoleClient> for Lines {
+impl Transport<RoleClient> for StdioLines {
     type Error = std::io::Error;
 
     fn send(
@@ -171,7 +171,7 @@ for line in sys.stdin:
             "python3", &args,
         ))
         .unwrap();
-        let mut lines = Lines::new(Box::new(stdout), Box::new(stdin), Verbatim::default());
+        let mut lines = StdioLines::new(Box::new(stdout), Box::new(stdin), Verbatim::default());
         let lane = lines.lane();
         // What the transport gives rmcp: everything but the lane's answers.
         let (given, mut to_rmcp) = tokio::sync::mpsc::unbounded_channel();

@@ -12,7 +12,7 @@ fn captured(path: &str) -> Vec<Tool> {
     crate::read_catalog(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-fn lost(checker: &Checker<'_>, drafts: &[ToolDraft], level: Level) -> Vec<Vec<usize>> {
+fn lost(checker: &Checker<'_>, drafts: &[ToolDraft], level: Band) -> Vec<Vec<usize>> {
     checker.lost(&parsed(drafts, "test", &[]).unwrap(), level)
 }
 
@@ -24,7 +24,7 @@ fn a_checked_level_loses_a_query_only_at_the_top_of_its_ladder() {
         let first = tool_drafts(&tools, &Budgets::DEFAULT);
         let mut drafts = first.clone();
         checker.check(&mut drafts, "test", &[], [None, None]);
-        for level in [Level::Terse, Level::Middle] {
+        for level in [Band::Terse, Band::Middle] {
             let before: usize = lost(&checker, &first, level).iter().map(Vec::len).sum();
             let after = lost(&checker, &drafts, level);
             let left: usize = after.iter().map(Vec::len).sum();
@@ -34,7 +34,7 @@ fn a_checked_level_loses_a_query_only_at_the_top_of_its_ladder() {
                 left <= before,
                 "{name} {level:?}: {before} lost, then {left}"
             );
-            if name == "server-filesystem.json" && level == Level::Terse {
+            if name == "server-filesystem.json" && level == Band::Terse {
                 assert!(
                     left < before,
                     "{name} {level:?}: {before} lost, then {left}"

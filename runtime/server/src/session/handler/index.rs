@@ -9,7 +9,7 @@ use crate::listing::list::{is_visible, own_words, presented, wrapped_is_visible}
 use crate::request::info::RequestInfo;
 use crate::surface::IndexSurface;
 use crate::surface::arguments::check;
-use crate::surface::index::{Named, Query, answer, index_listing};
+use crate::surface::index::{Named, SearchQuery, answer, index_listing};
 use rmcp::model::{CallToolRequestParams, CallToolResult, ListToolsResult, Tool};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -51,7 +51,7 @@ impl<H: ServerHandler> Session<H> {
         info: &Arc<RequestInfo>,
         deadline: Instant,
     ) -> Result<CallToolResult, ErrorData> {
-        let query = Query::read(request.arguments.as_ref())?;
+        let query = SearchQuery::read(request.arguments.as_ref())?;
         let wrapped = self.wrapped_list(&mut context, info).await?;
         let listing = &self.shared.listing;
         let own = own_words(listing, info, wrapped.clone(), deadline).await;

@@ -37,14 +37,14 @@ pub struct JwtAuth {
     resource: String,
     /// Scopes every token must grant (`scope`), none by default.
     required_scopes: Vec<String>,
-    keys: RwLock<Arc<Vec<Key>>>,
+    keys: RwLock<Arc<Vec<VerifyKey>>>,
     /// Reads the set again when a token names a key it lacks; with its interval, and when
     /// it last ran.
     refresh: Option<(Refresh, Duration, Mutex<Option<Instant>>)>,
 }
 
 /// One verification key of the JWKS.
-struct Key {
+struct VerifyKey {
     id: Option<String>,
     /// The algorithm the JWK names, when it names one.
     algorithm: Option<Algorithm>,
@@ -74,9 +74,9 @@ struct Claims {
 }
 
 /// The keys of a JWK Set's JSON that verify signatures.
-fn keys_of(jwks: &str) -> Result<Vec<Key>, JwtError> {
+fn keys_of(jwks: &str) -> Result<Vec<VerifyKey>, JwtError> {
     let set: JwkSet = serde_json::from_str(jwks).map_err(|e| JwtError::NotJwks(e.to_string()))?;
-    let keys: Vec<Key> = set.keys.iter().filter_map(key).collect();
+    let keys: Vec<VerifyKey> = set.keys.iter().filter_map(key).collect();
     match keys.is_empty() {
         true => Err(JwtError::NoKeys),
         false => Ok(keys),
@@ -135,7 +135,7 @@ impl JwtAuth {
         Ok(count)
     }
 
-    fn keys(&self) -> Arc<Vec<Key>> {
+    fn keys(&self) -> Arc<Vec<VerifyKey>> {
         self.keys.locked().clone()
     }
 
@@ -175,7 +175,7 @@ impl JwtAuth {
         let malformed = Refusal::Invalid("the token is not a JWT");
         let header = jsonwebtoken::decode_header(token).map_err(|_| malformed)?;
         let keys = self.keys();
-        let fitting: Vec<&Key> = keys
+        let fitting: Vec<&VerifyKey> = keys
             .iter()
             .filter(|k| k.algorithm.is_none_or(|a| a == header.alg))
             .filter(|k| header.kid.is_none() || k.id == header.kid)
@@ -274,7 +274,7 @@ impl std::fmt::Debug for JwtAuth {
 
 /// A JWK that verifies signatures, as a key; `None` for an encryption key or one the
 /// library cannot read.
-fn key(jwk: &Jwk) -> Option<Key> {
+fn key(jwk: &Jwk) -> Option<VerifyKey> {
     if jwk.common.public_key_use == Some(PublicKeyUse::Encryption) {
         return None;
     }
@@ -282,7 +282,7 @@ fn key(jwk: &Jwk) -> Option<Key> {
         Some(named) => Some(Algorithm::try_from(named).ok()?),
         None => None,
     };
-    Some(Key {
+    Some(VerifyKey {
         id: jwk.common.key_id.clone(),
         algorithm,
         key: DecodingKey::from_jwk(jwk).ok()?,

@@ -5,9 +5,10 @@
 //! until a stream delivers it, so a client whose connection broke can resume it from the
 //! priming event's id (`GET` with `Last-Event-ID`), as from rmcp's.
 
-use super::{Direct, lock};
+use super::Direct;
 use crate::call::context::DirectRequest;
 use futures::future::{BoxFuture, FutureExt as _, Shared};
+use mcp_tailor_core::seam::Locked;
 use rmcp::ErrorData;
 use rmcp::model::{
     ClientRequest, GetExtensions, GetMeta, JsonRpcMessage, RequestId, ServerJsonRpcMessage,
@@ -32,7 +33,7 @@ const KEPT: usize = 64;
 type Coming = Shared<BoxFuture<'static, Arc<ServerJsonRpcMessage>>>;
 
 /// A direct request of a session, until a stream delivered its answer.
-pub(super) struct Call {
+pub(super) struct DirectCall {
     /// Its number in the session: its events' ids.
     seq: u64,
     /// Its id, which a cancellation names.
@@ -87,11 +88,11 @@ pub(super) fn start(
     let answer = answer.boxed().shared();
     let seq = direct.seq.fetch_add(1, Ordering::Relaxed);
     {
-        let mut calls = lock(&direct.calls);
+        let mut calls = direct.calls.locked();
         if calls.len() >= KEPT {
             calls.remove(0);
         }
-        calls.push(Call {
+        calls.push(DirectCall {
             seq,
             id,
             token,
@@ -120,7 +121,9 @@ pub(super) fn resume(direct: Arc<Direct>, last: &str) -> Option<DirectEvents> {
     let answer = match answered {
         true => None,
         false => Some(
-            lock(&direct.calls)
+            direct
+                .calls
+                .locked()
                 .iter()
                 .find(|c| c.seq == seq)?
                 .answer
@@ -170,7 +173,7 @@ impl futures::Stream for DirectEvents {
         let message = std::task::ready!(answer.poll_unpin(cx));
         this.answer = None;
         // Delivered: no longer kept.
-        lock(&this.direct.calls).retain(|c| c.seq != this.seq);
+        this.direct.calls.locked().retain(|c| c.seq != this.seq);
         let mut event = ServerSseMessage::default();
         event.event_id = Some(format!("{PREFIX}{}.answer", this.seq));
         event.message = Some(message);
