@@ -8,8 +8,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 . tests/conformance/suite.sh
 
-cargo build --locked -q -p mcp-tailor --features http --example conformance
-cargo build --locked -q -p mcp-tailor-cli
+# MCP_TAILOR_BUILD: more cargo arguments (`--no-default-features`: the fast path off).
+# shellcheck disable=SC2086
+cargo build --locked -q -p mcp-tailor ${MCP_TAILOR_BUILD:-} --features http --example conformance
+# shellcheck disable=SC2086
+cargo build --locked -q -p mcp-tailor-cli ${MCP_TAILOR_BUILD:-}
 example="$PWD/target/debug/examples/conformance"
 gateway="$PWD/target/debug/mcp-tailor"
 out="$PWD/target/conformance-gateway"

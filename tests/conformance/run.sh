@@ -8,7 +8,9 @@ cd "$(dirname "$0")/../.."
 
 . tests/conformance/suite.sh
 
-cargo build --locked -q -p mcp-tailor --features http --example conformance
+# MCP_TAILOR_BUILD: more cargo arguments (`--no-default-features`: the fast path off).
+# shellcheck disable=SC2086
+cargo build --locked -q -p mcp-tailor ${MCP_TAILOR_BUILD:-} --features http --example conformance
 port=$(free_port)
 log="$PWD/target/conformance-server.log"
 ./target/debug/examples/conformance --http "127.0.0.1:$port" > "$log" 2>&1 &

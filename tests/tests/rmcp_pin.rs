@@ -87,3 +87,137 @@ fn rmcp_client_bounds_an_event_by_its_settings() {
         "rmcp's client no longer bounds an event: revisit `upstream::http::event_size`"
     );
 }
+
+/// A client's message, as rmcp's HTTP service hands it to the session manager.
+fn message(value: Value) -> rmcp::model::ClientJsonRpcMessage {
+    serde_json::from_value(value).expect("a client message")
+}
+
+/// A ping from the client.
+fn ping(id: i64) -> rmcp::model::ClientJsonRpcMessage {
+    message(json!({"jsonrpc": "2.0", "id": id, "method": "ping"}))
+}
+
+/// A server of nothing, for a session to run.
+#[derive(Clone)]
+struct Pinned;
+
+impl rmcp::ServerHandler for Pinned {}
+
+type Sessions = rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+
+/// A local session manager whose sessions close after `idle` without a message, and one
+/// of its sessions, served and initialized as rmcp's HTTP service does it.
+async fn initialized(
+    idle: std::time::Duration,
+) -> (
+    Sessions,
+    rmcp::transport::streamable_http_server::session::SessionId,
+) {
+    use rmcp::ServiceExt as _;
+    use rmcp::transport::streamable_http_server::session::SessionManager as _;
+    let mut local = Sessions::default();
+    local.session_config.keep_alive = Some(idle);
+    let (id, transport) = local.create_session().await.unwrap();
+    tokio::spawn(async move {
+        if let Ok(running) = Pinned.serve(transport).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let initialize = message(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "pin", "version": "1"}}}));
+    local.initialize_session(&id, initialize).await.unwrap();
+    let initialized = message(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    local.accept_message(&id, initialized).await.unwrap();
+    (local, id)
+}
+
+/// `server::verbatim::direct` serves a session's requests past rmcp's session worker, and
+/// sends one request in each half idle timeout rmcp's way (`Directory::refresh`), because
+/// rmcp's worker ends a session it hears nothing of for its `keep_alive`.
+#[tokio::test]
+async fn rmcp_ends_a_session_its_worker_hears_nothing_of_for_its_keep_alive() {
+    use rmcp::transport::streamable_http_server::session::SessionManager as _;
+    let idle = std::time::Duration::from_millis(200);
+    let (local, id) = initialized(idle).await;
+    assert!(
+        local.create_stream(&id, ping(1)).await.is_ok(),
+        "a live session"
+    );
+    // Sleep: time passing is what is tested (three idle timeouts, nothing heard).
+    tokio::time::sleep(idle * 3).await;
+    assert!(
+        local.create_stream(&id, ping(2)).await.is_err(),
+        "rmcp's worker no longer ends an idle session: `verbatim::direct`'s refresh (one \
+         request rmcp's way per half idle timeout) may no longer be needed"
+    );
+}
+
+/// `server::verbatim::direct` and `transport::straight` write a direct request's event
+/// stream as rmcp writes one, and `verbatim::json_answer` reads rmcp's: a priming event
+/// first (no message, the `retry` rmcp's session is configured with).
+#[tokio::test]
+async fn rmcp_primes_a_request_s_event_stream_with_its_retry() {
+    use futures::StreamExt as _;
+    use rmcp::transport::streamable_http_server::session::SessionManager as _;
+    let (local, id) = initialized(std::time::Duration::from_secs(60)).await;
+    let retry = local.session_config.sse_retry;
+    let stream = local.create_stream(&id, ping(1)).await.unwrap();
+    let mut stream = Box::pin(stream);
+    let first = stream.next().await.expect("a first event");
+    assert!(
+        first.message.is_none() && first.retry.is_some() && first.retry == retry,
+        "rmcp no longer primes a request's stream with its retry ({:?}, {:?}): revisit how \
+         `verbatim::direct` writes an answer's events and how `json_answer` reads rmcp's",
+        first.message,
+        first.retry
+    );
+}
+
+/// The gateway's lanes number their requests from 2^40 up (`upstream::stdio::lane`'s
+/// `Numbers`), where rmcp's client, counting from 0, never reaches.
+#[tokio::test]
+async fn rmcp_client_numbers_its_requests_from_zero() {
+    use rmcp::ServiceExt as _;
+    use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _};
+    let (client_side, server_side) = tokio::io::duplex(64 * 1024);
+    let (server_read, mut server_write) = tokio::io::split(server_side);
+    // A server of two answers, in raw JSON-RPC: it keeps the ids it was asked with.
+    let server = tokio::spawn(async move {
+        let mut lines = tokio::io::BufReader::new(server_read).lines();
+        let mut ids = Vec::new();
+        while let Ok(Some(line)) = lines.next_line().await {
+            let message: Value = serde_json::from_str(&line).unwrap();
+            let Some(id) = message.get("id").cloned() else {
+                continue;
+            };
+            let result = match message["method"].as_str() {
+                Some("initialize") => json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                    "serverInfo": {"name": "pin", "version": "1"}}),
+                _ => json!({"tools": []}),
+            };
+            let answer = json!({"jsonrpc": "2.0", "id": id, "result": result});
+            server_write
+                .write_all(format!("{answer}\n").as_bytes())
+                .await
+                .unwrap();
+            ids.push(id);
+            if ids.len() == 2 {
+                return ids;
+            }
+        }
+        ids
+    });
+    let (read, write) = tokio::io::split(client_side);
+    let client = ().serve((read, write)).await.expect("the handshake");
+    client.list_tools(None).await.expect("a listing");
+    let ids = server.await.unwrap();
+    assert_eq!(
+        ids,
+        [json!(0), json!(1)],
+        "rmcp's client no longer numbers its requests from 0: check that the lanes' numbers \
+         (from 2^40, `upstream::stdio::lane`) cannot meet rmcp's"
+    );
+    let _ = client.cancel().await;
+}

@@ -3,6 +3,7 @@
 //! HTTP+SSE server (`legacy_sse`); and why it failed, in the user's terms.
 
 use crate::relay::Relay;
+use crate::upstream::FAST_PATH;
 use crate::upstream::cause::http_cause;
 use crate::upstream::cause::innermost;
 use crate::upstream::http::kept_http::KeptHttp;
@@ -294,7 +295,7 @@ impl Opening {
                 error,
             })?;
         let lines = StdioLines::new(Box::new(stdout), Box::new(stdin), self.written.clone());
-        let lane = Some(lines.lane());
+        let lane = FAST_PATH.then(|| lines.lane());
         match self.serve(lines, lifecycle, None).await {
             Ok(service) => Ok(Opened {
                 service,
@@ -377,28 +378,31 @@ impl Opening {
         let client = KeptHttp::new(http.clone(), self.written.clone(), last.clone());
         let transport = StreamableHttpClientTransport::with_client(client, config);
         let (to_rmcp, from_lane) = tokio::sync::mpsc::unbounded_channel();
-        let http_lane = HttpLane::new(
-            http.clone(),
-            last,
-            to_rmcp,
-            self.progress.clone(),
-            self.written.clone(),
-            Arc::new(resumption()),
-        );
-        let service = self.serve(transport, lifecycle, Some(from_lane)).await?;
+        let http_lane = FAST_PATH.then(|| {
+            HttpLane::new(
+                http.clone(),
+                last,
+                to_rmcp,
+                self.progress.clone(),
+                self.written.clone(),
+                Arc::new(resumption()),
+            )
+        });
+        let from_lane = FAST_PATH.then_some(from_lane);
+        let service = self.serve(transport, lifecycle, from_lane).await?;
         Ok(Opened {
             service,
             child: None,
             stream: None,
             lane: None,
-            http_lane: Some(http_lane),
+            http_lane,
         })
     }
 
     /// The handshake over an open legacy HTTP+SSE connection, with `initialize`.
     async fn legacy_sse(&self, sse: SseLines) -> Result<Opened, UpstreamError> {
         let lines = StdioLines::new(sse.read, sse.write, self.written.clone());
-        let lane = Some(lines.lane());
+        let lane = FAST_PATH.then(|| lines.lane());
         let service = match self
             .serve(lines, ClientLifecycleMode::Initialize, None)
             .await

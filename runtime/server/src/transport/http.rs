@@ -16,7 +16,7 @@ use crate::transport::tagged::TaggedSessions;
 use crate::verbatim;
 use crate::verbatim::direct::Directory;
 use crate::verbatim::splice;
-use crate::verbatim::json_answer;
+use crate::verbatim::{FAST_PATH, json_answer};
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -204,7 +204,8 @@ async fn post(
         .initialize
         .filter(|_| !parts.headers.contains_key(SESSION_HEADER));
     // A session's request (2025 revisions; rmcp answers stateless ones as JSON itself).
-    let as_json = front.config.json_answers
+    let as_json = FAST_PATH
+        && front.config.json_answers
         && posted.request.is_some()
         && parts.headers.contains_key(SESSION_HEADER)
         && accepts_json(&parts.headers);
@@ -367,7 +368,11 @@ pub(crate) fn router<H: ServerHandler>(
     let mut local = LocalSessionManager::default();
     local.session_config.keep_alive = Some(config.session_idle_timeout);
     let worker = &local.session_config;
-    let direct = Directory::new(config.json_answers, worker.keep_alive, worker.sse_retry);
+    let direct = Directory::new(
+        FAST_PATH && config.json_answers,
+        worker.keep_alive,
+        worker.sse_retry,
+    );
     let sessions = Arc::new(TaggedSessions::new(
         local,
         config.replica_tag.clone(),

@@ -12,6 +12,16 @@
 //!
 //! The gateway's side of the same word: `mcp_tailor_gateway`'s `upstream::verbatim` (answers
 //! and notifications as written) and the lanes past rmcp's client loop.
+//!
+//! The fast path (`json_answer`, `direct`, and `transport::straight`, which hands requests
+//! to `direct`) relies on how rmcp works inside, not only on its API; [`FAST_PATH`] turns it
+//! on, and `tests/tests/rmcp_pin.rs` holds each behaviour it relies on.
+
+/// Whether the fast path is built (feature `fast-path`, on by default): a session's
+/// request served past rmcp's session worker and HTTP service, its answer as one JSON body.
+/// Off, every request goes rmcp's standard way, as rmcp answers it.
+#[cfg(feature = "http")]
+pub(crate) const FAST_PATH: bool = cfg!(feature = "fast-path");
 
 #[cfg(feature = "http")]
 pub(crate) mod direct;
