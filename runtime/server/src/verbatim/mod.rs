@@ -14,7 +14,7 @@
 //! and notifications as written) and the lanes past rmcp's client loop.
 //!
 //! The fast path (`json_answer`, `direct`, and `transport::straight`, which hands requests
-//! to `direct`) relies on how rmcp works inside, not only on its API; [`FAST_PATH`] turns it
+//! to `direct`) relies on how rmcp works inside, not only on its API; `FAST_PATH` turns it
 //! on, and `tests/tests/rmcp_pin.rs` holds each behaviour it relies on.
 
 /// Whether the fast path is built (feature `fast-path`, on by default): a session's
