@@ -43,20 +43,19 @@ run() { # NAME URL SUITE: the suite (`active` or `all`) of both revisions agains
 }
 
 # A stdio upstream: the gateway starts the example itself, one process per session.
-port=$(free_port)
-"$gateway" proxy --tailoring "$out/tailoring.toml" --http "127.0.0.1:$port" -- "$example" \
+"$gateway" proxy --tailoring "$out/tailoring.toml" --http 127.0.0.1:0 -- "$example" \
   > "$out/gateway-stdio.log" 2>&1 &
 pids+=($!)
-wait_port "$port"
-run stdio "http://127.0.0.1:$port/mcp" active
-run stdio "http://127.0.0.1:$port/mcp" all
+addr=$(said_at "$out/gateway-stdio.log" "mcp-tailor proxy on http://" "$!")
+run stdio "http://$addr/mcp" active
+run stdio "http://$addr/mcp" all
 
 # The extension scenarios (tasks, skills), each on its own, through the same gateway.
 echo "== conformance through the gateway (stdio): extension scenarios"
 extensions=$("$node" "$suite" list --server | sed -n 's/^  - \([^ ]*\) \[extension\]$/\1/p')
 [ -n "$extensions" ] || { echo "the suite lists no extension scenario"; exit 1; }
 for scenario in $extensions; do
-  "$node" "$suite" server --url "http://127.0.0.1:$port/mcp" --scenario "$scenario" \
+  "$node" "$suite" server --url "http://$addr/mcp" --scenario "$scenario" \
     --expected-failures tests/conformance/gateway-expected-failures.yaml \
     -o "$out/stdio-$scenario" > "$out/stdio-$scenario.log" 2>&1 \
     || { cat "$out/stdio-$scenario.log"; exit 1; }
@@ -64,13 +63,11 @@ for scenario in $extensions; do
 done
 
 # An HTTP upstream.
-upstream=$(free_port)
-"$example" --http "127.0.0.1:$upstream" > "$out/upstream.log" 2>&1 &
+"$example" --http 127.0.0.1:0 > "$out/upstream.log" 2>&1 &
 pids+=($!)
-wait_port "$upstream"
-port=$(free_port)
-"$gateway" proxy --tailoring "$out/tailoring.toml" --http "127.0.0.1:$port" \
-  --upstream "http://127.0.0.1:$upstream/mcp" > "$out/gateway-http.log" 2>&1 &
+upstream=$(said_at "$out/upstream.log" "conformance server on http://" "$!")
+"$gateway" proxy --tailoring "$out/tailoring.toml" --http 127.0.0.1:0 \
+  --upstream "http://$upstream/mcp" > "$out/gateway-http.log" 2>&1 &
 pids+=($!)
-wait_port "$port"
-run http "http://127.0.0.1:$port/mcp" active
+addr=$(said_at "$out/gateway-http.log" "mcp-tailor proxy on http://" "$!")
+run http "http://$addr/mcp" active

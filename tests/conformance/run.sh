@@ -11,19 +11,18 @@ cd "$(dirname "$0")/../.."
 # MCP_TAILOR_BUILD: more cargo arguments (`--no-default-features`: the fast path off).
 # shellcheck disable=SC2086
 cargo build --locked -q -p mcp-tailor ${MCP_TAILOR_BUILD:-} --features http --example conformance
-port=$(free_port)
 log="$PWD/target/conformance-server.log"
-./target/debug/examples/conformance --http "127.0.0.1:$port" > "$log" 2>&1 &
+./target/debug/examples/conformance --http 127.0.0.1:0 > "$log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT
-wait_port "$port"
+addr=$(said_at "$log" "conformance server on http://" "$server")
 
 out="$PWD/target/conformance-results"
 rm -rf "$out"
 run() { # NAME ARGS...: one run of the suite, its log kept; a failure prints it and stops.
   local name=$1
   shift
-  "$node" "$suite" server --url "http://127.0.0.1:$port/mcp" \
+  "$node" "$suite" server --url "http://$addr/mcp" \
     --expected-failures tests/conformance/expected-failures.yaml -o "$out/$name" "$@" \
     > "$out-$name.log" 2>&1 || { cat "$out-$name.log"; exit 1; }
 }

@@ -57,11 +57,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server = server();
     match http {
         Some(addr) => {
-            eprintln!("conformance server on http://{addr}/mcp");
+            // Port 0 picks a free port: the line says which.
+            let listener = tokio::net::TcpListener::bind(addr).await?;
+            eprintln!(
+                "conformance server on http://{}/mcp",
+                listener.local_addr()?
+            );
             let shutdown = async {
                 let _ = tokio::signal::ctrl_c().await;
             };
-            server.serve_http(addr, shutdown).await?;
+            let router = server.router();
+            server.serve_http_on(listener, router, shutdown).await?;
         }
         None => server.serve_stdio().await?,
     }
