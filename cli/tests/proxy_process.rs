@@ -6,7 +6,7 @@
 mod common;
 
 use axum::response::IntoResponse as _;
-use common::{BIN, Proxy, notes_behind, proxy, upstream};
+use common::{Announced, BIN, notes_behind, proxy, upstream};
 use mcp_tailor_test_support::eventually;
 use serde_json::Value;
 use std::net::SocketAddr;
@@ -128,7 +128,7 @@ async fn proxy_reloads_its_file_on_sighup() {
         .args(["proxy", "--http", "127.0.0.1:0", "--tailoring"])
         .arg(&link)
         .args(["--upstream", &url]);
-    let Proxy {
+    let Announced {
         child: mut proxy,
         addr,
         ..

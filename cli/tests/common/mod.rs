@@ -50,16 +50,13 @@ pub async fn serve(server: Server, front: impl FnOnce(axum::Router) -> axum::Rou
     format!("http://{addr}/mcp")
 }
 
-/// A `proxy` serving streamable HTTP at a loopback port it bound itself, as its line
-/// `mcp-tailor proxy on http://ADDR/mcp` says; `mcp-tailor metrics on http://ADDR/metrics`
-/// names its metrics' ([`metrics`]).
-pub type Proxy = Announced;
-
 /// What a proxy's line says before its metrics' address.
 const METRICS_ON: &str = "mcp-tailor metrics on http://";
 
-/// `proxy --http 127.0.0.1:0 ARGS…` with `env` set, once it listens.
-pub async fn started(args: &[&str], env: &[(&str, &str)]) -> Proxy {
+/// `proxy --http 127.0.0.1:0 ARGS…` with `env` set, once it listens: its line
+/// `mcp-tailor proxy on http://ADDR/mcp` says where (and `mcp-tailor metrics on
+/// http://ADDR/metrics` where its metrics are, [`metrics`]).
+pub async fn started(args: &[&str], env: &[(&str, &str)]) -> Announced {
     let mut command = Command::new(BIN);
     command
         .args(["proxy", "--http", "127.0.0.1:0"])
@@ -69,17 +66,17 @@ pub async fn started(args: &[&str], env: &[(&str, &str)]) -> Proxy {
 }
 
 /// `command`, a `proxy` told `--http 127.0.0.1:0`, once it listens.
-pub async fn spawned(command: Command) -> Proxy {
+pub async fn spawned(command: Command) -> Announced {
     Announced::spawn(command, "mcp-tailor proxy on http://").await
 }
 
 /// Where `proxy` serves `/metrics` (it was told `--metrics 127.0.0.1:0`).
-pub fn metrics(proxy: &Proxy) -> SocketAddr {
+pub fn metrics(proxy: &Announced) -> SocketAddr {
     proxy.named(METRICS_ON).expect("the proxy serves metrics")
 }
 
 /// A proxy's MCP endpoint.
-pub fn url(proxy: &Proxy) -> String {
+pub fn url(proxy: &Announced) -> String {
     format!("http://{}/mcp", proxy.addr)
 }
 
