@@ -80,7 +80,7 @@ impl Conn {
         headers: &[(&str, String)],
     ) -> std::io::Result<Reply> {
         let id = body.get("id").cloned();
-        self.post_raw_id(&body.to_string(), headers, id).await
+        self.post_raw_id(&body.to_string(), headers, id, None).await
     }
 
     /// [`post`](Self::post), telling `heard` as soon as the response's body holds `needle`
@@ -93,15 +93,9 @@ impl Conn {
         heard: tokio::sync::oneshot::Sender<()>,
     ) -> std::io::Result<Reply> {
         let id = body.get("id").cloned();
-        let hearing = Hearing {
-            needle,
-            heard: Some(heard),
-        };
-        let body = body.to_string();
-        let exchange = self.exchange(&body, headers, id, Some(hearing));
-        tokio::time::timeout(TIMEOUT, exchange)
+        let listener = Listener { needle, heard };
+        self.post_raw_id(&body.to_string(), headers, id, Some(listener))
             .await
-            .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "no response in time"))?
     }
 
     /// POSTs a raw body (not necessarily JSON).
@@ -110,7 +104,7 @@ impl Conn {
         body: &str,
         headers: &[(&str, String)],
     ) -> std::io::Result<Reply> {
-        self.post_raw_id(body, headers, None).await
+        self.post_raw_id(body, headers, None, None).await
     }
 
     /// POSTs `body` and reads the whole response without parsing it (the load benchmark:
@@ -122,7 +116,7 @@ impl Conn {
         headers: &[(&str, String)],
     ) -> std::io::Result<(u16, Vec<u8>)> {
         let body = body.to_string();
-        let exchange = self.exchange(&body, headers, None, None);
+        let exchange = self.exchange(&body, headers, None, false, None);
         let reply = tokio::time::timeout(TIMEOUT, exchange)
             .await
             .map_err(|_| {
@@ -136,24 +130,22 @@ impl Conn {
         body: &str,
         headers: &[(&str, String)],
         id: Option<Value>,
+        listener: Option<Listener<'_>>,
     ) -> std::io::Result<Reply> {
-        let hearing = Some(Hearing {
-            needle: "",
-            heard: None,
-        });
-        tokio::time::timeout(TIMEOUT, self.exchange(body, headers, id, hearing))
+        tokio::time::timeout(TIMEOUT, self.exchange(body, headers, id, true, listener))
             .await
             .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "no response in time"))?
     }
 
-    /// One request and its response; the JSON-RPC reply to `id` found in it when
-    /// `hearing` (which is told of its needle), none without.
+    /// One request and its response; the JSON-RPC reply to `id` found in it if `parse`;
+    /// `listener` told as soon as the body holds its needle.
     async fn exchange(
         &mut self,
         body_text: &str,
         headers: &[(&str, String)],
         id: Option<Value>,
-        hearing: Option<Hearing<'_>>,
+        parse: bool,
+        listener: Option<Listener<'_>>,
     ) -> std::io::Result<Reply> {
         let mut request = format!(
             "POST {} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
@@ -171,7 +163,7 @@ impl Conn {
         // reading (and closes) is the answer, whatever became of the rest of the write.
         let (written, reply) = tokio::join!(
             self.writer.write_all(request.as_bytes()),
-            Self::read_reply(&mut self.reader, id, hearing)
+            Self::read_reply(&mut self.reader, id, parse, listener)
         );
         match (written, reply) {
             (_, Ok(reply)) => Ok(reply),
@@ -179,11 +171,13 @@ impl Conn {
         }
     }
 
-    /// Reads one response and, when `hearing`, the JSON-RPC message answering `id` in it.
+    /// Reads one response and the JSON-RPC message answering `id` in it (if `parse`),
+    /// telling `listener` as soon as the body holds its needle.
     async fn read_reply(
         reader: &mut BufReader<OwnedReadHalf>,
         id: Option<Value>,
-        mut hearing: Option<Hearing<'_>>,
+        parse: bool,
+        mut listener: Option<Listener<'_>>,
     ) -> std::io::Result<Reply> {
         let mut line = String::new();
         reader.read_line(&mut line).await?;
@@ -228,16 +222,18 @@ impl Conn {
                 let mut chunk = vec![0; size + 2];
                 reader.read_exact(&mut chunk).await?;
                 body.extend_from_slice(&chunk[..size]);
-                if let Some(hearing) = &mut hearing {
-                    hearing.tell(&body);
+                let holds = |l: &Listener<'_>| String::from_utf8_lossy(&body).contains(l.needle);
+                if let Some(heard) = listener.take_if(|l| holds(l)) {
+                    let _ = heard.heard.send(());
                 }
             }
         } else if let Some(length) = length {
             body.resize(length, 0);
             reader.read_exact(&mut body).await?;
         }
-        let message =
-            hearing.and_then(|_| find_reply(&String::from_utf8_lossy(&body), id.as_ref()));
+        let message = parse
+            .then(|| find_reply(&String::from_utf8_lossy(&body), id.as_ref()))
+            .flatten();
         Ok(Reply {
             status,
             session,
@@ -247,19 +243,10 @@ impl Conn {
     }
 }
 
-/// A response read for its JSON-RPC reply, and who is told once its body holds `needle`.
-struct Hearing<'a> {
+/// Who is told, once, as soon as a response's body holds `needle`.
+struct Listener<'a> {
     needle: &'a str,
-    heard: Option<tokio::sync::oneshot::Sender<()>>,
-}
-
-impl Hearing<'_> {
-    /// Tells the listener (once) if `body` holds the needle.
-    fn tell(&mut self, body: &[u8]) {
-        if self.heard.is_some() && String::from_utf8_lossy(body).contains(self.needle) {
-            let _ = self.heard.take().map(|heard| heard.send(()));
-        }
-    }
+    heard: tokio::sync::oneshot::Sender<()>,
 }
 
 /// The JSON-RPC response to `id` in a JSON or SSE body.
