@@ -57,18 +57,18 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
     // The port first: one in use is the first and only thing said (and exit 1).
     let listener = bind(options.http, "").await?;
     let metrics_listener = bind(options.metrics, "--metrics: ").await?;
-    // Then the door: a token or key set that cannot be read stops the proxy before it
+    // Then access: a token or key set that cannot be read stops the proxy before it
     // starts anything.
     let auth = match &listener {
         Some(listener) => {
             let addr = listener.local_addr().map_err(|e| e.to_string())?;
-            crate::door::client_auth(&options.door, addr).await?
+            crate::access::client_auth(&options.access, addr).await?
         }
         None => None,
     };
     warn_if_open(listener.as_ref(), auth.is_some(), "the MCP endpoint");
     let metrics_auth = match &options.metrics_token_env {
-        Some(env) => Some(crate::door::bearer(env, "--metrics-token-env")?),
+        Some(env) => Some(crate::access::bearer(env, "--metrics-token-env")?),
         None => None,
     };
     warn_if_open(
@@ -167,10 +167,10 @@ async fn serve_proxied<P: Proxied>(
     }
     builder = builder.index(front.index);
     if front.listener.is_some() {
-        let mut http = mcp_tailor::server::limits::HttpConfig::default();
+        let mut http = mcp_tailor::server::HttpConfig::default();
         http.accept_threads = usize::from(options.threads);
         http.allowed_origins
-            .clone_from(&options.door.allowed_origins);
+            .clone_from(&options.access.allowed_origins);
         builder = builder.http_config(http);
     }
     let server = builder.build().map_err(|e| e.to_string())?;

@@ -3,7 +3,7 @@
 //! catalog whose host callbacks fail at random for the principal `fault`.
 
 use mcp_tailor::mcp_tool;
-use mcp_tailor::server::limits::HttpConfig;
+use mcp_tailor::server::HttpConfig;
 use mcp_tailor::server::rmcp::handler::server::wrapper::Parameters;
 use mcp_tailor::server::{
     CallContext, Presentation, Principal, Server, TaskSupport, ToolRegistration,

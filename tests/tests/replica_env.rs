@@ -3,7 +3,7 @@
 //! a value in code wins; a bad value fails `build`. One test in a binary of its own,
 //! because it sets the process environment.
 
-use mcp_tailor::server::limits::HttpConfig;
+use mcp_tailor::server::HttpConfig;
 use mcp_tailor::server::wire::{ENV_REPLICA_TAG, ENV_TRUSTED_PROXIES};
 use mcp_tailor::server::{BuildError, Server};
 

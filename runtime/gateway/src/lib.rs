@@ -68,7 +68,7 @@ use std::time::Duration;
 use upstream::open::{Credential, Learned};
 
 pub use pool::sessions::{GatewayOptions, Observer, Served, UpstreamSessions};
-pub use relay::listing::UpstreamTools;
+pub use relay::upstream_tools::UpstreamTools;
 pub use upstream::counts::UpstreamCounts;
 pub use upstream::open::UpstreamError;
 pub use upstream::stdio::child::UpstreamExit;

@@ -11,11 +11,14 @@
 // `tests/tests/house.rs`, which checks that each imports only from the rooms before it
 // (ARCHITECTURE.md draws it; rustfmt sorts the lines below).
 mod build;
-mod build_error;
 mod call;
 mod callbacks;
 mod catalog;
+#[cfg(feature = "http")]
+mod direct;
 mod failure;
+#[cfg(feature = "http")]
+mod http_config;
 mod instructions;
 pub mod limits;
 mod listing;
@@ -29,9 +32,8 @@ mod transport;
 pub mod verbatim;
 
 pub use build::builder::ServerBuilder;
+pub use build::error::BuildError;
 pub use build::server::Server;
-pub use build_error::BuildError;
-pub use build_error::ShortSecret;
 pub use call::context::CallContext;
 pub use call::tasks::TaskSupport;
 pub use callbacks::{BoxFuture, CallbackFailure};
@@ -39,7 +41,10 @@ pub use catalog::tool_result::IntoToolResult;
 pub use catalog::tools::{AuthorizeFn, ToolRegistration};
 pub use catalog::wrapped::NoHandler;
 pub use failure::{Failure, FailureKind};
+#[cfg(feature = "http")]
+pub use http_config::HttpConfig;
 pub use instructions::Instructions;
+pub use listing::cursor::ShortSecret;
 pub use listing::presentation::Presentation;
 pub use request::era::Era;
 pub use request::info::{Principal, RequestInfo};
@@ -77,7 +82,7 @@ pub mod reason {
 /// variable of the default verbosity, and the built-in client-name aliases.
 pub mod wire {
     #[cfg(feature = "http")]
-    pub use super::limits::{ENV_REPLICA_TAG, ENV_TRUSTED_PROXIES};
+    pub use super::http_config::{ENV_REPLICA_TAG, ENV_TRUSTED_PROXIES};
     pub use super::listing::cursor::ENV_CURSOR_SECRET;
     pub use super::request::reader::{
         DEFAULT_ALIASES, ENV_VERBOSITY, HEADER_MODEL, HEADER_RUNNER, HEADER_VERBOSITY, META_MODEL,
@@ -89,7 +94,7 @@ pub mod wire {
     #[cfg(feature = "index")]
     pub use super::surface::{HEADER_SURFACE, META_SURFACE};
     #[cfg(feature = "http")]
-    pub use super::transport::http::MCP_PATH;
+    pub use super::transport::http::serve::MCP_PATH;
 }
 
 /// The official Rust MCP SDK this layer runs on, re-exported so hosts use the same version.

@@ -8,7 +8,7 @@
 
 use crate::common::*;
 use mcp_tailor::mcp_tool;
-use mcp_tailor::server::limits::HttpConfig;
+use mcp_tailor::server::HttpConfig;
 use mcp_tailor::server::rmcp::model::{
     CallToolRequestParams, CallToolResponse, JsonObject, ListToolsResult, PaginatedRequestParams,
     ServerCapabilities, ServerConfig, Tool,

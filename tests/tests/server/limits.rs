@@ -5,7 +5,7 @@
 //! short cursor secrets.
 
 use crate::common::*;
-use mcp_tailor::server::limits::HttpConfig;
+use mcp_tailor::server::HttpConfig;
 use mcp_tailor::server::{BuildError, Presentation};
 use mcp_tailor_test_support::{eventually, http};
 use serde_json::{Value, json};

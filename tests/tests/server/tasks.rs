@@ -526,7 +526,7 @@ async fn a_session_hears_its_task_ask_for_input_and_end_and_a_stateless_client_p
 
 #[tokio::test]
 async fn a_replicas_task_ids_carry_its_tag_for_the_balancer_to_route_by() {
-    let mut config = mcp_tailor::server::limits::HttpConfig::default();
+    let mut config = mcp_tailor::server::HttpConfig::default();
     config.replica_tag = Some("r7".into());
     let server = tasks_builder(&Counts::default())
         .http_config(config)

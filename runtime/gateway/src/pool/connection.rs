@@ -4,7 +4,7 @@
 use crate::Upstream;
 use crate::relay::Relay;
 use crate::relay::changes::Changes;
-use crate::relay::listing::UpstreamTools;
+use crate::relay::upstream_tools::UpstreamTools;
 use crate::upstream::counts::Counts;
 use crate::upstream::http::lane::HttpLane;
 use crate::upstream::http::legacy_sse::SseTasks;

@@ -6,7 +6,7 @@
 
 pub(crate) mod changes;
 pub(crate) mod downstream;
-pub(crate) mod listing;
+pub(crate) mod upstream_tools;
 
 use rmcp::model::{
     ClientConfig, ClientResult, CreateMessageRequest, CreateMessageRequestParams,
@@ -21,7 +21,7 @@ use rmcp::{ClientHandler, ErrorData};
 use std::sync::Arc;
 
 use crate::relay::downstream::{Asked, Downstream};
-use crate::relay::listing::ListingCache;
+use crate::relay::upstream_tools::ListingCache;
 
 /// The client handler of one upstream connection.
 #[derive(Clone)]

@@ -1,10 +1,10 @@
 //! The server's configuration: `Server::builder()`, optionally wrapping an rmcp handler.
 
+use super::error::BuildError;
 use crate::build::env::env_secret;
 #[cfg(feature = "http")]
 use crate::build::env::{check_replica_tag, env_trusted_proxies};
 use crate::build::server::Server;
-use crate::build_error::BuildError;
 use crate::call::context::CallContext;
 use crate::call::tasks::TaskTable;
 use crate::catalog::tailoring::{TailoringSlot, log_findings};
@@ -69,7 +69,7 @@ struct Settings {
     #[cfg(feature = "index")]
     index: Option<crate::surface::IndexSurface>,
     #[cfg(feature = "http")]
-    http: crate::limits::HttpConfig,
+    http: crate::http_config::HttpConfig,
 }
 
 impl Server {
@@ -101,7 +101,7 @@ impl Server {
                 #[cfg(feature = "index")]
                 index: None,
                 #[cfg(feature = "http")]
-                http: crate::limits::HttpConfig::default(),
+                http: crate::http_config::HttpConfig::default(),
             },
         }
     }
@@ -330,10 +330,10 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
     }
 
     /// The limits of the streamable HTTP server (sessions, connections, timeouts, body
-    /// size); see [`HttpConfig`](crate::limits::HttpConfig) for each default.
+    /// size); see [`HttpConfig`](crate::http_config::HttpConfig) for each default.
     #[cfg(feature = "http")]
     #[must_use]
-    pub fn http_config(mut self, config: crate::limits::HttpConfig) -> Self {
+    pub fn http_config(mut self, config: crate::http_config::HttpConfig) -> Self {
         self.settings.http = config;
         self
     }
@@ -366,10 +366,10 @@ impl<H: ServerHandler + Clone> ServerBuilder<H> {
         {
             let http = &mut self.settings.http;
             if http.replica_tag.is_none() {
-                http.replica_tag = std::env::var(crate::limits::ENV_REPLICA_TAG).ok();
+                http.replica_tag = std::env::var(crate::http_config::ENV_REPLICA_TAG).ok();
             }
             check_replica_tag(http.replica_tag.as_deref())?;
-            crate::transport::origin::Origins::parse(&http.allowed_origins)
+            crate::transport::http::origin::Origins::parse(&http.allowed_origins)
                 .map_err(BuildError::Origin)?;
             if http.trusted_proxies.is_empty() {
                 http.trusted_proxies = env_trusted_proxies()?;

@@ -2,9 +2,9 @@
 //! trusted proxies) and the checks of deployment settings (the replica tag): each a clear
 //! `BuildError` when malformed.
 
-use crate::build_error::BuildError;
-use crate::build_error::{MIN_SECRET_LEN, ShortSecret};
+use super::error::BuildError;
 use crate::listing::cursor::ENV_CURSOR_SECRET;
+use crate::listing::cursor::{MIN_SECRET_LEN, ShortSecret};
 
 /// The secret in [`ENV_CURSOR_SECRET`], if it is set: `None` when unset, an error when it is
 /// not hex or shorter than [`MIN_SECRET_LEN`] bytes.
@@ -39,12 +39,12 @@ pub(super) fn check_replica_tag(tag: Option<&str>) -> Result<(), BuildError> {
     }
 }
 
-/// The addresses in [`ENV_TRUSTED_PROXIES`](crate::limits::ENV_TRUSTED_PROXIES),
+/// The addresses in [`ENV_TRUSTED_PROXIES`](crate::http_config::ENV_TRUSTED_PROXIES),
 /// separated by commas: none when it is unset, an error naming the first that is not an IP
 /// address.
 #[cfg(feature = "http")]
 pub(super) fn env_trusted_proxies() -> Result<Vec<std::net::IpAddr>, BuildError> {
-    let Ok(text) = std::env::var(crate::limits::ENV_TRUSTED_PROXIES) else {
+    let Ok(text) = std::env::var(crate::http_config::ENV_TRUSTED_PROXIES) else {
         return Ok(Vec::new());
     };
     text.split(',')

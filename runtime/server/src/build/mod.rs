@@ -4,4 +4,5 @@
 
 pub(crate) mod builder;
 mod env;
+pub(crate) mod error;
 pub(crate) mod server;

@@ -10,9 +10,9 @@ use crate::request::reader::Reader;
 use crate::session::handler::Session;
 use crate::session::server_state::ServerState;
 use crate::transport::error::ServeError;
-use crate::transport::stdio;
 #[cfg(feature = "http")]
-use crate::transport::{accept, http};
+use crate::transport::http::{accept, serve};
+use crate::transport::stdio;
 use mcp_tailor_core::{Tailoring, ToolDef};
 use rmcp::RoleServer;
 use rmcp::model::{ListToolsResult, Tool};
@@ -119,7 +119,7 @@ impl<H: ServerHandler + Clone> Server<H> {
 
     /// The limits of the streamable HTTP server.
     #[cfg(feature = "http")]
-    pub fn http_config(&self) -> &crate::limits::HttpConfig {
+    pub fn http_config(&self) -> &crate::http_config::HttpConfig {
         &self.shared.http
     }
 
@@ -207,18 +207,18 @@ impl<H: ServerHandler + Clone> Server<H> {
         sessions: Arc<LocalSessionManager>,
     ) -> StreamableHttpService<Session<H>, LocalSessionManager> {
         let server = self.clone();
-        http::service(move || server.session(), config, sessions)
+        serve::service(move || server.session(), config, sessions)
     }
 
     /// An `axum` router serving MCP at [`MCP_PATH`](crate::wire::MCP_PATH) with this
-    /// server's [`HttpConfig`](crate::limits::HttpConfig), one-message stateless
+    /// server's [`HttpConfig`](crate::http_config::HttpConfig), one-message stateless
     /// replies as JSON (not an event stream), and rmcp's defaults otherwise (loopback hosts
     /// only; build your own router on [`http_service`](Self::http_service) for more).
     #[cfg(feature = "http")]
     pub fn router(&self) -> axum::Router {
         let server = self.clone();
         let reads_level_header = self.shared.readers.source.read_headers;
-        http::router(self.http_config().clone(), reads_level_header, move || {
+        serve::router(self.http_config().clone(), reads_level_header, move || {
             server.session()
         })
     }

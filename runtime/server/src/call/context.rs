@@ -105,7 +105,7 @@ impl SessionState {
     }
 }
 
-/// Marks a request's context as a direct one's (streamable HTTP, `verbatim::direct`):
+/// Marks a request's context as a direct one's (streamable HTTP, `direct`):
 /// its answer is on no event stream of rmcp's, so nothing sent during it can name it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct DirectRequest;

@@ -1,7 +1,6 @@
 //! Registered tools: each `#[mcp_tool]` type with its handler, optional `authorize`
 //! predicate, icons and `_meta`. Registered definitions never change after `build`.
 
-use crate::build_error::BuildError;
 use crate::call::context::CallContext;
 use crate::call::tasks::TaskSupport;
 use crate::callbacks::BoxFuture;
@@ -169,19 +168,39 @@ impl std::fmt::Debug for ToolEntry {
     }
 }
 
+/// Why a registration cannot join the catalog; the builder says it to the host as a
+/// `BuildError`.
+#[derive(Debug)]
+pub(crate) enum Refused {
+    /// Two registrations share a name.
+    DuplicateName(String),
+    /// A tool's icons break the icon rules.
+    Icons { tool: String, reason: String },
+    /// A tool's `_meta` is not an object or has an invalid or reserved key.
+    Meta { tool: String, reason: String },
+    /// An annotated field is not in the tool's generated input schema.
+    MissingField(mcp_tailor_core::MissingField),
+}
+
+impl From<mcp_tailor_core::MissingField> for Refused {
+    fn from(missing: mcp_tailor_core::MissingField) -> Refused {
+        Refused::MissingField(missing)
+    }
+}
+
 impl ToolEntry {
-    fn from_registration(reg: ToolRegistration) -> Result<ToolEntry, BuildError> {
+    fn from_registration(reg: ToolRegistration) -> Result<ToolEntry, Refused> {
         reg.def.check_schema()?;
         let tool = reg.def.name().to_owned();
         let icons = match reg.icons {
             None => None,
             Some(icons) => {
-                validate_icons(&icons).map_err(|reason| BuildError::Icons {
+                validate_icons(&icons).map_err(|reason| Refused::Icons {
                     tool: tool.clone(),
                     reason,
                 })?;
                 let icons: Vec<Icon> =
-                    serde_json::from_value(icons).map_err(|e| BuildError::Icons {
+                    serde_json::from_value(icons).map_err(|e| Refused::Icons {
                         tool: tool.clone(),
                         reason: e.to_string(),
                     })?;
@@ -192,7 +211,7 @@ impl ToolEntry {
             None => None,
             Some(Value::Object(map)) => {
                 for key in map.keys() {
-                    validate_meta_key(key).map_err(|e| BuildError::Meta {
+                    validate_meta_key(key).map_err(|e| Refused::Meta {
                         tool: tool.clone(),
                         reason: format!("`{key}`: {e}"),
                     })?;
@@ -200,7 +219,7 @@ impl ToolEntry {
                 Some(MetaObject(map))
             }
             Some(_) => {
-                return Err(BuildError::Meta {
+                return Err(Refused::Meta {
                     tool,
                     reason: "`_meta` must be an object".into(),
                 });
@@ -281,11 +300,11 @@ pub(crate) struct Catalog {
 
 impl Catalog {
     /// Builds the catalog, rejecting duplicate names and invalid icons or `_meta`.
-    pub(crate) fn new(registrations: Vec<ToolRegistration>) -> Result<Catalog, BuildError> {
+    pub(crate) fn new(registrations: Vec<ToolRegistration>) -> Result<Catalog, Refused> {
         let mut entries: Vec<ToolEntry> = Vec::with_capacity(registrations.len());
         for reg in registrations {
             if entries.iter().any(|e| e.def.name() == reg.def.name()) {
-                return Err(BuildError::DuplicateName(reg.def.name().to_owned()));
+                return Err(Refused::DuplicateName(reg.def.name().to_owned()));
             }
             entries.push(ToolEntry::from_registration(reg)?);
         }

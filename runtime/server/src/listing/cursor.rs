@@ -6,11 +6,19 @@
 //! protocol era, presented catalog). Any change to any of them, a flipped byte, another
 //! secret or a late use makes the cursor invalid — never another page.
 
-pub(crate) use crate::build_error::{MIN_SECRET_LEN, ShortSecret};
 use base64::Engine as _;
 use hmac::{KeyInit, Mac};
 use sha2::{Digest, Sha256};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// The shortest cursor secret accepted, in bytes (HMAC-SHA256's output size).
+pub const MIN_SECRET_LEN: usize = 32;
+
+/// A cursor secret shorter than [`MIN_SECRET_LEN`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+#[error("a cursor secret must be at least {MIN_SECRET_LEN} bytes; this one has {0}")]
+pub struct ShortSecret(pub usize);
 
 type HmacSha256 = hmac::Hmac<Sha256>;
 

@@ -1,6 +1,6 @@
 //! A session's handler registered with its transport as its `initialize` is answered: the
 //! transport can then hand the session's requests to it itself (streamable HTTP's direct
-//! requests, `server::verbatim::direct`).
+//! requests, `server::direct`).
 
 use futures::future::BoxFuture;
 use rmcp::ErrorData;

@@ -35,7 +35,7 @@ pub(crate) struct ServerState {
     pub(crate) index: Option<crate::surface::IndexSurface>,
     /// The limits of the streamable HTTP server.
     #[cfg(feature = "http")]
-    pub(crate) http: crate::limits::HttpConfig,
+    pub(crate) http: crate::http_config::HttpConfig,
 }
 
 /// The wrapped handler's declarations the layer relies on, taken once at `build`.

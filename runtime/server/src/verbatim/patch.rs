@@ -13,7 +13,7 @@
 //! What the layer changed on purpose — a tailored description, a title said as nothing —
 //! is a field the types know, so no patch touches it.
 
-use super::listing::{KeptListing, Restoration, restoration};
+use super::kept::{KeptListing, Restoration, restoration};
 use rmcp::model::{
     CustomNotification, CustomResult, JsonRpcMessage, JsonRpcNotification, JsonRpcResponse,
     MetaObject, ServerJsonRpcMessage, ServerNotification, ServerResult,
@@ -157,7 +157,7 @@ pub fn restored(message: &ServerJsonRpcMessage) -> Option<ServerJsonRpcMessage> 
     restored_as(message, |kept| kept.value.clone())
 }
 
-/// [`restored`], a listing kept restored (`verbatim::listing`) put in as `listing` makes
+/// [`restored`], a listing kept restored (`verbatim::kept`) put in as `listing` makes
 /// it: its JSON, or what stands in for the text it was written as (`verbatim::splice`).
 pub(crate) fn restored_as(
     message: &ServerJsonRpcMessage,

@@ -1,4 +1,4 @@
-//! A listing kept restored (`verbatim::listing`) leaves on streamable HTTP as the text it was
+//! A listing kept restored (`verbatim::kept`) leaves on streamable HTTP as the text it was
 //! written as once, not cloned into rmcp's message and written again. The message rmcp
 //! writes carries a stand-in for its result, `{"mcp-tailor.dev/kept-NONCE": n}` (the
 //! nonce drawn by this process, so nothing a handler or an upstream returns passes for
@@ -6,12 +6,13 @@
 //! Meanwhile the text waits in a table by `n`: a stand-in is made while the response body
 //! is polled for its next event, and that same poll writes the event and splices it.
 
-use crate::verbatim::listing::KeptListing;
+use crate::verbatim::kept::KeptListing;
 use axum::body::{Body, Bytes};
 use axum::http::header;
 use axum::response::Response;
 use futures::StreamExt as _;
 use mcp_tailor_core::seam::Locked;
+use rmcp::transport::streamable_http_server::session::ServerSseMessage;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -115,10 +116,20 @@ pub(crate) fn splice(chunk: Bytes) -> Bytes {
     Bytes::from(out)
 }
 
+/// An event as written: its message's patches applied (`patch`), a listing kept restored
+/// as a stand-in for the text it was written as ([`stand_in`]).
+pub(crate) fn restored_event(mut event: ServerSseMessage) -> ServerSseMessage {
+    let message = event.message.as_deref();
+    if let Some(message) = message.and_then(|m| super::restored_as(m, stand_in)) {
+        event.message = Some(Arc::new(message));
+    }
+    event
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verbatim::listing::{Restoration, restoration};
+    use crate::verbatim::kept::{Restoration, restoration};
     use rmcp::model::{ListPromptsResult, Prompt, ServerResult};
 
     /// A listing kept restored, its result `{"prompts": [{"name": NAME}], "restored": true}`.

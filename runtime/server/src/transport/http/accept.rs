@@ -7,7 +7,7 @@
 //! each on a single-threaded runtime of its own thread: a connection, and every task its
 //! requests start (a session opened on it), stays on the thread that accepted it.
 
-use crate::limits::HttpConfig;
+use crate::http_config::HttpConfig;
 use crate::shares::Shares;
 use crate::transport::error::ServeError;
 use axum::extract::ConnectInfo;

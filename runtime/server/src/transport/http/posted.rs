@@ -1,6 +1,6 @@
 //! What the front reads of a POSTed body before anyone else does: whether it is JSON-RPC,
 //! one request or several messages, an `initialize`, and whether its `params` carry `_meta`.
-//! Nothing else is built: rmcp, or the straight path, reads the message itself.
+//! Nothing else is built: rmcp, or the direct path, reads the message itself.
 
 use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
@@ -9,7 +9,7 @@ use std::fmt;
 
 /// What a POST body holds, as far as the front needs: an `initialize` opens a session; a
 /// request (one message with a method and an id) may be answered as JSON, and may go
-/// straight to its session (`straight`) when its `params` carry no `_meta`.
+/// direct to its session (`direct::http`) when its `params` carry no `_meta`.
 pub(crate) struct Posted {
     /// The `initialize` request's id, when it is one.
     pub(crate) initialize: Option<Value>,

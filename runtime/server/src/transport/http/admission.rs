@@ -16,10 +16,10 @@
 //! under another principal (or, without client auth, another `Authorization`) is answered
 //! as if the session did not exist, so a session id never stands in for a credential.
 
-use crate::limits::HttpConfig;
+use super::tagged::TaggedSessions;
+use crate::http_config::HttpConfig;
 use crate::request::info::Principal;
 use crate::shares::{Place, Shares};
-use crate::transport::tagged::TaggedSessions;
 use mcp_tailor_core::seam::Locked;
 use rmcp::transport::streamable_http_server::session::{SessionId, SessionManager};
 use sha2::{Digest, Sha256};

@@ -1,16 +1,16 @@
-//! Straight requests (streamable HTTP, 2025 revisions): a session's request taken from the
-//! front to its session's handler (`verbatim::direct`), past rmcp's HTTP service — which
+//! Direct POSTs (streamable HTTP, 2025 revisions): a session's request taken from the
+//! front to its session's handler (`session`), past rmcp's HTTP service — which
 //! would check it, read it and hand it to the same handler, only to write its answer as an
 //! event stream that the front then reads back into one JSON body (`json_answer`).
 //!
-//! Only what rmcp would take as it is goes straight, a strict subset of what it accepts;
+//! Only what rmcp would take as it is goes direct, a strict subset of what it accepts;
 //! anything else, and every error, goes rmcp's way and is answered as before:
 //! * one request without `_meta`, not an `initialize`, POSTed to exactly `/mcp` on a
 //!   session (the front looks, reading the body's envelope: `posted`);
 //! * `Host` one of rmcp's allowed hosts as written (any, where rmcp allows any), no
 //!   `Origin`, `Content-Type: application/json`, an `Accept` naming JSON and event streams;
 //! * `MCP-Protocol-Version` a version rmcp knows from before 2026-07-28;
-//! * a session whose directory takes it (`verbatim::direct`'s rules). One it declines goes
+//! * a session whose directory takes it (`session`'s rules). One it declines goes
 //!   rmcp's way marked `Declined`, so the directory is not asked again. The body is read
 //!   into rmcp's types only after that, once.
 //!
@@ -18,11 +18,11 @@
 //! [`AT_ONCE`], else the event stream rmcp writes, priming event first, resumable; a kept
 //! listing's text spliced in either way (`verbatim::splice`).
 
-use crate::transport::media;
-use crate::transport::tagged::{Declined, TaggedSessions, restored};
-use crate::verbatim::direct::Taking;
-use crate::verbatim::json_answer::{AT_ONCE, json_body};
+use super::json_answer::{AT_ONCE, json_body};
+use super::session::{Directory, Taking};
+use crate::request::media;
 use crate::verbatim::splice;
+use crate::verbatim::splice::restored_event;
 use axum::body::{Body, Bytes};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, header};
@@ -41,24 +41,29 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-/// What of rmcp's HTTP service decides what goes straight, and how its answer is written.
-pub(crate) struct Rules {
+/// Marks a POST the directory declined to take direct: it goes rmcp's way, and the
+/// directory is not asked again (asking has effects: `Directory::taking`).
+#[derive(Clone, Copy)]
+pub(crate) struct Declined;
+
+/// What of rmcp's HTTP service decides what goes direct, and how its answer is written.
+pub(crate) struct HttpRules {
     /// rmcp's allowed hosts (empty: any).
     allowed_hosts: Vec<String>,
     /// The interval of an event stream's keep-alive comments.
     keep_alive: Option<Duration>,
 }
 
-/// A request taken straight to its session.
-pub(crate) struct Straight {
+/// A request taken direct to its session.
+pub(crate) struct DirectPost {
     taking: Taking,
     request: JsonRpcRequest<ClientRequest>,
 }
 
-impl Rules {
+impl HttpRules {
     /// The rules of rmcp's HTTP service configured by `config`.
     pub(crate) fn new(config: &StreamableHttpServerConfig) -> Self {
-        Rules {
+        HttpRules {
             allowed_hosts: config.allowed_hosts.clone(),
             keep_alive: config.sse_keep_alive,
         }
@@ -108,36 +113,36 @@ impl Rules {
     }
 
     /// The POST of `parts` and `body`, one plain request for `method` on `session` (no
-    /// `initialize`, no `_meta`: the front read it so), taken straight when it may be (the
+    /// `initialize`, no `_meta`: the front read it so), taken direct when it may be (the
     /// module's rules); `None`: it goes rmcp's way (marked `Declined` where the directory
     /// declined it).
     pub(crate) fn take(
         &self,
-        sessions: &TaggedSessions,
+        directory: &Directory,
         session: &SessionId,
         parts: &mut Parts,
         method: &str,
         body: &[u8],
-    ) -> Option<Straight> {
+    ) -> Option<DirectPost> {
         if parts.uri.authority().is_some() || !self.admits(&parts.headers) {
             return None;
         }
-        let Some(taking) = sessions.taking_plain(session) else {
+        let Some(taking) = directory.taking_plain(session) else {
             parts.extensions.insert(Declined);
             return None;
         };
         let request = read(method, body)?;
-        Some(Straight { taking, request })
+        Some(DirectPost { taking, request })
     }
 
-    /// `straight`'s answer, `parts` the request's as rmcp would have handed them on.
-    pub(crate) async fn answer(&self, straight: Straight, parts: Parts) -> Response {
-        let Straight {
+    /// `post`'s answer, `parts` the request's as rmcp would have handed them on.
+    pub(crate) async fn answer(&self, post: DirectPost, parts: Parts) -> Response {
+        let DirectPost {
             taking,
             mut request,
-        } = straight;
+        } = post;
         request.request.extensions_mut().insert(parts);
-        let mut events = taking.answer(request).map(restored);
+        let mut events = taking.answer(request).map(restored_event);
         let until = tokio::time::Instant::now() + AT_ONCE;
         let mut before = Vec::new();
         while let Ok(Some(event)) = tokio::time::timeout_at(until, events.next()).await {

@@ -4,19 +4,19 @@
 //! session table (`admission`) and answers malformed bodies with JSON-RPC errors; hyper
 //! does HTTP/1.1 with `TCP_NODELAY`.
 
-use crate::limits::HttpConfig;
+use super::admission::{Admission, InUse, Owner, Streaming, Streams};
+use super::origin::Origins;
+use super::posted::{Posted, posted};
+use super::tagged::TaggedSessions;
+use crate::direct::http::HttpRules;
+use crate::direct::session::Directory;
+use crate::direct::{FAST_PATH, json_answer};
+use crate::http_config::HttpConfig;
+use crate::request::media;
 use crate::request::reader::refused_level_header;
 use crate::session::handler::Session;
-use crate::transport::admission::{Admission, InUse, Owner, Streaming, Streams};
-use crate::transport::media;
-use crate::transport::origin::Origins;
-use crate::transport::posted::{Posted, posted};
-use crate::transport::straight::Rules;
-use crate::transport::tagged::TaggedSessions;
 use crate::verbatim;
-use crate::verbatim::direct::Directory;
 use crate::verbatim::splice;
-use crate::verbatim::{FAST_PATH, json_answer};
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -48,8 +48,8 @@ struct HttpFront {
     streams: Arc<Streams>,
     /// The origins allowed besides the endpoint's own.
     origins: Arc<Origins>,
-    /// What goes straight to its session (`straight`).
-    straight: Arc<Rules>,
+    /// What goes direct to its session (`direct::http`).
+    direct: Arc<HttpRules>,
     /// Whether the server reads a level from `X-MCP-Verbosity` (and so refuses one that is
     /// not a level).
     reads_level_header: bool,
@@ -198,7 +198,7 @@ async fn post(
         Ok(read) => read,
         Err((status, code, why)) => return jsonrpc_error(status, Value::Null, code, why),
     };
-    // What may go straight (`straight`): neither an `initialize` nor carrying `_meta`.
+    // What may go direct (`direct::http`): neither an `initialize` nor carrying `_meta`.
     let plain = posted.initialize.is_none() && !posted.meta;
     let opens_session = posted
         .initialize
@@ -214,12 +214,15 @@ async fn post(
         && parts.uri.path() == MCP_PATH
         && let Some(session) = session
         && let Some(method) = &posted.request
-        && let Some(straight) =
-            front
-                .straight
-                .take(&front.sessions, session, &mut parts, method, &bytes)
+        && let Some(post) = front.direct.take(
+            front.sessions.directory(),
+            session,
+            &mut parts,
+            method,
+            &bytes,
+        )
     {
-        return front.straight.answer(straight, parts).await;
+        return front.direct.answer(post, parts).await;
     }
     let request = Request::from_parts(parts, Body::from(bytes));
     if let Some(id) = opens_session {
@@ -383,7 +386,7 @@ pub(crate) fn router<H: ServerHandler>(
     // a safe request to another replica), never a stream cut after its headers.
     let mut rmcp_config = StreamableHttpServerConfig::default().with_json_response(true);
     rmcp_config.max_request_body_bytes = config.max_body_bytes;
-    let straight = Arc::new(Rules::new(&rmcp_config));
+    let direct_rules = Arc::new(HttpRules::new(&rmcp_config));
     let service = StreamableHttpService::new(move || Ok(session()), sessions.clone(), rmcp_config);
     let admission = Arc::new(Admission::new(&config));
     let streams = Arc::new(Streams::new(&config));
@@ -393,7 +396,7 @@ pub(crate) fn router<H: ServerHandler>(
         reads_level_header,
         streams,
         origins,
-        straight,
+        direct: direct_rules,
         config,
         sessions,
         admission,

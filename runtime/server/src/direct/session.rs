@@ -173,7 +173,7 @@ impl Directory {
         answer::resume(self.get(id)?, last)
     }
 
-    /// Session `id`, when `message` may go straight to its handler (the module's rules);
+    /// Session `id`, when `message` may go direct to its handler (the module's rules);
     /// `None` when it goes rmcp's way, whose worker then hears of the session.
     pub(crate) fn taking(&self, id: &SessionId, message: &ClientJsonRpcMessage) -> Option<Taking> {
         if !plain(message) {
@@ -184,7 +184,7 @@ impl Directory {
     }
 
     /// Session `id`, when a plain request (one without a progress token, not an
-    /// `initialize`) may go straight to its handler; as [`Directory::taking`] otherwise.
+    /// `initialize`) may go direct to its handler; as [`Directory::taking`] otherwise.
     pub(crate) fn taking_plain(&self, id: &SessionId) -> Option<Taking> {
         let direct = self.get(id)?;
         let Some(refresh) = self.refresh else {

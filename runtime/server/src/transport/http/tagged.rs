@@ -6,9 +6,10 @@
 //! nginx `map` on a regular expression, for instance) while requests without a session go
 //! to any replica. Everything else is rmcp's [`LocalSessionManager`], which this wraps.
 
+use crate::direct::http::Declined;
+use crate::direct::session::Directory;
 use crate::verbatim;
-use crate::verbatim::direct::{Directory, Taking};
-use crate::verbatim::splice;
+use crate::verbatim::splice::restored_event;
 use futures::future::Either;
 use futures::{Stream, StreamExt as _};
 use rmcp::model::{ClientJsonRpcMessage, GetExtensions, JsonRpcMessage, ServerJsonRpcMessage};
@@ -22,7 +23,7 @@ use rmcp::transport::worker::WorkerTransport;
 use std::sync::Arc;
 
 /// rmcp's local session table, its ids prefixed with a replica tag when there is one; the
-/// requests that may go straight to their session's handler go so (`direct`).
+/// requests that may go direct to their session's handler go so (`direct`).
 pub(crate) struct TaggedSessions {
     /// The table; its keys are the ids clients see.
     pub(crate) local: LocalSessionManager,
@@ -35,18 +36,11 @@ impl TaggedSessions {
         TaggedSessions { local, tag, direct }
     }
 
-    /// Session `id`, when a plain request (`Directory::taking_plain`) may go straight to
-    /// its handler (`verbatim::direct`).
-    pub(crate) fn taking_plain(&self, id: &SessionId) -> Option<Taking> {
-        self.direct.taking_plain(id)
+    /// The directory of sessions whose requests may go direct (`direct::session`).
+    pub(crate) fn directory(&self) -> &Directory {
+        &self.direct
     }
 }
-
-/// Marks a POST the directory declined to take straight (`transport::straight`): it goes
-/// rmcp's way, and the directory is not asked again (asking has effects:
-/// `Directory::taking`).
-#[derive(Clone, Copy)]
-pub(crate) struct Declined;
 
 /// Whether `message` comes from a POST the directory already declined.
 fn declined(message: &ClientJsonRpcMessage) -> bool {
@@ -62,16 +56,6 @@ fn random_id() -> String {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).expect("the operating system's random source");
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// An event as written: its message's patches applied (`server::verbatim`), a listing
-/// kept restored as a stand-in for the text it was written as (`kept`).
-pub(crate) fn restored(mut event: ServerSseMessage) -> ServerSseMessage {
-    let message = event.message.as_deref();
-    if let Some(message) = message.and_then(|m| verbatim::restored_as(m, splice::stand_in)) {
-        event.message = Some(Arc::new(message));
-    }
-    event
 }
 
 impl SessionManager for TaggedSessions {
@@ -140,7 +124,7 @@ impl SessionManager for TaggedSessions {
                 Ok(answer) => Either::Left(answer),
                 Err(stream) => Either::Right(stream.await?),
             };
-            Ok(stream.map(restored))
+            Ok(stream.map(restored_event))
         }
     }
 
@@ -165,7 +149,7 @@ impl SessionManager for TaggedSessions {
         // (The stream counts as open while it is: `open` goes with it.)
         let restored = move |event| {
             let _open = &open;
-            restored(event)
+            restored_event(event)
         };
         async move { stream.await.map(|stream| stream.map(restored)) }
     }
@@ -186,7 +170,7 @@ impl SessionManager for TaggedSessions {
                 Ok(answer) => Either::Left(answer),
                 Err(stream) => Either::Right(stream.await?),
             };
-            Ok(stream.map(restored))
+            Ok(stream.map(restored_event))
         }
     }
 

@@ -1,14 +1,8 @@
 //! What a server's configuration can get wrong, found when it is built: the errors of the
 //! builder, the catalog's registrations and the settings read from the environment.
 
-/// The shortest cursor secret accepted, in bytes (HMAC-SHA256's output size).
-pub const MIN_SECRET_LEN: usize = 32;
-
-/// A cursor secret shorter than [`MIN_SECRET_LEN`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-#[error("a cursor secret must be at least {MIN_SECRET_LEN} bytes; this one has {0}")]
-pub struct ShortSecret(pub usize);
+use crate::catalog::tools::Refused;
+use crate::listing::cursor::ShortSecret;
 
 /// Why a server could not be built.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -68,4 +62,15 @@ pub enum BuildError {
     /// An entry of `MCP_TAILOR_TRUSTED_PROXIES` is not an IP address.
     #[error("`MCP_TAILOR_TRUSTED_PROXIES`: `{0}` is not an IP address")]
     TrustedProxy(String),
+}
+
+impl From<Refused> for BuildError {
+    fn from(refused: Refused) -> BuildError {
+        match refused {
+            Refused::DuplicateName(tool) => BuildError::DuplicateName(tool),
+            Refused::Icons { tool, reason } => BuildError::Icons { tool, reason },
+            Refused::Meta { tool, reason } => BuildError::Meta { tool, reason },
+            Refused::MissingField(missing) => BuildError::MissingField(missing),
+        }
+    }
 }

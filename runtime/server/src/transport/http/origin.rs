@@ -6,7 +6,7 @@
 //! port are the request's `Host`), or when [`HttpConfig::allowed_origins`] names it; any
 //! other is answered HTTP 403.
 //!
-//! [`HttpConfig::allowed_origins`]: crate::limits::HttpConfig::allowed_origins
+//! [`HttpConfig::allowed_origins`]: crate::http_config::HttpConfig::allowed_origins
 
 /// An origin as RFC 6454 compares it: scheme, host and port (the scheme's default port
 /// where none is written), lower case.
