@@ -3,8 +3,8 @@
 //! report's own arguments).
 
 use crate::values::{IndexBudget, index_budget};
+pub(crate) use access::{Access, Auth};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
-pub(crate) use door::{Auth, Door};
 use mcp_tailor::gateway::Upstream;
 use mcp_tailor::inspect::init::Fit;
 use mcp_tailor::server::Surface;
@@ -362,7 +362,7 @@ pub(crate) fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, c
     })
 }
 
-mod door;
+mod access;
 mod proxy;
 mod sources;
 #[cfg(test)]

@@ -3,8 +3,8 @@
 //! (`mcp-tailor --help`); and [`reports`], the command line of `mcp_tailor::inspect`'s
 //! reports for a host binary's own catalog.
 
+mod access;
 mod args;
-mod door;
 mod init;
 mod inspect;
 mod metrics;

@@ -187,11 +187,12 @@ impl FleetProxied {
 /// The environment variables holding the gateway's own secrets (the client-auth and
 /// scraper tokens): never an upstream's to read.
 fn gateway_secrets(options: &ProxyOptions) -> Vec<String> {
-    let door = match &options.door.auth {
+    let access = match &options.access.auth {
         Auth::Bearer { env } => Some(env.clone()),
         _ => None,
     };
-    door.into_iter()
+    access
+        .into_iter()
         .chain(options.metrics_token_env.clone())
         .collect()
 }

@@ -44,10 +44,10 @@ async fn no_upstream_holds_the_gateway_s_secret_or_another_server_s_values() {
             "--servers",
             servers.to_str().unwrap(),
             "--bearer-token-env",
-            "SECRETS_TEST_DOOR",
+            "SECRETS_TEST_ACCESS",
         ],
         &[
-            ("SECRETS_TEST_DOOR", "door-secret-0123456789"),
+            ("SECRETS_TEST_ACCESS", "access-secret-0123456789"),
             ("SECRETS_TEST_A", "a-secret-0123456789"),
             ("SECRETS_TEST_B", "b-secret-0123456789"),
         ],
@@ -64,9 +64,9 @@ async fn no_upstream_holds_the_gateway_s_secret_or_another_server_s_values() {
     // Each has what its own entry gives it, and the user's environment.
     assert!(a.contains("A_TOKEN=a-secret-0123456789"), "{a}");
     assert!(a.contains("PATH="), "{a}");
-    // Never the door's secret; never the other's value.
+    // Never the access token; never the other's value.
     for (what, env) in [("a", a), ("b", b)] {
-        assert!(!env.contains("door-secret"), "{what}: {env}");
+        assert!(!env.contains("access-secret"), "{what}: {env}");
     }
     assert!(!a.contains("b-secret"), "{a}");
     assert!(!b.contains("a-secret"), "{b}");

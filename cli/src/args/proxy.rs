@@ -1,10 +1,10 @@
 //! `proxy`'s command line: where it serves, what it serves (one upstream or an
 //! `mcpServers` file), the reader of a request that names none, upstream sessions, the
-//! door, metrics and the log, checked into [`ProxyOptions`].
+//! access (who may call), metrics and the log, checked into [`ProxyOptions`].
 
-use super::door::DoorArgs;
+use super::access::AccessArgs;
 use super::sources::{ServerArgs, source};
-use super::{Door, Source, SurfaceArgs, TAILORING_HELP, Upstreams};
+use super::{Access, Source, SurfaceArgs, TAILORING_HELP, Upstreams};
 use crate::values::{listen_addr, seconds};
 use clap::{Args, ValueEnum};
 use mcp_tailor::gateway::UpstreamSessions;
@@ -36,7 +36,7 @@ pub(crate) struct ProxyOptions {
     /// Tools per `tools/list` page (`--page-size`; else as the upstream pages).
     pub(crate) page_size: Option<usize>,
     /// Who may call over HTTP, and from which origins.
-    pub(crate) door: Door,
+    pub(crate) access: Access,
     /// Where Prometheus reads the metrics (`--metrics`).
     pub(crate) metrics: Option<SocketAddr>,
     /// The variable holding the token a scraper must send (`--metrics-token-env`).
@@ -194,7 +194,7 @@ pub(super) struct ProxyArgs {
     )]
     log_format: LogFormat,
     #[command(flatten)]
-    door: DoorArgs,
+    access: AccessArgs,
     #[command(flatten)]
     server: ServerArgs,
 }
@@ -284,7 +284,7 @@ impl ProxyArgs {
             warm_spare: self.warm_spare,
             forward_authorization: self.forward_authorization,
             page_size: self.page_size.map(|size| size as usize),
-            door: self.door.door(),
+            access: self.access.access(),
             metrics: self.metrics,
             metrics_token_env: self.metrics_token_env,
             log_json: self.log_format == LogFormat::Json,

@@ -1,11 +1,11 @@
-//! `proxy --http`'s door: who may call it (one bearer token read from the environment, or
+//! Who may call `proxy --http` (one bearer token read from the environment, or
 //! OAuth 2.1 JWT access tokens) and which browser origins besides its own.
 
 use clap::Args;
 
-/// The door's arguments, as typed.
+/// The arguments of who may call, as typed.
 #[derive(Debug, Args)]
-pub(super) struct DoorArgs {
+pub(super) struct AccessArgs {
     #[arg(
         long = "bearer-token-env",
         value_name = "NAME",
@@ -96,16 +96,16 @@ pub(crate) enum Auth {
     },
 }
 
-/// The door: who may call, and the origins allowed besides the endpoint's own.
+/// Access: who may call, and the origins allowed besides the endpoint's own.
 #[derive(Debug, PartialEq, Eq, Default)]
-pub(crate) struct Door {
+pub(crate) struct Access {
     pub(crate) auth: Auth,
     pub(crate) allowed_origins: Vec<String>,
 }
 
-impl DoorArgs {
-    /// The door these arguments describe (clap has checked which go together).
-    pub(super) fn door(self) -> Door {
+impl AccessArgs {
+    /// The access these arguments describe (clap has checked which go together).
+    pub(super) fn access(self) -> Access {
         let auth = match (self.bearer_token_env, self.oauth_issuer, self.oauth_jwks) {
             (Some(env), _, _) => Auth::Bearer { env },
             (None, Some(issuer), Some(jwks)) => Auth::Oauth {
@@ -117,7 +117,7 @@ impl DoorArgs {
             },
             _ => Auth::Open,
         };
-        Door {
+        Access {
             auth,
             allowed_origins: self.allow_origin,
         }

@@ -1,5 +1,6 @@
-//! `proxy --http`'s door, opened at start: the bearer token read from the environment, or
-//! the issuer's JWKS read from its file or URL; the origins handed to the HTTP limits.
+//! Who may call `proxy --http`, settled at start: the bearer token read from the
+//! environment, or the issuer's JWKS read from its file or URL; the origins handed to the
+//! HTTP settings.
 //!
 //! A JWKS at a URL is read with a time limit (start-up fails, saying so, when the issuer
 //! does not answer), read again as its `Cache-Control: max-age` says (an hour when it says
@@ -7,7 +8,7 @@
 //! when a token names a key the set lacks, at most once a minute. A JWKS file is read
 //! again on such a token too.
 
-use crate::args::{Auth, Door};
+use crate::args::{Access, Auth};
 use mcp_tailor::server::auth::{BearerToken, ClientAuth, JwtAuth, Refresh};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -25,12 +26,12 @@ const JWKS_MAX_AGE: Duration = Duration::from_secs(3600);
 const JWKS_MAX_AGE_BOUNDS: (Duration, Duration) =
     (Duration::from_secs(60), Duration::from_secs(24 * 3600));
 
-/// The check `door` asks of every request at `addr`, if any; `Err` says what is missing.
+/// The check `access` asks of every request at `addr`, if any; `Err` says what is missing.
 pub(crate) async fn client_auth(
-    door: &Door,
+    access: &Access,
     addr: SocketAddr,
 ) -> Result<Option<ClientAuth>, String> {
-    match &door.auth {
+    match &access.auth {
         Auth::Open => Ok(None),
         Auth::Bearer { env } => bearer(env, "--bearer-token-env").map(Some),
         Auth::Oauth {
@@ -74,7 +75,7 @@ pub(crate) fn bearer(env: &str, option: &str) -> Result<ClientAuth, String> {
 }
 
 /// Reads the JWKS at `url` again each time its last answer's `max_age` runs out, for as
-/// long as the door stands.
+/// long as the proxy runs.
 async fn rotate(url: String, jwt: std::sync::Weak<JwtAuth>, mut max_age: Duration) {
     loop {
         tokio::time::sleep(max_age).await;

@@ -1,4 +1,4 @@
-//! `proxy --http`'s door, as clients and attackers meet it: a request without the bearer
+//! Who may call `proxy --http`, as clients and attackers meet it: a request without the bearer
 //! token is 401 with `WWW-Authenticate`, a foreign `Origin` is 403, a JWT of the wrong
 //! audience, issuer or key, expired, not valid yet or issued in the future, is 401, one
 //! without a required scope 403; what the client presents never reaches the upstream; a
@@ -40,7 +40,7 @@ async fn recording_upstream() -> (String, Arc<Mutex<Vec<String>>>) {
 fn initialize() -> Value {
     json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "door", "version": "1"}}})
+        "clientInfo": {"name": "access", "version": "1"}}})
 }
 
 /// POSTs `initialize` to `addr` with these headers; the status and `WWW-Authenticate`.
@@ -184,7 +184,7 @@ async fn an_oauth_resource_server_checks_issuer_audience_expiry_and_key() {
     let (url, seen) = recording_upstream().await;
     let (key, jwk) = ed25519(7, "k1");
     let (stranger, _) = ed25519(9, "k1");
-    let folder = std::env::temp_dir().join(format!("mcp-tailor-door-{}", std::process::id()));
+    let folder = std::env::temp_dir().join(format!("mcp-tailor-access-{}", std::process::id()));
     std::fs::create_dir_all(&folder).unwrap();
     let jwks = folder.join("jwks.json");
     std::fs::write(&jwks, json!({"keys": [jwk]}).to_string()).unwrap();
@@ -257,7 +257,7 @@ async fn the_jwks_is_read_from_a_url() {
 /// The JWKS of `keys` in a file of its own, for the life of the returned folder.
 fn jwks_file(name: &str, keys: &[Value]) -> (std::path::PathBuf, String) {
     let folder =
-        std::env::temp_dir().join(format!("mcp-tailor-door-{name}-{}", std::process::id()));
+        std::env::temp_dir().join(format!("mcp-tailor-access-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&folder).unwrap();
     let jwks = folder.join("jwks.json");
     std::fs::write(&jwks, json!({ "keys": keys }).to_string()).unwrap();
