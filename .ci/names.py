@@ -15,7 +15,7 @@ import sys
 ROOT = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")
 # The crates' sources (their `tests/` folders and examples aside).
 SOURCES = ["runtime/src", "runtime/core/src", "runtime/server/src", "runtime/gateway/src",
-           "runtime/inspect/src", "macros/src", "macros/model/src", "cli/src"]
+           "runtime/inspect/src", "runtime/init/src", "macros/src", "macros/model/src", "cli/src"]
 ITEM = re.compile(r"^(\s*)(?:pub(?:\([^)]*\))?\s+)?(struct|enum|union|trait|type)\s+([A-Z]\w*)([^\n]*)", re.M)
 
 

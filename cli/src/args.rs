@@ -6,7 +6,7 @@ use crate::values::{IndexBudget, index_budget};
 pub(crate) use access::{Access, Auth};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use mcp_tailor::gateway::Upstream;
-use mcp_tailor::inspect::init::Fit;
+use mcp_tailor::init::Fit;
 use mcp_tailor::server::Surface;
 use proxy::ProxyArgs;
 pub(crate) use proxy::{IndexOptions, ProxyOptions};

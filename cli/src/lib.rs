@@ -82,7 +82,7 @@ fn audited(
     tailoring: &mcp_tailor::Tailoring,
     tools: &[mcp_tailor::server::rmcp::model::Tool],
 ) -> Vec<String> {
-    use mcp_tailor::inspect::init;
+    use mcp_tailor::init;
     let drafted: Vec<_> = tools
         .iter()
         .filter(|tool| {
@@ -133,7 +133,7 @@ fn check(file: &str, source: Option<&args::Source>) -> ExitCode {
         match fetched {
             Ok(Ok(listed)) => {
                 warnings.extend(
-                    mcp_tailor::inspect::drift(&tailoring, &listed.tools)
+                    mcp_tailor::init::drift(&tailoring, &listed.tools)
                         .iter()
                         .map(ToString::to_string),
                 );

@@ -262,7 +262,7 @@ fn warn_unmatched(proxied: &impl Proxied, tailoring: &Tailoring) {
     let Some(tools) = proxied.listed_tools() else {
         return;
     };
-    for warning in mcp_tailor::inspect::drift(tailoring, &tools) {
+    for warning in mcp_tailor::init::drift(tailoring, &tools) {
         tracing::warn!("{warning}");
     }
 }

@@ -64,5 +64,8 @@ pub mod inspect {
     pub use mcp_tailor_inspect::*;
 }
 
+#[cfg(feature = "init")]
+pub use mcp_tailor_init as init;
+
 #[cfg(feature = "gateway")]
 pub use mcp_tailor_gateway as gateway;

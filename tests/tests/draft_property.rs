@@ -7,8 +7,8 @@
 //! longer than the server's.
 
 use mcp_tailor::Tailoring;
+use mcp_tailor::init::draft;
 use mcp_tailor::inspect::count_tokens;
-use mcp_tailor::inspect::init::draft;
 use proptest::prelude::*;
 use rmcp::model::Tool;
 use serde_json::{Value, json};

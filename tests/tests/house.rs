@@ -193,11 +193,12 @@ fn src(krate: &str) -> PathBuf {
 }
 
 /// Every crate of the workspace with code of its own, by folder.
-const CRATES: [&str; 8] = [
+const CRATES: [&str; 9] = [
     "runtime",
     "runtime/core",
     "runtime/server",
     "runtime/inspect",
+    "runtime/init",
     "runtime/gateway",
     "macros",
     "macros/model",

@@ -75,7 +75,7 @@ fn levels_tell_tools_apart_and_keep_facts(catalog: &str, draft: &str) {
 pub(super) fn first_draft(catalog: &Path, out: &Path) {
     let json = std::fs::read_to_string(catalog).unwrap();
     let tools = mcp_tailor::inspect::read_catalog(&json).unwrap();
-    std::fs::write(out, mcp_tailor::inspect::init::draft(&tools, "test").text).unwrap();
+    std::fs::write(out, mcp_tailor::init::draft(&tools, "test").text).unwrap();
 }
 
 /// A word without the marks and punctuation around it.

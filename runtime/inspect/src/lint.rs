@@ -49,7 +49,7 @@ impl std::fmt::Display for Finding {
 }
 
 /// Every property name of a JSON Schema, at every nesting level (`$defs` included).
-pub(crate) fn property_names(schema: &Value, out: &mut BTreeSet<String>) {
+pub fn property_names(schema: &Value, out: &mut BTreeSet<String>) {
     match schema {
         Value::Object(map) => {
             if let Some(Value::Object(properties)) = map.get("properties") {

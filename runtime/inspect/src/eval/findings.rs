@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 /// The query's words whose search terms the richer text has and the terser one lacks, in
 /// query order: the words a terser wording took away.
-pub(crate) fn lost_words(
+pub fn lost_words(
     tokenizer: &DefaultTokenizer,
     query: &str,
     terser: &str,

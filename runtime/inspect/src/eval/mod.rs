@@ -8,8 +8,7 @@
 //! `hit_at_1`, `hit_at_k`, `mrr` and each task's rank. Each distinct catalog is indexed
 //! once and asked every query; readers and levels that list the same tools share it.
 
-mod findings;
-pub(crate) use findings::lost_words;
+pub(crate) mod findings;
 mod plot;
 mod report;
 mod search;

@@ -9,7 +9,7 @@ use super::unit::{Kind, Unit};
 /// The units of `text`, in order, `rule` telling which state a rule (an argument's
 /// description: [`is_rule`](super::rules::is_rule); a tool's:
 /// [`is_call_rule`](super::rules::is_call_rule)).
-pub(crate) fn units(text: &str, rule: &dyn Fn(&str) -> bool) -> Vec<Unit> {
+pub fn units(text: &str, rule: &dyn Fn(&str) -> bool) -> Vec<Unit> {
     let mut cutter = Cutter {
         rule,
         units: Vec::new(),
@@ -376,7 +376,7 @@ fn first_of(units: &[Unit], paragraph: usize) -> usize {
 /// The sentences of a paragraph of prose: cut after `.`, `!` or `?` followed by a space
 /// and no lower-case letter, never inside brackets, double quotes or code spans,
 /// nor after an abbreviation (`e.g.`, `i.e.`, `etc.`, `vs.`).
-pub(crate) fn sentences(text: &str) -> Vec<&str> {
+pub fn sentences(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let (mut start, mut depth, mut quoted, mut code) = (0, 0i32, false, false);
     let chars: Vec<(usize, char)> = text.char_indices().collect();

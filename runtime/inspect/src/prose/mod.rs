@@ -10,9 +10,9 @@ mod picks;
 pub(crate) mod rules;
 mod unit;
 
-pub(crate) use cut::{sentences, units};
-pub(crate) use picks::{Form, Picks, compose, faithful, ruled};
-pub(crate) use unit::Unit;
+pub use cut::{sentences, units};
+pub use picks::{Form, Picks, compose, faithful, ruled};
+pub use unit::{Kind, Unit};
 
 #[cfg(test)]
 mod tests;

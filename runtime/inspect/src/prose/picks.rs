@@ -5,19 +5,21 @@ use super::unit::{Kind, Unit};
 
 /// How a picked unit is read: whole, or without the asides that state no rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) enum Form {
+pub enum Form {
+    /// Without the asides that state no rule.
     Lean,
+    /// As the server wrote it.
     Whole,
 }
 
 /// A level's text as the units it keeps: each unit's index and form, in the server's
 /// order. Empty says nothing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Picks(Vec<(usize, Form)>);
+pub struct Picks(Vec<(usize, Form)>);
 
 impl Picks {
     /// The picks of `units` at `at` (and what each needs), each in `form`.
-    pub(crate) fn of(units: &[Unit], at: impl IntoIterator<Item = usize>, form: Form) -> Picks {
+    pub fn of(units: &[Unit], at: impl IntoIterator<Item = usize>, form: Form) -> Picks {
         let mut picks = Picks::default();
         for unit in at {
             picks.add(units, unit, form);
@@ -27,7 +29,7 @@ impl Picks {
 
     /// Adds unit `at` in `form` (a unit picked twice is read in its larger form), with the
     /// units it needs, each whole where it is.
-    pub(crate) fn add(&mut self, units: &[Unit], at: usize, form: Form) {
+    pub fn add(&mut self, units: &[Unit], at: usize, form: Form) {
         let mut todo = vec![(at, form)];
         while let Some((at, form)) = todo.pop() {
             match self.0.iter_mut().find(|(u, _)| *u == at) {
@@ -41,7 +43,7 @@ impl Picks {
     }
 
     /// These picks and `other`'s.
-    pub(crate) fn union(&self, units: &[Unit], other: &Picks) -> Picks {
+    pub fn union(&self, units: &[Unit], other: &Picks) -> Picks {
         let mut out = self.clone();
         for &(at, form) in &other.0 {
             out.add(units, at, form);
@@ -51,7 +53,7 @@ impl Picks {
 
     /// With every rule of `units`, where it says anything: a rule is the last thing a
     /// level drops.
-    pub(crate) fn with_rules(mut self, units: &[Unit]) -> Picks {
+    pub fn with_rules(mut self, units: &[Unit]) -> Picks {
         if !self.0.is_empty() {
             for (at, unit) in units.iter().enumerate() {
                 if unit.rule {
@@ -63,23 +65,23 @@ impl Picks {
     }
 
     /// Whether it picks unit `at`.
-    pub(crate) fn holds(&self, at: usize) -> bool {
+    pub fn holds(&self, at: usize) -> bool {
         self.0.iter().any(|&(u, _)| u == at)
     }
 
     /// The units it picks, in order.
-    pub(crate) fn units(&self) -> impl Iterator<Item = usize> + '_ {
+    pub fn units(&self) -> impl Iterator<Item = usize> + '_ {
         self.0.iter().map(|&(at, _)| at)
     }
 
     /// Whether it says nothing.
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
     /// What it reads beyond the rules and what they need: the part a level's budget
     /// holds.
-    pub(crate) fn beyond_rules(&self, units: &[Unit]) -> String {
+    pub fn beyond_rules(&self, units: &[Unit]) -> String {
         let ruled = ruled(units);
         let free: Vec<(usize, Form)> = self
             .0
@@ -91,13 +93,13 @@ impl Picks {
     }
 
     /// The text it reads ([`compose`]).
-    pub(crate) fn text(&self, units: &[Unit]) -> String {
+    pub fn text(&self, units: &[Unit]) -> String {
         compose(units, &self.0)
     }
 }
 
 /// Which of `units` are rules, or what a rule needs (and what that needs, in turn).
-pub(crate) fn ruled(units: &[Unit]) -> Vec<bool> {
+pub fn ruled(units: &[Unit]) -> Vec<bool> {
     let mut ruled: Vec<bool> = units.iter().map(|u| u.rule).collect();
     let mut todo: Vec<usize> = (0..units.len()).filter(|&u| ruled[u]).collect();
     while let Some(at) = todo.pop() {
@@ -113,7 +115,7 @@ pub(crate) fn ruled(units: &[Unit]) -> Vec<bool> {
 
 /// The text of `picks` of `units`: a list item or a block on a line of its own (and what
 /// follows one), sentences joined by a space.
-pub(crate) fn compose(units: &[Unit], picks: &[(usize, Form)]) -> String {
+pub fn compose(units: &[Unit], picks: &[(usize, Form)]) -> String {
     let mut out = String::new();
     let mut last: Option<Kind> = None;
     for &(at, form) in picks {
@@ -136,7 +138,7 @@ pub(crate) fn compose(units: &[Unit], picks: &[(usize, Form)]) -> String {
 /// text says something that is not the units', whole (or less asides), in their order.
 /// Where two readings fit (`Read` then `Read Read`), the one that keeps most units is not
 /// asked for: any reading proves the text is the server's.
-pub(crate) fn faithful(units: &[Unit], text: &str) -> Option<Vec<usize>> {
+pub fn faithful(units: &[Unit], text: &str) -> Option<Vec<usize>> {
     let squeeze = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
     let text = squeeze(text);
     let forms: Vec<Vec<String>> = units

@@ -153,8 +153,8 @@ pub(crate) fn form(text: &str) -> Option<&'static str> {
 }
 
 /// Whether `text` (an argument's description) states a rule a valid call depends on
-/// ([`FORMS`]).
-pub(crate) fn is_rule(text: &str) -> bool {
+/// (`FORMS`).
+pub fn is_rule(text: &str) -> bool {
     form(text).is_some()
 }
 
@@ -187,9 +187,9 @@ const ARGUMENTS: &[&str] = &[
 ];
 
 /// Whether `text`, of a tool's description, states a rule a valid call depends on: a
-/// form that speaks to the caller ([`DIRECT`]), or any form where it names an argument
+/// form that speaks to the caller (`DIRECT`), or any form where it names an argument
 /// (one of `names`, or a word for one). `it requires merge permission` is none.
-pub(crate) fn is_call_rule(text: &str, names: &[String]) -> bool {
+pub fn is_call_rule(text: &str, names: &[String]) -> bool {
     let Some(_) = form(text) else {
         return false;
     };

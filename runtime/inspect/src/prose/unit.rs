@@ -6,7 +6,7 @@ use std::ops::Range;
 
 /// What a unit is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub enum Kind {
     /// A sentence of prose (a line that introduces a list, ending with a colon, too).
     Sentence,
     /// A list's item, its marker kept (`- Use …`, `1. Read …`), with the lines it wraps to.
@@ -20,25 +20,26 @@ pub(crate) enum Kind {
 
 /// One unit of a description.
 #[derive(Clone, Debug)]
-pub(crate) struct Unit {
+pub struct Unit {
     /// As the server wrote it; prose with its spaces and line breaks one space each.
-    pub(crate) text: String,
-    pub(crate) kind: Kind,
+    pub text: String,
+    /// A sentence, an item, a code block or a heading.
+    pub kind: Kind,
     /// The paragraph it stands in (blank lines and headings part them).
-    pub(crate) paragraph: usize,
+    pub paragraph: usize,
     /// The closed asides of `text` (`( … )`, `[ … ]`) a level may leave out, and whether
     /// its lean form keeps each (one that states a rule, or an argument's fact).
-    pub(crate) asides: Vec<(Range<usize>, bool)>,
+    pub asides: Vec<(Range<usize>, bool)>,
     /// Whether it states a rule a valid call depends on ([`is_rule`](super::rules::is_rule)).
-    pub(crate) rule: bool,
+    pub rule: bool,
     /// The units it cannot be read without: what it refers to, the list it opens, the
     /// rule its list is the options of.
-    pub(crate) needs: Vec<usize>,
+    pub needs: Vec<usize>,
 }
 
 impl Unit {
     /// Its text with the asides `drop` picks left out whole, and the space before each.
-    pub(crate) fn without(&self, mut drop: impl FnMut(&str) -> bool) -> String {
+    pub fn without(&self, mut drop: impl FnMut(&str) -> bool) -> String {
         let mut out = String::with_capacity(self.text.len());
         let mut from = 0;
         for (aside, _) in &self.asides {
@@ -60,7 +61,7 @@ impl Unit {
     }
 
     /// Its text without the asides its lean form leaves out: the least it says whole.
-    pub(crate) fn lean(&self) -> String {
+    pub fn lean(&self) -> String {
         let mut kept = self.asides.iter().map(|(_, kept)| *kept);
         let lean = self.without(|_| !kept.next().unwrap_or(true));
         // All asides, it says nothing without them: it is read whole.
@@ -71,12 +72,12 @@ impl Unit {
     }
 
     /// What the aside at `bytes` of its text says, its marks left out.
-    pub(crate) fn inner(&self, bytes: &Range<usize>) -> &str {
+    pub fn inner(&self, bytes: &Range<usize>) -> &str {
         &self.text[bytes.start + 1..bytes.end - 1]
     }
 
     /// Marks the asides `keep` picks as kept by its lean form too.
-    pub(crate) fn keeping(&mut self, keep: impl Fn(&str) -> bool) {
+    pub fn keeping(&mut self, keep: impl Fn(&str) -> bool) {
         let kept: Vec<bool> = self
             .asides
             .iter()
@@ -89,13 +90,13 @@ impl Unit {
 
     /// Whether a level may read it at all (a heading or a code block says no claim of its
     /// own: it goes with what needs it).
-    pub(crate) fn prose(&self) -> bool {
+    pub fn prose(&self) -> bool {
         matches!(self.kind, Kind::Sentence | Kind::Item)
     }
 
     /// Every form it may be read in: whole, and less each set of its asides (of its first
     /// eight).
-    pub(crate) fn forms(&self) -> Vec<String> {
+    pub fn forms(&self) -> Vec<String> {
         let count = self.asides.len().min(8);
         (0..1u32 << count)
             .map(|mask| {

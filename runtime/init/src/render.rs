@@ -5,8 +5,8 @@
 use super::prints::entry_print;
 use super::toml_text::{key, string};
 use super::{ARGUMENT_TOKENS, Band, Draft, MIDDLE_TOKENS, TERSE_TOKENS, ToolDraft};
-use crate::count_tokens;
 use mcp_tailor_core::Lean;
+use mcp_tailor_inspect::count_tokens;
 use std::fmt::Write as _;
 
 /// The levels `[schemas]` leaves boilerplate out at: the drafted ones.

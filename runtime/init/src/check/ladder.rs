@@ -5,13 +5,13 @@
 //! whole units of the server's own; a level reads at least what the level below it reads.
 
 use super::super::{ArgumentDraft, Band, ToolDraft};
-use crate::prose::{Form, Picks};
+use mcp_tailor_inspect::seam::prose::{Form, Picks};
 
 impl ToolDraft {
     /// The wordings `level` may read, least first: its first one, a sharper one, at 0..=2
     /// the middle one, the server's own words less what tells nothing apart, and the
     /// server's own words (`None`); only the last where nothing shorter was drafted.
-    pub(in crate::init) fn ladder(&self, level: Band) -> Vec<Option<&Picks>> {
+    pub(crate) fn ladder(&self, level: Band) -> Vec<Option<&Picks>> {
         let (base, middle) = match level {
             Band::Terse => (self.terse.as_ref(), self.middle.as_ref()),
             Band::Middle => (self.middle.as_ref(), None),
@@ -41,12 +41,13 @@ impl ToolDraft {
     /// Whether `level` may read `picks`: at 0..=2, what they say beyond the rules within
     /// the bound.
     fn holds(&self, level: Band, picks: &Picks) -> bool {
-        level == Band::Middle || crate::count_tokens(&picks.beyond_rules(&self.units)) <= self.bound
+        level == Band::Middle
+            || mcp_tailor_inspect::count_tokens(&picks.beyond_rules(&self.units)) <= self.bound
     }
 
     /// The picks `level` reads, the units saying words kept included, and at 3..=6 what
     /// 0..=2 reads; `None`: the server's own words.
-    pub(in crate::init) fn picks(&self, level: Band) -> Option<Picks> {
+    pub(crate) fn picks(&self, level: Band) -> Option<Picks> {
         if self.left(level) {
             return None;
         }
@@ -81,16 +82,17 @@ impl ToolDraft {
     }
 
     /// The text `level` reads; `None`: the server's own words.
-    pub(in crate::init) fn text(&self, level: Band) -> Option<String> {
+    pub(crate) fn text(&self, level: Band) -> Option<String> {
         let picks = self.picks(level)?;
         let text = picks.text(&self.units);
         // Said no shorter than the server's own words, it reads them.
-        (picks.is_empty() || crate::count_tokens(&text) < self.own_tokens).then_some(text)
+        (picks.is_empty() || mcp_tailor_inspect::count_tokens(&text) < self.own_tokens)
+            .then_some(text)
     }
 
     /// Whether `level` steps up to the server's own words, its arguments' included (at
     /// 3..=6 too where 0..=2 does: a level never says less than the one below).
-    pub(in crate::init) fn left(&self, level: Band) -> bool {
+    pub(crate) fn left(&self, level: Band) -> bool {
         let ladder = self.ladder(level);
         let at = self.step[level as usize].min(ladder.len() - 1);
         let own = ladder.len() > 1 && ladder[at].is_none();
@@ -99,7 +101,7 @@ impl ToolDraft {
 
     /// Adds to what `level` reads the server's unit that says `query` (a clause of it),
     /// where it reads it not yet and, at 0..=2, may within its bound; whether it did.
-    pub(in crate::init) fn find(&mut self, level: Band, query: &str) -> bool {
+    pub(crate) fn find(&mut self, level: Band, query: &str) -> bool {
         let query = query.to_lowercase();
         let Some(unit) = (0..self.units.len())
             .find(|&u| self.units[u].prose() && self.units[u].text.to_lowercase().contains(&query))
@@ -122,7 +124,7 @@ impl ToolDraft {
     }
 
     /// Steps `level` one wording up its ladder; whether there was one.
-    pub(in crate::init) fn step_up(&mut self, level: Band) -> bool {
+    pub(crate) fn step_up(&mut self, level: Band) -> bool {
         let top = self.ladder(level).len() - 1;
         let step = &mut self.step[level as usize];
         let up = *step < top;
@@ -135,7 +137,7 @@ impl ArgumentDraft {
     /// The wordings `level` may read, least first (empty: nothing): at 0..=2 its facts
     /// (then with their asides); then its middle text (then with its asides); then the
     /// server's own words (`None`).
-    pub(in crate::init) fn ladder(&self, level: Band) -> Vec<Option<&Picks>> {
+    pub(crate) fn ladder(&self, level: Band) -> Vec<Option<&Picks>> {
         let mut ladder = match level {
             Band::Terse => match &self.terse {
                 Some(terse) => vec![Some(terse), self.whole[0].as_ref()],
@@ -157,7 +159,7 @@ impl ArgumentDraft {
 
     /// The text `level` reads (empty: nothing; `None`: the server's own words); at 3..=6
     /// what 0..=2 reads too.
-    pub(in crate::init) fn text(&self, level: Band) -> Option<String> {
+    pub(crate) fn text(&self, level: Band) -> Option<String> {
         let at = |level: Band| {
             let ladder = self.ladder(level);
             ladder[self.step[level as usize].min(ladder.len() - 1)].cloned()
@@ -167,12 +169,14 @@ impl ArgumentDraft {
             picks = picks.union(&self.units, &at(Band::Terse)?);
         }
         let text = picks.text(&self.units);
-        (picks.is_empty() || crate::count_tokens(&text) < crate::count_tokens(&self.own))
-            .then_some(text)
+        (picks.is_empty()
+            || mcp_tailor_inspect::count_tokens(&text)
+                < mcp_tailor_inspect::count_tokens(&self.own))
+        .then_some(text)
     }
 
     /// Steps `level` one wording up its ladder; whether there was one.
-    pub(in crate::init) fn step_up(&mut self, level: Band) -> bool {
+    pub(crate) fn step_up(&mut self, level: Band) -> bool {
         let top = self.ladder(level).len() - 1;
         let step = &mut self.step[level as usize];
         let up = *step < top;

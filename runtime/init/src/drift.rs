@@ -4,7 +4,7 @@
 //! and each tool it dropped; `init --update` tells an entry the user edited by its second
 //! half.
 
-use crate::init::{drafted_prints, fingerprint};
+use crate::{drafted_prints, fingerprint};
 use mcp_tailor_core::{Diagnostic, Location, Tailoring};
 use rmcp::model::Tool;
 

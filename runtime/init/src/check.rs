@@ -15,9 +15,9 @@
 use super::fit::{self, Fit, FitError};
 use super::sharpen::OwnTerms;
 use super::{Band, Budgets, Draft, ToolDraft, listing, render, tool_drafts_with};
-use crate::count_tokens;
-use crate::eval::{Index, Search, SearchEntry, Tasks};
 use mcp_tailor_core::{RenderCtx, Tailoring};
+use mcp_tailor_inspect::count_tokens;
+use mcp_tailor_inspect::eval::{Index, Search, SearchEntry, Tasks};
 use queries::{Query, own_queries};
 use rmcp::model::Tool;
 
@@ -231,7 +231,9 @@ impl<'a> Checker<'a> {
                     let mut kept_more = false;
                     for &query in lost[tool].iter().filter(|&&q| self.queries[q].task) {
                         let query = &self.queries[query].text;
-                        for word in crate::eval::lost_words(&tokenizer, query, &text, own) {
+                        for word in
+                            mcp_tailor_inspect::seam::lost_words(&tokenizer, query, &text, own)
+                        {
                             let word = word.to_lowercase();
                             if !draft.kept.contains(&word) {
                                 draft.kept.push(word);

@@ -153,7 +153,7 @@ pub fn update(text: &str, file: &Tailoring, tools: &[Tool], fresh: &str) -> Upda
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::init::draft;
+    use crate::draft;
     use serde_json::json;
 
     fn tool(name: &str, description: &str) -> Tool {

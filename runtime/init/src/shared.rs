@@ -1,7 +1,7 @@
 //! What many tools' descriptions repeat tells no tool apart: a first paragraph, or a
 //! sentence, where at least 3 tools and a quarter of them share it ([`enough`]).
 
-use crate::prose::Unit;
+use mcp_tailor_inspect::seam::prose::Unit;
 
 /// How many tools of `count` must share a text for it to tell none apart.
 pub(super) fn enough(count: usize) -> usize {

@@ -11,9 +11,9 @@
 
 use super::shared::enough;
 use super::{Budgets, ToolDraft};
-use crate::count_tokens;
-use crate::prose::{Form, Picks, Unit};
 use bm25::{DefaultTokenizer, Language, Tokenizer};
+use mcp_tailor_inspect::count_tokens;
+use mcp_tailor_inspect::seam::prose::{Form, Picks, Unit};
 use std::collections::{HashMap, HashSet};
 
 /// Each tool's own terms: the search terms (stemmed, stop words out) of its description and
@@ -270,7 +270,7 @@ mod tests {
     }
 
     fn units_of(text: &str) -> Vec<Unit> {
-        crate::prose::units(text, &crate::prose::rules::is_rule)
+        mcp_tailor_inspect::seam::prose::units(text, &mcp_tailor_inspect::seam::prose::is_rule)
     }
 
     #[test]

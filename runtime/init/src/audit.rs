@@ -8,9 +8,9 @@
 use super::check::served_all;
 use super::described;
 use super::words::{argument_units, tool_units};
-use crate::count_tokens;
-use crate::prose::{Form, Unit, compose, faithful, ruled};
 use mcp_tailor_core::Tailoring;
+use mcp_tailor_inspect::count_tokens;
+use mcp_tailor_inspect::seam::prose::{Form, Unit, compose, faithful, ruled};
 use rmcp::model::Tool;
 use std::collections::BTreeMap;
 

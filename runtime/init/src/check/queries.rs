@@ -67,7 +67,7 @@ pub(super) fn own_queries(tools: &[Tool]) -> Vec<Query> {
         }
         for (argument, text) in &texts {
             for paragraph in plain::paragraphs(text) {
-                for sentence in crate::prose::sentences(&paragraph) {
+                for sentence in mcp_tailor_inspect::seam::prose::sentences(&paragraph) {
                     for clause in clauses(sentence) {
                         push(&clause, argument.as_deref());
                     }

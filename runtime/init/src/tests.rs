@@ -264,7 +264,7 @@ fn a_terse_text_with_nothing_of_its_own_says_more_of_its_own_words() {
         "{}/../../cli/tests/init/server-filesystem.json",
         env!("CARGO_MANIFEST_DIR")
     );
-    let tools = crate::read_catalog(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let tools = mcp_tailor_inspect::read_catalog(&std::fs::read_to_string(path).unwrap()).unwrap();
     let drafts = tool_drafts(&tools, &Budgets::DEFAULT);
     let media = drafts.iter().find(|d| d.name == "read_media_file").unwrap();
     // "Read a file." alone would read as every reading tool: its first sentence whole
@@ -309,7 +309,10 @@ fn an_asides_rung_puts_them_back_where_they_stood() {
             assert!(!rungs[..at].contains(rung), "{rungs:#?}");
             if let Some(rung) = rung {
                 let text = rung.text(units);
-                assert!(crate::prose::faithful(units, &text).is_some(), "{text}");
+                assert!(
+                    mcp_tailor_inspect::seam::prose::faithful(units, &text).is_some(),
+                    "{text}"
+                );
             }
         }
     }

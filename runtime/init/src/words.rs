@@ -6,27 +6,27 @@
 
 use super::facts::{Fact, fact, is_example};
 use super::{ArgumentDraft, Budgets};
-use crate::count_tokens;
-use crate::lint::property_names;
-use crate::prose::{Form, Picks, Unit, rules, units};
+use mcp_tailor_inspect::count_tokens;
+use mcp_tailor_inspect::seam::property_names;
+use mcp_tailor_inspect::seam::prose::{Form, Picks, Unit, is_call_rule, is_rule, units};
 use rmcp::model::Tool;
 use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// The units of a tool's description (its asides that state a rule kept when lean), the
-/// names of its arguments telling its rules ([`rules::is_call_rule`]).
+/// names of its arguments telling its rules ([`is_call_rule`]).
 pub(crate) fn tool_units(tool: &Tool) -> Vec<Unit> {
     let mut names = BTreeSet::new();
     property_names(&Value::Object((*tool.input_schema).clone()), &mut names);
     let names: Vec<String> = names.into_iter().collect();
     let description = tool.description.as_deref().unwrap_or_default();
-    units(description, &|text| rules::is_call_rule(text, &names))
+    units(description, &|text| is_call_rule(text, &names))
 }
 
 /// The units of an argument's description: its asides that state a rule or a standing
 /// fact (a value, a format, a default) kept when lean, never an example.
 pub(crate) fn argument_units(description: &str, schema: &serde_json::Value) -> Vec<Unit> {
-    let mut units = units(description, &rules::is_rule);
+    let mut units = units(description, &is_rule);
     for unit in &mut units {
         unit.keeping(|aside| !is_example(aside) && fact(aside, schema) == Some(Fact::Standing));
     }

@@ -9,7 +9,7 @@ fn catalog(name: &str) -> Vec<Tool> {
 /// A catalog captured at `path` in the workspace.
 fn captured(path: &str) -> Vec<Tool> {
     let path = format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR"));
-    crate::read_catalog(&std::fs::read_to_string(path).unwrap()).unwrap()
+    mcp_tailor_inspect::read_catalog(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 fn lost(checker: &Checker<'_>, drafts: &[ToolDraft], level: Band) -> Vec<Vec<usize>> {

@@ -1,12 +1,16 @@
+//! # mcp-tailor-init
+//!
 //! `mcp-tailor init`: a commented tailoring file drafted from any server's own words, for
 //! every tool and described argument — deterministic, no model, no network — and the
 //! structure of the catalog no wording can save ([`structure_tokens`]). (What each level
 //! costs before and after a draft is the listing `proxy` serves, counted as `inspect`
-//! counts it: [`CallerCatalog::sizes`](super::CallerCatalog::sizes).)
+//! counts it: [`CallerCatalog::sizes`](mcp_tailor_inspect::CallerCatalog::sizes).) And
+//! [`drift`]: how a file drifted from the server it was drafted from. Users reach it as
+//! `mcp_tailor::init` (feature `init`).
 //!
 //! The draft overlays the server (see [`Tailoring`](mcp_tailor_core::Tailoring)): levels
 //! 7..=9 are left to the server's own words. Every other level is **made of the server's
-//! own units** (`prose/`: sentences, list items, code blocks), in its order, each whole
+//! own units** (`mcp-tailor-inspect`'s `prose/`: sentences, list items, code blocks), in its order, each whole
 //! or left out whole — less, at most, an aside that states no rule (for an argument, no
 //! fact either). A rule a valid call depends on (`prose/rules.rs`) stays at every level that
 //! says anything in its place, and no unit is kept without what it refers to. 3..=6 says
@@ -31,8 +35,12 @@
 //! ladder its first rungs; `--fit` (`fit.rs`) sets the budgets. Last, [`audit`](fn@audit) reads the
 //! file back as `proxy` serves it and proves the promises above ([`Draft::audit`]).
 
+// Pre-1.0: what hosts never touch stays private; `pub` means public API.
+#![warn(unreachable_pub)]
+
 mod audit;
 mod check;
+mod drift;
 mod facts;
 mod fit;
 mod plain;
@@ -44,13 +52,14 @@ mod toml_text;
 mod update;
 mod words;
 
-use super::{count_tokens, listing_json};
-use crate::prose::{Picks, Unit};
 pub use audit::{Audit, AuditFinding, Broken, Over, OverWhy, RuleCount, audit};
 pub use check::{Findability, Hits, Options, TOP, draft_checked};
+pub use drift::drift;
 pub use fit::{Fit, FitError};
 use mcp_tailor_core::Lean;
 use mcp_tailor_core::seam::schema_path;
+use mcp_tailor_inspect::seam::prose::{Picks, Unit};
+use mcp_tailor_inspect::{count_tokens, listing_json};
 pub(crate) use prints::drafted_prints;
 pub use prints::fingerprint;
 use render::render;
@@ -152,7 +161,7 @@ struct ToolDraft {
     name: String,
     /// The fingerprint of the server's own words ([`fingerprint`]).
     print: String,
-    /// The units of the server's own description ([`crate::prose::units`]).
+    /// The units of the server's own description ([`mcp_tailor_inspect::seam::prose::units`]).
     units: Vec<Unit>,
     /// The levels its title is left out at (for people: a terse reader does without it);
     /// `None`: it has none.
