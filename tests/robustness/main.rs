@@ -17,7 +17,7 @@ mod replicas;
 mod servers;
 
 use mcp_tailor::server::{Principal, Reader};
-use mcp_tailor_test_support::http::{self, Conn, initialize, modern_headers, modern_meta};
+use mcp_tailor_test_support::http::{self, Conn, initialize, stateless_headers, stateless_meta};
 use mcp_tailor_test_support::process::Announced;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
@@ -108,20 +108,20 @@ async fn expected(reader: &Reader, protocol: &str) -> Value {
     serde_json::to_value(result).unwrap()["tools"].clone()
 }
 
-/// One client's life: a legacy session or modern requests, listing and calling, every
-/// listing checked against the catalog its reader should read.
+/// One client's life: a session (2025-11-25) or stateless requests (2026-07-28), listing
+/// and calling, every listing checked against the catalog its reader should read.
 async fn client_run(addr: SocketAddr, index: usize, requests: usize, tally: Arc<Tally>) {
     let runners = [None, Some("codex"), Some("grok")];
     let runner = runners[index % 3];
     let level = [0u8, 5, 9][(index / 3) % 3];
-    let modern = index.is_multiple_of(2);
+    let stateless = index.is_multiple_of(2);
     let Ok(mut conn) = Conn::connect(addr).await else {
         tally.errors.fetch_add(1, Ordering::Relaxed);
         return;
     };
     let mut headers = Vec::new();
-    let reader = if modern {
-        headers.extend(modern_headers("tools/list"));
+    let reader = if stateless {
+        headers.extend(stateless_headers("tools/list"));
         Reader {
             runner: runner.map(str::to_owned),
             model: None,
@@ -151,11 +151,15 @@ async fn client_run(addr: SocketAddr, index: usize, requests: usize, tally: Arc<
             verbosity: Some(level),
         }
     };
-    let protocol = if modern { "2026-07-28" } else { "2025-11-25" };
+    let protocol = if stateless {
+        "2026-07-28"
+    } else {
+        "2025-11-25"
+    };
     let want = expected(&reader, protocol).await;
     for i in 0..requests {
-        let meta = if modern {
-            modern_meta(runner, Some(level))
+        let meta = if stateless {
+            stateless_meta(runner, Some(level))
         } else {
             json!({"mcp-tailor.dev/verbosity": level})
         };
@@ -347,8 +351,8 @@ async fn slow_clients(child: &Child, plan: &Plan, problems: &mut Vec<String>) {
     }
     let started = Instant::now();
     let mut conn = Conn::connect(child.addr).await.unwrap();
-    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": modern_meta(None, None)}});
-    let served = conn.post(&list, &modern_headers("tools/list")).await;
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": stateless_meta(None, None)}});
+    let served = conn.post(&list, &stateless_headers("tools/list")).await;
     let waited = started.elapsed();
     println!(
         "slow clients: {} connections trickling headers; a new client served after {waited:.1?}",
@@ -382,7 +386,7 @@ async fn half_open(child: &Child, problems: &mut Vec<String>) {
         }
     }
     let other = std::net::IpAddr::from([127, 0, 4, 1]);
-    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": modern_meta(None, None)}});
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": stateless_meta(None, None)}});
     let mut times = Vec::new();
     let mut served = 0;
     for _ in 0..LISTINGS {
@@ -390,7 +394,7 @@ async fn half_open(child: &Child, problems: &mut Vec<String>) {
         let reply = match Conn::connect_from(child.addr, Some(other)).await {
             Ok(mut conn) => tokio::time::timeout(
                 Duration::from_secs(15),
-                conn.post(&list, &modern_headers("tools/list")),
+                conn.post(&list, &stateless_headers("tools/list")),
             )
             .await
             .ok()
@@ -493,9 +497,9 @@ async fn streams_of_one_principal(child: &Child, problems: &mut Vec<String>) {
 
 async fn hostile_input(child: &Child, problems: &mut Vec<String>) {
     let mut conn = Conn::connect(child.addr).await.unwrap();
-    let headers = modern_headers("tools/list");
+    let headers = stateless_headers("tools/list");
     // Oversized: a 5 MB body.
-    let big = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": modern_meta(None, None), "pad": "x".repeat(5 << 20)}});
+    let big = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": stateless_meta(None, None), "pad": "x".repeat(5 << 20)}});
     let oversized = conn.post(&big, &headers).await;
     check(
         problems,
@@ -517,7 +521,7 @@ async fn hostile_input(child: &Child, problems: &mut Vec<String>) {
     );
     // A `_meta` of 100,000 keys, and a tool name of 1 MB.
     let mut conn = Conn::connect(child.addr).await.unwrap();
-    let mut meta = modern_meta(None, None);
+    let mut meta = stateless_meta(None, None);
     for i in 0..100_000 {
         meta[format!("com.example/k{i}")] = json!(i);
     }
@@ -532,8 +536,8 @@ async fn hostile_input(child: &Child, problems: &mut Vec<String>) {
         wide.as_ref().is_ok_and(|r| r.status == 200),
         "a 100,000-key `_meta` is served".into(),
     );
-    let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"_meta": modern_meta(None, None), "name": "n".repeat(1 << 20), "arguments": {}}});
-    let named = conn.post(&call, &modern_headers("tools/call")).await;
+    let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"_meta": stateless_meta(None, None), "name": "n".repeat(1 << 20), "arguments": {}}});
+    let named = conn.post(&call, &stateless_headers("tools/call")).await;
     let echoed = named
         .as_ref()
         .ok()
@@ -565,10 +569,10 @@ async fn listings_by(addr: SocketAddr, principal: &str, n: usize) -> Outcomes {
     }
     let mut out = Outcomes::default();
     let mut conn = Conn::connect(addr).await.unwrap();
-    let mut headers = modern_headers("tools/list");
+    let mut headers = stateless_headers("tools/list");
     headers.push(("X-Principal", principal.to_owned()));
     for i in 0..n {
-        let list = json!({"jsonrpc": "2.0", "id": i, "method": "tools/list", "params": {"_meta": modern_meta(None, None)}});
+        let list = json!({"jsonrpc": "2.0", "id": i, "method": "tools/list", "params": {"_meta": stateless_meta(None, None)}});
         let Ok(reply) = conn.post(&list, &headers).await else {
             out.wrong += 1;
             conn = Conn::connect(addr).await.unwrap();
@@ -718,7 +722,7 @@ async fn task_flood(child: &Child, plan: &Plan, problems: &mut Vec<String>) {
 
 /// The benchmark's request: one `tools/list`, always the same (so is every right answer).
 fn bench_list() -> Value {
-    json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": modern_meta(Some("codex"), None)}})
+    json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": stateless_meta(Some("codex"), None)}})
 }
 
 /// The JSON-RPC message of a reply body: from its first `{` to its last `}` (a JSON body,
@@ -734,7 +738,7 @@ fn message_of(body: &[u8]) -> &[u8] {
 async fn reference_reply(addr: SocketAddr, tools: usize) -> Arc<Vec<u8>> {
     let mut conn = Conn::connect(addr).await.unwrap();
     let (status, body) = conn
-        .post_unparsed(&bench_list(), &modern_headers("tools/list"))
+        .post_unparsed(&bench_list(), &stateless_headers("tools/list"))
         .await
         .unwrap();
     let message = message_of(&body).to_vec();
@@ -756,7 +760,7 @@ fn is_right(reply: std::io::Result<(u16, Vec<u8>)>, want: &[u8]) -> bool {
 /// keep-alive connection, and how many were wrong (an error, another status or body).
 async fn one_connection(addr: SocketAddr, n: usize, want: &[u8]) -> (Vec<f64>, usize) {
     let mut conn = Conn::connect(addr).await.unwrap();
-    let headers = modern_headers("tools/list");
+    let headers = stateless_headers("tools/list");
     let list = bench_list();
     let (mut times, mut failed) = (Vec::with_capacity(n), 0);
     for _ in 0..n {
@@ -797,7 +801,7 @@ async fn many_connections(
             let want = Arc::clone(want);
             tokio::spawn(async move {
                 let mut conn = Conn::connect(addr).await.unwrap();
-                let headers = modern_headers("tools/list");
+                let headers = stateless_headers("tools/list");
                 let list = bench_list();
                 let (mut times, mut failed) = (Vec::new(), 0);
                 while Instant::now() < until {

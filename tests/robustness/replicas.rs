@@ -11,7 +11,7 @@ use mcp_tailor::server::reason::INVALID_CURSOR;
 use mcp_tailor::server::wire::{ENV_CURSOR_SECRET, ENV_REPLICA_TAG, ENV_TRUSTED_PROXIES};
 use mcp_tailor::server::{Principal, Reader};
 use mcp_tailor_test_support::http::{
-    Conn, Reply, initialize, modern_headers, modern_meta, named_headers, tasks_meta,
+    Conn, Reply, initialize, named_headers, stateless_headers, stateless_meta, tasks_meta,
 };
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -182,7 +182,7 @@ async fn walk(addr: SocketAddr, pause: Duration) -> Result<(Vec<Value>, usize), 
     let mut conn = Conn::connect(addr).await.map_err(|e| e.to_string())?;
     let (mut tools, mut pages, mut cursor) = (Vec::new(), 0, None::<String>);
     loop {
-        let mut params = json!({"_meta": modern_meta(None, None)});
+        let mut params = json!({"_meta": stateless_meta(None, None)});
         if let Some(cursor) = &cursor {
             params["cursor"] = json!(cursor);
         }
@@ -190,7 +190,7 @@ async fn walk(addr: SocketAddr, pause: Duration) -> Result<(Vec<Value>, usize), 
             json!({"jsonrpc": "2.0", "id": pages + 1, "method": "tools/list", "params": params});
         let page = pages + 1;
         let reply = conn
-            .post(&list, &modern_headers("tools/list"))
+            .post(&list, &stateless_headers("tools/list"))
             .await
             .map_err(|e| format!("page {page}: {e}"))?;
         let result = result_of(reply).map_err(|e| format!("page {page}: {e}"))?;
@@ -293,7 +293,7 @@ impl SessionClient {
 async fn stateless_call(addr: SocketAddr) -> Result<(), String> {
     let mut conn = Conn::connect(addr).await.map_err(|e| e.to_string())?;
     let mut params = json!({"name": "tool_1", "arguments": {"a": "x"}});
-    params["_meta"] = modern_meta(None, None);
+    params["_meta"] = stateless_meta(None, None);
     let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
     let headers = named_headers("tools/call", "tool_1");
     result_of(

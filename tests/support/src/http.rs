@@ -264,7 +264,7 @@ fn find_reply(text: &str, id: Option<&Value>) -> Option<Value> {
 }
 
 /// The `_meta` of a 2026-07-28 request, with the reader hints.
-pub fn modern_meta(runner: Option<&str>, level: Option<u8>) -> Value {
+pub fn stateless_meta(runner: Option<&str>, level: Option<u8>) -> Value {
     let mut meta = json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientInfo": {"name": "robustness", "version": "1"},
@@ -281,7 +281,7 @@ pub fn modern_meta(runner: Option<&str>, level: Option<u8>) -> Value {
 
 /// The `_meta` of a 2026-07-28 request from a client that declares the tasks extension.
 pub fn tasks_meta() -> Value {
-    let mut meta = modern_meta(None, None);
+    let mut meta = stateless_meta(None, None);
     meta["io.modelcontextprotocol/clientCapabilities"] =
         json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
     meta
@@ -289,13 +289,13 @@ pub fn tasks_meta() -> Value {
 
 /// The headers of a 2026-07-28 request for `method` on the tool, prompt or task `name`.
 pub fn named_headers(method: &str, name: &str) -> Vec<(&'static str, String)> {
-    let mut headers = modern_headers(method);
+    let mut headers = stateless_headers(method);
     headers.push(("Mcp-Name", name.to_owned()));
     headers
 }
 
 /// The headers of a 2026-07-28 request for `method`.
-pub fn modern_headers(method: &str) -> Vec<(&'static str, String)> {
+pub fn stateless_headers(method: &str) -> Vec<(&'static str, String)> {
     vec![
         ("MCP-Protocol-Version", "2026-07-28".to_owned()),
         ("Mcp-Method", method.to_owned()),

@@ -25,7 +25,7 @@ pub(super) async fn http_proxy_of(line: &[String]) -> Announced {
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs the pinned third-party servers; run by .ci/run"]
 async fn over_streamable_http_too_in_both_eras() {
-    use mcp_tailor_test_support::http::{Conn, initialize, modern_headers, modern_meta};
+    use mcp_tailor_test_support::http::{Conn, initialize, stateless_headers, stateless_meta};
     let (_proxy, addr) = http_proxy(&everything()).await;
     let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
     // A 2025 session: the listing rides its event stream.
@@ -38,22 +38,22 @@ async fn over_streamable_http_too_in_both_eras() {
     ];
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
     conn.post(&initialized, &headers).await.unwrap();
-    let legacy = conn.post(&list, &headers).await.unwrap();
+    let session_bound = conn.post(&list, &headers).await.unwrap();
     // A 2026-07-28 request standing alone: the listing is one JSON body.
-    let mut modern_list = list.clone();
-    modern_list["params"] = json!({"_meta": modern_meta(None, None)});
-    let modern = Conn::connect(addr).await.unwrap();
-    let modern = modern
+    let mut stateless_list = list.clone();
+    stateless_list["params"] = json!({"_meta": stateless_meta(None, None)});
+    let stateless = Conn::connect(addr).await.unwrap();
+    let stateless = stateless
         .at("/mcp")
-        .post(&modern_list, &modern_headers("tools/list"))
+        .post(&stateless_list, &stateless_headers("tools/list"))
         .await;
     // A 2026-07-28 call that hears progress first: its event stream, as written.
     let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
         "name": "trigger-long-running-operation", "arguments": {"duration": 0, "steps": 2},
-        "_meta": modern_meta(None, None)}});
+        "_meta": stateless_meta(None, None)}});
     let mut call = call;
     call["params"]["_meta"]["progressToken"] = json!("p");
-    let mut headers = modern_headers("tools/call");
+    let mut headers = stateless_headers("tools/call");
     headers.push(("Mcp-Name", "trigger-long-running-operation".to_owned()));
     let conn = Conn::connect(addr).await.unwrap();
     let called = conn.at("/mcp").post(&call, &headers).await.unwrap();
@@ -68,7 +68,10 @@ async fn over_streamable_http_too_in_both_eras() {
     );
     let called = String::from_utf8_lossy(&called.body);
     assert!(!called.contains("mcp-tailor.dev/"), "{called}");
-    for (era, reply) in [("2025-11-25", legacy), ("2026-07-28", modern.unwrap())] {
+    for (era, reply) in [
+        ("2025-11-25", session_bound),
+        ("2026-07-28", stateless.unwrap()),
+    ] {
         let body = String::from_utf8_lossy(&reply.body);
         assert!(
             body.contains("\"execution\":{\"taskSupport\""),

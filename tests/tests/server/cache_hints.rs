@@ -17,18 +17,18 @@ fn plain() -> mcp_tailor::server::ServerBuilder {
 }
 
 #[tokio::test]
-async fn modern_results_are_private_and_immediately_stale_when_tailored() {
+async fn stateless_results_are_private_and_immediately_stale_when_tailored() {
     let server = abc(&Calls::default()).build().unwrap();
     for transport in ["stdio", "http"] {
-        let client = connect(&server, transport, "codex", Era::Modern).await;
+        let client = connect(&server, transport, "codex", Opening::Stateless).await;
         let result = list(&client, None, json!({})).await.unwrap();
         assert_eq!(
             (result["cacheScope"].clone(), result["ttlMs"].clone()),
             (json!("private"), json!(0)),
             "{transport}"
         );
-        let legacy = connect(&server, transport, "codex", Era::Legacy).await;
-        let result = list(&legacy, None, json!({})).await.unwrap();
+        let session_bound = connect(&server, transport, "codex", Opening::SessionBound).await;
+        let result = list(&session_bound, None, json!({})).await.unwrap();
         assert!(
             result.get("ttlMs").is_none() && result.get("cacheScope").is_none(),
             "{transport}: {result}"
@@ -39,7 +39,7 @@ async fn modern_results_are_private_and_immediately_stale_when_tailored() {
 #[tokio::test]
 async fn an_untailored_catalog_is_public_and_a_host_ttl_is_kept() {
     let server = plain().list_ttl(Duration::from_secs(60)).build().unwrap();
-    let client = connect(&server, "stdio", "codex", Era::Modern).await;
+    let client = connect(&server, "stdio", "codex", Opening::Stateless).await;
     let result = list(&client, None, json!({})).await.unwrap();
     assert_eq!(
         (result["cacheScope"].clone(), result["ttlMs"].clone()),
@@ -50,7 +50,7 @@ async fn an_untailored_catalog_is_public_and_a_host_ttl_is_kept() {
         .list_ttl(Duration::from_secs(60))
         .build()
         .unwrap();
-    let client = connect(&tailored, "stdio", "codex", Era::Modern).await;
+    let client = connect(&tailored, "stdio", "codex", Opening::Stateless).await;
     let result = list(&client, None, json!({})).await.unwrap();
     assert_eq!(
         (result["cacheScope"].clone(), result["ttlMs"].clone()),
@@ -69,7 +69,7 @@ async fn a_provider_or_presentation_makes_even_a_bare_catalog_private() {
         .build()
         .unwrap();
     for server in [with_provider, with_presentation] {
-        let client = connect(&server, "stdio", "codex", Era::Modern).await;
+        let client = connect(&server, "stdio", "codex", Opening::Stateless).await;
         let result = list(&client, None, json!({})).await.unwrap();
         assert_eq!(
             (result["cacheScope"].clone(), result["ttlMs"].clone()),
@@ -86,7 +86,7 @@ async fn a_page_with_a_next_cursor_never_outlives_the_cursor() {
         .cursor_ttl(Duration::from_secs(30))
         .build()
         .unwrap();
-    let client = connect(&server, "stdio", "codex", Era::Modern).await;
+    let client = connect(&server, "stdio", "codex", Opening::Stateless).await;
     let page1 = list(&client, None, json!({})).await.unwrap();
     assert_eq!(page1["ttlMs"], 30_000);
     let page3 = list(
@@ -128,7 +128,7 @@ async fn icons_are_dropped_for_2025_06_18() {
     assert_eq!(tool["name"], "with_icon");
     assert!(tool.get("icons").is_none(), "{tool}");
 
-    let client = connect(&server, "stdio", "new", Era::Legacy).await;
+    let client = connect(&server, "stdio", "new", Opening::SessionBound).await;
     let listed = list(&client, None, json!({})).await.unwrap();
     assert_eq!(
         by_name(&listed)["with_icon"]["icons"][0]["src"],

@@ -56,7 +56,7 @@ async fn handler_errors_reach_the_model_and_panics_are_contained() {
         })
         .build()
         .unwrap();
-    let client = connect(&server, "stdio", "codex", Era::Legacy).await;
+    let client = connect(&server, "stdio", "codex", Opening::SessionBound).await;
     let failed = call(&client, "fragile", json!({"mode": "fail"}))
         .await
         .unwrap();

@@ -78,13 +78,14 @@ pub fn abc(calls: &Calls) -> ServerBuilder {
         })
 }
 
-/// Which protocol era a client speaks.
+/// How a client opens: a session (`initialize`, 2025-11-25), or stateless
+/// (`server/discover`, 2026-07-28, per-request `_meta`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Era {
-    /// `initialize`, 2025-11-25.
-    Legacy,
+pub enum Opening {
+    /// `initialize`, 2025-11-25: the session-bound era.
+    SessionBound,
     /// `server/discover`, 2026-07-28, per-request `_meta`.
-    Modern,
+    Stateless,
 }
 
 /// A client that records `notifications/tools/list_changed`, and every log message,
@@ -149,7 +150,7 @@ pub type Running = RunningService<RoleClient, Client>;
 /// A recording client named `name` for `era`, its `list_changed` receiver and lifecycle.
 pub fn client_for(
     name: &str,
-    era: Era,
+    era: Opening,
 ) -> (Client, mpsc::UnboundedReceiver<()>, ClientLifecycleMode) {
     client_with(name, era, ClientCapabilities::default())
 }
@@ -157,17 +158,17 @@ pub fn client_for(
 /// [`client_for`], declaring `capabilities`.
 pub fn client_with(
     name: &str,
-    era: Era,
+    era: Opening,
     capabilities: ClientCapabilities,
 ) -> (Client, mpsc::UnboundedReceiver<()>, ClientLifecycleMode) {
     let (tx, rx) = mpsc::unbounded_channel();
     let mut info = ClientInfo::new(capabilities, Implementation::new(name, "1.0"));
     let lifecycle = match era {
-        Era::Legacy => {
+        Opening::SessionBound => {
             info = info.with_protocol_version(ProtocolVersion::V_2025_11_25);
             ClientLifecycleMode::Initialize
         }
-        Era::Modern => ClientLifecycleMode::Discover {
+        Opening::Stateless => ClientLifecycleMode::Discover {
             preferred_versions: vec![ProtocolVersion::V_2026_07_28],
         },
     };
@@ -186,7 +187,7 @@ pub fn client_with(
 pub async fn stdio<H: ServerHandler + Clone>(
     server: &Server<H>,
     name: &str,
-    era: Era,
+    era: Opening,
 ) -> (Running, mpsc::UnboundedReceiver<()>) {
     stdio_with(server, name, era, ClientCapabilities::default()).await
 }
@@ -195,7 +196,7 @@ pub async fn stdio<H: ServerHandler + Clone>(
 pub async fn stdio_with<H: ServerHandler + Clone>(
     server: &Server<H>,
     name: &str,
-    era: Era,
+    era: Opening,
     capabilities: ClientCapabilities,
 ) -> (Running, mpsc::UnboundedReceiver<()>) {
     let (client_io, server_io) = tokio::io::duplex(1 << 20);
@@ -258,7 +259,7 @@ pub async fn http_server<H: ServerHandler + Clone>(server: &Server<H>) -> Socket
 pub async fn http(
     addr: SocketAddr,
     name: &str,
-    era: Era,
+    era: Opening,
     headers: &[(&str, &str)],
 ) -> (Running, mpsc::UnboundedReceiver<()>) {
     try_http(addr, name, era, headers)
@@ -270,7 +271,7 @@ pub async fn http(
 pub async fn try_http(
     addr: SocketAddr,
     name: &str,
-    era: Era,
+    era: Opening,
     headers: &[(&str, &str)],
 ) -> Result<(Running, mpsc::UnboundedReceiver<()>), ClientInitializeError> {
     try_http_with(addr, name, era, headers, ClientCapabilities::default()).await
@@ -280,7 +281,7 @@ pub async fn try_http(
 pub async fn try_http_with(
     addr: SocketAddr,
     name: &str,
-    era: Era,
+    era: Opening,
     headers: &[(&str, &str)],
     capabilities: ClientCapabilities,
 ) -> Result<(Running, mpsc::UnboundedReceiver<()>), ClientInitializeError> {
@@ -297,11 +298,11 @@ pub async fn try_http_with(
 }
 
 /// Every transport × era combination, for tests that must hold on all of them.
-pub const COMBOS: [(&str, Era); 4] = [
-    ("stdio", Era::Legacy),
-    ("stdio", Era::Modern),
-    ("http", Era::Legacy),
-    ("http", Era::Modern),
+pub const COMBOS: [(&str, Opening); 4] = [
+    ("stdio", Opening::SessionBound),
+    ("stdio", Opening::Stateless),
+    ("http", Opening::SessionBound),
+    ("http", Opening::Stateless),
 ];
 
 /// Connects over the named transport (starting an HTTP server when needed).
@@ -309,7 +310,7 @@ pub async fn connect<H: ServerHandler + Clone>(
     server: &Server<H>,
     transport: &str,
     name: &str,
-    era: Era,
+    era: Opening,
 ) -> Running {
     match transport {
         "stdio" => stdio(server, name, era).await.0,

@@ -47,8 +47,20 @@ async fn pages_of_one_with_reusable_cursors_on_every_transport() {
 async fn another_principal_cannot_use_a_cursor() {
     let server = abc(&Calls::default()).page_size(1).build().unwrap();
     let addr = http_server(&server).await;
-    let (alice, _) = http(addr, "codex", Era::Legacy, &[("x-test-principal", "alice")]).await;
-    let (bob, _) = http(addr, "codex", Era::Legacy, &[("x-test-principal", "bob")]).await;
+    let (alice, _) = http(
+        addr,
+        "codex",
+        Opening::SessionBound,
+        &[("x-test-principal", "alice")],
+    )
+    .await;
+    let (bob, _) = http(
+        addr,
+        "codex",
+        Opening::SessionBound,
+        &[("x-test-principal", "bob")],
+    )
+    .await;
     let cursor = next(&list(&alice, None, json!({})).await.unwrap());
     let error = list(&bob, Some(&cursor), json!({})).await.unwrap_err();
     assert_eq!((error.code.0, reason(&error)), (-32602, "invalid_cursor"));
@@ -81,7 +93,7 @@ async fn a_cursor_dies_when_the_presentation_changes() {
         })
         .build()
         .unwrap();
-    let client = connect(&server, "stdio", "codex", Era::Legacy).await;
+    let client = connect(&server, "stdio", "codex", Opening::SessionBound).await;
     let cursor = next(&list(&client, None, json!({})).await.unwrap());
     version.store(1, Ordering::SeqCst);
     let error = list(&client, Some(&cursor), json!({})).await.unwrap_err();
@@ -96,7 +108,7 @@ async fn a_cursor_dies_when_the_presentation_changes() {
 #[tokio::test]
 async fn a_cursor_is_bound_to_the_reader_when_tailoring_is_active() {
     let server = abc(&Calls::default()).page_size(1).build().unwrap();
-    let client = connect(&server, "stdio", "codex", Era::Legacy).await;
+    let client = connect(&server, "stdio", "codex", Opening::SessionBound).await;
     let cursor = next(&list(&client, None, json!({})).await.unwrap());
     let error = list(
         &client,
@@ -115,7 +127,7 @@ async fn tampered_truncated_expired_and_foreign_cursors_are_refused() {
         .cursor_secret(b"one".repeat(11))
         .build()
         .unwrap();
-    let client = connect(&server, "stdio", "codex", Era::Legacy).await;
+    let client = connect(&server, "stdio", "codex", Opening::SessionBound).await;
     let cursor = next(&list(&client, None, json!({})).await.unwrap());
     let engine = base64::engine::general_purpose::URL_SAFE_NO_PAD;
     let raw = engine.decode(&cursor).unwrap();
@@ -139,7 +151,7 @@ async fn tampered_truncated_expired_and_foreign_cursors_are_refused() {
         .cursor_secret(b"two".repeat(11))
         .build()
         .unwrap();
-    let other_client = connect(&other, "stdio", "codex", Era::Legacy).await;
+    let other_client = connect(&other, "stdio", "codex", Opening::SessionBound).await;
     assert_eq!(
         reason(
             &list(&other_client, Some(&cursor), json!({}))
@@ -154,7 +166,7 @@ async fn tampered_truncated_expired_and_foreign_cursors_are_refused() {
         .cursor_secret(b"one".repeat(11))
         .build()
         .unwrap();
-    let replica_client = connect(&replica, "stdio", "codex", Era::Legacy).await;
+    let replica_client = connect(&replica, "stdio", "codex", Opening::SessionBound).await;
     assert_eq!(
         names(
             &list(&replica_client, Some(&cursor), json!({}))
@@ -169,7 +181,7 @@ async fn tampered_truncated_expired_and_foreign_cursors_are_refused() {
         .cursor_ttl(Duration::from_millis(50))
         .build()
         .unwrap();
-    let short_client = connect(&short, "stdio", "codex", Era::Legacy).await;
+    let short_client = connect(&short, "stdio", "codex", Opening::SessionBound).await;
     let cursor = next(&list(&short_client, None, json!({})).await.unwrap());
     // Sleep: time passing is what is tested (past the cursor's 50 ms).
     tokio::time::sleep(Duration::from_millis(120)).await;

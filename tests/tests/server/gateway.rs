@@ -173,10 +173,10 @@ async fn gateway() -> Server<Gateway> {
 }
 
 #[tokio::test]
-async fn a_modern_listener_hears_the_upstreams_own_notifications() {
+async fn a_stateless_listener_hears_the_upstreams_own_notifications() {
     let (server, upstream) = gateway_and_upstream().await;
     let listening = || upstream.listeners.lock().unwrap().len();
-    let (client, _) = http(http_server(&server).await, "codex", Era::Modern, &[]).await;
+    let (client, _) = http(http_server(&server).await, "codex", Opening::Stateless, &[]).await;
     // The gateway's connection for stateless requests, opened by the first of them, listens
     // for the upstream's list changes from then on, before any client does: a change right
     // after a client's acknowledgment is never missed. (The upstream registers a listener
@@ -257,8 +257,13 @@ fn ask_name(params: &CallToolRequestParams) -> CallToolResponse {
 #[tokio::test]
 async fn a_2025_session_is_bridged_to_an_upstream_of_2026_07_28_alone() {
     let (server, handler) = bridging().await;
-    let (client, mut list_changed) =
-        http(http_server(&server).await, "codex", Era::Legacy, &[]).await;
+    let (client, mut list_changed) = http(
+        http_server(&server).await,
+        "codex",
+        Opening::SessionBound,
+        &[],
+    )
+    .await;
     let names = |listed: ListToolsResult| -> Vec<String> {
         listed.tools.iter().map(|t| t.name.to_string()).collect()
     };
@@ -315,10 +320,12 @@ async fn a_bridged_session_s_client_answers_what_the_upstream_asks() {
 async fn a_bridged_session_hears_no_other_client_s_request() {
     let (server, _) = bridging().await;
     let front = http_server(&server).await;
-    let (bridged, _) = http(front, "claude-code", Era::Legacy, &[]).await;
+    let (bridged, _) = http(front, "claude-code", Opening::SessionBound, &[]).await;
     bridged.peer().list_tools(None).await.unwrap();
-    let (modern, _) = http(front, "codex", Era::Modern, &[]).await;
-    let logged = call(&modern, "log", serde_json::json!({})).await.unwrap();
+    let (stateless, _) = http(front, "codex", Opening::Stateless, &[]).await;
+    let logged = call(&stateless, "log", serde_json::json!({}))
+        .await
+        .unwrap();
     assert_eq!(logged["content"][0]["text"], "logged", "{logged}");
     // Sleep: a window for what must not come.
     tokio::time::sleep(Duration::from_millis(300)).await;

@@ -77,7 +77,7 @@ async fn what_a_call_hears_on_its_upstream_stream_reaches_its_client() {
     let (cancelled, _) = tokio::sync::mpsc::unbounded_channel();
     let gateway = gateway(upstream(cancelled).await).await;
     for transport in ["stdio", "http"] {
-        let client = connect(&gateway, transport, "codex", Era::Legacy).await;
+        let client = connect(&gateway, transport, "codex", Opening::SessionBound).await;
         let level = SetLevelRequestParams::new(LoggingLevel::Info);
         client.set_level(level).await.unwrap();
         // (rmcp's client asks for progress on every request.)
@@ -113,7 +113,7 @@ async fn a_call_its_client_cancels_is_cancelled_upstream() {
     let (cancelled, mut told) = tokio::sync::mpsc::unbounded_channel();
     let gateway = gateway(upstream(cancelled).await).await;
     for transport in ["stdio", "http"] {
-        let client = connect(&gateway, transport, "codex", Era::Legacy).await;
+        let client = connect(&gateway, transport, "codex", Opening::SessionBound).await;
         let handle = client
             .send_cancellable_request(
                 ClientRequest::CallToolRequest(CallToolRequest::new(call_of::<Waiting>())),
@@ -166,7 +166,7 @@ fn a_request_opening_an_upstream_session_fits_in_half_a_thread_s_stack() {
             runtime.block_on(async {
                 let (cancelled, _) = tokio::sync::mpsc::unbounded_channel();
                 let gateway = gateway(upstream(cancelled).await).await;
-                let client = connect(&gateway, "stdio", "codex", Era::Legacy).await;
+                let client = connect(&gateway, "stdio", "codex", Opening::SessionBound).await;
                 let answered = client.call_tool(call_of::<Working>()).await.unwrap();
                 serde_json::to_value(answered).unwrap()["structuredContent"].clone()
             })

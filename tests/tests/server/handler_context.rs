@@ -93,22 +93,22 @@ async fn progress_follows_the_token_and_logging_the_level() {
         // A session that set no level hears every level; a 2026-07-28 request that names
         // no level hears none.
         call_with_meta(&client, "chatty", json!({})).await;
-        let got = heard(&client, if era == Era::Legacy { 3 } else { 0 }).await;
+        let got = heard(&client, if era == Opening::SessionBound { 3 } else { 0 }).await;
         let levels: Vec<&str> = got.iter().filter_map(|n| n["level"].as_str()).collect();
         match era {
-            Era::Legacy => assert_eq!(levels, ["debug", "info", "error"], "{at}"),
-            Era::Modern => assert!(levels.is_empty(), "{at}: {got:?}"),
+            Opening::SessionBound => assert_eq!(levels, ["debug", "info", "error"], "{at}"),
+            Opening::Stateless => assert!(levels.is_empty(), "{at}: {got:?}"),
         }
 
         let meta = match era {
-            Era::Legacy => {
+            Opening::SessionBound => {
                 client
                     .set_level(SetLevelRequestParams::new(LoggingLevel::Info))
                     .await
                     .unwrap();
                 json!({"progressToken": "p-1"})
             }
-            Era::Modern => {
+            Opening::Stateless => {
                 json!({"progressToken": "p-1", "io.modelcontextprotocol/logLevel": "info"})
             }
         };
@@ -150,7 +150,7 @@ async fn progress_follows_the_token_and_logging_the_level() {
 async fn a_cancelled_call_is_seen_by_its_handler() {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let server = server(tx);
-    let client = connect(&server, "stdio", "codex", Era::Legacy).await;
+    let client = connect(&server, "stdio", "codex", Opening::SessionBound).await;
     let mut params = CallToolRequestParams::new("patient");
     params.arguments = Some(Default::default());
     let handle = client
@@ -193,11 +193,11 @@ async fn typed_results_publish_their_output_schema() {
 }
 
 #[tokio::test]
-async fn modern_listeners_hear_that_the_tool_list_changed() {
+async fn stateless_listeners_hear_that_the_tool_list_changed() {
     let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
     let server = server(tx);
     for transport in ["stdio", "http"] {
-        let client = connect(&server, transport, "codex", Era::Modern).await;
+        let client = connect(&server, transport, "codex", Opening::Stateless).await;
         let mut subscription = client
             .listen(SubscriptionFilter::builder().tools_list_changed().build())
             .await
@@ -236,7 +236,7 @@ async fn set_reader_needs_a_session() {
     let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
     let server = server(tx);
     for transport in ["stdio", "http"] {
-        let client = connect(&server, transport, "codex", Era::Modern).await;
+        let client = connect(&server, transport, "codex", Opening::Stateless).await;
         let request = ClientRequest::CustomRequest(CustomRequest::new(
             SET_READER_METHOD,
             Some(json!({"runner": "grok"})),

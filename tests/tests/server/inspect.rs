@@ -54,9 +54,9 @@ async fn list_is_byte_for_byte_what_the_server_sends() {
 }
 
 #[tokio::test]
-async fn modern_list_carries_the_cache_hints_the_server_sends() {
+async fn a_stateless_list_carries_the_cache_hints_the_server_sends() {
     let server = abc(&Calls::default()).build().unwrap();
-    let client = connect(&server, "stdio", "codex", Era::Modern).await;
+    let client = connect(&server, "stdio", "codex", Opening::Stateless).await;
     let sent = list(&client, None, json!({})).await.unwrap();
     let printed = Inspection::new(&server, Principal::anonymous(), "2026-07-28")
         .list(reader(Some("codex"), None, None))

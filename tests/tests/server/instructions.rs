@@ -199,7 +199,7 @@ async fn a_slow_provider_times_out_and_the_next_request_works() {
 }
 
 #[tokio::test]
-async fn modern_discover_failures_are_controlled_too() {
+async fn stateless_discover_failures_are_controlled_too() {
     let server = abc(&Calls::default())
         .instructions_provider(|info| async move {
             match info.client_name.as_deref() {
@@ -237,7 +237,7 @@ async fn per_principal_text_is_seen_only_by_that_principal() {
         .build()
         .unwrap();
     let addr = http_server(&server).await;
-    for era in [Era::Legacy, Era::Modern] {
+    for era in [Opening::SessionBound, Opening::Stateless] {
         let (alice, _) = http(addr, "codex", era, &[("x-test-principal", "alice")]).await;
         let (bob, _) = http(addr, "codex", era, &[("x-test-principal", "bob")]).await;
         assert_eq!(instructions_of(&alice).as_deref(), Some("for alice"));
@@ -262,10 +262,10 @@ async fn over_http_a_failed_initialize_leaves_room_for_the_next() {
         .build()
         .unwrap();
     let addr = http_server(&server).await;
-    let failed = try_http(addr, "codex", Era::Legacy, &[]).await;
+    let failed = try_http(addr, "codex", Opening::SessionBound, &[]).await;
     let error = failed.err().expect("the first handshake fails").to_string();
     assert!(error.contains("instructions provider failure"), "{error}");
-    let (client, _) = http(addr, "codex", Era::Legacy, &[]).await;
+    let (client, _) = http(addr, "codex", Opening::SessionBound, &[]).await;
     assert_eq!(instructions_of(&client).as_deref(), Some("second"));
     assert_eq!(
         list(&client, None, json!({})).await.unwrap()["tools"]

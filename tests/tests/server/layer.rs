@@ -199,7 +199,7 @@ async fn the_wrapped_handler_serves_everything_the_layer_does_not_own() {
             Some("test-server"),
             "{at}"
         );
-        if era == Era::Legacy {
+        if era == Opening::SessionBound {
             assert_eq!(
                 info.instructions.as_deref(),
                 Some("The library's own instructions."),
@@ -272,7 +272,7 @@ async fn wrapped_tools_are_listed_tailored_and_called_through_the_layer() {
 async fn scoped_wrapped_tools_show_for_callers_with_the_scope() {
     let server = layered();
     let addr = http_server(&server).await;
-    for era in [Era::Legacy, Era::Modern] {
+    for era in [Opening::SessionBound, Opening::Stateless] {
         let (admin, _) = http(
             addr,
             "codex",

@@ -81,7 +81,7 @@ async fn host_output_nested_a_million_deep_is_a_controlled_failure() {
         })
         .build()
         .unwrap();
-    let client = connect(&server, "stdio", "codex", Era::Legacy).await;
+    let client = connect(&server, "stdio", "codex", Opening::SessionBound).await;
     for _ in 0..3 {
         let error = list(&client, None, json!({})).await.unwrap_err();
         assert_eq!(reason(&error), "tool_presentation_failure");
@@ -150,8 +150,8 @@ async fn a_full_session_table_closes_its_least_recently_used_idle_session() {
         assert_eq!(ping(addr, kept).await, 200, "{kept} is kept");
     }
     // 2026-07-28 requests have no session: they are served whatever the table holds.
-    let (modern, _) = http(addr, "codex", Era::Modern, &[]).await;
-    assert!(list(&modern, None, json!({})).await.is_ok());
+    let (stateless, _) = http(addr, "codex", Opening::Stateless, &[]).await;
+    assert!(list(&stateless, None, json!({})).await.is_ok());
 }
 
 #[tokio::test]
@@ -234,7 +234,7 @@ async fn a_replica_tag_prefixes_every_session_id_and_the_sessions_work_as_any() 
     let third = open(addr).await;
     assert!(third.starts_with("r2."), "{third}");
     assert_eq!(ping(addr, &second).await, 404);
-    let (client, _) = http(addr, "codex", Era::Legacy, &[]).await;
+    let (client, _) = http(addr, "codex", Opening::SessionBound, &[]).await;
     assert!(list(&client, None, json!({})).await.is_ok());
 }
 

@@ -64,7 +64,7 @@ use serde_json::json;
 
 /// A client named `name` connected over an in-process stdio pipe to `Notes`, served by
 /// plain rmcp (no mcp-tailor layer).
-async fn connect_plain(name: &str, era: Era) -> Running {
+async fn connect_plain(name: &str, era: Opening) -> Running {
     let (client_io, server_io) = tokio::io::duplex(1 << 20);
     tokio::spawn(async move {
         if let Ok(running) = example::Notes.serve(tokio::io::split(server_io)).await {

@@ -40,7 +40,7 @@ async fn per_principal_overrides_are_applied_and_merged() {
         .build()
         .unwrap();
     let addr = http_server(&server).await;
-    for era in [Era::Legacy, Era::Modern] {
+    for era in [Opening::SessionBound, Opening::Stateless] {
         let (alice, _) = http(addr, "codex", era, &[("x-test-principal", "alice")]).await;
         let (bob, _) = http(addr, "codex", era, &[("x-test-principal", "bob")]).await;
         let a = by_name(&list(&alice, None, json!({})).await.unwrap())["extra"].clone();
@@ -73,7 +73,7 @@ async fn per_principal_overrides_are_applied_and_merged() {
 #[tokio::test]
 async fn empty_overrides_and_default_change_nothing() {
     let plain = with_alpha_meta(&Calls::default()).build().unwrap();
-    let client = connect(&plain, "stdio", "codex", Era::Legacy).await;
+    let client = connect(&plain, "stdio", "codex", Opening::SessionBound).await;
     let reference = list(&client, None, json!({})).await.unwrap();
     for answer in [Presentation::Default, overrides(json!({}))] {
         let server = with_alpha_meta(&Calls::default())
@@ -83,7 +83,7 @@ async fn empty_overrides_and_default_change_nothing() {
             })
             .build()
             .unwrap();
-        let client = connect(&server, "stdio", "codex", Era::Legacy).await;
+        let client = connect(&server, "stdio", "codex", Opening::SessionBound).await;
         assert_eq!(list(&client, None, json!({})).await.unwrap(), reference);
     }
 }
@@ -205,8 +205,20 @@ async fn a_panicking_callback_fails_the_list_and_the_server_keeps_serving() {
         .build()
         .unwrap();
     let addr = http_server(&server).await;
-    let (boom, _) = http(addr, "codex", Era::Legacy, &[("x-test-principal", "boom")]).await;
-    let (fine, _) = http(addr, "codex", Era::Legacy, &[("x-test-principal", "fine")]).await;
+    let (boom, _) = http(
+        addr,
+        "codex",
+        Opening::SessionBound,
+        &[("x-test-principal", "boom")],
+    )
+    .await;
+    let (fine, _) = http(
+        addr,
+        "codex",
+        Opening::SessionBound,
+        &[("x-test-principal", "fine")],
+    )
+    .await;
     assert_eq!(
         reason(&list(&boom, None, json!({})).await.unwrap_err()),
         "tool_presentation_failure"
@@ -238,7 +250,7 @@ async fn a_slow_callback_is_a_presentation_failure_caused_by_timeout() {
         .build()
         .unwrap();
     let addr = http_server(&server).await;
-    for era in [Era::Legacy, Era::Modern] {
+    for era in [Opening::SessionBound, Opening::Stateless] {
         let (slow, _) = http(addr, "codex", era, &[("x-test-principal", "slow")]).await;
         let error = list(&slow, None, json!({})).await.unwrap_err();
         assert_eq!(error.code.0, -32603, "{era:?}");
@@ -264,7 +276,7 @@ async fn registered_definitions_never_change() {
         })
         .build()
         .unwrap();
-    let client = connect(&server, "stdio", "codex", Era::Legacy).await;
+    let client = connect(&server, "stdio", "codex", Opening::SessionBound).await;
     for _ in 0..2 {
         assert_eq!(
             by_name(&list(&client, None, json!({})).await.unwrap())["alpha"]["description"],

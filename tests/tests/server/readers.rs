@@ -57,7 +57,7 @@ async fn server_fallback_verbosity_is_the_fallback() {
         .fallback_verbosity(0)
         .build()
         .unwrap();
-    let client = connect(&server, "stdio", "some-client", Era::Legacy).await;
+    let client = connect(&server, "stdio", "some-client", Opening::SessionBound).await;
     let result = list(&client, None, json!({})).await.unwrap();
     assert_eq!(alpha(&result), "Alpha.");
     assert_eq!(
@@ -69,7 +69,7 @@ async fn server_fallback_verbosity_is_the_fallback() {
 #[tokio::test]
 async fn meta_keys_and_headers_name_the_reader() {
     let server = abc(&Calls::default()).build().unwrap();
-    let client = connect(&server, "stdio", "some-client", Era::Legacy).await;
+    let client = connect(&server, "stdio", "some-client", Opening::SessionBound).await;
     let result = list(&client, None, json!({ META_RUNNER: "grok" }))
         .await
         .unwrap();
@@ -80,7 +80,7 @@ async fn meta_keys_and_headers_name_the_reader() {
     assert_eq!(alpha(&result), "Alpha.");
 
     let addr = http_server(&server).await;
-    for era in [Era::Legacy, Era::Modern] {
+    for era in [Opening::SessionBound, Opening::Stateless] {
         let (client, _) = http(addr, "some-client", era, &[("x-mcp-runner", "codex")]).await;
         assert_eq!(
             alpha(&list(&client, None, json!({})).await.unwrap()),
@@ -106,7 +106,7 @@ async fn aliases_are_configurable() {
         .runner_alias("Acme Agent", "codex")
         .build()
         .unwrap();
-    let client = connect(&server, "stdio", "acme agent", Era::Legacy).await;
+    let client = connect(&server, "stdio", "acme agent", Opening::SessionBound).await;
     assert_eq!(
         alpha(&list(&client, None, json!({})).await.unwrap()),
         "alpha (codex wording)"
@@ -119,7 +119,7 @@ async fn hints_can_be_switched_off() {
         .reader_hints(false, false)
         .build()
         .unwrap();
-    let client = connect(&server, "stdio", "some-client", Era::Legacy).await;
+    let client = connect(&server, "stdio", "some-client", Opening::SessionBound).await;
     let result = list(&client, None, json!({ META_RUNNER: "grok" }))
         .await
         .unwrap();
@@ -146,14 +146,14 @@ async fn a_host_callback_has_full_control_and_its_failure_is_contained() {
         })
         .build()
         .unwrap();
-    let client = connect(&server, "stdio", "codex", Era::Legacy).await;
+    let client = connect(&server, "stdio", "codex", Opening::SessionBound).await;
     assert_eq!(
         alpha(&list(&client, None, json!({})).await.unwrap()),
         "alpha (grok wording)"
     );
     // A failing callback falls back to the reader the server resolved; listing still works.
     for name in ["panics", "hangs"] {
-        let client = connect(&server, "stdio", name, Era::Legacy).await;
+        let client = connect(&server, "stdio", name, Opening::SessionBound).await;
         assert_eq!(
             alpha(&list(&client, None, json!({})).await.unwrap()),
             "Alpha, the first tool, in full.",
@@ -166,7 +166,7 @@ async fn a_host_callback_has_full_control_and_its_failure_is_contained() {
 async fn a_session_changes_its_reader_and_is_told_to_list_again() {
     use mcp_tailor::server::rmcp::model::{ClientRequest, CustomRequest, ServerResult};
     let server = abc(&Calls::default()).build().unwrap();
-    let (client, mut changed) = stdio(&server, "some-client", Era::Legacy).await;
+    let (client, mut changed) = stdio(&server, "some-client", Opening::SessionBound).await;
     assert_eq!(
         alpha(&list(&client, None, json!({})).await.unwrap()),
         "Alpha, the first tool, in full."
@@ -189,7 +189,7 @@ async fn a_session_changes_its_reader_and_is_told_to_list_again() {
         "alpha (codex wording)"
     );
     // Only this session changed.
-    let other = connect(&server, "stdio", "some-client", Era::Legacy).await;
+    let other = connect(&server, "stdio", "some-client", Opening::SessionBound).await;
     assert_eq!(
         alpha(&list(&other, None, json!({})).await.unwrap()),
         "Alpha, the first tool, in full."
@@ -199,7 +199,7 @@ async fn a_session_changes_its_reader_and_is_told_to_list_again() {
 #[tokio::test]
 async fn a_level_that_is_not_one_is_refused_not_read_as_none() {
     let server = abc(&Calls::default()).build().unwrap();
-    let client = connect(&server, "stdio", "some-client", Era::Legacy).await;
+    let client = connect(&server, "stdio", "some-client", Opening::SessionBound).await;
     for bad in [json!(12), json!(-1), json!("abc"), json!(2.5), json!(null)] {
         let refused = list(&client, None, json!({ META_VERBOSITY: bad.clone() }))
             .await
@@ -240,7 +240,7 @@ async fn a_session_picks_the_index_surface_and_a_request_may_still_name_its_own(
     use mcp_tailor::server::{IndexSurface, rmcp::ServiceError};
     let index = IndexSurface::new(IndexFinder::new(Vec::new()));
     let server = abc(&Calls::default()).index(index).build().unwrap();
-    let (client, mut changed) = stdio(&server, "some-client", Era::Legacy).await;
+    let (client, mut changed) = stdio(&server, "some-client", Opening::SessionBound).await;
     let names = |listed: serde_json::Value| -> Vec<String> {
         listed["tools"]
             .as_array()

@@ -93,7 +93,7 @@ async fn the_file_tailors_the_wrapped_handlers_tools_per_reader() {
 #[tokio::test]
 async fn the_files_instructions_overlay_the_wrapped_handlers() {
     let instructions = |server: Server<Library>| async move {
-        let (client, _) = stdio(&server, "some-client", Era::Legacy).await;
+        let (client, _) = stdio(&server, "some-client", Opening::SessionBound).await;
         client.peer_info().unwrap().instructions.clone()
     };
     let own = Some("The library's own instructions.".to_owned());
@@ -123,7 +123,7 @@ async fn the_files_instructions_overlay_the_wrapped_handlers() {
 #[tokio::test]
 async fn set_tailoring_swaps_the_file_and_clients_list_again() {
     let server = server(FILE);
-    let (client, mut changed) = stdio(&server, "some-client", Era::Legacy).await;
+    let (client, mut changed) = stdio(&server, "some-client", Opening::SessionBound).await;
     let before = by_name(&list(&client, None, reader("codex", 0)).await.unwrap());
     assert_eq!(before["whoami"]["description"], "Who?");
     let edited = FILE.replace("\"Who?\"", "\"Who reads?\"");
@@ -249,7 +249,7 @@ async fn inspect_shows_nested_arguments_exactly_as_they_are_served() {
     let listing = inspecting(&file);
     let inspection = inspection(&listing, &tools, &file);
     let server = serving(&tools, &file);
-    let (client, _) = stdio(&server, "some-client", Era::Legacy).await;
+    let (client, _) = stdio(&server, "some-client", Opening::SessionBound).await;
     for level in [0u8, 9] {
         let served = by_name(&list(&client, None, reader("codex", level)).await.unwrap());
         let inspected = inspection.list(codex(level)).await.unwrap();
@@ -338,7 +338,7 @@ description = false
     )
     .unwrap();
     let server = serving(&tools, &file);
-    let (client, _) = stdio(&server, "some-client", Era::Legacy).await;
+    let (client, _) = stdio(&server, "some-client", Opening::SessionBound).await;
     let at = |level: u8| {
         let client = &client;
         async move {
@@ -437,7 +437,7 @@ async fn one_entry_says_nothing_for_every_argument_at_some_levels() {
     .unwrap();
     assert!(file.every_argument().is_some());
     let server = serving(&tools, &file);
-    let (client, _) = stdio(&server, "some-client", Era::Legacy).await;
+    let (client, _) = stdio(&server, "some-client", Opening::SessionBound).await;
     let described = |tool: &Value| -> Vec<String> {
         let mut out = Vec::new();
         fn walk(value: &Value, at: &str, out: &mut Vec<String>) {

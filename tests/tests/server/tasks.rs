@@ -133,7 +133,7 @@ fn with_tasks() -> ClientCapabilities {
     ClientCapabilities::builder().enable_tasks().build()
 }
 
-async fn client(addr: std::net::SocketAddr, era: Era, principal: &str, tasks: bool) -> Running {
+async fn client(addr: std::net::SocketAddr, era: Opening, principal: &str, tasks: bool) -> Running {
     let capabilities = if tasks {
         with_tasks()
     } else {
@@ -197,7 +197,7 @@ async fn a_call_that_waits_becomes_a_task_the_caller_polls_to_its_result() {
     let counts = Counts::default();
     let server = tasks_builder(&counts).build().unwrap();
     let addr = http_server(&server).await;
-    for era in [Era::Legacy, Era::Modern] {
+    for era in [Opening::SessionBound, Opening::Stateless] {
         let client = client(addr, era, "alice", true).await;
         let task = created(
             call_once(&client, "wait", json!({"ms": 150}))
@@ -221,12 +221,12 @@ async fn an_answer_at_hand_comes_back_directly_and_without_the_extension_nothing
     let counts = Counts::default();
     let server = tasks_builder(&counts).build().unwrap();
     let addr = http_server(&server).await;
-    let declaring = client(addr, Era::Modern, "alice", true).await;
+    let declaring = client(addr, Opening::Stateless, "alice", true).await;
     match call_once(&declaring, "quick", json!({})).await.unwrap() {
         CallToolResponse::Complete(result) => assert_eq!(text(&result), "\"quick, a task: true\""),
         other => panic!("a direct answer, not {other:?}"),
     }
-    let plain = client(addr, Era::Modern, "alice", false).await;
+    let plain = client(addr, Opening::Stateless, "alice", false).await;
     match call_once(&plain, "wait", json!({"ms": 30})).await.unwrap() {
         CallToolResponse::Complete(result) => assert_eq!(text(&result), "\"waited 30 ms\""),
         other => panic!("a plain call, not {other:?}"),
@@ -242,7 +242,7 @@ async fn a_required_task_tool_refuses_a_client_without_the_extension_before_its_
     let counts = Counts::default();
     let server = tasks_builder(&counts).build().unwrap();
     let addr = http_server(&server).await;
-    for era in [Era::Legacy, Era::Modern] {
+    for era in [Opening::SessionBound, Opening::Stateless] {
         let plain = client(addr, era, "alice", false).await;
         let error = call_once(&plain, "must", json!({})).await.unwrap_err();
         assert_eq!(error.code.0, -32021, "{era:?}: {error:?}");
@@ -257,7 +257,7 @@ async fn a_required_task_tool_refuses_a_client_without_the_extension_before_its_
         0,
         "the handler never ran"
     );
-    let declaring = client(addr, Era::Modern, "alice", true).await;
+    let declaring = client(addr, Opening::Stateless, "alice", true).await;
     let task = created(call_once(&declaring, "must", json!({})).await.unwrap());
     let done = until(&declaring, &task.task.task_id, "completed").await;
     assert_eq!(done["result"]["content"][0]["text"], "\"done\"");
@@ -267,7 +267,7 @@ async fn a_required_task_tool_refuses_a_client_without_the_extension_before_its_
 async fn a_task_asks_for_input_and_resumes_with_the_answer_of_tasks_update() {
     let server = tasks_builder(&Counts::default()).build().unwrap();
     let addr = http_server(&server).await;
-    let client = client(addr, Era::Modern, "alice", true).await;
+    let client = client(addr, Opening::Stateless, "alice", true).await;
     let task = created(call_once(&client, "confirm", json!({})).await.unwrap());
     let id = task.task.task_id.clone();
     let asking = until(&client, &id, "input_required").await;
@@ -288,7 +288,7 @@ async fn tasks_cancel_fires_the_handlers_cancellation_and_the_task_settles_cance
     let counts = Counts::default();
     let server = tasks_builder(&counts).build().unwrap();
     let addr = http_server(&server).await;
-    let client = client(addr, Era::Modern, "alice", true).await;
+    let client = client(addr, Opening::Stateless, "alice", true).await;
     let task = created(
         call_once(&client, "wait", json!({"ms": 60_000}))
             .await
@@ -309,8 +309,8 @@ async fn tasks_cancel_fires_the_handlers_cancellation_and_the_task_settles_cance
 async fn a_task_is_its_principals_alone() {
     let server = tasks_builder(&Counts::default()).build().unwrap();
     let addr = http_server(&server).await;
-    let alice = client(addr, Era::Modern, "alice", true).await;
-    let bob = client(addr, Era::Modern, "bob", true).await;
+    let alice = client(addr, Opening::Stateless, "alice", true).await;
+    let bob = client(addr, Opening::Stateless, "bob", true).await;
     let task = created(
         call_once(&alice, "wait", json!({"ms": 60_000}))
             .await
@@ -342,7 +342,7 @@ async fn the_extension_is_declared_exactly_when_a_tool_runs_as_a_task() {
     let without = abc(&Calls::default()).build().unwrap();
     for (server, declared) in [(with, true), (without, false)] {
         let addr = http_server(&server).await;
-        let client = client(addr, Era::Modern, "alice", true).await;
+        let client = client(addr, Opening::Stateless, "alice", true).await;
         let capabilities = client.peer_info().unwrap().capabilities.clone();
         assert_eq!(capabilities.supports_tasks(), declared, "{capabilities:?}");
         if !declared {
@@ -443,7 +443,7 @@ async fn a_wrapped_handlers_tasks_pass_through_beside_the_layers_own() {
         .build()
         .unwrap();
     let addr = http_server(&server).await;
-    let client = client(addr, Era::Modern, "alice", true).await;
+    let client = client(addr, Opening::Stateless, "alice", true).await;
     let inner = created(call_once(&client, "inner_job", json!({})).await.unwrap());
     let ours = created(call_once(&client, "wait", json!({"ms": 30})).await.unwrap());
     let inner_done = until(&client, &inner.task.task_id, "completed").await;
@@ -457,7 +457,7 @@ async fn a_wrapped_handlers_tasks_pass_through_beside_the_layers_own() {
 #[tokio::test]
 async fn over_stdio_a_task_runs_the_same() {
     let server = tasks_builder(&Counts::default()).build().unwrap();
-    let (client, _) = stdio_with(&server, "tasks", Era::Legacy, with_tasks()).await;
+    let (client, _) = stdio_with(&server, "tasks", Opening::SessionBound, with_tasks()).await;
     let task = created(call_once(&client, "wait", json!({"ms": 40})).await.unwrap());
     let done = until(&client, &task.task.task_id, "completed").await;
     assert_eq!(done["result"]["content"][0]["text"], "\"waited 40 ms\"");
@@ -478,7 +478,7 @@ fn heard_of(client: &Running, id: &str) -> (Vec<String>, Option<Value>) {
 async fn a_session_hears_its_task_ask_for_input_and_end_and_a_stateless_client_polls() {
     let server = tasks_builder(&Counts::default()).build().unwrap();
     let addr = http_server(&server).await;
-    let session = client(addr, Era::Legacy, "alice", true).await;
+    let session = client(addr, Opening::SessionBound, "alice", true).await;
     let task = created(call_once(&session, "confirm", json!({})).await.unwrap());
     let id = task.task.task_id.clone();
     let told = |count: usize| {
@@ -509,7 +509,7 @@ async fn a_session_hears_its_task_ask_for_input_and_end_and_a_stateless_client_p
         "the end carries the result, as tasks/get reads it"
     );
 
-    let stateless = client(addr, Era::Modern, "alice", true).await;
+    let stateless = client(addr, Opening::Stateless, "alice", true).await;
     let task = created(
         call_once(&stateless, "wait", json!({"ms": 20}))
             .await
@@ -533,7 +533,7 @@ async fn a_replicas_task_ids_carry_its_tag_for_the_balancer_to_route_by() {
         .build()
         .unwrap();
     let addr = http_server(&server).await;
-    let client = client(addr, Era::Modern, "alice", true).await;
+    let client = client(addr, Opening::Stateless, "alice", true).await;
     let task = created(call_once(&client, "confirm", json!({})).await.unwrap());
     let id = task.task.task_id.clone();
     let bare = id.strip_prefix("r7.").expect("the replica's tag first");
@@ -565,7 +565,7 @@ async fn a_principal_runs_at_most_its_share_of_tasks_and_an_ended_one_frees_its_
         .build()
         .unwrap();
     let addr = http_server(&server).await;
-    let alice = client(addr, Era::Modern, "alice", true).await;
+    let alice = client(addr, Opening::Stateless, "alice", true).await;
     let mut ids = Vec::new();
     for _ in 0..2 {
         let task = created(
@@ -586,13 +586,13 @@ async fn a_principal_runs_at_most_its_share_of_tasks_and_an_ended_one_frees_its_
         "the third handler never ran"
     );
     // Another principal has places of its own; a plain call is no task and takes none.
-    let bob = client(addr, Era::Modern, "bob", true).await;
+    let bob = client(addr, Opening::Stateless, "bob", true).await;
     created(
         call_once(&bob, "wait", json!({"ms": 60_000}))
             .await
             .unwrap(),
     );
-    let plain = client(addr, Era::Modern, "alice", false).await;
+    let plain = client(addr, Opening::Stateless, "alice", false).await;
     assert!(matches!(
         call_once(&plain, "wait", json!({"ms": 10})).await.unwrap(),
         CallToolResponse::Complete(_)

@@ -28,7 +28,7 @@ async fn scopes_hide_tools_from_callers_without_them() {
         .build()
         .unwrap();
     let addr = http_server(&server).await;
-    for era in [Era::Legacy, Era::Modern] {
+    for era in [Opening::SessionBound, Opening::Stateless] {
         let before = calls.get();
         let (plain, _) = http(addr, "codex", era, &[("x-test-principal", "p")]).await;
         assert_eq!(
@@ -56,7 +56,7 @@ async fn scopes_hide_tools_from_callers_without_them() {
             42
         );
     }
-    let unknown = connect(&server, "stdio", "codex", Era::Legacy).await;
+    let unknown = connect(&server, "stdio", "codex", Opening::SessionBound).await;
     assert_eq!(
         reason(&call(&unknown, "nope", json!({})).await.unwrap_err()),
         "unknown_tool"
@@ -66,7 +66,7 @@ async fn scopes_hide_tools_from_callers_without_them() {
         .default_principal(Principal::new("me").with_scopes(["secret.read"]))
         .build()
         .unwrap();
-    let client = connect(&stdio_admin, "stdio", "codex", Era::Legacy).await;
+    let client = connect(&stdio_admin, "stdio", "codex", Opening::SessionBound).await;
     assert!(names(&list(&client, None, json!({})).await.unwrap()).contains(&"secret".to_owned()));
 }
 
@@ -99,7 +99,7 @@ async fn hidden_tools_never_reach_presentation_and_revoking_authorize_hides_at_o
         })
         .build()
         .unwrap();
-    let client = connect(&server, "stdio", "codex", Era::Legacy).await;
+    let client = connect(&server, "stdio", "codex", Opening::SessionBound).await;
     assert_eq!(
         names(&list(&client, None, json!({})).await.unwrap()),
         ["alpha", "bravo", "charlie"]
@@ -153,7 +153,7 @@ async fn the_index_surface_hides_what_the_catalog_hides() {
         .index(index)
         .build()
         .unwrap();
-    let client = connect(&server, "stdio", "codex", Era::Legacy).await;
+    let client = connect(&server, "stdio", "codex", Opening::SessionBound).await;
     let listed = list(&client, None, json!({})).await.unwrap();
     assert_eq!(names(&listed), ["search_tools", "call_tool"]);
     let index = listed["tools"][0]["description"].as_str().unwrap();
