@@ -133,7 +133,7 @@ async fn initialized(
     (local, id)
 }
 
-/// `server::verbatim::direct` serves a session's requests past rmcp's session worker, and
+/// `server::direct::session` serves a session's requests past rmcp's session worker, and
 /// sends one request in each half idle timeout rmcp's way (`Directory::refresh`), because
 /// rmcp's worker ends a session it hears nothing of for its `keep_alive`.
 #[tokio::test]
@@ -149,13 +149,13 @@ async fn rmcp_ends_a_session_its_worker_hears_nothing_of_for_its_keep_alive() {
     tokio::time::sleep(idle * 3).await;
     assert!(
         local.create_stream(&id, ping(2)).await.is_err(),
-        "rmcp's worker no longer ends an idle session: `verbatim::direct`'s refresh (one \
+        "rmcp's worker no longer ends an idle session: `direct::session`'s refresh (one \
          request rmcp's way per half idle timeout) may no longer be needed"
     );
 }
 
-/// `server::verbatim::direct` and `transport::straight` write a direct request's event
-/// stream as rmcp writes one, and `verbatim::json_answer` reads rmcp's: a priming event
+/// `server::direct::session` and `direct::http` write a direct request's event
+/// stream as rmcp writes one, and `direct::json_answer` reads rmcp's: a priming event
 /// first (no message, the `retry` rmcp's session is configured with).
 #[tokio::test]
 async fn rmcp_primes_a_request_s_event_stream_with_its_retry() {
@@ -169,7 +169,7 @@ async fn rmcp_primes_a_request_s_event_stream_with_its_retry() {
     assert!(
         first.message.is_none() && first.retry.is_some() && first.retry == retry,
         "rmcp no longer primes a request's stream with its retry ({:?}, {:?}): revisit how \
-         `verbatim::direct` writes an answer's events and how `json_answer` reads rmcp's",
+         `direct::session` writes an answer's events and how `json_answer` reads rmcp's",
         first.message,
         first.retry
     );

@@ -1,6 +1,6 @@
 //! Direct requests on streamable HTTP: a session's request that nothing can be said about
 //! before its answer is served by the session's handler itself, past rmcp's session worker
-//! (`server::verbatim::direct`). Read by raw HTTP clients, as the wire is what matters:
+//! (`server::direct`). Read by raw HTTP clients, as the wire is what matters:
 //! a call cancelled by its client is cancelled in its handler; one whose connection broke
 //! is answered when its client resumes; a session only ever called directly still outlives
 //! its idle timeout, and an ended one is not kept; what a handler asks its client during a
@@ -389,36 +389,36 @@ async fn what_a_handler_asks_during_a_call_reaches_a_client_with_or_without_its_
 }
 
 #[tokio::test]
-async fn a_request_taken_straight_answers_as_one_through_rmcp() {
+async fn a_request_posted_direct_answers_as_one_through_rmcp() {
     let (addr, _) = serve(Duration::from_secs(120)).await;
     let mut conn = Conn::connect(addr).await.unwrap();
     let id = open(&mut conn, json!({})).await;
-    // Straight from the front (`transport::straight`), then with `_meta`, which only
+    // Direct from the front (`direct::http`), then with `_meta`, which only
     // rmcp's HTTP service reads: the same bytes either way.
-    let straight = conn.post(&call(3, "quick"), &on(&id)).await.unwrap();
+    let direct = conn.post(&call(3, "quick"), &on(&id)).await.unwrap();
     let mut with_meta = call(3, "quick");
     with_meta["params"]["_meta"] = json!({"note": "rmcp's way"});
     let through_rmcp = conn.post(&with_meta, &on(&id)).await.unwrap();
-    assert_eq!(straight.status, 200);
+    assert_eq!(direct.status, 200);
     assert_eq!(
-        String::from_utf8_lossy(&straight.body),
+        String::from_utf8_lossy(&direct.body),
         String::from_utf8_lossy(&through_rmcp.body)
     );
-    let answer = straight.message.expect("an answer");
+    let answer = direct.message.expect("an answer");
     assert_eq!(answer["result"]["structuredContent"]["quick"], true);
-    // Any other request of the session goes straight the same way (a kept listing's text
+    // Any other request of the session goes direct the same way (a kept listing's text
     // spliced in: the gateway's tests read it byte for byte).
     let list = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list"});
     let mut list_with_meta = list.clone();
     list_with_meta["params"] = json!({"_meta": {"note": "rmcp's way"}});
-    let straight = conn.post(&list, &on(&id)).await.unwrap();
+    let direct = conn.post(&list, &on(&id)).await.unwrap();
     let through_rmcp = conn.post(&list_with_meta, &on(&id)).await.unwrap();
     assert_eq!(
-        String::from_utf8_lossy(&straight.body),
+        String::from_utf8_lossy(&direct.body),
         String::from_utf8_lossy(&through_rmcp.body)
     );
-    assert!(straight.message.unwrap()["result"]["tools"].is_array());
-    // What rmcp refuses it still refuses: a call that goes straight in every other way.
+    assert!(direct.message.unwrap()["result"]["tools"].is_array());
+    // What rmcp refuses it still refuses: a call that goes direct in every other way.
     let unknown = [("Mcp-Protocol-Version", "1999-01-01".to_owned())];
     let refused = conn
         .post(&call(4, "quick"), &[on(&id)[0].clone(), unknown[0].clone()])
@@ -467,16 +467,16 @@ async fn written(mut reader: BufReader<TcpStream>) -> String {
 }
 
 #[tokio::test]
-async fn a_slow_call_taken_straight_streams_as_one_through_rmcp() {
+async fn a_slow_call_posted_direct_streams_as_one_through_rmcp() {
     let (addr, _) = serve(Duration::from_secs(120)).await;
     let mut conn = Conn::connect(addr).await.unwrap();
     let id = open(&mut conn, json!({})).await;
     // Past 50 ms: an event stream, priming event first, written alike either way.
-    let straight = written(post_streaming(addr, &id, &call(6, "slow")).await).await;
+    let direct = written(post_streaming(addr, &id, &call(6, "slow")).await).await;
     let mut with_meta = call(6, "slow");
     with_meta["params"]["_meta"] = json!({"note": "rmcp's way"});
     let through_rmcp = written(post_streaming(addr, &id, &with_meta).await).await;
-    assert!(straight.contains("text/event-stream"), "{straight}");
-    assert!(straight.contains("id: direct-N\n"), "{straight}");
-    assert_eq!(straight, through_rmcp);
+    assert!(direct.contains("text/event-stream"), "{direct}");
+    assert!(direct.contains("id: direct-N\n"), "{direct}");
+    assert_eq!(direct, through_rmcp);
 }

@@ -15,7 +15,7 @@ pub(crate) type SessionKey = u64;
 
 /// A session's request in flight over this connection: which session sent it, under which
 /// upstream id (known once sent), and its own id downstream (none for a request what comes
-/// during it cannot name: a direct one, `server::verbatim::direct`).
+/// during it cannot name: a direct one, `server::direct`).
 struct Forwarded {
     session: SessionKey,
     id: Option<RequestId>,
