@@ -8,6 +8,7 @@
 //! when a token names a key the set lacks, at most once a minute. A JWKS file is read
 //! again on such a token too.
 
+use crate::CommandError;
 use crate::args::{Access, Auth};
 use mcp_tailor::server::auth::{BearerToken, ClientAuth, JwtAuth, Refresh};
 use std::net::SocketAddr;
@@ -30,7 +31,7 @@ const JWKS_MAX_AGE_BOUNDS: (Duration, Duration) =
 pub(crate) async fn client_auth(
     access: &Access,
     addr: SocketAddr,
-) -> Result<Option<ClientAuth>, String> {
+) -> Result<Option<ClientAuth>, CommandError> {
     match &access.auth {
         Auth::Open => Ok(None),
         Auth::Bearer { env } => bearer(env, "--bearer-token-env").map(Some),
@@ -41,7 +42,7 @@ pub(crate) async fn client_auth(
             resource,
             scopes,
         } => {
-            let (text, max_age) = jwks_text(jwks).await?;
+            let (text, max_age) = jwks_text(jwks).await.map_err(CommandError::Credential)?;
             let resource = resource
                 .clone()
                 .unwrap_or_else(|| format!("http://{addr}/mcp"));
@@ -52,7 +53,7 @@ pub(crate) async fn client_auth(
                 Box::pin(async move { jwks_text(&source).await.map(|(text, _)| text) })
             });
             let jwt = JwtAuth::new(issuer.as_str(), audience, resource, &text)
-                .map_err(|e| format!("--oauth-jwks {jwks}: {e}"))?
+                .map_err(|e| CommandError::Credential(format!("--oauth-jwks {jwks}: {e}")))?
                 .require_scopes(scopes.iter().cloned())
                 .with_refresh(refresh, UNKNOWN_KEY_INTERVAL);
             let jwt = Arc::new(jwt);
@@ -66,11 +67,12 @@ pub(crate) async fn client_auth(
 
 /// The bearer token held by the environment variable `env` (named by `option`), kept out
 /// of the log; `Err` when it is unset or empty.
-pub(crate) fn bearer(env: &str, option: &str) -> Result<ClientAuth, String> {
+pub(crate) fn bearer(env: &str, option: &str) -> Result<ClientAuth, CommandError> {
     let token = std::env::var(env).unwrap_or_default();
     crate::redact::secret(&token);
-    let token = BearerToken::new(token.trim())
-        .ok_or_else(|| format!("{option} {env}: ${env} is not set, or empty"))?;
+    let token = BearerToken::new(token.trim()).ok_or_else(|| {
+        CommandError::Credential(format!("{option} {env}: ${env} is not set, or empty"))
+    })?;
     Ok(ClientAuth::Bearer(token))
 }
 

@@ -1,13 +1,14 @@
 //! `init`: a tailoring file drafted from a server's own words, checked before it is
 //! written, and what each level of the catalog costs before and after it (on stderr).
 
+use crate::CommandError;
 use crate::args::{InitOptions, Source, Sources};
 use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::UpstreamTools;
 use mcp_tailor::gateway::fleet::ToolFilter;
 use mcp_tailor::init::{self, Draft};
 use mcp_tailor::inspect::eval::Tasks;
-use mcp_tailor::inspect::{CallerCatalog, ReaderClass};
+use mcp_tailor::inspect::{CallerCatalog, InspectError, ReaderClass};
 use mcp_tailor::server::Principal;
 use std::path::Path;
 use std::process::ExitCode;
@@ -24,8 +25,8 @@ pub(crate) fn run(options: InitOptions) -> ExitCode {
     match runtime.block_on(init(&options)) {
         Ok(Drafted::All) => ExitCode::SUCCESS,
         Ok(Drafted::SomeSkipped) => ExitCode::from(SOME_SKIPPED),
-        Err(message) => {
-            eprintln!("mcp-tailor: {message}");
+        Err(error) => {
+            eprintln!("mcp-tailor: {error}");
             ExitCode::FAILURE
         }
     }
@@ -37,7 +38,7 @@ enum Drafted {
     SomeSkipped,
 }
 
-async fn init(options: &InitOptions) -> Result<Drafted, String> {
+async fn init(options: &InitOptions) -> Result<Drafted, CommandError> {
     match &options.source {
         Sources::One(source) => {
             let out = options.out.as_deref();
@@ -77,8 +78,8 @@ async fn draft_servers(
     options: &InitOptions,
     file: &str,
     folder: &Path,
-) -> Result<Drafted, String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: cannot read: {e}"))?;
+) -> Result<Drafted, CommandError> {
+    let text = std::fs::read_to_string(file).map_err(CommandError::read(file))?;
     let mut entries = crate::servers::parse(&text, folder, file)?;
     log_servers_stderr();
     for entry in &mut entries {
@@ -86,10 +87,9 @@ async fn draft_servers(
             *stderr_log = Some(entry.name.clone());
         }
     }
-    let mut copy: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("{file}: {e}"))?;
-    std::fs::create_dir_all(folder)
-        .map_err(|e| format!("{}: cannot create: {e}", folder.display()))?;
+    // `parse` read it as JSON already.
+    let mut copy: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+    std::fs::create_dir_all(folder).map_err(CommandError::write(folder))?;
     let mut drafted = 0;
     for entry in &entries {
         let name: String = entry
@@ -127,15 +127,14 @@ async fn draft_servers(
     let name = Path::new(file).file_name().unwrap_or("mcp.json".as_ref());
     let servers = folder.join(name);
     let written = serde_json::to_string_pretty(&copy).unwrap_or_default() + "\n";
-    std::fs::write(&servers, written)
-        .map_err(|e| format!("{}: cannot write: {e}", servers.display()))?;
+    std::fs::write(&servers, written).map_err(CommandError::write(&servers))?;
     eprintln!(
         "{drafted} of {} servers drafted; serve them: mcp-tailor proxy --servers {}",
         entries.len(),
         servers.display()
     );
     match drafted {
-        0 => Err("no server could be drafted".to_owned()),
+        0 => Err(CommandError::NothingDrafted),
         n if n < entries.len() => Ok(Drafted::SomeSkipped),
         _ => Ok(Drafted::All),
     }
@@ -147,13 +146,8 @@ async fn draft(
     source: &Source,
     out: Option<&str>,
     filter: Option<&ToolFilter>,
-) -> Result<(), String> {
-    let tasks = options
-        .tasks
-        .as_deref()
-        .map(Tasks::load)
-        .transpose()
-        .map_err(|e| e.to_string())?;
+) -> Result<(), CommandError> {
+    let tasks = options.tasks.as_deref().map(Tasks::load).transpose()?;
     let mut listed = crate::inspect::fetch(source).await?;
     // A denied tool is never served: it gets no words either.
     if let Some(filter) = filter {
@@ -173,18 +167,19 @@ async fn draft(
         )?);
     }
     let checking = init::Options::new(searches, tasks.as_ref(), options.fits.clone());
-    let draft = init::draft_checked(tools, &source, &checking).map_err(|e| e.to_string())?;
+    let draft = init::draft_checked(tools, &source, &checking)?;
     if let Some(path) = &options.update {
         return update(path, out.unwrap_or(path), tools, &draft.text);
     }
     // Every draft passes `check`: a failure here is this command's bug, not the user's.
     let name = out.unwrap_or("<draft>");
-    let tailoring = Tailoring::parse(name, &draft.text)
-        .map_err(|e| format!("the draft does not pass `check` (please report it):\n{e}"))?;
+    let tailoring =
+        Tailoring::parse(name, &draft.text).map_err(|source| CommandError::Unchecked {
+            made: "draft",
+            source,
+        })?;
     match out {
-        Some(path) => {
-            std::fs::write(path, &draft.text).map_err(|e| format!("{path}: cannot write: {e}"))?
-        }
+        Some(path) => std::fs::write(path, &draft.text).map_err(CommandError::write(path))?,
         None => crate::print_out(draft.text.trim_end()),
     }
     eprintln!("{}", summary(&listed, tailoring, &draft).await?);
@@ -198,14 +193,16 @@ fn update(
     out: &str,
     tools: &[mcp_tailor::server::rmcp::model::Tool],
     fresh: &str,
-) -> Result<(), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
-    let file = Tailoring::parse(path, &text).map_err(|e| e.to_string())?;
+) -> Result<(), CommandError> {
+    let text = std::fs::read_to_string(path).map_err(CommandError::read(path))?;
+    let file = Tailoring::parse(path, &text)?;
     let update = init::update(&text, &file, tools, fresh);
-    Tailoring::parse(out, &update.text)
-        .map_err(|e| format!("the update does not pass `check` (please report it):\n{e}"))?;
+    Tailoring::parse(out, &update.text).map_err(|source| CommandError::Unchecked {
+        made: "update",
+        source,
+    })?;
     if update.text != text || out != path {
-        std::fs::write(out, &update.text).map_err(|e| format!("{out}: cannot write: {e}"))?;
+        std::fs::write(out, &update.text).map_err(CommandError::write(out))?;
     }
     for line in &update.done {
         eprintln!("{line}");
@@ -226,13 +223,13 @@ fn update(
 async fn served_tokens(
     listed: &UpstreamTools,
     tailoring: Tailoring,
-) -> Result<[usize; 10], String> {
+) -> Result<[usize; 10], CommandError> {
     let server = crate::inspect::wrapping_server(tailoring, listed.page_size, None)?;
     let sizes = CallerCatalog::new(&server, Principal::anonymous(), "2025-11-25")
         .wrapping(listed.tools.clone())
         .sizes(&ReaderClass::new(None, None))
         .await
-        .map_err(|e| format!("the listing failed: {e}"))?;
+        .map_err(InspectError::from)?;
     Ok(sizes.map(|size| size.tokens))
 }
 
@@ -242,7 +239,7 @@ async fn summary(
     listed: &UpstreamTools,
     tailoring: Tailoring,
     draft: &Draft,
-) -> Result<String, String> {
+) -> Result<String, CommandError> {
     let before = served_tokens(listed, Tailoring::default()).await?;
     let after = served_tokens(listed, tailoring).await?;
     let tools = &listed.tools;

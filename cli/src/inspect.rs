@@ -2,6 +2,7 @@
 //! tailoring file tailors it, through the same reports ([`crate::reports`]) a host binary
 //! gives its own catalog.
 
+use crate::CommandError;
 use crate::args::{InspectOptions, Source, Sources};
 use crate::reports::{self, Report};
 use crate::upstreams::{FleetProxied, Proxied};
@@ -9,7 +10,7 @@ use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::GatewayOptions;
 use mcp_tailor::gateway::{Gateway, UpstreamTools};
 use mcp_tailor::inspect::{IndexFinder, Inspection, definitions, lacking};
-use mcp_tailor::server::{IndexSurface, Server, Surface};
+use mcp_tailor::server::{BuildError, IndexSurface, Server, Surface};
 use std::process::ExitCode;
 
 pub(crate) fn run(options: InspectOptions) -> ExitCode {
@@ -26,7 +27,7 @@ pub(crate) fn run(options: InspectOptions) -> ExitCode {
         let (listed, tailoring) = match &options.source {
             Sources::One(source) => {
                 let tailoring = match &options.tailoring {
-                    Some(path) => Tailoring::load(path).map_err(|e| e.to_string())?,
+                    Some(path) => Tailoring::load(path)?,
                     None => Tailoring::default(),
                 };
                 (fetch(source).await?, tailoring)
@@ -75,14 +76,14 @@ pub(crate) fn run(options: InspectOptions) -> ExitCode {
         if let Some((tailoring, tools, defs, index)) = indexed {
             let server = wrapping_server(tailoring, page_size, Some(index))?;
             let inspection = Inspection::of_wrapped(&server, tools, defs, caller, protocol);
-            let tokens = inspection.tokens().await.map_err(|e| e.to_string())?;
+            let tokens = inspection.tokens().await?;
             printed.text.push_str(&format!(
                 "\non the index surface (search_tools and call_tool; `--surface index`):\n{tokens}"
             ));
         }
-        Ok::<_, String>(printed)
+        Ok::<_, CommandError>(printed)
     });
-    reports::print(printed.map_err(|message| format!("mcp-tailor: {message}")))
+    reports::print(printed, "mcp-tailor: ")
 }
 
 /// The server another server's tools are listed through as `proxy` serves them: `tailoring`,
@@ -92,16 +93,14 @@ pub(crate) fn wrapping_server(
     tailoring: Tailoring,
     page_size: Option<usize>,
     index: Option<IndexSurface>,
-) -> Result<Server, String> {
+) -> Result<Server, BuildError> {
     let mut builder = Server::builder()
         .tailoring(tailoring)
         .page_size(pages_of(page_size));
     if let Some(index) = index {
         builder = builder.index(index);
     }
-    builder
-        .build()
-        .map_err(|e| format!("the catalog is invalid: {e}"))
+    builder.build()
 }
 
 /// The page size of a listing that pages as the upstream's own: as many tools a page as the
@@ -113,16 +112,17 @@ pub(crate) fn pages_of(upstream: Option<usize>) -> usize {
 
 /// Every tool of a server (fetched through the gateway's client) and how it pages them, or
 /// of a captured `tools/list` result (one page).
-pub(crate) async fn fetch(source: &Source) -> Result<UpstreamTools, String> {
+pub(crate) async fn fetch(source: &Source) -> Result<UpstreamTools, CommandError> {
     match source {
         Source::Catalog(path) => {
-            let json =
-                std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
+            let json = std::fs::read_to_string(path).map_err(CommandError::read(path))?;
             let tools = mcp_tailor::inspect::read_catalog(&json);
-            Ok(tools.map_err(|e| format!("{path}: {e}"))?.into())
+            let tools = tools.map_err(|source| CommandError::Catalog {
+                path: path.into(),
+                source,
+            })?;
+            Ok(tools.into())
         }
-        Source::Upstream(upstream) => Gateway::fetch_tools(upstream)
-            .await
-            .map_err(|e| e.to_string()),
+        Source::Upstream(upstream) => Ok(Gateway::fetch_tools(upstream).await?),
     }
 }

@@ -5,6 +5,7 @@
 
 mod access;
 mod args;
+mod error;
 mod init;
 mod inspect;
 mod metrics;
@@ -16,6 +17,7 @@ mod upstreams;
 mod values;
 
 use args::Command;
+pub use error::CommandError;
 use std::process::ExitCode;
 
 /// The `mcp-tailor` command, on this process's arguments; returns its exit code.
@@ -139,8 +141,8 @@ fn check(file: &str, source: Option<&args::Source>) -> ExitCode {
                 );
                 warnings.extend(audited(&tailoring, &listed.tools));
             }
-            Ok(Err(message)) => {
-                eprintln!("mcp-tailor: {message}");
+            Ok(Err(error)) => {
+                eprintln!("mcp-tailor: {error}");
                 return ExitCode::FAILURE;
             }
             Err(code) => return code,

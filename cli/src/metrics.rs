@@ -16,6 +16,7 @@
 //! The token figures are counted once per rendered catalog — when the file or the upstream's
 //! tools change — never per request.
 
+use crate::CommandError;
 use crate::upstreams::Proxied;
 use mcp_tailor::Tailoring;
 use mcp_tailor::gateway::{Served, UpstreamCounts};
@@ -205,7 +206,7 @@ impl Metrics {
         &self,
         server: &Server<P::Handler>,
         proxied: &P,
-    ) -> Result<(), String> {
+    ) -> Result<(), CommandError> {
         let Some(tools) = proxied.listed_tools() else {
             return Ok(());
         };
@@ -258,13 +259,13 @@ async fn sizes(
         mcp_tailor::inspect::ReaderClass,
         [mcp_tailor::inspect::Size; 10],
     )>,
-    String,
+    CommandError,
 > {
     let defs = definitions(tools, &tailoring);
     let server = crate::inspect::wrapping_server(tailoring, page_size, index)?;
     let caller = mcp_tailor::server::Principal::anonymous();
     let inspection = Inspection::of_wrapped(&server, tools.to_vec(), defs, caller, PROTOCOL);
-    let tokens = inspection.tokens().await.map_err(|e| e.to_string())?;
+    let tokens = inspection.tokens().await?;
     Ok(tokens.sizes().to_vec())
 }
 

@@ -3,6 +3,7 @@
 
 mod watch;
 
+use crate::CommandError;
 use crate::args::ProxyOptions;
 use crate::metrics::Metrics;
 use crate::upstreams::{self, AnyProxied, OnServed, Proxied};
@@ -46,14 +47,14 @@ pub(crate) fn run(options: ProxyOptions) -> ExitCode {
     };
     match runtime.block_on(serve(options)) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("mcp-tailor: {}", crate::redact::text(&message));
+        Err(error) => {
+            eprintln!("mcp-tailor: {}", crate::redact::text(&error.to_string()));
             ExitCode::FAILURE
         }
     }
 }
 
-async fn serve(options: ProxyOptions) -> Result<(), String> {
+async fn serve(options: ProxyOptions) -> Result<(), CommandError> {
     // The port first: one in use is the first and only thing said (and exit 1).
     let listener = bind(options.http, "").await?;
     let metrics_listener = bind(options.metrics, "--metrics: ").await?;
@@ -61,7 +62,7 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
     // starts anything.
     let auth = match &listener {
         Some(listener) => {
-            let addr = listener.local_addr().map_err(|e| e.to_string())?;
+            let addr = listener.local_addr()?;
             crate::access::client_auth(&options.access, addr).await?
         }
         None => None,
@@ -97,13 +98,22 @@ async fn serve(options: ProxyOptions) -> Result<(), String> {
     }
 }
 
-/// Binds `addr`, when given; `what` begins the error.
-async fn bind(addr: Option<SocketAddr>, what: &str) -> Result<Option<TcpListener>, String> {
+/// Binds `addr`, when given; `option` begins the error.
+async fn bind(
+    addr: Option<SocketAddr>,
+    option: &'static str,
+) -> Result<Option<TcpListener>, CommandError> {
     match addr {
-        Some(addr) => TcpListener::bind(addr)
-            .await
-            .map(Some)
-            .map_err(|e| format!("{what}cannot listen on {addr}: {e}")),
+        Some(addr) => {
+            TcpListener::bind(addr)
+                .await
+                .map(Some)
+                .map_err(|source| CommandError::Listen {
+                    option,
+                    addr,
+                    source,
+                })
+        }
         None => Ok(None),
     }
 }
@@ -137,7 +147,7 @@ async fn serve_proxied<P: Proxied>(
     options: ProxyOptions,
     proxied: Arc<P>,
     front: ProxyFront,
-) -> Result<(), String> {
+) -> Result<(), CommandError> {
     let tailoring = proxied.tailoring()?;
     warn_unmatched(&*proxied, &tailoring);
     // Paged as the upstream pages, unless the command line says otherwise.
@@ -173,10 +183,10 @@ async fn serve_proxied<P: Proxied>(
             .clone_from(&options.access.allowed_origins);
         builder = builder.http_config(http);
     }
-    let server = builder.build().map_err(|e| e.to_string())?;
+    let server = builder.build()?;
     tokio::spawn(watch::watch(server.clone(), proxied.clone()));
     if let Some((metrics, listener)) = front.metrics {
-        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        let addr = listener.local_addr()?;
         announce(
             options.log_json,
             &format!("mcp-tailor metrics on http://{addr}/metrics"),
@@ -192,7 +202,7 @@ async fn serve_proxied<P: Proxied>(
     tracing::info!("serving {} tailored", proxied.describe());
     match front.listener {
         Some(listener) => {
-            let addr = listener.local_addr().map_err(|e| e.to_string())?;
+            let addr = listener.local_addr()?;
             announce(
                 options.log_json,
                 &format!("mcp-tailor proxy on http://{addr}/mcp"),
@@ -204,10 +214,10 @@ async fn serve_proxied<P: Proxied>(
             server
                 .serve_http_on(listener, router, stopped())
                 .await
-                .map_err(|e| e.to_string())
+                .map_err(CommandError::from)
         }
         None => tokio::select! {
-            served = server.serve_stdio() => served.map_err(|e| e.to_string()),
+            served = server.serve_stdio() => served.map_err(CommandError::from),
             () = stopped() => Ok(()),
         },
     }
@@ -217,7 +227,7 @@ async fn serve_proxied<P: Proxied>(
 /// The index surface `proxy` offers: the default surface the command line names, its
 /// budget, and a finder ranking with embeddings where a model is named, else FastMCP's
 /// BM25 (embeddings alone found best on every catalog measured: BENCHMARKS.md §10).
-fn index_surface(options: &crate::args::IndexOptions) -> Result<IndexSurface, String> {
+fn index_surface(options: &crate::args::IndexOptions) -> Result<IndexSurface, CommandError> {
     let names = match options.embedding_model {
         Some(_) => vec!["embedding".to_owned()],
         None => vec!["fastmcp".to_owned()],

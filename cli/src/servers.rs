@@ -16,6 +16,7 @@
 
 mod keys;
 
+use crate::CommandError;
 use crate::values::{expand, variables};
 use mcp_tailor::gateway::Upstream;
 use mcp_tailor::gateway::fleet::ToolFilter;
@@ -39,17 +40,24 @@ pub(crate) struct ServerEntry {
 }
 
 /// The servers of the file at `path`, in the order written.
-pub(crate) fn read(path: &str) -> Result<Vec<ServerEntry>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: cannot read: {e}"))?;
+pub(crate) fn read(path: &str) -> Result<Vec<ServerEntry>, CommandError> {
+    let text = std::fs::read_to_string(path).map_err(CommandError::read(path))?;
     let folder = Path::new(path).parent().unwrap_or(Path::new(""));
     parse(&text, folder, path)
 }
 
 /// The servers of `text`, the file `name` (said in errors: `NAME:LINE:COL: …` where a
 /// key is wrong, else `NAME: …`); relative tailoring paths are taken from `folder`.
-pub(crate) fn parse(text: &str, folder: &Path, name: &str) -> Result<Vec<ServerEntry>, String> {
+pub(crate) fn parse(
+    text: &str,
+    folder: &Path,
+    name: &str,
+) -> Result<Vec<ServerEntry>, CommandError> {
     keys::check(text, name)?;
-    entries(text, folder).map_err(|e| format!("{name}: {e}"))
+    entries(text, folder).map_err(|why| CommandError::Servers {
+        place: name.to_owned(),
+        why,
+    })
 }
 
 /// The servers of `text`, whose keys `parse` has checked.
@@ -241,16 +249,24 @@ mod tests {
     #[test]
     fn an_error_with_a_place_is_said_at_file_line_col() {
         let typo = "{\"mcpServers\": {\"a\": {\"command\": \"x\",\n  \"tool\": {}}}}";
-        let said = parse(typo, Path::new(""), "mcp.json").unwrap_err();
+        let said = parse(typo, Path::new(""), "mcp.json")
+            .unwrap_err()
+            .to_string();
         assert!(said.starts_with("mcp.json:2:"), "{said}");
         assert!(said.contains(": server `a`: unknown key `tool`"), "{said}");
-        let said = parse("{}", Path::new(""), "mcp.json").unwrap_err();
+        let said = parse("{}", Path::new(""), "mcp.json")
+            .unwrap_err()
+            .to_string();
         assert!(said.starts_with("mcp.json: expected"), "{said}");
     }
 
     #[test]
     fn what_cannot_be_served_is_named() {
-        let error = |text: &str| parse(text, Path::new(""), "mcp.json").unwrap_err();
+        let error = |text: &str| {
+            parse(text, Path::new(""), "mcp.json")
+                .unwrap_err()
+                .to_string()
+        };
         assert!(error("{}").contains("mcpServers"));
         assert!(error(r#"{"mcpServers": {"a": {}}}"#).contains("server `a`: expected `command`"));
         assert!(

@@ -3,6 +3,7 @@
 //! words it — for a fleet, the file of the whole with each server's own file taken in
 //! under the names its tools are served by.
 
+use crate::CommandError;
 use crate::args::{Auth, ProxyOptions, Upstreams};
 use crate::servers::{self, ServerEntry};
 use mcp_tailor::Tailoring;
@@ -36,7 +37,7 @@ pub(crate) trait Proxied: Send + Sync + 'static {
     /// Each upstream's name and connection counts.
     fn counts(&self) -> Vec<(String, UpstreamCounts)>;
     /// The tailoring file in force now, read afresh.
-    fn tailoring(&self) -> Result<Tailoring, String>;
+    fn tailoring(&self) -> Result<Tailoring, CommandError>;
     /// The files [`tailoring`](Self::tailoring) reads (watched for edits).
     fn files(&self) -> Vec<PathBuf>;
     /// Hears when the tailoring must be read again though no file changed (a fleet's
@@ -97,7 +98,7 @@ pub(crate) enum AnyProxied {
 pub(crate) async fn open(
     options: &ProxyOptions,
     tell: Option<OnServed>,
-) -> Result<AnyProxied, String> {
+) -> Result<AnyProxied, CommandError> {
     match &options.upstream {
         Upstreams::One(upstream) => {
             // The upstream is named as it names itself, learned when it answers.
@@ -114,9 +115,7 @@ pub(crate) async fn open(
             };
             let logged_as = program.filter(|_| options.log_json);
             prepare(&mut upstream, &gateway_secrets(options), logged_as);
-            let gateway = Gateway::connect_with(upstream, gateway_options)
-                .await
-                .map_err(|e| e.to_string())?;
+            let gateway = Gateway::connect_with(upstream, gateway_options).await?;
             let _ = name.set(gateway.get_info().server_info.name);
             let file = options.tailoring.as_ref().map(PathBuf::from);
             Ok(AnyProxied::One(UpstreamProxied { gateway, file }))
@@ -159,7 +158,7 @@ impl FleetProxied {
         secrets: &[String],
         log_json: bool,
         options: impl Fn(&ServerEntry) -> GatewayOptions,
-    ) -> Result<FleetProxied, String> {
+    ) -> Result<FleetProxied, CommandError> {
         let mut entries = servers::read(path)?;
         for entry in &mut entries {
             let logged_as = log_json.then(|| entry.name.clone());
@@ -216,9 +215,9 @@ fn prepare(upstream: &mut Upstream, secrets: &[String], logged_as: Option<String
 }
 
 /// The file at `path`, or an empty one.
-fn load(path: Option<&PathBuf>) -> Result<Tailoring, String> {
+fn load(path: Option<&PathBuf>) -> Result<Tailoring, CommandError> {
     match path {
-        Some(path) => Tailoring::load(path).map_err(|e| e.to_string()),
+        Some(path) => Ok(Tailoring::load(path)?),
         None => Ok(Tailoring::default()),
     }
 }
@@ -242,7 +241,7 @@ impl Proxied for UpstreamProxied {
         let name = self.gateway.get_info().server_info.name;
         vec![(name, self.gateway.upstream_counts())]
     }
-    fn tailoring(&self) -> Result<Tailoring, String> {
+    fn tailoring(&self) -> Result<Tailoring, CommandError> {
         load(self.file.as_ref())
     }
     fn files(&self) -> Vec<PathBuf> {
@@ -283,7 +282,7 @@ impl Proxied for FleetProxied {
             .collect()
     }
     /// The file of the whole, each server's own file taken in under its served names.
-    fn tailoring(&self) -> Result<Tailoring, String> {
+    fn tailoring(&self) -> Result<Tailoring, CommandError> {
         let mut whole = load(self.whole.as_ref())?;
         for (member, path) in self.own.iter().enumerate() {
             let Some(path) = path else {
@@ -292,7 +291,10 @@ impl Proxied for FleetProxied {
             let own = load(Some(path))?;
             whole
                 .absorb(&own, |tool| self.fleet.served_name(member, tool))
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+                .map_err(|source| CommandError::Absorb {
+                    path: path.clone(),
+                    source,
+                })?;
         }
         Ok(whole)
     }

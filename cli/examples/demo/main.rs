@@ -72,6 +72,7 @@ fn main() -> ExitCode {
             runtime
                 .block_on(reports::run(&server, &request))
                 .map(|printed| printed.print())
+                .map_err(Into::into)
         }
     };
     done.unwrap_or_else(|message| {

@@ -159,15 +159,15 @@ async fn demo_principal(
     next.run(request).await
 }
 
-pub async fn run(args: ServeArgs) -> Result<(), String> {
+pub async fn run(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     let server = server(&args);
     match args.http {
-        None => server.serve_stdio().await.map_err(|e| e.to_string()),
+        None => Ok(server.serve_stdio().await?),
         Some(addr) => {
             let listener = tokio::net::TcpListener::bind(addr)
                 .await
                 .map_err(|e| format!("binding {addr}: {e}"))?;
-            let bound = listener.local_addr().map_err(|e| e.to_string())?;
+            let bound = listener.local_addr()?;
             eprintln!(
                 "mcp-tailor demo: streamable HTTP at http://{bound}{}",
                 mcp_tailor::server::wire::MCP_PATH
@@ -178,10 +178,7 @@ pub async fn run(args: ServeArgs) -> Result<(), String> {
             let shutdown = async {
                 let _ = tokio::signal::ctrl_c().await;
             };
-            server
-                .serve_http_on(listener, router, shutdown)
-                .await
-                .map_err(|e| e.to_string())
+            Ok(server.serve_http_on(listener, router, shutdown).await?)
         }
     }
 }

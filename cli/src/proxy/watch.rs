@@ -124,7 +124,7 @@ async fn reload<P: Proxied>(server: &Server<P::Handler>, proxied: &P) {
             tracing::info!("tailoring reloaded; clients told to list again");
         }
         Err(error) => {
-            for line in error.lines() {
+            for line in error.to_string().lines() {
                 tracing::error!("{line}");
             }
             tracing::error!("tailoring not reloaded; still serving the previous tables");

@@ -1,7 +1,8 @@
 //! A report made and printed: its text, its findings, its exit code.
 
 use super::{Report, Request};
-use mcp_tailor::inspect::{Finding, InspectError, Inspection, eval};
+use crate::CommandError;
+use mcp_tailor::inspect::{Finding, Inspection, eval};
 use mcp_tailor::server::Server;
 use mcp_tailor::server::rmcp::ServerHandler;
 use serde_json::Value;
@@ -45,17 +46,17 @@ pub async fn main<H: ServerHandler + Clone>(
     args: impl IntoIterator<Item = String>,
 ) -> ExitCode {
     match super::parse(name, args) {
-        Ok(request) => print(run(server, &request).await),
+        Ok(request) => print(run(server, &request).await, ""),
         Err(error) => crate::clap_exit(&error),
     }
 }
 
-/// Prints a report, or why there is none (standard error, exit 1).
-pub(crate) fn print(printed: Result<Printed, String>) -> ExitCode {
+/// Prints a report, or why there is none (standard error after `said_by`, exit 1).
+pub(crate) fn print(printed: Result<Printed, CommandError>, said_by: &str) -> ExitCode {
     match printed {
         Ok(printed) => printed.print(),
-        Err(message) => {
-            eprintln!("{message}");
+        Err(error) => {
+            eprintln!("{said_by}{error}");
             ExitCode::FAILURE
         }
     }
@@ -65,7 +66,7 @@ pub(crate) fn print(printed: Result<Printed, String>) -> ExitCode {
 pub async fn run<H: ServerHandler + Clone>(
     server: &Server<H>,
     request: &Request,
-) -> Result<Printed, String> {
+) -> Result<Printed, CommandError> {
     let inspection = Inspection::new(server, request.caller.clone(), &request.protocol);
     run_with(&inspection, request, Vec::new()).await
 }
@@ -77,11 +78,10 @@ pub async fn run_with<H: ServerHandler + Clone>(
     inspection: &Inspection<'_, H>,
     request: &Request,
     more_lint: Vec<Finding>,
-) -> Result<Printed, String> {
-    let failed = |e: InspectError| e.to_string();
+) -> Result<Printed, CommandError> {
     Ok(match &request.report {
         Report::List { reader, pretty } => {
-            let page = inspection.list(reader.clone()).await.map_err(failed)?;
+            let page = inspection.list(reader.clone()).await?;
             Printed::report(if *pretty {
                 indented(&serde_json::from_str(&page).unwrap_or_default())
             } else {
@@ -89,16 +89,14 @@ pub async fn run_with<H: ServerHandler + Clone>(
             })
         }
         Report::Matrix { json } => {
-            let matrix = inspection.matrix().await.map_err(failed)?;
+            let matrix = inspection.matrix().await?;
             table(&matrix, || matrix.json(), *json)
         }
         Report::Tokens { json } => {
-            let tokens = inspection.tokens().await.map_err(failed)?;
+            let tokens = inspection.tokens().await?;
             table(&tokens, || tokens.json(), *json)
         }
-        Report::Diff { a, b } => {
-            Printed::report(inspection.diff(a, b).await.map_err(failed)?.to_string())
-        }
+        Report::Diff { a, b } => Printed::report(inspection.diff(a, b).await?.to_string()),
         Report::Lint { config } => {
             let mut findings = inspection.lint(config);
             findings.extend(more_lint);
@@ -132,12 +130,9 @@ pub async fn run_with<H: ServerHandler + Clone>(
             svg,
             json,
         } => {
-            let tasks = eval::Tasks::load(tasks).map_err(|e| e.to_string())?;
+            let tasks = eval::Tasks::load(tasks)?;
             let searches = searches_named(searches, embedding_model.as_deref())?;
-            let evaluations = inspection
-                .eval(&tasks, *top, &searches)
-                .await
-                .map_err(failed)?;
+            let evaluations = inspection.eval(&tasks, *top, &searches).await?;
             let several = evaluations.len() > 1;
             let (mut texts, mut reports, mut found) = (Vec::new(), Vec::new(), false);
             for evaluation in &evaluations {
@@ -150,8 +145,8 @@ pub async fn run_with<H: ServerHandler + Clone>(
                         true => per_search(svg, &evaluation.search),
                         false => svg.clone(),
                     };
-                    std::fs::write(&path, eval::svg(evaluation).map_err(|e| e.to_string())?)
-                        .map_err(|e| format!("cannot write `{path}`: {e}"))?;
+                    std::fs::write(&path, eval::svg(evaluation)?)
+                        .map_err(CommandError::write(&path))?;
                 }
                 found |= !findings.is_empty();
                 if *json {
@@ -179,26 +174,22 @@ pub async fn run_with<H: ServerHandler + Clone>(
 pub(crate) fn searches_named(
     names: &[String],
     model: Option<&str>,
-) -> Result<Vec<eval::Search>, String> {
+) -> Result<Vec<eval::Search>, CommandError> {
     names
         .iter()
         .map(|name| match name.as_str() {
             "codex" => Ok(eval::Search::Codex),
             "fastmcp" => Ok(eval::Search::Fastmcp),
             "embedding" => {
-                let dir = model.ok_or(
-                    "--search embedding needs the model: `pip install wordllama==0.4.0.post1`, \
-                     then --embedding-model DIR (or MCP_TAILOR_EMBEDDING=DIR) with DIR its \
-                     `wordllama/` package folder",
-                )?;
-                let model = eval::EmbeddingModel::load(dir).map_err(|e| e.to_string())?;
+                let dir = model.ok_or(CommandError::NoEmbeddingModel)?;
+                let model = eval::EmbeddingModel::load(dir)?;
                 Ok(eval::Search::Embedding(model))
             }
             "fused" => {
                 let both = ["fastmcp".to_owned(), "embedding".to_owned()];
                 Ok(eval::Search::Fused(searches_named(&both, model)?))
             }
-            other => Err(format!("no search `{other}`")),
+            other => Err(CommandError::NoSuchSearch(other.to_owned())),
         })
         .collect()
 }

@@ -12,6 +12,7 @@
 //! | [`IGNORED`] | other clients' own, ignored on purpose |
 //! | [`UNSUPPORTED`] | other clients' own, which would change what is served: refused, with what to write instead |
 
+use crate::CommandError;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use std::fmt;
 
@@ -68,7 +69,7 @@ const TYPES: [&str; 4] = ["stdio", "http", "streamable-http", "sse"];
 
 /// Checks every entry's keys in `text`, an `mcpServers` (or VS Code `servers`) file named
 /// `name`; the first unknown one as `NAME:LINE:COL: message`.
-pub(crate) fn check(text: &str, name: &str) -> Result<(), String> {
+pub(crate) fn check(text: &str, name: &str) -> Result<(), CommandError> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     match ServersFile.deserialize(&mut deserializer) {
         Ok(()) => Ok(()),
@@ -78,11 +79,10 @@ pub(crate) fn check(text: &str, name: &str) -> Result<(), String> {
             let message = error.to_string();
             let suffix = format!(" at line {} column {}", error.line(), error.column());
             let message = message.strip_suffix(&suffix).unwrap_or(&message);
-            Err(format!(
-                "{name}:{}:{}: {message}",
-                error.line(),
-                error.column()
-            ))
+            Err(CommandError::Servers {
+                place: format!("{name}:{}:{}", error.line(), error.column()),
+                why: message.to_owned(),
+            })
         }
         Err(_) => Ok(()),
     }
@@ -249,7 +249,7 @@ mod tests {
     #[test]
     fn a_typo_in_an_entry_is_named_where_it_is_with_the_key_meant() {
         let file = "{\"mcpServers\": {\n  \"fs\": {\"command\": \"x\",\n    \"tools\": {\"denny\": [\"write_file\"]}}}}";
-        let error = check(file, "mcp.json").unwrap_err();
+        let error = check(file, "mcp.json").unwrap_err().to_string();
         assert!(error.starts_with("mcp.json:3:"), "{error}");
         assert!(
             error.contains("server `fs` `tools`: unknown key `denny`; did you mean `deny`?"),
@@ -259,7 +259,8 @@ mod tests {
             r#"{"mcpServers": {"fs": {"command": "x", "disabeld": true}}}"#,
             "mcp.json",
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(
             error.contains("unknown key `disabeld`; did you mean `disabled`?"),
             "{error}"
@@ -268,7 +269,8 @@ mod tests {
             r#"{"mcpServers": {"fs": {"command": "x", "tool": {}}}}"#,
             "mcp.json",
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(error.contains("did you mean `tools`?"), "{error}");
     }
 
@@ -276,7 +278,7 @@ mod tests {
     fn other_clients_keys_are_read_ignored_or_refused_on_purpose() {
         let ok = r#"{"mcpServers": {"a": {"type": "stdio", "command": "x", "timeout": 60,
             "autoApprove": [], "description": "d", "disabled": false}}, "inputs": []}"#;
-        assert_eq!(check(ok, "mcp.json"), Ok(()));
+        assert!(check(ok, "mcp.json").is_ok());
         let error = check(
             r#"{"servers": {"a": {"command": "x", "excludeTools": ["rm"]}}}"#,
             "mcp.json",
@@ -284,21 +286,27 @@ mod tests {
         assert!(
             error
                 .unwrap_err()
+                .to_string()
                 .contains("`excludeTools` is another client's key")
         );
         let error = check(
             r#"{"servers": {"a": {"type": "websocket", "url": "x"}}}"#,
             "mcp.json",
         );
-        assert!(error.unwrap_err().contains("`type` is \"websocket\""));
+        assert!(
+            error
+                .unwrap_err()
+                .to_string()
+                .contains("`type` is \"websocket\"")
+        );
         // Shapes are the reading's to refuse, in its own words.
-        assert_eq!(
+        assert!(
             check(
                 r#"{"mcpServers": {"a": {"command": "x", "tools": "no"}}}"#,
                 "mcp.json"
-            ),
-            Ok(())
+            )
+            .is_ok()
         );
-        assert_eq!(check("not json", "mcp.json"), Ok(()));
+        assert!(check("not json", "mcp.json").is_ok());
     }
 }

@@ -40,7 +40,7 @@ pub use description::Description;
 #[cfg(all(feature = "rmcp", feature = "tailoring"))]
 pub use tailoring::Unmatched;
 #[cfg(feature = "tailoring")]
-pub use tailoring::{Diagnostic, FileError, Lean, Location, Tailoring, ToolTailoring};
+pub use tailoring::{AbsorbError, Diagnostic, FileError, Lean, Location, Tailoring, ToolTailoring};
 pub use tool::{McpArgs, McpTool};
 
 /// What mcp-tailor's own crates (the serving layer, `inspect`) build on: a tool's view

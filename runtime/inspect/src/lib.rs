@@ -24,7 +24,7 @@ pub use lint::{Finding, LintConfig, lint};
 pub use readers::{ReaderClass, reader_classes};
 pub use report::{Diff, Matrix, Tokens};
 pub use tokens::count as count_tokens;
-pub use upstream::{definitions, lacking, read_catalog};
+pub use upstream::{CatalogError, definitions, lacking, read_catalog};
 
 /// What `mcp-tailor-init` drafts with and no user should touch: a description read as
 /// units kept whole (`prose`), the argument names a schema holds, and the words a search

@@ -30,21 +30,37 @@ pub fn definitions(tools: &[Tool], tailoring: &Tailoring) -> Vec<&'static ToolDe
 /// carrying one, or a bare list of tools. Each tool keeps what rmcp's types cannot hold of
 /// it (unknown fields, field order, numbers as written), as the gateway keeps a listing:
 /// [`Inspection::of_wrapped`](super::Inspection::of_wrapped) lists it as written.
-pub fn read_catalog(json: &str) -> Result<Vec<Tool>, String> {
-    let value: Value = serde_json::from_str(json).map_err(|e| format!("not JSON: {e}"))?;
-    let tools =
-        match &value {
-            Value::Array(_) => &value,
-            _ => value.get("result").unwrap_or(&value).get("tools").ok_or(
-                "expected a `tools/list` result: an object with `tools`, or a list of tools",
-            )?,
-        };
+pub fn read_catalog(json: &str) -> Result<Vec<Tool>, CatalogError> {
+    let value: Value = serde_json::from_str(json).map_err(CatalogError::NotJson)?;
+    let tools = match &value {
+        Value::Array(_) => &value,
+        _ => value
+            .get("result")
+            .unwrap_or(&value)
+            .get("tools")
+            .ok_or(CatalogError::NoTools)?,
+    };
     let mut typed: Vec<Tool> =
-        serde_json::from_value(tools.clone()).map_err(|e| format!("a tool is malformed: {e}"))?;
+        serde_json::from_value(tools.clone()).map_err(CatalogError::Malformed)?;
     if let Value::Array(written) = tools {
         verbatim::keep_tools(&mut typed, written);
     }
     Ok(typed)
+}
+
+/// Why a captured catalog cannot be read ([`read_catalog`]).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CatalogError {
+    /// The text is not JSON.
+    #[error("not JSON: {0}")]
+    NotJson(#[source] serde_json::Error),
+    /// The JSON holds no tools.
+    #[error("expected a `tools/list` result: an object with `tools`, or a list of tools")]
+    NoTools,
+    /// A tool is not a tool.
+    #[error("a tool is malformed: {0}")]
+    Malformed(#[source] serde_json::Error),
 }
 
 /// The definition `tool` amounts to under `view` (the same view `proxy` serves it by):

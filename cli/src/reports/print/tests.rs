@@ -46,7 +46,7 @@ const TASKS: &str = "[[task]]\nquery = \"store the finished project in the archi
                      expect = \"shelve\"\n\n\
                      [[task]]\nquery = \"open a support ticket\"\nexpect = \"open_ticket\"\n";
 
-async fn printed(line: &str) -> Result<Printed, String> {
+async fn printed(line: &str) -> Result<Printed, crate::CommandError> {
     let request = parse("test", line.split_whitespace().map(str::to_owned)).unwrap();
     run(&server(), &request).await
 }
@@ -94,7 +94,10 @@ async fn what_cannot_be_reported_is_the_error() {
         "wrong",
         "[[task]]\nquery = \"pay\"\nexpect = \"pay_bill\"\n",
     );
-    let error = printed(&format!("eval --tasks {wrong}")).await.unwrap_err();
+    let error = printed(&format!("eval --tasks {wrong}"))
+        .await
+        .unwrap_err()
+        .to_string();
     let _ = std::fs::remove_file(&wrong);
     assert_eq!(
         error,
@@ -105,7 +108,8 @@ async fn what_cannot_be_reported_is_the_error() {
     );
     let unread = printed("eval --tasks /nonexistent/tasks.toml")
         .await
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(
         unread.starts_with("/nonexistent/tasks.toml: cannot read"),
         "{unread}"

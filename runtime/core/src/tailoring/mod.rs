@@ -188,6 +188,31 @@ pub enum FileError {
     Invalid(Vec<Diagnostic>),
 }
 
+/// Why a server's own file cannot be taken into the file of the whole
+/// ([`Tailoring::absorb`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AbsorbError {
+    /// It words the whole catalog (`instructions`, `[arguments]`, `fallback_verbosity`).
+    WholeCatalog(&'static str),
+    /// It words a tool another file words already (named as served).
+    WordedTwice(String),
+}
+
+impl fmt::Display for AbsorbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AbsorbError::WholeCatalog(what) => write!(
+                f,
+                "`{what}` words the whole catalog: write it in the file of the whole (--tailoring)"
+            ),
+            AbsorbError::WordedTwice(tool) => write!(f, "the tool `{tool}` is worded by two files"),
+        }
+    }
+}
+
+impl std::error::Error for AbsorbError {}
+
 impl FileError {
     /// [`FileError::Read`] of `path`.
     pub fn read(path: impl Into<String>, error: std::io::Error) -> FileError {
@@ -362,21 +387,19 @@ impl Tailoring {
         &mut self,
         other: &Tailoring,
         served: impl Fn(&str) -> Option<String>,
-    ) -> Result<(), String> {
+    ) -> Result<(), AbsorbError> {
         let whole = [
             (other.instructions.is_some(), "instructions"),
             (other.every_argument.is_some(), "[arguments]"),
             (other.fallback_verbosity.is_some(), "fallback_verbosity"),
         ];
         if let Some((_, what)) = whole.iter().find(|(given, _)| *given) {
-            return Err(format!(
-                "`{what}` words the whole catalog: write it in the file of the whole (--tailoring)"
-            ));
+            return Err(AbsorbError::WholeCatalog(what));
         }
         for (name, tool) in &other.tools {
             let name = served(name).unwrap_or_else(|| name.clone());
             if self.tools.contains_key(&name) {
-                return Err(format!("the tool `{name}` is worded by two files"));
+                return Err(AbsorbError::WordedTwice(name));
             }
             self.tools.insert(name, tool.clone());
         }
