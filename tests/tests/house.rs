@@ -1,9 +1,10 @@
 //! The house has no import circle: no file of a crate's `src` (the runtime's crates, the
-//! macros', the command's) reaches itself through the files it imports. A file imports another when it names a path into that
-//! file's module (`crate::a::b`, `super::x`, `self::x` in a `mod.rs`, `use` groups included;
-//! comments aside). Paths into `lib.rs` or a `mod.rs` are the crate's or folder's re-exports
-//! and entry points, so they make no edge. The rooms of the server and the gateway import
-//! one way, and every public error type is `#[non_exhaustive]`.
+//! macros', the command's) reaches itself through the files it imports. A file imports
+//! another when it names a path into that file's module (`crate::a::b`, `super::x`,
+//! `self::x` in a `mod.rs`, `use` groups included; comments aside). Paths into `lib.rs` or
+//! a `mod.rs` are the crate's or folder's re-exports and entry points, so they make no
+//! edge. The rooms of the server and the gateway import one way, every public error type
+//! is `#[non_exhaustive]`, and each crate reads the `fast-path` feature in one place.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -394,4 +395,29 @@ fn every_public_error_type_is_non_exhaustive() {
     assert_eq!(exhaustive_errors(open), ["pub enum E {}"]);
     let closed = "#[derive(Debug, thiserror::Error)]\n#[non_exhaustive]\npub struct E;\n";
     assert!(exhaustive_errors(closed).is_empty());
+}
+
+/// The one file of each crate that reads the `fast-path` feature, into its `FAST_PATH`:
+/// no other file names the feature, so the fast path is turned off at one switch per crate.
+const FAST_PATH_SWITCHES: [&str; 2] = [
+    "runtime/server/src/direct/mod.rs",
+    "runtime/gateway/src/upstream/mod.rs",
+];
+
+#[test]
+fn each_crate_reads_the_fast_path_feature_in_one_place() {
+    let mut found = Vec::new();
+    for krate in CRATES {
+        let root = src(krate);
+        let mut files = BTreeMap::new();
+        modules(&root, &[], &mut files);
+        for path in files.values() {
+            let code = std::fs::read_to_string(path).unwrap();
+            if code.contains("feature = \"fast-path\"") {
+                let inside = path.strip_prefix(&root).unwrap().display();
+                found.push(format!("{krate}/src/{inside}"));
+            }
+        }
+    }
+    assert_eq!(found, FAST_PATH_SWITCHES);
 }
