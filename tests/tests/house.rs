@@ -262,10 +262,10 @@ const GATEWAY_ROOMS: [&str; 7] = [
 
 /// The rooms of the gateway's upstream side, bottom to top: what both transports share
 /// (`verbatim`: what the upstream wrote, kept as written), then stdio, what comes in, HTTP
-/// (which makes an old server's event stream into lines), and opening a connection of
-/// either kind.
-const UPSTREAM_ROOMS: [&str; 9] = [
-    "cause", "counts", "read", "verbatim", "stdio", "inbound", "http", "open", "mod",
+/// (which makes an old server's event stream into lines), the lanes past rmcp's client
+/// loop (the fast path), and opening a connection of either kind.
+const UPSTREAM_ROOMS: [&str; 10] = [
+    "cause", "counts", "read", "verbatim", "stdio", "inbound", "http", "lane", "open", "mod",
 ];
 
 /// The folder `folder` of `krate`'s `src` reads one way: each of its rooms imports only
@@ -401,7 +401,7 @@ fn every_public_error_type_is_non_exhaustive() {
 /// no other file names the feature, so the fast path is turned off at one switch per crate.
 const FAST_PATH_SWITCHES: [&str; 2] = [
     "runtime/server/src/direct/mod.rs",
-    "runtime/gateway/src/upstream/mod.rs",
+    "runtime/gateway/src/upstream/lane/mod.rs",
 ];
 
 #[test]

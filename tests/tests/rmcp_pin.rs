@@ -175,7 +175,7 @@ async fn rmcp_primes_a_request_s_event_stream_with_its_retry() {
     );
 }
 
-/// The gateway's lanes number their requests from 2^40 up (`upstream::stdio::lane`'s
+/// The gateway's lanes number their requests from 2^40 up (`upstream::lane::stdio`'s
 /// `Numbers`), where rmcp's client, counting from 0, never reaches.
 #[tokio::test]
 async fn rmcp_client_numbers_its_requests_from_zero() {
@@ -217,7 +217,7 @@ async fn rmcp_client_numbers_its_requests_from_zero() {
         ids,
         [json!(0), json!(1)],
         "rmcp's client no longer numbers its requests from 0: check that the lanes' numbers \
-         (from 2^40, `upstream::stdio::lane`) cannot meet rmcp's"
+         (from 2^40, `upstream::lane::stdio`) cannot meet rmcp's"
     );
     let _ = client.cancel().await;
 }

@@ -6,12 +6,12 @@ use crate::relay::Relay;
 use crate::relay::changes::Changes;
 use crate::relay::upstream_tools::UpstreamTools;
 use crate::upstream::counts::Counts;
-use crate::upstream::http::lane::HttpLane;
 use crate::upstream::http::legacy_sse::SseTasks;
 use crate::upstream::inbound::ProgressRoutes;
+use crate::upstream::lane::http::HttpLane;
+use crate::upstream::lane::stdio::Lane;
 use crate::upstream::open::{Credential, Learned, Opening, UpstreamError, request_headers};
 use crate::upstream::stdio::child::{Child, Spawn};
-use crate::upstream::stdio::lane::Lane;
 use crate::upstream::verbatim::answer::Answer;
 use crate::upstream::verbatim::store::Verbatim;
 use futures::future::BoxFuture;
@@ -41,7 +41,7 @@ pub(crate) struct Connection {
     /// A line transport's lane (a command's, a legacy HTTP+SSE upstream's), when it began
     /// with `initialize` (`lane`).
     lane: Option<Lane>,
-    /// A streamable HTTP upstream's lane, when it began with `initialize` (`http::lane`).
+    /// A streamable HTTP upstream's lane, when it began with `initialize` (`lane::http`).
     http_lane: Option<HttpLane>,
     /// Where it counts itself out when dropped.
     counts: Arc<Counts>,
@@ -223,7 +223,7 @@ impl Connection {
         self.lane.as_ref()
     }
 
-    /// Where requests are posted past rmcp's client worker, when they can be (`http::lane`).
+    /// Where requests are posted past rmcp's client worker, when they can be (`lane::http`).
     pub(crate) fn http_lane(&self) -> Option<&HttpLane> {
         self.http_lane.as_ref()
     }

@@ -1,11 +1,11 @@
-//! A forwarded request sent upstream: on the connection's lane where it has one (`lane`,
-//! `http::lane`), else through rmcp's peer; either way, what the forwarding task waits on.
+//! A forwarded request sent upstream: on the connection's lane where it has one (`lane::stdio`,
+//! `lane::http`), else through rmcp's peer; either way, what the forwarding task waits on.
 
 use crate::pool::connection::Connection;
-use crate::upstream::http::lane::{HttpLane, by_rmcp};
 use crate::upstream::inbound::ProgressQueue;
+use crate::upstream::lane::http::{HttpLane, by_rmcp};
+use crate::upstream::lane::stdio::Lane;
 use crate::upstream::open::transport_cause;
-use crate::upstream::stdio::lane::Lane;
 use crate::upstream::verbatim::answer::unavailable;
 use futures::future::Either;
 use rmcp::ErrorData;

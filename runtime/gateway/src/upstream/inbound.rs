@@ -93,7 +93,7 @@ impl ProgressRoutes {
 /// An upstream transport whose progress notifications go to their requests' queues as they
 /// are read, each notification with its params as written where they were kept so
 /// (`verbatim::notifications`); everything else is read by rmcp as it came — and what a
-/// lane read on the way to its answer that is rmcp's to read (`http::lane`), as if it came
+/// lane read on the way to its answer that is rmcp's to read (`lane::http`), as if it came
 /// so.
 pub(crate) struct Inbound<T> {
     inner: T,

@@ -3,16 +3,16 @@
 //! HTTP+SSE server (`legacy_sse`); and why it failed, in the user's terms.
 
 use crate::relay::Relay;
-use crate::upstream::FAST_PATH;
 use crate::upstream::cause::http_cause;
 use crate::upstream::cause::innermost;
 use crate::upstream::http::kept_http::KeptHttp;
-use crate::upstream::http::lane::HttpLane;
 use crate::upstream::http::legacy_sse::{self, NotOpened, SseLines, SseTasks};
 use crate::upstream::http::post::LastTarget;
 use crate::upstream::inbound::{FromLane, Inbound, ProgressRoutes};
+use crate::upstream::lane::FAST_PATH;
+use crate::upstream::lane::http::HttpLane;
+use crate::upstream::lane::stdio::Lane;
 use crate::upstream::stdio::child::{Child, Spawn, UpstreamExit};
-use crate::upstream::stdio::lane::Lane;
 use crate::upstream::stdio::lines::StdioLines;
 use crate::upstream::verbatim::store::Verbatim;
 use http::{HeaderMap, HeaderName, HeaderValue};
@@ -294,8 +294,8 @@ impl Opening {
                 upstream: self.name.clone(),
                 error,
             })?;
-        let lines = StdioLines::new(Box::new(stdout), Box::new(stdin), self.written.clone());
-        let lane = FAST_PATH.then(|| lines.lane());
+        let mut lines = StdioLines::new(Box::new(stdout), Box::new(stdin), self.written.clone());
+        let lane = FAST_PATH.then(|| Lane::on(&mut lines));
         match self.serve(lines, lifecycle, None).await {
             Ok(service) => Ok(Opened {
                 service,
@@ -401,8 +401,8 @@ impl Opening {
 
     /// The handshake over an open legacy HTTP+SSE connection, with `initialize`.
     async fn legacy_sse(&self, sse: SseLines) -> Result<Opened, UpstreamError> {
-        let lines = StdioLines::new(sse.read, sse.write, self.written.clone());
-        let lane = FAST_PATH.then(|| lines.lane());
+        let mut lines = StdioLines::new(sse.read, sse.write, self.written.clone());
+        let lane = FAST_PATH.then(|| Lane::on(&mut lines));
         let service = match self
             .serve(lines, ClientLifecycleMode::Initialize, None)
             .await

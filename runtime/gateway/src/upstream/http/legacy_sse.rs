@@ -7,8 +7,8 @@
 
 use crate::upstream::cause::innermost;
 use crate::upstream::http::event_size::bounded;
-use crate::upstream::stdio::lane::Writer;
 use crate::upstream::stdio::lines::ByteStream;
+use crate::upstream::stdio::lines::Writer;
 use futures::StreamExt as _;
 use http::HeaderMap;
 use http::header::{ACCEPT, CONTENT_TYPE};

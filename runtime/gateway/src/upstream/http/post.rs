@@ -7,7 +7,7 @@
 //! written on its way), and any other response becomes what rmcp's client makes of it —
 //! a legacy server's refusal of `server/discover` included, which rmcp's lifecycle reads
 //! to fall back to `initialize`. Notifications and answers are posted by rmcp's client:
-//! nothing comes back to them. The HTTP lane (`http::lane`) posts its requests the same way
+//! nothing comes back to them. The HTTP lane (`lane::http`) posts its requests the same way
 //! ([`send`]), to where rmcp last posted ([`LastTarget`]).
 
 use crate::upstream::http::event_size::bounded;
@@ -132,7 +132,7 @@ impl Target {
 
 /// Where rmcp's client last posted a message of the session it keeps (its id and headers,
 /// a new session's once rmcp opened one again), for the requests the gateway posts itself
-/// (`http::lane`); `None` until the session is open.
+/// (`lane::http`); `None` until the session is open.
 #[derive(Clone, Default)]
 pub(crate) struct LastTarget(Arc<Mutex<Option<Arc<Target>>>>);
 

@@ -1,7 +1,6 @@
-//! A command upstream over stdio: the `child` process, its stdout read as `lines` (each
-//! parsed once, kept as written), and the `lane` on which forwarded requests are written
-//! past rmcp's client loop and answered straight back.
+//! A command upstream over stdio: the `child` process, and its stdout read as `lines` (each
+//! parsed once, kept as written; an answer to a request written past rmcp's client loop
+//! goes back to it: `upstream::lane::stdio`).
 
 pub(crate) mod child;
-pub(crate) mod lane;
 pub(crate) mod lines;

@@ -9,7 +9,7 @@
 //! | `answer` | a forwarded request's answer, typed, carrying what its type could not hold |
 //!
 //! The lanes past rmcp's client loop are the same word's other half; they live by transport
-//! (`stdio::lane`, `http::lane`) and fill this store as they read.
+//! (`lane::stdio`, `lane::http`) and fill this store as they read.
 
 pub(crate) mod answer;
 pub(crate) mod notifications;

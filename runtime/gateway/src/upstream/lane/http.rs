@@ -12,13 +12,13 @@
 //! would have read it there: its progress to the request's own queue as it is read (before
 //! the answer), the upstream's requests of the client (marked with the request they came
 //! during) and its other notifications to rmcp (`Inbound`). Only for a session begun with
-//! `initialize`, as the command's lane (`lane`), whose numbers it shares.
+//! `initialize`, as the command's lane (`stdio`), whose numbers it shares.
 
 use crate::upstream::http::event_size::too_large;
 use crate::upstream::http::post::{Events, LastTarget, Received, Target, send};
 use crate::upstream::inbound::ProgressRoutes;
+use crate::upstream::lane::stdio::{Numbers, written};
 use crate::upstream::read::{ResultKind, read};
-use crate::upstream::stdio::lane::{Numbers, written};
 use crate::upstream::verbatim::notifications;
 use crate::upstream::verbatim::store::Verbatim;
 use futures::{FutureExt as _, StreamExt as _};

@@ -9,9 +9,9 @@
 //! A lane's request ids and progress tokens are numbers from 2^40 up, where rmcp's own
 //! (counted from 0 in 32 bits) never reach.
 //!
-//! [`StdioLines`]: crate::upstream::stdio::lines::StdioLines
 
 use crate::upstream::read::{self, ResultKind};
+use crate::upstream::stdio::lines::{Divert, Stdin, StdioLines};
 use mcp_tailor_core::seam::Locked;
 use rmcp::model::{
     ClientRequest, GetMeta, JsonRpcMessage, ProgressToken, RequestId, RequestMetaObject,
@@ -67,13 +67,6 @@ pub(crate) fn written(
     let message: TxJsonRpcMessage<RoleClient> = JsonRpcMessage::request(request, id);
     Ok((serde_json::to_vec(&message)?, asked))
 }
-
-/// Where a line transport's messages go: a command's stdin, or a legacy HTTP+SSE
-/// upstream's POSTs (`legacy_sse`).
-pub(crate) type Writer = Box<dyn tokio::io::AsyncWrite + Send + Unpin>;
-
-/// The writer a line transport writes to, shared with its lane.
-pub(crate) type Stdin = Arc<tokio::sync::Mutex<Writer>>;
 
 /// One command upstream's lane: its stdin, and who waits for which answer.
 #[derive(Clone)]
@@ -179,6 +172,25 @@ impl Lane {
     }
 }
 
+impl Lane {
+    /// The lane of `lines`: requests sent on it are written to its stdin, and their answers
+    /// taken from what it reads.
+    pub(crate) fn on(lines: &mut StdioLines) -> Lane {
+        let lane = Lane::new(lines.stdin());
+        lines.divert(Box::new(lane.clone()));
+        lane
+    }
+}
+
+impl Divert for Lane {
+    fn answer(&self, message: Value) -> Option<Value> {
+        Lane::answer(self, message)
+    }
+    fn close(&self) {
+        Lane::close(self);
+    }
+}
+
 /// Writes `line` whole, even when its sender stops waiting (a line cut short would garble
 /// every line after it): here while the pipe takes it at once, as it mostly does, else the
 /// rest by a task of its own. (A child's stdin is unbuffered: nothing to flush.)
@@ -238,24 +250,4 @@ impl Drop for Sent {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn only_answers_with_a_lanes_id_are_the_lanes() {
-        let lane_id = FIRST + 3;
-        assert_eq!(
-            answer_id(&json!({"jsonrpc": "2.0", "id": lane_id, "result": {}})),
-            Some(RequestId::Number(lane_id))
-        );
-        assert!(answer_id(&json!({"jsonrpc": "2.0", "id": lane_id, "error": {}})).is_some());
-        // rmcp's own ids, requests from the upstream, other versions, notifications.
-        assert!(answer_id(&json!({"jsonrpc": "2.0", "id": 3, "result": {}})).is_none());
-        let asking = json!({"jsonrpc": "2.0", "id": lane_id, "method": "roots/list"});
-        assert!(answer_id(&asking).is_none());
-        assert!(answer_id(&json!({"jsonrpc": "1.0", "id": lane_id, "result": {}})).is_none());
-        assert!(answer_id(&json!({"jsonrpc": "2.0", "method": "x"})).is_none());
-        assert!(answer_id(&json!({"jsonrpc": "2.0", "id": "a", "result": {}})).is_none());
-    }
-}
+mod tests;
