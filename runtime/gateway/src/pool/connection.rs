@@ -39,7 +39,7 @@ pub(crate) struct Connection {
     /// A 2026-07-28 upstream's list changes, heard from the start (`changes`).
     changes: Option<Changes>,
     /// A line transport's lane (a command's, a legacy HTTP+SSE upstream's), when it began
-    /// with `initialize` (`lane`).
+    /// with `initialize` (`lane::stdio`).
     lane: Option<Lane>,
     /// A streamable HTTP upstream's lane, when it began with `initialize` (`lane::http`).
     http_lane: Option<HttpLane>,
@@ -218,7 +218,7 @@ impl Connection {
         Ok(page)
     }
 
-    /// Where requests are sent past rmcp's client loop, when they can be (`lane`).
+    /// Where requests are sent past rmcp's client loop, when they can be (`lane::stdio`).
     pub(crate) fn lane(&self) -> Option<&Lane> {
         self.lane.as_ref()
     }
