@@ -8,7 +8,6 @@
 //!
 //! A lane's request ids and progress tokens are numbers from 2^40 up, where rmcp's own
 //! (counted from 0 in 32 bits) never reach.
-//!
 
 use crate::upstream::read::{self, ResultKind};
 use crate::upstream::stdio::lines::{Divert, Stdin, StdioLines};
@@ -103,7 +102,7 @@ pub(crate) struct Sent {
 }
 
 impl Lane {
-    pub(crate) fn new(stdin: Stdin) -> Self {
+    fn new(stdin: Stdin) -> Self {
         Lane(Arc::new(LaneState {
             stdin,
             waiting: Mutex::new(Some(HashMap::new())),
