@@ -102,12 +102,16 @@ pub(crate) struct Sent {
 }
 
 impl Lane {
-    fn new(stdin: Stdin) -> Self {
-        Lane(Arc::new(LaneState {
-            stdin,
+    /// The lane of `lines`: requests sent on it are written to its stdin, and their answers
+    /// taken from what it reads.
+    pub(crate) fn on(lines: &mut StdioLines) -> Lane {
+        let lane = Lane(Arc::new(LaneState {
+            stdin: lines.stdin(),
             waiting: Mutex::new(Some(HashMap::new())),
             numbers: Numbers::default(),
-        }))
+        }));
+        lines.divert(Box::new(lane.clone()));
+        lane
     }
 
     fn waiting(&self) -> MutexGuard<'_, Option<HashMap<RequestId, oneshot::Sender<Value>>>> {
@@ -147,11 +151,13 @@ impl Lane {
             .map_err(|_| LaneError::Closed)?;
         Ok(sent)
     }
+}
 
+impl Divert for Lane {
     /// Hands `message` (as written) to the request it answers when that request was sent
     /// on this lane (`None`; an answer to one no longer waiting is dropped, as rmcp drops an
     /// answer to a request it cancelled); else gives it back.
-    pub(crate) fn answer(&self, message: Value) -> Option<Value> {
+    fn answer(&self, message: Value) -> Option<Value> {
         let Some(id) = answer_id(&message) else {
             return Some(message);
         };
@@ -166,27 +172,8 @@ impl Lane {
     }
 
     /// The upstream's stdout ended: every request waiting fails, and sending fails too.
-    pub(crate) fn close(&self) {
-        self.waiting().take();
-    }
-}
-
-impl Lane {
-    /// The lane of `lines`: requests sent on it are written to its stdin, and their answers
-    /// taken from what it reads.
-    pub(crate) fn on(lines: &mut StdioLines) -> Lane {
-        let lane = Lane::new(lines.stdin());
-        lines.divert(Box::new(lane.clone()));
-        lane
-    }
-}
-
-impl Divert for Lane {
-    fn answer(&self, message: Value) -> Option<Value> {
-        Lane::answer(self, message)
-    }
     fn close(&self) {
-        Lane::close(self);
+        self.waiting().take();
     }
 }
 

@@ -110,14 +110,17 @@ impl Transport<RoleClient> for StdioLines {
                 continue;
             }
             let read = match serde_json::from_str::<Value>(&line) {
-                // An answer to a request sent on the lane goes to it, read there.
-                Ok(written) => match &self.divert {
-                    Some(divert) => match divert.answer(written) {
-                        None => continue,
-                        Some(written) => self.in_flight.read(&written).map(|read| (read, written)),
-                    },
-                    None => self.in_flight.read(&written).map(|read| (read, written)),
-                },
+                Ok(written) => {
+                    // An answer to a request sent on the lane goes to it, read there.
+                    let written = match &self.divert {
+                        Some(divert) => divert.answer(written),
+                        None => Some(written),
+                    };
+                    let Some(written) = written else {
+                        continue;
+                    };
+                    self.in_flight.read(&written).map(|read| (read, written))
+                }
                 Err(error) => Err(error),
             };
             let (message, mut written) = match read {
