@@ -145,7 +145,8 @@ async fn rmcp_ends_a_session_its_worker_hears_nothing_of_for_its_keep_alive() {
         local.create_stream(&id, ping(1)).await.is_ok(),
         "a live session"
     );
-    // Sleep: time passing is what is tested (three idle timeouts, nothing heard).
+    // Sleep: time passing is what is tested (three idle timeouts, nothing heard; a poll
+    // would be heard, and keep the session alive).
     tokio::time::sleep(idle * 3).await;
     assert!(
         local.create_stream(&id, ping(2)).await.is_err(),
